@@ -1,0 +1,140 @@
+'use client';
+
+import { useId, useState } from 'react';
+import { Button, Card, ErrorText, Field } from '@/app/_components/ui';
+import { api, ApiError } from '@/lib/client/api';
+import type { UserDto } from '@/lib/users/user-dto';
+import type { FilesSession } from './types';
+
+type Tab = 'login' | 'register' | 'admin';
+const TABS: { id: Tab; label: string }[] = [
+  { id: 'login', label: 'Log in' },
+  { id: 'register', label: 'Register' },
+  { id: 'admin', label: 'Administrator' },
+];
+
+type LoginResponse = { role: 'admin' | 'member'; user: UserDto | null };
+
+export function AuthTabs({ onSignedIn }: { onSignedIn: (s: FilesSession) => void }) {
+  const [tab, setTab] = useState<Tab>('login');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const baseId = useId();
+
+  async function run(body: Record<string, string>, path: string) {
+    setBusy(true);
+    setError('');
+    try {
+      const r = await api<LoginResponse>(path, { body });
+      onSignedIn({ role: r.role ?? r.user?.role ?? 'member', user: r.user });
+    } catch (err) {
+      setError(describe(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function onKeyDown(e: React.KeyboardEvent, index: number) {
+    const delta = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+    if (!delta) return;
+    const next = TABS[(index + delta + TABS.length) % TABS.length];
+    setTab(next.id);
+    document.getElementById(`${baseId}-${next.id}`)?.focus();
+  }
+
+  return (
+    <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-4">
+      <Card>
+        <h1 className="text-xl font-semibold">Share files</h1>
+        <div role="tablist" aria-label="Sign in" className="mt-4 flex gap-1 rounded-lg bg-zinc-100 p-1 dark:bg-zinc-800">
+          {TABS.map((t, i) => (
+            <button
+              key={t.id}
+              id={`${baseId}-${t.id}`}
+              role="tab"
+              aria-selected={tab === t.id}
+              tabIndex={tab === t.id ? 0 : -1}
+              onKeyDown={(e) => onKeyDown(e, i)}
+              onClick={() => {
+                setTab(t.id);
+                setError('');
+              }}
+              className={`flex-1 rounded-md px-3 py-1.5 text-sm font-medium ${tab === t.id ? 'bg-white shadow dark:bg-zinc-900' : 'text-zinc-600 dark:text-zinc-400'}`}
+            >
+              {t.label}
+            </button>
+          ))}
+        </div>
+        <div role="tabpanel" aria-labelledby={`${baseId}-${tab}`} className="mt-6">
+          {tab === 'login' ? (
+            <CredentialsForm key="login" submitLabel="Log in" busy={busy} onSubmit={(v) => run(v, '/api/auth/login')} />
+          ) : tab === 'register' ? (
+            <CredentialsForm key="register" register submitLabel="Create account" busy={busy} onSubmit={(v) => run(v, '/api/auth/register')} />
+          ) : (
+            <TokenForm busy={busy} onSubmit={(token) => run({ token }, '/api/auth/login')} />
+          )}
+          <div className="mt-4">
+            <ErrorText>{error}</ErrorText>
+          </div>
+        </div>
+      </Card>
+    </main>
+  );
+}
+
+function describe(err: unknown): string {
+  if (!(err instanceof ApiError)) return (err as Error).message;
+  if (err.code === 'rate_limited') return `Too many attempts. Try again in ${err.retryAfter ?? 'a few'} seconds.`;
+  if (err.status === 401) return 'Wrong username or password.';
+  return err.message;
+}
+
+function CredentialsForm({
+  register,
+  submitLabel,
+  busy,
+  onSubmit,
+}: {
+  register?: boolean;
+  submitLabel: string;
+  busy: boolean;
+  onSubmit: (v: Record<string, string>) => void;
+}) {
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [displayName, setDisplayName] = useState('');
+  return (
+    <form
+      className="space-y-4"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit(register ? { username, password, display_name: displayName } : { username, password });
+      }}
+    >
+      <Field label="Username" name="username" autoComplete="username" required value={username} onChange={(e) => setUsername(e.target.value)} hint={register ? '3–32 characters: a–z, 0–9, dot, dash, underscore' : undefined} />
+      {register ? <Field label="Name (optional)" name="display_name" autoComplete="name" value={displayName} onChange={(e) => setDisplayName(e.target.value)} /> : null}
+      <Field label="Password" name="password" type="password" autoComplete={register ? 'new-password' : 'current-password'} required minLength={register ? 8 : undefined} value={password} onChange={(e) => setPassword(e.target.value)} hint={register ? 'At least 8 characters' : undefined} />
+      <Button type="submit" disabled={busy} className="w-full">
+        {busy ? 'Please wait…' : submitLabel}
+      </Button>
+    </form>
+  );
+}
+
+function TokenForm({ busy, onSubmit }: { busy: boolean; onSubmit: (token: string) => void }) {
+  const [token, setToken] = useState('');
+  return (
+    <form
+      className="space-y-4"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit(token);
+      }}
+    >
+      <Field label="Admin Token" name="token" type="password" autoComplete="current-password" required value={token} onChange={(e) => setToken(e.target.value)} />
+      <Button type="submit" disabled={busy} className="w-full">
+        {busy ? 'Please wait…' : 'Sign in as administrator'}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,45 @@
+'use client';
+
+import { useState } from 'react';
+import { Button, Card, ErrorText, Field } from '@/app/_components/ui';
+import { api } from '@/lib/client/api';
+
+export function ChangeTokenForm() {
+  const [token, setToken] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [error, setError] = useState('');
+  const [done, setDone] = useState(false);
+
+  async function submit(e: React.FormEvent) {
+    e.preventDefault();
+    setError('');
+    setDone(false);
+    if (token !== confirm) return setError('The two tokens differ.');
+    try {
+      await api('/api/auth/token', { method: 'PATCH', body: { token } });
+      setDone(true);
+      setToken('');
+      setConfirm('');
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  }
+
+  return (
+    <Card>
+      <h2 className="text-base font-semibold">Change the Admin Token</h2>
+      <p className="mt-1 text-sm text-zinc-500">
+        Every other admin session ends, and guests must re-enter project and share passwords.
+      </p>
+      <form onSubmit={submit} className="mt-4 grid gap-4 sm:grid-cols-2">
+        <Field label="New token" type="password" autoComplete="new-password" minLength={8} required value={token} onChange={(e) => setToken(e.target.value)} />
+        <Field label="Repeat it" type="password" autoComplete="new-password" minLength={8} required value={confirm} onChange={(e) => setConfirm(e.target.value)} />
+        <div className="sm:col-span-2 space-y-2">
+          <ErrorText>{error}</ErrorText>
+          {done ? <p role="status" className="text-sm text-green-700 dark:text-green-400">Admin Token changed.</p> : null}
+          <Button type="submit">Change token</Button>
+        </div>
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,70 @@
+import Link from 'next/link';
+import { listPublicProjects } from '@/db/queries/directory';
+import { assertMigrated, getRuntime } from '@/lib/runtime';
+
+const PER_PAGE = 50;
+
+type Search = Promise<{ q?: string | string[]; page?: string | string[] }>;
+
+export default async function DirectoryPage({ searchParams }: { searchParams: Search }) {
+  const sp = await searchParams;
+  const q = (Array.isArray(sp.q) ? sp.q[0] : sp.q)?.trim().slice(0, 100) ?? '';
+  const page = Math.min(10_000, Math.max(1, Number.parseInt(String(sp.page ?? '1'), 10) || 1));
+  const rt = await getRuntime();
+  await assertMigrated(rt);
+  const { projects, hasMore } = await listPublicProjects(rt.db, { q: q || undefined, page, perPage: PER_PAGE });
+  const href = (p: number) => `/?${new URLSearchParams({ ...(q ? { q } : {}), page: String(p) })}`;
+
+  return (
+    <main className="mx-auto max-w-3xl px-4 py-10">
+      <header className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-semibold">Sites</h1>
+          <p className="text-sm text-zinc-500">Static sites hosted here.</p>
+        </div>
+        <form role="search" action="/" className="flex gap-2">
+          <label className="sr-only" htmlFor="q">
+            Search sites
+          </label>
+          <input
+            id="q"
+            name="q"
+            defaultValue={q}
+            placeholder="Search by name or note"
+            className="w-56 rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+          />
+          <button className="rounded-md bg-indigo-600 px-3 py-2 text-sm font-medium text-white hover:bg-indigo-500">Search</button>
+        </form>
+      </header>
+
+      {projects.length === 0 ? (
+        <p className="mt-10 rounded-xl border border-dashed border-zinc-300 p-8 text-center text-sm text-zinc-500 dark:border-zinc-700">
+          {q ? `No site matches “${q}”.` : 'No sites are published yet.'}
+        </p>
+      ) : (
+        <ul className="mt-8 divide-y divide-zinc-200 rounded-xl border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900">
+          {projects.map((p) => (
+            <li key={p.slug}>
+              <a href={`/p/${encodeURIComponent(p.slug)}`} className="block px-4 py-3 hover:bg-zinc-50 dark:hover:bg-zinc-800">
+                <span className="font-mono text-sm font-medium text-indigo-700 dark:text-indigo-400">{p.slug}</span>
+                {p.note ? <span className="mt-0.5 block text-sm text-zinc-600 dark:text-zinc-400">{p.note}</span> : null}
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <nav aria-label="Pages" className="mt-6 flex justify-between text-sm">
+        {page > 1 ? <Link href={href(page - 1)}>← Newer</Link> : <span />}
+        {hasMore ? <Link href={href(page + 1)}>Older →</Link> : <span />}
+      </nav>
+
+      <footer className="mt-16 flex flex-wrap gap-4 text-xs text-zinc-500">
+        <a href="/files">Share files</a>
+        <a href="/user-guide.html">User guide</a>
+        <a href="/architecture.html">Architecture</a>
+        <a href="/privacy-policy.html">Privacy</a>
+      </footer>
+    </main>
+  );
+}

@@ -1,0 +1,45 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+/** Both drivers' databases and their transactions share this surface. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type DbKind = 'pglite' | 'postgres';
+
+export interface DbHandle {
+  db: Db;
+  kind: DbKind;
+  /** For migrations: the driver-specific database object. */
+  raw: unknown;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens PostgreSQL through postgres.js when a URL is given, else the embedded PGlite under
+ * `dataDir`. One PGlite per process: it takes hundreds of MB and owns its directory.
+ */
+export async function createDb(opts: { url?: string; dataDir?: string }): Promise<DbHandle> {
+  if (opts.url) {
+    const { default: postgres } = await import('postgres');
+    const { drizzle } = await import('drizzle-orm/postgres-js');
+    const client = postgres(opts.url, {
+      max: 10,
+      onnotice: () => {},
+      // A restarted server drops idle sockets; recycle them rather than fail a request on one.
+      idle_timeout: 30,
+      max_lifetime: 60 * 30,
+      connect_timeout: 10,
+    });
+    const db = drizzle(client, { schema }) as unknown as Db;
+    return { db, kind: 'postgres', raw: db, close: () => client.end({ timeout: 5 }) };
+  }
+  const dir = path.resolve(opts.dataDir ?? './data', 'pglite');
+  mkdirSync(dir, { recursive: true });
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const client = await PGlite.create(dir);
+  const db = drizzle(client, { schema }) as unknown as Db;
+  return { db, kind: 'pglite', raw: db, close: () => client.close() };
+}

@@ -1,0 +1,36 @@
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import type { Db } from '../client';
+import { sessions, users } from '../schema';
+
+export async function insertSession(
+  db: Db,
+  s: { tokenHash: string; kind: 'member' | 'admin'; userId: string | null; credentialTag: string | null; expiresAt: Date },
+): Promise<void> {
+  await db.insert(sessions).values(s);
+}
+
+/** The live session for a token hash, with its user when it is a member session. */
+export async function findLiveSession(db: Db, tokenHash: string) {
+  const [row] = await db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .leftJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, sql`now()`)));
+  return row ?? null;
+}
+
+export async function deleteSessionByHash(db: Db, tokenHash: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+}
+
+export async function deleteUserSessions(db: Db, userId: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.userId, userId));
+}
+
+export async function deleteAdminSessions(db: Db): Promise<void> {
+  await db.delete(sessions).where(and(eq(sessions.kind, 'admin'), isNull(sessions.userId)));
+}
+
+export async function purgeExpiredSessions(db: Db): Promise<void> {
+  await db.delete(sessions).where(lt(sessions.expiresAt, sql`now()`));
+}

@@ -1,0 +1,223 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const bytes = (name: string) => bigint(name, { mode: 'number' });
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const createdAt = () => ts('created_at').notNull().defaultNow();
+const updatedAt = () => ts('updated_at').notNull().defaultNow();
+
+/** Key/value settings shared by every instance: admin token hash, server secret, default quota. */
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  updatedAt: updatedAt(),
+});
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Stored lower-cased: usernames compare case-insensitively. */
+    username: text('username').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    displayName: text('display_name').notNull().default(''),
+    email: text('email').notNull().default(''),
+    phone: text('phone').notNull().default(''),
+    role: text('role', { enum: ['member', 'admin'] }).notNull().default('member'),
+    status: text('status', { enum: ['active', 'disabled'] }).notNull().default('active'),
+    quotaBytes: bytes('quota_bytes').notNull(),
+    usedBytes: bytes('used_bytes').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('users_username_key').on(t.username), index('users_created_at_idx').on(t.createdAt)],
+);
+
+/**
+ * Member sessions and administrator sessions. Tokens are never stored, only their SHA-256.
+ * An administrator session also records a tag of the admin credential it was opened with,
+ * so a token change ends every one of them.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull(),
+    kind: text('kind', { enum: ['member', 'admin'] }).notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    credentialTag: text('credential_tag'),
+    expiresAt: ts('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('sessions_token_hash_key').on(t.tokenHash),
+    index('sessions_user_id_idx').on(t.userId),
+    index('sessions_expires_at_idx').on(t.expiresAt),
+  ],
+);
+
+export const projects = pgTable(
+  'projects',
+  {
+    slug: text('slug').primaryKey(),
+    note: text('note').notNull().default(''),
+    passwordHash: text('password_hash'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('projects_created_at_idx').on(t.createdAt)],
+);
+
+export const hostedFiles = pgTable(
+  'hosted_files',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    slug: text('slug')
+      .notNull()
+      .references(() => projects.slug, { onDelete: 'cascade', onUpdate: 'cascade' }),
+    path: text('path').notNull(),
+    storageKey: text('storage_key').notNull(),
+    size: bytes('size').notNull(),
+    contentType: text('content_type').notNull(),
+    etag: text('etag').notNull(),
+    status: text('status', { enum: ['online', 'offline'] }).notNull().default('online'),
+    /** Bumped on every replace, so caches on every instance can key on (id, version). */
+    version: integer('version').notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('hosted_files_slug_path_key').on(t.slug, t.path),
+    index('hosted_files_online_slug_idx').on(t.slug).where(sql`${t.status} = 'online'`),
+  ],
+);
+
+export const shareGroups = pgTable(
+  'share_groups',
+  {
+    id: text('id').primaryKey(),
+    /** Null for a share created with the Admin Token itself. */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'restrict' }),
+    note: text('note').notNull().default(''),
+    passwordHash: text('password_hash'),
+    expiresAt: ts('expires_at'),
+    status: text('status', { enum: ['online', 'offline'] }).notNull().default('offline'),
+    uploadState: text('upload_state', { enum: ['pending', 'complete'] }).notNull().default('pending'),
+    /** Bytes declared at init; counted against the quota while the upload is pending. */
+    reservedBytes: bytes('reserved_bytes').notNull().default(0),
+    /** Bytes actually stored, set at complete. */
+    totalBytes: bytes('total_bytes').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('share_groups_user_id_idx').on(t.userId, t.createdAt),
+    index('share_groups_pending_idx').on(t.createdAt).where(sql`${t.uploadState} = 'pending'`),
+  ],
+);
+
+export const shareItems = pgTable(
+  'share_items',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    groupId: text('group_id')
+      .notNull()
+      .references(() => shareGroups.id, { onDelete: 'cascade' }),
+    relativePath: text('relative_path').notNull(),
+    /** NFC + case-folded path: uniqueness is decided on this. */
+    pathKey: text('path_key').notNull(),
+    storageKey: text('storage_key').notNull(),
+    size: bytes('size').notNull(),
+    contentType: text('content_type').notNull(),
+    etag: text('etag').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('share_items_group_path_key').on(t.groupId, t.pathKey),
+    uniqueIndex('share_items_group_relative_path_key').on(t.groupId, t.relativePath),
+  ],
+);
+
+export const pendingUploads = pgTable(
+  'pending_uploads',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    groupId: text('group_id')
+      .notNull()
+      .references(() => shareGroups.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    uploadId: text('upload_id').notNull(),
+    storageKey: text('storage_key').notNull(),
+    partCount: integer('part_count').notNull(),
+    clientPath: text('client_path').notNull(),
+    relativePath: text('relative_path').notNull(),
+    declaredSize: bytes('declared_size').notNull(),
+    contentType: text('content_type').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('pending_uploads_upload_id_key').on(t.uploadId, t.storageKey),
+    index('pending_uploads_group_id_idx').on(t.groupId),
+    index('pending_uploads_created_at_idx').on(t.createdAt),
+  ],
+);
+
+/**
+ * Objects to delete, recorded in the same transaction that drops or replaces their records,
+ * so a crash between the two never leaves bytes nobody knows about. A row with a future
+ * not_before guards an upload in flight: it is deleted when the upload commits, and the
+ * janitor sweeps the prefix if the upload never does.
+ */
+export const storageGc = pgTable(
+  'storage_gc',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    prefix: text('prefix').notNull(),
+    notBefore: ts('not_before').notNull().defaultNow(),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('storage_gc_not_before_idx').on(t.notBefore)],
+);
+
+/** Fixed-window counters; in the database so every instance counts the same attempts. */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    windowStart: ts('window_start').notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [index('rate_limits_window_start_idx').on(t.windowStart)],
+);
+
+export const concepts = pgTable(
+  'concepts',
+  {
+    id: text('id').primaryKey(),
+    document: jsonb('document').notNull(),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('concepts_tags_idx').using('gin', t.tags)],
+);
+
+export type UserRow = typeof users.$inferSelect;
+export type SessionRow = typeof sessions.$inferSelect;
+export type ProjectRow = typeof projects.$inferSelect;
+export type HostedFileRow = typeof hostedFiles.$inferSelect;
+export type ShareGroupRow = typeof shareGroups.$inferSelect;
+export type ShareItemRow = typeof shareItems.$inferSelect;
+export type PendingUploadRow = typeof pendingUploads.$inferSelect;
+export type ConceptRow = typeof concepts.$inferSelect;

@@ -1,0 +1,24 @@
+import 'server-only';
+import { deleteAdminSessions } from '@/db/queries/sessions';
+import { AppError } from '../errors';
+import type { Runtime } from '../runtime';
+import { storeAdminToken } from './admin-credential';
+import { createAdminSession, type IssuedSession } from './sessions';
+import { forgetUnlockKey } from './unlock-cookie';
+
+export const MIN_ADMIN_TOKEN_LENGTH = 8;
+
+/**
+ * Stores the new token's hash (it then wins over ADMIN_TOKEN), ends every admin session
+ * opened under the old one and opens a fresh one for the caller. Guest unlock cookies are
+ * keyed on the credential too, so they lapse with it.
+ */
+export async function changeAdminToken(rt: Runtime, token: string): Promise<IssuedSession> {
+  if (token.length < MIN_ADMIN_TOKEN_LENGTH) {
+    throw new AppError('token_too_short', `The Admin Token needs at least ${MIN_ADMIN_TOKEN_LENGTH} characters`);
+  }
+  await storeAdminToken(rt, token);
+  await deleteAdminSessions(rt.db);
+  forgetUnlockKey();
+  return createAdminSession(rt);
+}

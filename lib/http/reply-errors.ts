@@ -1,0 +1,26 @@
+import { toErrorBody } from '../errors';
+import { jsonReply, type FastReply, type FastRequest } from './fast';
+import { messagePage } from './password-page';
+import { wantsJson } from './read-body';
+
+const TITLES: Record<number, string> = {
+  400: 'Bad request',
+  401: 'Password required',
+  404: 'Not found',
+  405: 'Method not allowed',
+  410: 'Expired',
+  413: 'Too large',
+  416: 'Range not satisfiable',
+  429: 'Too many attempts',
+  502: 'Storage unavailable',
+  503: 'Unavailable',
+};
+
+/** Errors on the fast paths: the contract's JSON for API clients, a small page for browsers. */
+export function errorReply(err: unknown, req: FastRequest): FastReply {
+  const { status, body, headers } = toErrorBody(err);
+  if (wantsJson(req)) return jsonReply(status, body, headers);
+  const page = messagePage(status, TITLES[status] ?? 'Error', body.error);
+  Object.assign(page.headers, headers);
+  return page;
+}

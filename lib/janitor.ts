@@ -1,0 +1,40 @@
+import 'server-only';
+import { takeJanitorLease } from '@/db/queries/janitor';
+import { purgeRateLimits } from '@/db/queries/rate-limits';
+import { purgeExpiredSessions } from '@/db/queries/sessions';
+import type { Runtime } from './runtime';
+import { runDeletions } from './storage/gc';
+
+type Task = (rt: Runtime) => Promise<unknown>;
+
+/** Cleanup jobs other modules add (the share uploads register theirs). */
+const tasks: Task[] = [
+  (rt) => runDeletions(rt),
+  (rt) => purgeExpiredSessions(rt.db),
+  (rt) => purgeRateLimits(rt.db, 3600),
+];
+
+export function registerJanitorTask(task: Task): void {
+  tasks.push(task);
+}
+
+/** Runs every task once if this instance holds the lease; true when it ran. */
+export async function runJanitor(rt: Runtime, opts: { force?: boolean } = {}): Promise<boolean> {
+  const leaseSeconds = Math.max(1, Math.floor(rt.env.janitorIntervalMs / 1000) - 1);
+  if (!opts.force && !(await takeJanitorLease(rt.db, leaseSeconds))) return false;
+  for (const task of tasks) {
+    try {
+      await task(rt);
+    } catch (e) {
+      console.error('[htmls] janitor task failed:', (e as Error).message);
+    }
+  }
+  return true;
+}
+
+/** At start and then on the interval; never keeps the process alive by itself. */
+export function startJanitor(rt: Runtime): void {
+  const tick = () => void runJanitor(rt).catch((e) => console.error('[htmls] janitor failed:', (e as Error).message));
+  setTimeout(tick, 1000).unref();
+  setInterval(tick, rt.env.janitorIntervalMs).unref();
+}

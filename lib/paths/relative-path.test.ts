@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../errors';
+import { decodeUrlPath, encodeUrlPath, pathKey, sanitizeRelativePath } from './relative-path';
+
+const bad: [string, RegExp][] = [
+  ['', /empty/],
+  ['../etc/passwd', /".."/],
+  ['a/../../b', /".."/],
+  ['./a', /"."/],
+  ['a//b', /empty folder/],
+  ['a/', /empty folder/],
+  ['/etc/passwd', /absolute/],
+  ['C:/Windows/x', /drive/],
+  ['c:evil', /drive/],
+  ['a\\b', /backslash/],
+  ['a\u0000b', /control/],
+  ['line\nbreak', /control/],
+  ['del\u007f', /control/],
+  ['evil\u202egnp.exe', /bidirectional/],
+  ['x\u2066y', /bidirectional/],
+  ['mark\u200e', /bidirectional/],
+  ['CON', /reserved/],
+  ['dir/nul.txt', /reserved/],
+  ['LPT1.log', /reserved/],
+  ['trailing.', /dot or a space/],
+  ['trailing ', /dot or a space/],
+  ['．．/x', /".."/], // fullwidth dots: NFKC makes them ".."
+  ['a／..／b', /".."/], // fullwidth solidus
+  ['x'.repeat(256), /255 bytes/],
+  ['é'.repeat(128), /255 bytes/], // 256 bytes in UTF-8
+  [`${'a/'.repeat(480)}b`, /940 bytes/],
+];
+
+describe('sanitizeRelativePath', () => {
+  it.each(bad)('rejects %j', (input, why) => {
+    try {
+      sanitizeRelativePath(input);
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(AppError);
+      expect((e as AppError).code).toBe('invalid_path');
+      expect((e as AppError).message).toMatch(why);
+      expect((e as AppError).status).toBe(400);
+    }
+  });
+
+  it('accepts ordinary nested paths, unicode and dots inside names', () => {
+    expect(sanitizeRelativePath('site/css/app.css')).toBe('site/css/app.css');
+    expect(sanitizeRelativePath('.well-known/x')).toBe('.well-known/x');
+    expect(sanitizeRelativePath('视频/假期 2026.mp4')).toBe('视频/假期 2026.mp4');
+    expect(sanitizeRelativePath('a..b/c')).toBe('a..b/c');
+    expect(sanitizeRelativePath('x'.repeat(255))).toHaveLength(255);
+  });
+
+  it('returns the NFC form', () => {
+    const nfd = 'cafe\u0301.txt';
+    expect(sanitizeRelativePath(nfd)).toBe('caf\u00e9.txt');
+  });
+});
+
+describe('pathKey', () => {
+  it('equates NFC/NFD and case variants', () => {
+    expect(pathKey('Cafe\u0301.TXT')).toBe(pathKey('café.txt'));
+    expect(pathKey('a/B')).not.toBe(pathKey('a/C'));
+  });
+});
+
+describe('URL paths', () => {
+  it('decode each segment once and round-trip', () => {
+    expect(decodeUrlPath('a%20b/%E8%A7%86.mp4')).toBe('a b/视.mp4');
+    expect(decodeUrlPath('%2e%2e%252f')).toBe('..%2f');
+    expect(decodeUrlPath('%E0%A4%A')).toBeNull();
+    expect(encodeUrlPath('a b/视#?.mp4')).toBe('a%20b/%E8%A7%86%23%3F.mp4');
+  });
+});

@@ -1,0 +1,56 @@
+import { AppError } from '../errors';
+
+export const MAX_SEGMENT_BYTES = 255;
+/** Keys stay under 1,024 bytes with the longest prefix (`files/<64-char slug>/<batch>/`). */
+export const MAX_PATH_BYTES = 940;
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
+
+function problem(path: string): string | null {
+  if (path.length === 0) return 'is empty';
+  if (CONTROL.test(path)) return 'contains a control character';
+  if (BIDI.test(path)) return 'contains a bidirectional-text control character';
+  if (path.includes('\\')) return 'contains a backslash';
+  if (path.startsWith('/')) return 'is absolute';
+  if (/^[a-z]:/i.test(path)) return 'starts with a drive letter';
+  if (Buffer.byteLength(path) > MAX_PATH_BYTES) return `is longer than ${MAX_PATH_BYTES} bytes`;
+  for (const segment of path.split('/')) {
+    if (segment === '') return 'has an empty folder name';
+    if (segment === '.' || segment === '..') return `has a "${segment}" segment`;
+    if (Buffer.byteLength(segment) > MAX_SEGMENT_BYTES) return `has a name longer than ${MAX_SEGMENT_BYTES} bytes`;
+    if (/[. ]$/.test(segment)) return 'has a name ending in a dot or a space';
+    if (RESERVED.test(segment)) return `uses the reserved name "${segment}"`;
+  }
+  return null;
+}
+
+/**
+ * Checks a client's relative path and returns its NFC form. The NFKC form is checked too,
+ * since tools that apply it would turn `．．／` into `../`.
+ */
+export function sanitizeRelativePath(input: string): string {
+  const nfc = input.normalize('NFC');
+  const why = problem(nfc) ?? problem(nfc.normalize('NFKC'));
+  if (why) throw new AppError('invalid_path', `The path ${JSON.stringify(input.slice(0, 300))} ${why}`);
+  return nfc;
+}
+
+/** What two paths must not share within one project or share: NFC, then case-folded. */
+export const pathKey = (path: string) => path.normalize('NFC').toLowerCase().normalize('NFC');
+
+/** Decodes a URL path (each segment once) into a relative path, or null when malformed. */
+export function decodeUrlPath(encoded: string): string | null {
+  try {
+    return encoded
+      .split('/')
+      .map((s) => decodeURIComponent(s))
+      .join('/');
+  } catch {
+    return null;
+  }
+}
+
+/** The URL form of a stored relative path: each segment encoded. */
+export const encodeUrlPath = (path: string) => path.split('/').map(encodeURIComponent).join('/');

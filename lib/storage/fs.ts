@@ -1,0 +1,271 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, type Stats } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { exactLength } from './exact-length';
+import {
+  assertKey,
+  StorageNotFoundError,
+  type ByteRange,
+  type GetResult,
+  type ObjectInfo,
+  type PartInfo,
+  type StorageDriver,
+} from './types';
+
+/**
+ * Each object is a directory named by its key holding one data file, so that `a` and `a/b`
+ * can both exist as in S3. The data file's name contains a backslash, which no key may.
+ */
+const DATA = '\\data';
+const CHUNK = 1024 * 1024;
+const UPLOAD_ID = /^[0-9a-f]{32}$/;
+
+export function createFsStorage(root: string): StorageDriver {
+  const objects = path.resolve(root, 'objects');
+  const tmp = path.resolve(root, 'tmp');
+  const mpu = path.resolve(root, 'multipart');
+
+  const objectDir = (key: string) => {
+    assertKey(key);
+    const dir = path.resolve(objects, key);
+    // Defence in depth: whatever assertKey let through must still resolve under the root.
+    if (!dir.startsWith(objects + path.sep)) throw new StorageNotFoundError('key outside the store');
+    return dir;
+  };
+  const dataFile = (key: string) => path.join(objectDir(key), DATA);
+  const uploadDir = (uploadId: string) => {
+    if (!UPLOAD_ID.test(uploadId)) throw new StorageNotFoundError('no such upload');
+    return path.join(mpu, uploadId);
+  };
+  const partFile = (uploadId: string, n: number) => path.join(uploadDir(uploadId), `part-${String(n).padStart(5, '0')}`);
+  const tmpFile = async () => {
+    await fs.mkdir(tmp, { recursive: true });
+    return path.join(tmp, randomBytes(12).toString('hex'));
+  };
+
+  const info = (key: string, st: Stats): ObjectInfo => ({
+    key,
+    size: st.size,
+    etag: etagOf(st),
+    lastModified: st.mtime,
+  });
+
+  async function statOrNull(file: string): Promise<Stats | null> {
+    try {
+      return await fs.stat(file);
+    } catch (e) {
+      if (isNotFound(e)) return null;
+      throw e;
+    }
+  }
+
+  /** Streams body into a fresh temp file, checking its length when one was announced. */
+  async function writeTemp(body: Readable | Buffer, size?: number): Promise<string> {
+    const file = await tmpFile();
+    const source = Buffer.isBuffer(body) ? Readable.from([body]) : body;
+    try {
+      const sink = createWriteStream(file, { highWaterMark: CHUNK });
+      await (size === undefined ? pipeline(source, sink) : pipeline(source, exactLength(size), sink));
+      return file;
+    } catch (e) {
+      await fs.rm(file, { force: true });
+      throw e;
+    }
+  }
+
+  async function placeAt(file: string, key: string): Promise<ObjectInfo> {
+    const dir = objectDir(key);
+    await fs.mkdir(dir, { recursive: true });
+    const target = path.join(dir, DATA);
+    await fs.rename(file, target);
+    return info(key, await fs.stat(target));
+  }
+
+  async function walk(dir: string, keyPrefix: string, out: ObjectInfo[]): Promise<void> {
+    let entries;
+    try {
+      entries = await fs.readdir(dir, { withFileTypes: true });
+    } catch (e) {
+      if (isNotFound(e) || (e as NodeJS.ErrnoException).code === 'ENOTDIR') return;
+      throw e;
+    }
+    for (const entry of entries) {
+      if (entry.name === DATA && entry.isFile()) {
+        const key = keyPrefix.slice(0, -1);
+        const st = await statOrNull(path.join(dir, DATA));
+        if (st && key) out.push(info(key, st));
+      } else if (entry.isDirectory()) {
+        await walk(path.join(dir, entry.name), `${keyPrefix}${entry.name}/`, out);
+      }
+    }
+  }
+
+  const driver: StorageDriver = {
+    kind: 'fs',
+    supportsPresign: false,
+
+    async put(key, body, opts) {
+      objectDir(key);
+      return placeAt(await writeTemp(body, opts?.size), key);
+    },
+
+    async get(key, range?: ByteRange): Promise<GetResult> {
+      const file = dataFile(key);
+      const handle = await fs.open(file, 'r').catch((e) => {
+        throw isNotFound(e) ? new StorageNotFoundError('no such object') : e;
+      });
+      const st = await handle.stat();
+      const body = createReadStream('', {
+        fd: handle,
+        start: range?.start,
+        end: range?.end,
+        highWaterMark: CHUNK,
+      });
+      return { ...info(key, st), body, range };
+    },
+
+    async head(key) {
+      const st = await statOrNull(dataFile(key));
+      return st ? info(key, st) : null;
+    },
+
+    async delete(key) {
+      await fs.rm(dataFile(key), { force: true });
+      await pruneEmpty(path.dirname(dataFile(key)), objects);
+    },
+
+    async deletePrefix(prefix) {
+      const found = await driver.list(prefix);
+      if (prefix.endsWith('/') && prefix.length > 1) {
+        await fs.rm(objectDir(prefix.slice(0, -1)), { recursive: true, force: true });
+      } else {
+        for (const o of found) await driver.delete(o.key);
+      }
+      for (const u of await driver.listMultipartUploads(prefix)) await driver.abortMultipart(u.key, u.uploadId);
+      return found.length;
+    },
+
+    async list(prefix) {
+      const cut = prefix.lastIndexOf('/');
+      const base = cut >= 0 ? prefix.slice(0, cut + 1) : '';
+      if (base) assertKey(base.slice(0, -1));
+      const out: ObjectInfo[] = [];
+      await walk(base ? path.join(objects, base) : objects, base, out);
+      return out.filter((o) => o.key.startsWith(prefix)).sort((a, b) => (a.key < b.key ? -1 : 1));
+    },
+
+    async createMultipart(key) {
+      objectDir(key);
+      const uploadId = randomBytes(16).toString('hex');
+      await fs.mkdir(uploadDir(uploadId), { recursive: true });
+      await fs.writeFile(path.join(uploadDir(uploadId), 'key'), key);
+      return uploadId;
+    },
+
+    async uploadPart(key, uploadId, partNumber, body, size) {
+      await assertUpload(key, uploadId);
+      const file = await writeTemp(body, size);
+      try {
+        await fs.rename(file, partFile(uploadId, partNumber));
+      } catch (e) {
+        await fs.rm(file, { force: true });
+        throw isNotFound(e) ? new StorageNotFoundError('no such upload') : e;
+      }
+      return { etag: etagOf(await fs.stat(partFile(uploadId, partNumber))) };
+    },
+
+    async presignPart() {
+      throw new Error('the fs store has no presigned URLs: use proxy mode');
+    },
+
+    async listParts(key, uploadId) {
+      await assertUpload(key, uploadId);
+      const parts: PartInfo[] = [];
+      for (const name of await fs.readdir(uploadDir(uploadId))) {
+        const m = /^part-(\d{5})$/.exec(name);
+        if (!m) continue;
+        const st = await statOrNull(path.join(uploadDir(uploadId), name));
+        if (st) parts.push({ partNumber: Number(m[1]), size: st.size, etag: etagOf(st) });
+      }
+      return parts.sort((a, b) => a.partNumber - b.partNumber);
+    },
+
+    async completeMultipart(key, uploadId, parts) {
+      const stored = new Map((await driver.listParts(key, uploadId)).map((p) => [p.partNumber, p]));
+      if (parts.length === 0) throw new StorageNotFoundError('no parts to complete');
+      for (const p of parts) {
+        if (stored.get(p.partNumber)?.etag !== p.etag) throw new StorageNotFoundError(`part ${p.partNumber} not found`);
+      }
+      const ordered = [...parts].sort((a, b) => a.partNumber - b.partNumber);
+      // The first part becomes the object's file; the others are appended to it in order.
+      const file = await tmpFile();
+      await fs.rename(partFile(uploadId, ordered[0].partNumber), file);
+      try {
+        for (const p of ordered.slice(1)) {
+          await pipeline(
+            createReadStream(partFile(uploadId, p.partNumber), { highWaterMark: CHUNK }),
+            createWriteStream(file, { flags: 'a', highWaterMark: CHUNK }),
+          );
+        }
+        const result = await placeAt(file, key);
+        await fs.rm(uploadDir(uploadId), { recursive: true, force: true });
+        return result;
+      } catch (e) {
+        await fs.rm(file, { force: true });
+        throw e;
+      }
+    },
+
+    async abortMultipart(_key, uploadId) {
+      if (!UPLOAD_ID.test(uploadId)) return;
+      await fs.rm(uploadDir(uploadId), { recursive: true, force: true });
+    },
+
+    async listMultipartUploads(prefix) {
+      let ids: string[];
+      try {
+        ids = await fs.readdir(mpu);
+      } catch (e) {
+        if (isNotFound(e)) return [];
+        throw e;
+      }
+      const out: { key: string; uploadId: string }[] = [];
+      for (const uploadId of ids.filter((id) => UPLOAD_ID.test(id))) {
+        const key = await fs.readFile(path.join(mpu, uploadId, 'key'), 'utf8').catch(() => null);
+        if (key !== null && key.startsWith(prefix)) out.push({ key, uploadId });
+      }
+      return out;
+    },
+  };
+
+  async function assertUpload(key: string, uploadId: string) {
+    const stored = await fs.readFile(path.join(uploadDir(uploadId), 'key'), 'utf8').catch(() => null);
+    if (stored !== key) throw new StorageNotFoundError('no such upload');
+  }
+
+  return driver;
+}
+
+function etagOf(st: Stats): string {
+  return `"${st.size.toString(16)}-${Math.floor(st.mtimeMs * 1000).toString(16)}-${st.ino.toString(16)}"`;
+}
+
+function isNotFound(e: unknown): boolean {
+  return (e as NodeJS.ErrnoException)?.code === 'ENOENT';
+}
+
+/** Removes now-empty parent folders up to (not including) the root. */
+async function pruneEmpty(dir: string, root: string): Promise<void> {
+  let current = dir;
+  while (current.startsWith(root + path.sep)) {
+    try {
+      await fs.rmdir(current);
+    } catch {
+      return;
+    }
+    current = path.dirname(current);
+  }
+}

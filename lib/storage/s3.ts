@@ -1,0 +1,291 @@
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import { Readable } from 'node:stream';
+import { exactLength } from './exact-length';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
+  ListPartsCommand,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Settings } from '../env';
+import {
+  assertKey,
+  StorageNotFoundError,
+  StorageUnavailableError,
+  type GetResult,
+  type ObjectInfo,
+  type PartInfo,
+  type StorageDriver,
+} from './types';
+
+export function createS3Client(s: S3Settings): S3Client {
+  return new S3Client({
+    region: s.region,
+    endpoint: s.endpoint,
+    forcePathStyle: s.forcePathStyle,
+    credentials:
+      s.accessKeyId && s.secretAccessKey ? { accessKeyId: s.accessKeyId, secretAccessKey: s.secretAccessKey } : undefined,
+    // Newer SDKs add CRC checksums that radosgw, MinIO and R2 reject or mishandle.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: 3,
+    requestHandler: {
+      httpAgent: new HttpAgent({ keepAlive: true, maxSockets: 256 }),
+      httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets: 256 }),
+      connectionTimeout: 5_000,
+    },
+  });
+}
+
+export function createS3Storage(s: S3Settings, client = createS3Client(s)): StorageDriver {
+  const Bucket = s.bucket;
+
+  const driver: StorageDriver = {
+    kind: 's3',
+    supportsPresign: Boolean(s.accessKeyId),
+
+    async put(key, body, opts) {
+      assertKey(key);
+      const size = opts?.size ?? (Buffer.isBuffer(body) ? body.length : undefined);
+      await call(() =>
+        client.send(
+          new PutObjectCommand({ Bucket, Key: key, Body: body, ContentLength: size, ContentType: opts?.contentType }),
+        ),
+      );
+      return (await driver.head(key))!;
+    },
+
+    async get(key, range) {
+      assertKey(key);
+      const out = await call(() =>
+        client.send(
+          new GetObjectCommand({ Bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+        ),
+      );
+      const total = out.ContentRange ? Number(out.ContentRange.split('/')[1]) : Number(out.ContentLength ?? 0);
+      const result: GetResult = {
+        key,
+        size: total,
+        etag: out.ETag ?? '""',
+        lastModified: out.LastModified ?? new Date(0),
+        body: out.Body as Readable,
+        range,
+      };
+      return result;
+    },
+
+    async head(key) {
+      assertKey(key);
+      try {
+        const out = await call(() => client.send(new HeadObjectCommand({ Bucket, Key: key })));
+        return {
+          key,
+          size: Number(out.ContentLength ?? 0),
+          etag: out.ETag ?? '""',
+          lastModified: out.LastModified ?? new Date(0),
+        };
+      } catch (e) {
+        if (e instanceof StorageNotFoundError) return null;
+        throw e;
+      }
+    },
+
+    async delete(key) {
+      assertKey(key);
+      await call(() => client.send(new DeleteObjectCommand({ Bucket, Key: key })));
+    },
+
+    async deletePrefix(prefix) {
+      let deleted = 0;
+      // Abort first: a part landing during the sweep would otherwise outlive it.
+      for (const u of await driver.listMultipartUploads(prefix)) await driver.abortMultipart(u.key, u.uploadId);
+      for (;;) {
+        const page = await driver.list(prefix);
+        if (page.length === 0) break;
+        for (let i = 0; i < page.length; i += 1000) {
+          const batch = page.slice(i, i + 1000);
+          await call(() =>
+            client.send(
+              new DeleteObjectsCommand({
+                Bucket,
+                Delete: { Objects: batch.map((o) => ({ Key: o.key })), Quiet: true },
+              }),
+            ),
+          );
+          deleted += batch.length;
+        }
+      }
+      return deleted;
+    },
+
+    async list(prefix) {
+      const out: ObjectInfo[] = [];
+      let token: string | undefined;
+      do {
+        const page = await call(() =>
+          client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken: token })),
+        );
+        for (const o of page.Contents ?? []) {
+          out.push({ key: o.Key!, size: Number(o.Size ?? 0), etag: o.ETag ?? '""', lastModified: o.LastModified ?? new Date(0) });
+        }
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+      return out;
+    },
+
+    async createMultipart(key, opts) {
+      assertKey(key);
+      const out = await call(() =>
+        client.send(new CreateMultipartUploadCommand({ Bucket, Key: key, ContentType: opts?.contentType })),
+      );
+      return out.UploadId!;
+    },
+
+    async uploadPart(key, uploadId, partNumber, body, size) {
+      assertKey(key);
+      const checked = body.pipe(exactLength(size));
+      body.on('error', (e) => checked.destroy(e));
+      // A failing body does not end the SDK's request by itself (pipe() drops errors): abort it.
+      const abort = new AbortController();
+      let bodyError: Error | undefined;
+      checked.on('error', (e) => {
+        bodyError = e;
+        abort.abort();
+      });
+      try {
+        const out = await call(() =>
+          client.send(
+            new UploadPartCommand({ Bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, Body: checked, ContentLength: size }),
+            { abortSignal: abort.signal },
+          ),
+        );
+        return { etag: out.ETag ?? '""' };
+      } catch (e) {
+        // The store's failure is only the echo of a body that ended early: report the cause.
+        throw bodyError ?? e;
+      }
+    },
+
+    async presignPart(key, uploadId, partNumber, expiresIn) {
+      assertKey(key);
+      const url = await getSignedUrl(
+        client,
+        new UploadPartCommand({ Bucket, Key: key, UploadId: uploadId, PartNumber: partNumber }),
+        { expiresIn },
+      );
+      return { url, expiresAt: new Date(Date.now() + expiresIn * 1000) };
+    },
+
+    async listParts(key, uploadId) {
+      assertKey(key);
+      const parts: PartInfo[] = [];
+      let marker: string | undefined;
+      do {
+        const page = await call(() =>
+          client.send(new ListPartsCommand({ Bucket, Key: key, UploadId: uploadId, PartNumberMarker: marker })),
+        );
+        for (const p of page.Parts ?? []) {
+          parts.push({ partNumber: p.PartNumber!, size: Number(p.Size ?? 0), etag: p.ETag ?? '""' });
+        }
+        marker = page.IsTruncated ? page.NextPartNumberMarker : undefined;
+      } while (marker);
+      return parts.sort((a, b) => a.partNumber - b.partNumber);
+    },
+
+    async completeMultipart(key, uploadId, parts) {
+      assertKey(key);
+      // The SDK raises an error that S3 reports inside a 200 response; it must not be swallowed.
+      await call(() =>
+        client.send(
+          new CompleteMultipartUploadCommand({
+            Bucket,
+            Key: key,
+            UploadId: uploadId,
+            MultipartUpload: {
+              Parts: [...parts].sort((a, b) => a.partNumber - b.partNumber).map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })),
+            },
+          }),
+        ),
+      );
+      // radosgw answers with an empty ETag: read the object's own.
+      const head = await driver.head(key);
+      if (!head) throw new StorageUnavailableError('completed object is not readable');
+      return head;
+    },
+
+    async abortMultipart(key, uploadId) {
+      assertKey(key);
+      // AbortMultipartUpload may leave parts that were still arriving; repeat until none are left.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        try {
+          await call(() => client.send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId })));
+        } catch (e) {
+          if (e instanceof StorageNotFoundError) return;
+          throw e;
+        }
+        try {
+          if ((await driver.listParts(key, uploadId)).length === 0) return;
+        } catch (e) {
+          if (e instanceof StorageNotFoundError) return;
+          throw e;
+        }
+      }
+    },
+
+    async listMultipartUploads(prefix) {
+      const out: { key: string; uploadId: string }[] = [];
+      let keyMarker: string | undefined;
+      let uploadIdMarker: string | undefined;
+      do {
+        const page = await call(() =>
+          client.send(
+            new ListMultipartUploadsCommand({ Bucket, Prefix: prefix, KeyMarker: keyMarker, UploadIdMarker: uploadIdMarker }),
+          ),
+        );
+        for (const u of page.Uploads ?? []) out.push({ key: u.Key!, uploadId: u.UploadId! });
+        keyMarker = page.IsTruncated ? page.NextKeyMarker : undefined;
+        uploadIdMarker = page.IsTruncated ? page.NextUploadIdMarker : undefined;
+      } while (keyMarker);
+      return out;
+    },
+
+    close() {
+      client.destroy();
+    },
+  };
+  return driver;
+}
+
+const NOT_FOUND = new Set(['NoSuchKey', 'NotFound', 'NoSuchUpload']);
+
+/** Translates SDK failures into the driver's two error kinds. */
+async function call<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    const err = e as { name?: string; Code?: string; $metadata?: { httpStatusCode?: number }; code?: string };
+    const status = err.$metadata?.httpStatusCode;
+    if (NOT_FOUND.has(err.name ?? '') || NOT_FOUND.has(err.Code ?? '') || status === 404) {
+      throw new StorageNotFoundError(err.name ?? 'not found');
+    }
+    // A 400 about parts (InvalidPart, EntityTooSmall...) is the caller's to handle; anything
+    // else — network, 5xx, a missing bucket, refused credentials — means the store is unusable.
+    if (status !== 400 || err.name === 'TimeoutError') {
+      const wrapped = new StorageUnavailableError(`object store unavailable: ${err.name ?? err.code ?? 'error'}`);
+      (wrapped as { cause?: unknown }).cause = e;
+      throw wrapped;
+    }
+    throw e;
+  }
+}

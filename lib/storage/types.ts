@@ -1,0 +1,89 @@
+import type { Readable } from 'node:stream';
+
+export interface ObjectInfo {
+  key: string;
+  size: number;
+  /** Quoted, as S3 sends it; passed through unchanged. */
+  etag: string;
+  lastModified: Date;
+}
+
+/** Inclusive byte offsets, as in an HTTP Range header. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+export interface GetResult extends ObjectInfo {
+  body: Readable;
+  range?: ByteRange;
+}
+
+export interface PartInfo {
+  partNumber: number;
+  size: number;
+  etag: string;
+}
+
+export interface PresignedPart {
+  url: string;
+  headers?: Record<string, string>;
+  expiresAt: Date;
+}
+
+/**
+ * Moves bytes and nothing else: no quotas, no rules. Every method throws on failure;
+ * a missing object or upload is a StorageNotFoundError, an unreachable store a
+ * StorageUnavailableError.
+ */
+export interface StorageDriver {
+  readonly kind: 'fs' | 's3';
+  /** Presigned part URLs need a store a browser can reach on its own. */
+  readonly supportsPresign: boolean;
+  put(key: string, body: Readable | Buffer, opts?: { size?: number; contentType?: string }): Promise<ObjectInfo>;
+  get(key: string, range?: ByteRange): Promise<GetResult>;
+  head(key: string): Promise<ObjectInfo | null>;
+  delete(key: string): Promise<void>;
+  /** Deletes every object, and every unfinished multi-part upload, whose key starts with prefix. */
+  deletePrefix(prefix: string): Promise<number>;
+  list(prefix: string): Promise<ObjectInfo[]>;
+  createMultipart(key: string, opts?: { contentType?: string }): Promise<string>;
+  uploadPart(key: string, uploadId: string, partNumber: number, body: Readable, size: number): Promise<{ etag: string }>;
+  presignPart(key: string, uploadId: string, partNumber: number, expiresInSeconds: number): Promise<PresignedPart>;
+  listParts(key: string, uploadId: string): Promise<PartInfo[]>;
+  completeMultipart(key: string, uploadId: string, parts: { partNumber: number; etag: string }[]): Promise<ObjectInfo>;
+  abortMultipart(key: string, uploadId: string): Promise<void>;
+  listMultipartUploads(prefix: string): Promise<{ key: string; uploadId: string }[]>;
+  close?(): void;
+}
+
+export class StorageNotFoundError extends Error {
+  override name = 'StorageNotFoundError';
+}
+
+export class StorageUnavailableError extends Error {
+  override name = 'StorageUnavailableError';
+}
+
+export class StorageInvalidKeyError extends Error {
+  override name = 'StorageInvalidKeyError';
+}
+
+/** The body ended before the announced size (a client that went away mid-part). */
+export class StorageIncompleteBodyError extends Error {
+  override name = 'StorageIncompleteBodyError';
+}
+
+export const MAX_KEY_BYTES = 1024;
+
+/** Keys are built from validated parts only; this is the driver's last line of defence. */
+export function assertKey(key: string): void {
+  const bad =
+    !key ||
+    Buffer.byteLength(key) > MAX_KEY_BYTES ||
+    key.startsWith('/') ||
+    key.includes('\\') ||
+    /[\u0000-\u001f\u007f]/.test(key) ||
+    key.split('/').some((s) => s === '' || s === '.' || s === '..');
+  if (bad) throw new StorageInvalidKeyError(`invalid storage key`);
+}

@@ -1,0 +1,54 @@
+// A digest of everything `next build` reads, so `npm start` rebuilds only when it changed.
+import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const INPUTS = ['app', 'lib', 'db', 'public', 'proxy.ts', 'next.config.mjs', 'postcss.config.mjs', 'tsconfig.json', 'tsconfig.build.json', 'server.ts', 'package-lock.json'];
+export const STAMP = path.join('.next', 'htmls-build-hash');
+
+function* files(p) {
+  let st;
+  try {
+    st = statSync(p);
+  } catch {
+    return;
+  }
+  if (st.isDirectory()) {
+    for (const name of readdirSync(p).sort()) {
+      if (name === 'node_modules' || name.startsWith('.')) continue;
+      yield* files(path.join(p, name));
+    }
+  } else if (!/\.test\.tsx?$/.test(p)) {
+    yield p;
+  }
+}
+
+export function buildHash(root = process.cwd()) {
+  const h = createHash('sha256');
+  for (const input of INPUTS) {
+    for (const f of files(path.join(root, input))) {
+      h.update(path.relative(root, f)).update('\0').update(readFileSync(f)).update('\0');
+    }
+  }
+  return h.digest('hex');
+}
+
+/** Runs `next build` unless the last build was made from these very sources. */
+export function ensureBuilt({ quiet = false, force = false } = {}) {
+  const want = buildHash();
+  const have = existsSync(STAMP) ? readFileSync(STAMP, 'utf8') : '';
+  if (!force && want === have && existsSync(path.join('.next', 'BUILD_ID'))) return false;
+  if (!quiet) console.log('[htmls] building (sources changed since the last build)…');
+  const r = spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], {
+    stdio: quiet ? 'pipe' : 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  if (r.status !== 0) {
+    if (quiet) process.stderr.write(`${r.stdout}\n${r.stderr}`);
+    throw new Error('next build failed');
+  }
+  // Hash again: next build may itself touch an input (it adds paths to tsconfig.json).
+  writeFileSync(STAMP, buildHash());
+  return true;
+}

@@ -1,0 +1,63 @@
+import { spawnSync } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { call } from './support/http';
+import { ROOT, startServer, tempDir, type RunningServer } from './support/server';
+import { createTestDatabase, dropTestDatabase } from './support/services';
+import { postgresUrl } from './support/env';
+
+describe('GET /api/health', () => {
+  it('reports database, storage and applied migrations', async () => {
+    const r = await call('GET', '/api/health');
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual({ ok: true, database: 'ok', storage: 'ok', migrations: 'applied' });
+  });
+});
+
+describe('pending migrations', () => {
+  let server: RunningServer | undefined;
+  let dbUrl: string | undefined;
+  afterAll(async () => {
+    await server?.stop();
+    if (dbUrl) await dropTestDatabase(dbUrl);
+  });
+
+  it('answer 503 migrations_pending on every /api route but /api/health until db:migrate runs', async () => {
+    // An empty database: PostgreSQL when this run has one, else a fresh PGlite directory.
+    dbUrl = postgresUrl() ? await createTestDatabase('htmls_unmigrated') : undefined;
+    const dataDir = tempDir();
+    const env = { DATABASE_URL: dbUrl, DATA_DIR: dataDir, MIGRATE_ON_START: 'false' };
+    server = await startServer(env);
+    const base = server.url;
+
+    const health = await call('GET', '/api/health', { base });
+    expect(health.status).toBe(503);
+    expect(health.json).toMatchObject({ ok: false, database: 'ok', migrations: 'pending' });
+
+    for (const [method, path, body] of [
+      ['GET', '/api/auth/me', undefined],
+      ['GET', '/api/auth/check', undefined],
+      ['POST', '/api/auth/login', { token: 'whatever' }],
+      ['PATCH', '/api/auth/token', { token: 'whatever-else' }],
+    ] as const) {
+      const r = await call(method, path, { base, body });
+      expect(r.status, `${method} ${path}`).toBe(503);
+      expect(r.json.code).toBe('migrations_pending');
+    }
+
+    if (!dbUrl) {
+      // PGlite allows one process per directory: migrate with the server stopped.
+      await server.stop();
+    }
+    const migrate = spawnSync(process.execPath, ['--import', 'tsx', '--import', './scripts/hooks.mjs', 'scripts/migrate.ts'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, DATA_DIR: dataDir, ...(dbUrl ? { DATABASE_URL: dbUrl } : {}) } as unknown as NodeJS.ProcessEnv,
+      encoding: 'utf8',
+    });
+    expect(migrate.status, migrate.stderr).toBe(0);
+    if (!dbUrl) server = await startServer(env);
+
+    const after = await call('GET', '/api/health', { base: server.url });
+    expect(after.json).toMatchObject({ ok: true, migrations: 'applied' });
+    expect((await call('GET', '/api/auth/me', { base: server.url })).status).toBe(401);
+  });
+});

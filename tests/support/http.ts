@@ -1,0 +1,65 @@
+import { randomInt } from 'node:crypto';
+import { inject } from 'vitest';
+
+export interface CallOptions {
+  body?: unknown;
+  /** Raw body, sent as is (with its own content type in headers). */
+  raw?: BodyInit;
+  token?: string;
+  cookie?: string;
+  headers?: Record<string, string>;
+  /** Client address as the test server (TRUST_PROXY=1) will see it. */
+  ip?: string;
+  base?: string;
+  redirect?: RequestRedirect;
+}
+
+export interface CallResult<T = any> {
+  status: number;
+  headers: Headers;
+  json: T;
+  text: string;
+  cookies: string[];
+}
+
+export const baseUrl = () => inject('baseUrl');
+
+/** A random client address, so each test has its own rate-limit counters. */
+export const randomIp = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+
+export async function call<T = any>(method: string, path: string, opts: CallOptions = {}): Promise<CallResult<T>> {
+  const base = opts.base ?? baseUrl();
+  const headers: Record<string, string> = { 'X-Forwarded-For': opts.ip ?? randomIp(), ...opts.headers };
+  let body: BodyInit | undefined = opts.raw;
+  if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
+  if (opts.cookie) {
+    headers.Cookie = opts.cookie;
+    headers.Origin ??= base;
+  }
+  const res = await fetch(base + path, { method, headers, body, redirect: opts.redirect ?? 'manual' });
+  const text = await res.text();
+  let json: any = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  return { status: res.status, headers: res.headers, json, text, cookies: res.headers.getSetCookie() };
+}
+
+/** `name=value` of a Set-Cookie, for sending back. */
+export function cookieFrom(setCookies: string[], name: string): string {
+  const c = setCookies.find((s) => s.startsWith(`${name}=`));
+  if (!c) throw new Error(`no ${name} cookie in ${JSON.stringify(setCookies)}`);
+  return c.split(';')[0];
+}
+
+export async function adminSession(): Promise<{ token: string; cookie: string }> {
+  const r = await call('POST', '/api/auth/login', { body: { token: inject('adminToken') } });
+  if (r.status !== 200) throw new Error(`admin login failed: ${r.status} ${r.text}`);
+  return { token: r.json.token, cookie: cookieFrom(r.cookies, 'htmls_admin_session') };
+}

@@ -1,0 +1,91 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  proc: ChildProcess;
+  output: () => string;
+  stop: (signal?: NodeJS.Signals) => Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+export const tempDir = (prefix = 'htmls-test-') => mkdtempSync(path.join(os.tmpdir(), prefix));
+
+/**
+ * Starts the real production server (server.ts over the last `next build`) as a child
+ * process and waits until it listens. `env` replaces the storage/database settings of the
+ * parent's environment entirely, so each server sees exactly what the test chose.
+ */
+export async function startServer(env: Record<string, string | undefined> = {}): Promise<RunningServer> {
+  const port = env.PORT ? Number(env.PORT) : await freePort();
+  const dataDir = env.DATA_DIR ?? tempDir();
+  const base: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'production',
+    NEXT_TELEMETRY_DISABLED: '1',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    TRUST_PROXY: '1',
+  };
+  const merged = Object.fromEntries(Object.entries({ ...base, ...env }).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv;
+  const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/hooks.mjs', 'server.ts'], {
+    cwd: ROOT,
+    env: merged,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  const url = `http://127.0.0.1:${port}`;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${out}`)), 60_000);
+    const onExit = (code: number | null) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${out}`));
+    };
+    proc.once('exit', onExit);
+    const poll = setInterval(() => {
+      if (out.includes('[htmls] listening on')) {
+        clearInterval(poll);
+        clearTimeout(timer);
+        proc.off('exit', onExit);
+        resolve();
+      }
+    }, 50);
+  });
+  return {
+    url,
+    port,
+    dataDir,
+    proc,
+    output: () => out,
+    stop: (signal = 'SIGTERM') =>
+      new Promise<void>((resolve) => {
+        if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+        proc.once('exit', () => resolve());
+        proc.kill(signal);
+        setTimeout(() => proc.kill('SIGKILL'), 8000).unref();
+      }),
+  };
+}
