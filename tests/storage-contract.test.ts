@@ -51,6 +51,20 @@ for (const [name, make] of drivers) {
       expect((await readAll(got.body)).equals(data)).toBe(true);
     });
 
+    it('puts streams of unknown length (as a form upload gives them): empty, small and several pieces', async () => {
+      const s = await get();
+      for (const [i, size] of [0, 1000, 17 * MiB + 5].entries()) {
+        const data = randomBytes(size);
+        const chunks = [];
+        for (let o = 0; o < size; o += 300_000) chunks.push(data.subarray(o, o + 300_000));
+        const put = await s.put(`files/unknown/${i}.bin`, Readable.from(chunks));
+        expect(put.size).toBe(size);
+        const got = await s.get(`files/unknown/${i}.bin`);
+        expect((await readAll(got.body)).equals(data)).toBe(true);
+      }
+      expect(await s.listMultipartUploads('files/unknown/')).toEqual([]);
+    });
+
     it('reads an inclusive byte range', async () => {
       const s = await get();
       const data = randomBytes(100_000);

@@ -51,6 +51,46 @@ export function createS3Client(s: S3Settings): S3Client {
 export function createS3Storage(s: S3Settings, client = createS3Client(s)): StorageDriver {
   const Bucket = s.bucket;
 
+  /**
+   * S3 needs a length for PutObject. A stream of unknown length (a multipart form field) is
+   * cut into 8 MiB pieces: one piece is a plain PUT, more become a multi-part upload. At most
+   * one piece is held in memory.
+   */
+  async function putUnknownLength(key: string, body: Readable, contentType?: string): Promise<ObjectInfo> {
+    const pieces = fixedPieces(body, UNKNOWN_LENGTH_PIECE);
+    const first = await pieces.next();
+    const firstPiece = first.done ? Buffer.alloc(0) : first.value;
+    const second = first.done ? first : await pieces.next();
+    if (second.done) {
+      await call(() =>
+        client.send(
+          new PutObjectCommand({ Bucket, Key: key, Body: firstPiece, ContentLength: firstPiece.length, ContentType: contentType }),
+        ),
+      );
+      return (await driver.head(key))!;
+    }
+    const uploadId = await driver.createMultipart(key, { contentType });
+    try {
+      const parts: { partNumber: number; etag: string }[] = [];
+      const send = async (piece: Buffer) => {
+        const partNumber = parts.length + 1;
+        const out = await call(() =>
+          client.send(
+            new UploadPartCommand({ Bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, Body: piece, ContentLength: piece.length }),
+          ),
+        );
+        parts.push({ partNumber, etag: out.ETag ?? '' });
+      };
+      await send(firstPiece);
+      await send(second.value);
+      for await (const piece of pieces) await send(piece);
+      return await driver.completeMultipart(key, uploadId, parts);
+    } catch (e) {
+      await driver.abortMultipart(key, uploadId).catch(() => {});
+      throw e;
+    }
+  }
+
   const driver: StorageDriver = {
     kind: 's3',
     supportsPresign: Boolean(s.accessKeyId),
@@ -58,6 +98,7 @@ export function createS3Storage(s: S3Settings, client = createS3Client(s)): Stor
     async put(key, body, opts) {
       assertKey(key);
       const size = opts?.size ?? (Buffer.isBuffer(body) ? body.length : undefined);
+      if (size === undefined) return putUnknownLength(key, body as Readable, opts?.contentType);
       await call(() =>
         client.send(
           new PutObjectCommand({ Bucket, Key: key, Body: body, ContentLength: size, ContentType: opts?.contentType }),
@@ -265,6 +306,30 @@ export function createS3Storage(s: S3Settings, client = createS3Client(s)): Stor
     },
   };
   return driver;
+}
+
+const UNKNOWN_LENGTH_PIECE = 8 * 1024 * 1024;
+
+/** Re-cuts a stream into pieces of exactly `size` bytes (the last may be shorter, never empty). */
+async function* fixedPieces(stream: Readable, size: number): AsyncGenerator<Buffer> {
+  let held: Buffer[] = [];
+  let heldBytes = 0;
+  for await (const chunk of stream) {
+    let buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+    while (heldBytes + buf.length >= size) {
+      const take = size - heldBytes;
+      held.push(buf.subarray(0, take));
+      yield Buffer.concat(held, size);
+      buf = buf.subarray(take);
+      held = [];
+      heldBytes = 0;
+    }
+    if (buf.length) {
+      held.push(buf);
+      heldBytes += buf.length;
+    }
+  }
+  if (heldBytes) yield Buffer.concat(held, heldBytes);
 }
 
 const NOT_FOUND = new Set(['NoSuchKey', 'NotFound', 'NoSuchUpload']);

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -55,8 +55,16 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  proc.stdout!.on('data', (d) => (out += d));
-  proc.stderr!.on('data', (d) => (out += d));
+  // Every test server's console goes to .tmp/ too, so a CI failure can show the server side.
+  mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
+  const log = createWriteStream(path.join(ROOT, '.tmp', `server-${port}.log`));
+  const keep = (d: Buffer) => {
+    out += d;
+    log.write(d);
+  };
+  proc.stdout!.on('data', keep);
+  proc.stderr!.on('data', keep);
+  proc.once('exit', () => log.end());
   const url = `http://127.0.0.1:${port}`;
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${out}`)), 60_000);

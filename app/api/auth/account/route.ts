@@ -1,0 +1,12 @@
+import { clearSessionCookies } from '@/lib/auth/session-cookies';
+import { route } from '@/lib/http/route';
+import { deleteAccount } from '@/lib/users/accounts';
+
+// DELETE /api/auth/account — the member deletes their account, shares, objects and sessions
+export const DELETE = route({ auth: 'member' }, async ({ rt, req, principal }) => {
+  if (principal?.kind !== 'user') throw new Error('unreachable');
+  await deleteAccount(rt, principal.user.id);
+  const res = new Response(null, { status: 204 });
+  for (const c of clearSessionCookies(rt, req)) res.headers.append('Set-Cookie', c);
+  return res;
+});

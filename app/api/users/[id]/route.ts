@@ -1,0 +1,14 @@
+import { updateUserSchema } from '@/lib/contract/users';
+import { json, noContent, route } from '@/lib/http/route';
+import { deleteAccount, updateAccount } from '@/lib/users/accounts';
+
+// PATCH /api/users/:id — quota, status, role, profile or password (administrator)
+export const PATCH = route({ auth: 'admin', body: updateUserSchema }, async ({ rt, params, body }) =>
+  json({ user: await updateAccount(rt, params.id, body) }),
+);
+
+// DELETE /api/users/:id — as account deletion (administrator)
+export const DELETE = route({ auth: 'admin' }, async ({ rt, params }) => {
+  await deleteAccount(rt, params.id);
+  return noContent();
+});

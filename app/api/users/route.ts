@@ -1,0 +1,11 @@
+import { createUserSchema } from '@/lib/contract/users';
+import { json, route } from '@/lib/http/route';
+import { createAccount, listAccounts } from '@/lib/users/accounts';
+
+// GET /api/users — every user with quota and usage (administrator)
+export const GET = route({ auth: 'admin' }, async ({ rt }) => json({ users: await listAccounts(rt) }));
+
+// POST /api/users — create a user (administrator); quota defaults to the setting
+export const POST = route({ auth: 'admin', body: createUserSchema }, async ({ rt, body }) =>
+  json({ user: await createAccount(rt, body) }, 201),
+);
