@@ -10,13 +10,17 @@ import { serveHosted } from './lib/hosting/serve-hosted';
 import { CLIENT_IP_HEADER, markCustomServer, resolveClientIp } from './lib/http/client-ip';
 import { fromNode, textReply, writeNodeReply, type FastReply, type FastRequest } from './lib/http/fast';
 import { closeRuntime } from './lib/runtime';
-import { serveShareItem } from './lib/shares/serve-share-item';
+import { handleChunk } from './lib/shares/chunk-handler';
+import { gateSharePage, serveShareItem } from './lib/shares/serve-share-item';
 
 const SHARE_ITEM = /^\/f\/[^/?]+\/[^?]/;
+const SHARE_PAGE = /^\/f\/[^/?]+\/?(\?|$)/;
+const CHUNK = /^\/api\/shares\/upload\/chunk(\?|$)/;
 
 function fastHandlerFor(url: string): ((req: FastRequest) => Promise<FastReply>) | null {
   if (url === '/p' || url.startsWith('/p/') || url.startsWith('/p?')) return serveHosted;
   if (SHARE_ITEM.test(url)) return serveShareItem;
+  if (CHUNK.test(url)) return handleChunk;
   return null;
 }
 
@@ -62,6 +66,14 @@ async function main() {
       return;
     }
     req.headers[CLIENT_IP_HEADER] = ip;
+    if (SHARE_PAGE.test(url)) {
+      // The share page renders in Next; its 404/410/401 answers are decided here first.
+      gateSharePage(fromNode(req, ip)).then(
+        (reply) => (reply ? writeNodeReply(res, reply, req.method ?? 'GET') : handle(req, res)),
+        () => handle(req, res),
+      );
+      return;
+    }
     handle(req, res);
   });
   // Uploads may legitimately take long (the console allows 30 minutes); slow headers may not.

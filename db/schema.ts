@@ -113,6 +113,9 @@ export const shareGroups = pgTable(
     expiresAt: ts('expires_at'),
     status: text('status', { enum: ['online', 'offline'] }).notNull().default('offline'),
     uploadState: text('upload_state', { enum: ['pending', 'complete'] }).notNull().default('pending'),
+    /** Fixed at init: the upload mode and part size every part of this upload uses. */
+    uploadMode: text('upload_mode', { enum: ['direct', 'proxy'] }).notNull().default('proxy'),
+    partSize: integer('part_size').notNull().default(50331648),
     /** Bytes declared at init; counted against the quota while the upload is pending. */
     reservedBytes: bytes('reserved_bytes').notNull().default(0),
     /** Bytes actually stored, set at complete. */

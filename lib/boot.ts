@@ -1,5 +1,6 @@
 import { bootstrapAdminToken } from './auth/admin-credential';
-import { startJanitor } from './janitor';
+import { registerJanitorTask, startJanitor } from './janitor';
+import { abortStaleUploads } from './shares/upload';
 import { getRuntime, getServerSecret, type Runtime } from './runtime';
 
 /**
@@ -23,6 +24,15 @@ export async function boot(log: (line: string) => void = console.log): Promise<R
     log('  └──────────────────────────────────────────────────────────────────────┘');
     log('');
   }
+  if (rt.env.s3?.setCors && rt.storage.configureCors) {
+    // Browsers PUT parts straight to the bucket only when its CORS rules allow our origin.
+    const origins = rt.env.publicUrl ? [rt.env.publicUrl] : ['*'];
+    await rt.storage
+      .configureCors(origins)
+      .then(() => log(`[htmls] bucket CORS set for ${origins.join(', ')}: direct uploads enabled`))
+      .catch((e) => log(`[htmls] could not set the bucket's CORS rules (${(e as Error).message}): uploads go through the server`));
+  }
+  registerJanitorTask(abortStaleUploads);
   startJanitor(rt);
   return rt;
 }

@@ -41,6 +41,8 @@ const schema = z.object({
   S3_FORCE_PATH_STYLE: bool.default(false),
   /** Set the bucket's CORS rule for PUBLIC_URL at boot, so browsers may PUT parts directly. */
   S3_SET_CORS: bool.default(false),
+  /** auto: direct-to-S3 parts when the bucket's CORS allows it; proxy: always through the server. */
+  UPLOAD_MODE: z.enum(['auto', 'proxy']).default('auto'),
   R2_ACCOUNT_ID: optionalString,
   R2_ACCESS_KEY_ID: optionalString,
   R2_SECRET_ACCESS_KEY: optionalString,
@@ -97,6 +99,7 @@ export type Env = {
   publicUrl?: string;
   pendingUploadTtlMs: number;
   janitorIntervalMs: number;
+  uploadMode: 'auto' | 'proxy';
 };
 
 export class EnvError extends Error {
@@ -158,6 +161,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     publicUrl: v.PUBLIC_URL && new URL(v.PUBLIC_URL).origin,
     pendingUploadTtlMs: v.PENDING_UPLOAD_TTL_HOURS * 3_600_000,
     janitorIntervalMs: v.JANITOR_INTERVAL_SECONDS * 1000,
+    uploadMode: v.UPLOAD_MODE,
   };
 }
 

@@ -72,6 +72,8 @@ CREATE TABLE "share_groups" (
 	"expires_at" timestamp with time zone,
 	"status" text DEFAULT 'offline' NOT NULL,
 	"upload_state" text DEFAULT 'pending' NOT NULL,
+	"upload_mode" text DEFAULT 'proxy' NOT NULL,
+	"part_size" integer DEFAULT 50331648 NOT NULL,
 	"reserved_bytes" bigint DEFAULT 0 NOT NULL,
 	"total_bytes" bigint DEFAULT 0 NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,

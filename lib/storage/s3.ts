@@ -8,6 +8,8 @@ import {
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   DeleteObjectsCommand,
+  GetBucketCorsCommand,
+  PutBucketCorsCommand,
   GetObjectCommand,
   HeadObjectCommand,
   ListMultipartUploadsCommand,
@@ -91,9 +93,51 @@ export function createS3Storage(s: S3Settings, client = createS3Client(s)): Stor
     }
   }
 
+  let corsCache: { at: number; rules: { origins: string[]; methods: string[]; expose: string[] }[] } | undefined;
+
+  async function corsRules() {
+    if (corsCache && Date.now() - corsCache.at < 60_000) return corsCache.rules;
+    let rules: { origins: string[]; methods: string[]; expose: string[] }[] = [];
+    try {
+      const out = await client.send(new GetBucketCorsCommand({ Bucket }));
+      rules = (out.CORSRules ?? []).map((r) => ({
+        origins: r.AllowedOrigins ?? [],
+        methods: (r.AllowedMethods ?? []).map((m) => m.toUpperCase()),
+        expose: (r.ExposeHeaders ?? []).map((h) => h.toLowerCase()),
+      }));
+    } catch {
+      rules = []; // no CORS configuration (or not allowed to read it): proxy mode
+    }
+    corsCache = { at: Date.now(), rules };
+    return rules;
+  }
+
   const driver: StorageDriver = {
     kind: 's3',
     supportsPresign: Boolean(s.accessKeyId),
+
+    async allowsBrowserUploads(origin) {
+      const rules = await corsRules();
+      return rules.some(
+        (r) => r.methods.includes('PUT') && r.expose.includes('etag') && (r.origins.includes('*') || r.origins.includes(origin)),
+      );
+    },
+
+    async configureCors(origins) {
+      await call(() =>
+        client.send(
+          new PutBucketCorsCommand({
+            Bucket,
+            CORSConfiguration: {
+              CORSRules: [
+                { AllowedOrigins: origins, AllowedMethods: ['PUT'], AllowedHeaders: ['*'], ExposeHeaders: ['ETag'], MaxAgeSeconds: 3600 },
+              ],
+            },
+          }),
+        ),
+      );
+      corsCache = undefined;
+    },
 
     async put(key, body, opts) {
       assertKey(key);

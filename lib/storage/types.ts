@@ -54,6 +54,10 @@ export interface StorageDriver {
   completeMultipart(key: string, uploadId: string, parts: { partNumber: number; etag: string }[]): Promise<ObjectInfo>;
   abortMultipart(key: string, uploadId: string): Promise<void>;
   listMultipartUploads(prefix: string): Promise<{ key: string; uploadId: string }[]>;
+  /** S3 only: whether the bucket's CORS rules let a page at `origin` PUT parts and read ETag. */
+  allowsBrowserUploads?(origin: string): Promise<boolean>;
+  /** S3 only: adds a CORS rule for these origins (PUT, any header, ETag exposed). */
+  configureCors?(origins: string[]): Promise<void>;
   close?(): void;
 }
 
@@ -87,3 +91,9 @@ export function assertKey(key: string): void {
     key.split('/').some((s) => s === '' || s === '.' || s === '..');
   if (bad) throw new StorageInvalidKeyError(`invalid storage key`);
 }
+
+/**
+ * By name, not instanceof: server.ts (tsx) and the Next bundle each load their own copy of
+ * this module, and the one runtime's driver throws the first copy's classes.
+ */
+export const isStorageNotFound = (e: unknown): boolean => (e as Error | null)?.name === 'StorageNotFoundError';

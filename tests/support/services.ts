@@ -67,6 +67,8 @@ export async function freshServiceEnv(): Promise<Record<string, string | undefin
       S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
       S3_FORCE_PATH_STYLE: String(s3.forcePathStyle),
       S3_BUCKET: await createTestBucket(),
+      // The bucket gets a CORS rule at boot, so share uploads run in direct mode.
+      S3_SET_CORS: 'true',
     });
   }
   return env;

@@ -1,0 +1,14 @@
+import { updateShareSchema } from '@/lib/contract/shares';
+import { json, noContent, route } from '@/lib/http/route';
+import { deleteShare, updateShare } from '@/lib/shares/manage';
+
+// PATCH /api/shares/:id — note, expiry, password, online/offline (null clears expiry/password)
+export const PATCH = route({ auth: 'session', body: updateShareSchema }, async ({ rt, principal, params, body }) =>
+  json({ share: await updateShare(rt, principal!, params.id, body) }),
+);
+
+// DELETE /api/shares/:id — the share, its bytes, and the owner's usage
+export const DELETE = route({ auth: 'session' }, async ({ rt, principal, params }) => {
+  await deleteShare(rt, principal!, params.id);
+  return noContent();
+});

@@ -1,0 +1,8 @@
+import { partUrlSchema } from '@/lib/contract/shares';
+import { json, route } from '@/lib/http/route';
+import { partUrl } from '@/lib/shares/upload';
+
+// POST /api/shares/upload/part-url — a short-lived presigned UploadPart URL (direct mode)
+export const POST = route({ auth: 'session', body: partUrlSchema }, async ({ rt, principal, body }) =>
+  json(await partUrl(rt, principal!, body)),
+);

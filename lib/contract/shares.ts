@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+export const MAX_SHARE_FILES = 500;
+/** 50 GB (binary). */
+export const MAX_SHARE_BYTES = 50 * 1024 ** 3;
+export const DIRECT_PART_SIZE = 64 * 1024 * 1024;
+export const PROXY_PART_SIZE = 48 * 1024 * 1024;
+export const MAX_PART_RETRIES = 4;
+
+const isoTime = z.iso.datetime({ offset: true, message: 'expected an ISO 8601 time such as 2026-12-01T10:00:00Z' });
+const note = z.string().max(2000, 'A note has at most 2,000 characters');
+const password = z.string().max(256, 'A password has at most 256 characters');
+export const shareIdSchema = z.string().regex(/^[A-Za-z0-9]{1,64}$/, 'not a share id');
+const uploadId = z.string().min(1).max(1024);
+const storageKey = z.string().min(1).max(1024);
+const partNumber = z.number().int().min(1).max(10000);
+
+export const initSchema = z.object({
+  note: note.optional(),
+  expires_at: isoTime.nullable().optional(),
+  password: password.nullable().optional(),
+  files: z
+    .array(
+      z.object({
+        clientPath: z.string().min(1, 'clientPath is empty').max(4096),
+        size: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+        contentType: z.string().max(255).optional(),
+      }),
+    )
+    .min(1, 'Send at least one file')
+    // The 500-file limit answers too_many_files; this bound only keeps bodies sane.
+    .max(10_000),
+});
+
+export const partUrlSchema = z.object({ groupId: shareIdSchema, uploadId, storageKey, partNumber });
+
+export const chunkQuerySchema = z.object({
+  groupId: shareIdSchema,
+  uploadId,
+  storageKey,
+  partNumber: z.coerce.number().int().min(1).max(10000),
+});
+
+export const completeSchema = z.object({
+  groupId: shareIdSchema,
+  files: z
+    .array(
+      z.object({
+        uploadId,
+        storageKey,
+        parts: z.array(z.object({ partNumber, etag: z.string().max(256).optional() })).max(10000),
+      }),
+    )
+    .max(10_000),
+});
+
+export const abortSchema = z.object({ groupId: shareIdSchema });
+export const resumeSchema = z.object({ groupId: shareIdSchema });
+
+export const updateShareSchema = z.object({
+  note: note.optional(),
+  expires_at: isoTime.nullable().optional(),
+  password: password.nullable().optional(),
+  status: z.enum(['online', 'offline']).optional(),
+});
+
+export type InitInput = z.infer<typeof initSchema>;
+export type CompleteInput = z.infer<typeof completeSchema>;
+export type UpdateShareInput = z.infer<typeof updateShareSchema>;

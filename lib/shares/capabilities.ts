@@ -1,0 +1,41 @@
+import 'server-only';
+import { DIRECT_PART_SIZE, MAX_PART_RETRIES, MAX_SHARE_BYTES, MAX_SHARE_FILES, PROXY_PART_SIZE } from '../contract/shares';
+import type { Runtime } from '../runtime';
+
+export interface Capabilities {
+  mode: 'direct' | 'proxy';
+  partSize: number;
+  parallel: number;
+  maxRetries: number;
+  maxFiles: number;
+  maxTotalBytes: number;
+}
+
+/**
+ * Direct mode when the store can presign (S3 with credentials), UPLOAD_MODE allows it, and the
+ * bucket's CORS rules let the site's origin PUT and read ETag; proxy mode otherwise.
+ */
+export async function capabilities(rt: Runtime, origin: string): Promise<Capabilities> {
+  const { storage } = rt;
+  const direct =
+    rt.env.uploadMode === 'auto' &&
+    storage.supportsPresign &&
+    storage.allowsBrowserUploads !== undefined &&
+    (await storage.allowsBrowserUploads(origin));
+  return {
+    mode: direct ? 'direct' : 'proxy',
+    partSize: direct ? DIRECT_PART_SIZE : PROXY_PART_SIZE,
+    parallel: direct ? 3 : 1,
+    maxRetries: MAX_PART_RETRIES,
+    maxFiles: MAX_SHARE_FILES,
+    maxTotalBytes: MAX_SHARE_BYTES,
+  };
+}
+
+export const partCountFor = (size: number, partSize: number) => Math.max(1, Math.ceil(size / partSize));
+
+/** The exact size part `n` of a file must have: every part but the last is partSize. */
+export function expectedPartSize(size: number, partSize: number, partNumber: number): number {
+  const count = partCountFor(size, partSize);
+  return partNumber < count ? partSize : size - (count - 1) * partSize;
+}
