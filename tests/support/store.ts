@@ -8,21 +8,23 @@ let store: StorageDriver | undefined;
 
 /** The shared test server's object store, opened directly (fs directory or S3 bucket). */
 export function testStore(): StorageDriver {
-  if (store) return store;
-  const env = inject('serverEnv');
-  store =
-    env.STORAGE === 's3'
-      ? createS3Storage({
-          endpoint: env.S3_ENDPOINT,
-          region: env.S3_REGION ?? 'us-east-1',
-          bucket: env.S3_BUCKET!,
-          accessKeyId: env.S3_ACCESS_KEY_ID,
-          secretAccessKey: env.S3_SECRET_ACCESS_KEY,
-          forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true',
-          setCors: false,
-        })
-      : createFsStorage(path.join(inject('dataDir'), 'store'));
+  store ??= openStore(inject('serverEnv'), inject('dataDir'));
   return store;
+}
+
+/** The object store a server with this env and data directory uses, opened directly. */
+export function openStore(env: Record<string, string | undefined>, dataDir: string): StorageDriver {
+  return env.STORAGE === 's3'
+    ? createS3Storage({
+        endpoint: env.S3_ENDPOINT,
+        region: env.S3_REGION ?? 'us-east-1',
+        bucket: env.S3_BUCKET!,
+        accessKeyId: env.S3_ACCESS_KEY_ID,
+        secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+        forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true',
+        setCors: false,
+      })
+    : createFsStorage(path.join(dataDir, 'store'));
 }
 
 export async function listStoredKeys(prefix: string): Promise<string[]> {

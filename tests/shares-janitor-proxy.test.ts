@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from './support/http';
+import { freshServiceEnv } from './support/services';
+import { startServer, TEST_ADMIN_TOKEN, type RunningServer } from './support/server';
+import { putPart, uploadShare } from './support/shares';
+import { openStore } from './support/store';
+import type { StorageDriver } from '@/lib/storage/types';
+
+// A server of its own: uploads expire after 3.6 s and the janitor runs every second, and
+// uploads always go through the server (UPLOAD_MODE=proxy), even on S3.
+let server: RunningServer;
+let store: StorageDriver;
+beforeAll(async () => {
+  const env = { ...(await freshServiceEnv()), PENDING_UPLOAD_TTL_HOURS: '0.001', JANITOR_INTERVAL_SECONDS: '1', UPLOAD_MODE: 'proxy' };
+  server = await startServer(env);
+  store = openStore(env, server.dataDir);
+});
+afterAll(() => server?.stop());
+
+async function member(quota: number) {
+  const username = `j${randomBytes(5).toString('hex')}`;
+  await call('POST', '/api/users', { base: server.url, token: TEST_ADMIN_TOKEN, body: { username, password: 'long enough', quota_bytes: quota } });
+  const l = await call('POST', '/api/auth/login', { base: server.url, body: { username, password: 'long enough' } });
+  return l.json.token as string;
+}
+
+describe('proxy mode forced by UPLOAD_MODE=proxy', () => {
+  it('uploads through the server on any store', async () => {
+    const token = await member(1024 ** 3);
+    const caps = await call('GET', '/api/shares/upload/capabilities', { base: server.url, token });
+    expect(caps.json).toMatchObject({ mode: 'proxy', partSize: 50_331_648, parallel: 1 });
+    const data = randomBytes(1000);
+    const { share } = await uploadShare(token, { 'dir/a.bin': data }, { base: server.url });
+    expect(share).toMatchObject({ file_count: 1, total_bytes: 1000 });
+    const got = await fetch(`${server.url}${share.items[0].url}`);
+    expect(Buffer.from(await got.arrayBuffer()).equals(data)).toBe(true);
+  });
+});
+
+describe('the janitor', () => {
+  it('aborts uploads left pending past their time: no parts, no records, no reservation', async () => {
+    const quota = 4096;
+    const token = await member(quota);
+    const init = await call('POST', '/api/shares/upload/init', {
+      base: server.url,
+      token,
+      body: { files: [{ clientPath: 'a.bin', size: 2048 }, { clientPath: 'b.bin', size: 2048 }] },
+    });
+    expect(init.status).toBe(201);
+    const f = init.json.files[0];
+    const groupId = init.json.groupId;
+    const r = await putPart(token, { groupId, uploadId: f.uploadId, storageKey: f.storageKey, partNumber: 1 }, randomBytes(2048), 'proxy', server.url);
+    expect(r.status).toBe(200);
+    expect((await store.listMultipartUploads(`shared/${groupId}/`)).length).toBe(2);
+    let shares: unknown[] = [1];
+    for (let i = 0; i < 80 && shares.length > 0; i++) {
+      await new Promise((res) => setTimeout(res, 250));
+      shares = (await call('GET', '/api/shares', { base: server.url, token })).json.shares;
+    }
+    expect(shares).toEqual([]);
+    expect(await store.listMultipartUploads(`shared/${groupId}/`)).toEqual([]);
+    expect(await store.list(`shared/${groupId}/`)).toEqual([]);
+    // The reservation is released: the whole quota can be reserved again.
+    const again = await call('POST', '/api/shares/upload/init', { base: server.url, token, body: { files: [{ clientPath: 'c.bin', size: quota }] } });
+    expect(again.status).toBe(201);
+  });
+});
