@@ -43,8 +43,32 @@ export default async function SharePage({ params }: { params: Params }) {
     );
   }
   const share = toShareDto(access.share);
-  const items = share.items.map((it) => ({ ...it, preview: previewKind(it.content_type) }));
+  const rows = new Map(access.share.items.map((it) => [it.relativePath, it]));
+  const items = await Promise.all(
+    share.items.map(async (it) => {
+      const preview = previewKind(it.content_type);
+      const row = rows.get(it.relative_path)!;
+      // Small text files are shown inline, read on the server (never more than 64 KB).
+      const text = preview === 'text' && it.size > 0 ? await readHead(rt, row.storageKey, it.size) : undefined;
+      return { ...it, preview, text };
+    }),
+  );
   return <ShareView share={{ ...share, items }} />;
+}
+
+const TEXT_PREVIEW_BYTES = 64 * 1024;
+
+async function readHead(rt: Awaited<ReturnType<typeof getRuntime>>, key: string, size: number): Promise<string | undefined> {
+  try {
+    const end = Math.min(size, TEXT_PREVIEW_BYTES) - 1;
+    const { body } = await rt.storage.get(key, { start: 0, end });
+    const chunks: Buffer[] = [];
+    for await (const c of body) chunks.push(Buffer.from(c));
+    const text = Buffer.concat(chunks).toString('utf8');
+    return size > TEXT_PREVIEW_BYTES ? `${text}\n…` : text;
+  } catch {
+    return undefined;
+  }
 }
 
 function Centered({ title, children }: { title: string; children: React.ReactNode }) {
