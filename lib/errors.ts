@@ -73,8 +73,13 @@ function mapInfrastructureError(err: unknown): AppError | undefined {
     return new AppError('storage_unavailable', 'The object store is unavailable; try again shortly');
   }
   const dbCodes = ['ECONNREFUSED', 'ECONNRESET', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', '57P01', '57P02', '57P03', '08006', '08001', '08003'];
-  if (typeof e.code === 'string' && dbCodes.includes(e.code)) {
-    console.error('[htmls] database unavailable:', err);
+  // Drizzle wraps the driver's error ("Failed query: …") with the real one as its cause.
+  let code: unknown;
+  for (let c: { code?: unknown; cause?: unknown } | undefined = e, depth = 0; c && depth < 5; c = c.cause as typeof c, depth++) {
+    if (typeof c.code === 'string' && dbCodes.includes(c.code)) code = c.code;
+  }
+  if (code !== undefined) {
+    console.error('[htmls] database unavailable:', code);
     return new AppError('database_unavailable', 'The database is unavailable; try again shortly');
   }
 }

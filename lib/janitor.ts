@@ -22,6 +22,7 @@ export function registerJanitorTask(task: Task): void {
 export async function runJanitor(rt: Runtime, opts: { force?: boolean } = {}): Promise<boolean> {
   const leaseSeconds = Math.max(1, Math.floor(rt.env.janitorIntervalMs / 1000) - 1);
   if (!opts.force && !(await takeJanitorLease(rt.db, leaseSeconds))) return false;
+  if (process.env.HTMLS_LOG_JANITOR === '1') console.log('[htmls] janitor: running');
   for (const task of tasks) {
     try {
       await task(rt);

@@ -1,0 +1,152 @@
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import { afterAll, describe, expect, it } from 'vitest';
+import { call } from './support/http';
+import { freshServiceEnv } from './support/services';
+import { startServer, tempDir, TEST_ADMIN_TOKEN, type RunningServer } from './support/server';
+import { putPart } from './support/shares';
+import { openStore } from './support/store';
+import { tcpProxy } from './support/tcp-proxy';
+
+const running: RunningServer[] = [];
+afterAll(async () => {
+  await Promise.all(running.map((s) => s.stop('SIGKILL')));
+});
+
+async function start(env: Record<string, string | undefined>) {
+  const s = await startServer(env);
+  running.push(s);
+  return s;
+}
+
+async function member(base: string, quota = 1024 ** 3) {
+  const username = `f${randomBytes(5).toString('hex')}`;
+  const c = await call('POST', '/api/users', { base, token: TEST_ADMIN_TOKEN, body: { username, password: 'long enough', quota_bytes: quota } });
+  const l = await call('POST', '/api/auth/login', { base, body: { username, password: 'long enough' } });
+  return { id: c.json.user.id as string, token: l.json.token as string };
+}
+
+describe('the server killed with SIGKILL mid-upload', () => {
+  it('restarts, resumes the upload from the parts the store kept, and the quota is exact', async () => {
+    const env = { ...(await freshServiceEnv()), DATA_DIR: tempDir('htmls-kill-'), UPLOAD_MODE: 'proxy' };
+    let server = await start(env);
+    const m = await member(server.url);
+    const partSize = 50_331_648;
+    const data = randomBytes(partSize + 4096);
+    const init = await call('POST', '/api/shares/upload/init', { base: server.url, token: m.token, body: { files: [{ clientPath: 'movie.bin', size: data.length }] } });
+    expect(init.status).toBe(201);
+    const f = init.json.files[0];
+    const ref = (n: number) => ({ groupId: init.json.groupId, uploadId: f.uploadId, storageKey: f.storageKey, partNumber: n });
+    expect((await putPart(m.token, ref(1), data.subarray(0, partSize), 'proxy', server.url)).status).toBe(200);
+
+    // Part 2 is on the wire when the process dies.
+    const q = new URLSearchParams({ ...ref(2), partNumber: '2' } as Record<string, string>);
+    const inFlight = http.request(`${server.url}/api/shares/upload/chunk?${q}`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${m.token}`, 'Content-Length': '4096' },
+    });
+    inFlight.on('error', () => {});
+    inFlight.write(data.subarray(partSize, partSize + 1000));
+    await new Promise((r) => setTimeout(r, 200));
+    await server.stop('SIGKILL');
+
+    server = await start(env);
+    const status = await call('POST', '/api/shares/upload/status', { base: server.url, token: m.token, body: { groupId: init.json.groupId } });
+    expect(status.status).toBe(200);
+    expect(status.json.files[0].parts.map((p: { partNumber: number }) => p.partNumber)).toEqual([1]);
+    const p2 = await putPart(m.token, ref(2), data.subarray(partSize), 'proxy', server.url);
+    expect(p2.status).toBe(200);
+    const done = await call('POST', '/api/shares/upload/complete', {
+      base: server.url,
+      token: m.token,
+      body: { groupId: init.json.groupId, files: [{ uploadId: f.uploadId, storageKey: f.storageKey, parts: [{ partNumber: 1, etag: '' }, { partNumber: 2, etag: '' }] }] },
+    });
+    expect(done.status).toBe(200);
+    const got = await fetch(`${server.url}${done.json.share.items[0].url}`);
+    expect(Buffer.from(await got.arrayBuffer()).equals(data)).toBe(true);
+    expect((await call('GET', '/api/auth/me', { base: server.url, token: m.token })).json.user.used_bytes).toBe(data.length);
+    await server.stop();
+  });
+
+  it('restarts and aborts cleanly: nothing stored, nothing reserved', async () => {
+    const env = { ...(await freshServiceEnv()), DATA_DIR: tempDir('htmls-kill-'), UPLOAD_MODE: 'proxy' };
+    let server = await start(env);
+    const m = await member(server.url, 10_000);
+    const init = await call('POST', '/api/shares/upload/init', { base: server.url, token: m.token, body: { files: [{ clientPath: 'a.bin', size: 10_000 }] } });
+    const f = init.json.files[0];
+    await putPart(m.token, { groupId: init.json.groupId, uploadId: f.uploadId, storageKey: f.storageKey, partNumber: 1 }, randomBytes(10_000), 'proxy', server.url);
+    await server.stop('SIGKILL');
+    server = await start(env);
+    expect((await call('POST', '/api/shares/upload/abort', { base: server.url, token: m.token, body: { groupId: init.json.groupId } })).status).toBe(200);
+    const store = openStore(env, env.DATA_DIR);
+    expect(await store.list(`shared/${init.json.groupId}/`)).toEqual([]);
+    expect(await store.listMultipartUploads(`shared/${init.json.groupId}/`)).toEqual([]);
+    const again = await call('POST', '/api/shares/upload/init', { base: server.url, token: m.token, body: { files: [{ clientPath: 'b.bin', size: 10_000 }] } });
+    expect(again.status).toBe(201);
+    await server.stop();
+  });
+});
+
+const s3 = process.env.STORAGE === 's3' && process.env.S3_ENDPOINT;
+
+describe.skipIf(!s3)('the S3 server gone during complete', () => {
+  it('answers 502 storage_unavailable, publishes nothing, and a retry succeeds once it is back', async () => {
+    const env = await freshServiceEnv();
+    const endpoint = new URL(env.S3_ENDPOINT!);
+    const relay = await tcpProxy({ host: endpoint.hostname, port: Number(endpoint.port || 80) });
+    const server = await start({ ...env, S3_ENDPOINT: `http://127.0.0.1:${relay.port}`, S3_SET_CORS: 'false', UPLOAD_MODE: 'proxy' });
+    try {
+      const m = await member(server.url);
+      const init = await call('POST', '/api/shares/upload/init', { base: server.url, token: m.token, body: { files: [{ clientPath: 'a.txt', size: 5 }] } });
+      const f = init.json.files[0];
+      const p = await putPart(m.token, { groupId: init.json.groupId, uploadId: f.uploadId, storageKey: f.storageKey, partNumber: 1 }, Buffer.from('hello'), 'proxy', server.url);
+      expect(p.status).toBe(200);
+      const body = { groupId: init.json.groupId, files: [{ uploadId: f.uploadId, storageKey: f.storageKey, parts: [{ partNumber: 1, etag: p.etag }] }] };
+      await relay.cut();
+      const failed = await call('POST', '/api/shares/upload/complete', { base: server.url, token: m.token, body });
+      expect([failed.status, failed.json.code]).toEqual([502, 'storage_unavailable']);
+      expect(failed.text).not.toMatch(/127\.0\.0\.1|shared\/|stack/i);
+      const list = await call('GET', '/api/shares', { base: server.url, token: m.token });
+      expect(list.json.shares[0]).toMatchObject({ status: 'offline', upload_state: 'pending' });
+      expect((await fetch(`${server.url}/f/${init.json.groupId}/a.txt`)).status).toBe(404);
+      await relay.restore();
+      const retried = await call('POST', '/api/shares/upload/complete', { base: server.url, token: m.token, body });
+      expect(retried.status).toBe(200);
+      expect(await (await fetch(`${server.url}/f/${init.json.groupId}/a.txt`)).text()).toBe('hello');
+    } finally {
+      await server.stop();
+      await relay.close();
+    }
+  });
+});
+
+const pg = process.env.DATABASE_URL;
+
+describe.skipIf(!pg)('PostgreSQL connections dropped under load', () => {
+  it('answers 503 while the database is gone and recovers without a restart', async () => {
+    const env = await freshServiceEnv();
+    const dbUrl = new URL(env.DATABASE_URL!);
+    const relay = await tcpProxy({ host: dbUrl.hostname, port: Number(dbUrl.port || 5432) });
+    dbUrl.host = `127.0.0.1:${relay.port}`;
+    const server = await start({ ...env, DATABASE_URL: dbUrl.toString() });
+    try {
+      const m = await member(server.url);
+      const load = async () => (await call('GET', '/api/auth/me', { base: server.url, token: m.token })).status;
+      expect(await load()).toBe(200);
+      await relay.cut();
+      const during = await Promise.all(Array.from({ length: 10 }, load));
+      for (const s of during) expect([503]).toContain(s);
+      await relay.restore();
+      let ok = 0;
+      for (let i = 0; i < 40 && ok < 5; i++) {
+        if ((await load()) === 200) ok++;
+        else await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(ok).toBe(5);
+      expect(server.proc.exitCode).toBeNull();
+    } finally {
+      await server.stop();
+      await relay.close();
+    }
+  });
+});

@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, cookieFrom, randomIp } from './support/http';
+import { freshServiceEnv } from './support/services';
+import { startServer, tempDir, TEST_ADMIN_TOKEN, type RunningServer } from './support/server';
+import { putPart } from './support/shares';
+
+// Two instances on one PostgreSQL database and one store. PGlite belongs to one process, so
+// this runs only against PostgreSQL (.ci/run's second pass).
+const pg = Boolean(process.env.DATABASE_URL);
+let a: RunningServer;
+let b: RunningServer;
+
+beforeAll(async () => {
+  if (!pg) return;
+  const env = {
+    ...(await freshServiceEnv()),
+    DATA_DIR: tempDir('htmls-two-'),
+    UPLOAD_MODE: 'proxy',
+    JANITOR_INTERVAL_SECONDS: '1',
+    HTMLS_LOG_JANITOR: '1',
+  };
+  [a, b] = await Promise.all([startServer(env), startServer(env)]);
+});
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+});
+
+describe.skipIf(!pg)('two instances, one database, one store', () => {
+  it('completes a share upload whose parts alternate between the instances', async () => {
+    const username = `two${randomBytes(4).toString('hex')}`;
+    await call('POST', '/api/users', { base: a.url, token: TEST_ADMIN_TOKEN, body: { username, password: 'long enough', quota_bytes: 1024 ** 3 } });
+    const login = await call('POST', '/api/auth/login', { base: b.url, body: { username, password: 'long enough' } });
+    const token = login.json.token;
+    const partSize = 50_331_648;
+    const data = randomBytes(partSize + 1000);
+    const init = await call('POST', '/api/shares/upload/init', { base: a.url, token, body: { files: [{ clientPath: 'big.bin', size: data.length }] } });
+    expect(init.status).toBe(201);
+    const f = init.json.files[0];
+    const ref = (n: number) => ({ groupId: init.json.groupId, uploadId: f.uploadId, storageKey: f.storageKey, partNumber: n });
+    const p1 = await putPart(token, ref(1), data.subarray(0, partSize), 'proxy', b.url);
+    const p2 = await putPart(token, ref(2), data.subarray(partSize), 'proxy', a.url);
+    expect([p1.status, p2.status]).toEqual([200, 200]);
+    const done = await call('POST', '/api/shares/upload/complete', {
+      base: b.url,
+      token,
+      body: { groupId: init.json.groupId, files: [{ uploadId: f.uploadId, storageKey: f.storageKey, parts: [{ partNumber: 1, etag: p1.etag }, { partNumber: 2, etag: p2.etag }] }] },
+    });
+    expect(done.status).toBe(200);
+    const got = await fetch(`${a.url}${done.json.share.items[0].url}`);
+    expect(Buffer.from(await got.arrayBuffer()).equals(data)).toBe(true);
+    expect((await call('GET', '/api/auth/me', { base: a.url, token })).json.user.used_bytes).toBe(data.length);
+
+    // Unlock on one instance, download on the other.
+    await call('PATCH', `/api/shares/${done.json.share.id}`, { base: a.url, token, body: { password: 'two-instance-pw' } });
+    const unlock = await call('POST', `/f/${done.json.share.id}/unlock`, { base: a.url, body: { password: 'two-instance-pw' } });
+    expect(unlock.status).toBe(200);
+    const cookie = cookieFrom(unlock.cookies, `htmls_share_unlock_${done.json.share.id}`);
+    const r = await fetch(`${b.url}${done.json.share.items[0].url}`, { headers: { Cookie: cookie, Range: 'bytes=0-9' } });
+    expect(r.status).toBe(206);
+    expect(Buffer.from(await r.arrayBuffer()).equals(data.subarray(0, 10))).toBe(true);
+  });
+
+  it('counts login attempts split across both instances: the 11th is 429', async () => {
+    const ip = randomIp();
+    for (let i = 0; i < 10; i++) {
+      const r = await call('POST', '/api/auth/login', { base: i % 2 ? a.url : b.url, ip, body: { username: 'nobody', password: 'wrong password' } });
+      expect(r.status).toBe(401);
+    }
+    const r = await call('POST', '/api/auth/login', { base: a.url, ip, body: { token: TEST_ADMIN_TOKEN } });
+    expect(r.status).toBe(429);
+  });
+
+  it('runs the janitor on one instance per interval, not on both', async () => {
+    const count = (s: RunningServer) => s.output().split('[htmls] janitor: running').length - 1;
+    const before = count(a) + count(b);
+    await new Promise((r) => setTimeout(r, 6000));
+    const runs = count(a) + count(b) - before;
+    // Each instance ticks every second: without the shared lease that is ~12 runs in 6 s.
+    expect(runs).toBeGreaterThanOrEqual(2);
+    expect(runs).toBeLessThanOrEqual(8);
+  });
+});
