@@ -9,7 +9,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -177,7 +177,7 @@ function wrk(url: string): { rps: number; p99ms: number } | null {
 }
 const hasCommand = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd} || test -x /usr/sbin/${cmd}`]).status === 0;
 
-async function startNginx(root: string): Promise<{ url: string; stop: () => void } | null> {
+async function startNginx(root: string): Promise<{ url: string; prefix: string; stop: () => void } | null> {
   const bin = hasCommand('nginx') ? (spawnSync('sh', ['-c', 'command -v nginx || echo /usr/sbin/nginx'], { encoding: 'utf8' }).stdout.trim()) : null;
   if (!bin) return null;
   const port = await freePort();
@@ -197,7 +197,7 @@ http { access_log off; sendfile on; tcp_nopush on; keepalive_requests 100000;
     await new Promise((r) => setTimeout(r, 100));
     if ((await request(`http://127.0.0.1:${port}/`).catch(() => null)) !== null) break;
   }
-  return { url: `http://127.0.0.1:${port}`, stop: () => proc.kill('SIGTERM') };
+  return { url: `http://127.0.0.1:${port}`, prefix, stop: () => proc.kill('SIGTERM') };
 }
 
 // ---------------------------------------------------------------- seeding
@@ -394,6 +394,8 @@ async function main() {
     nginx?.stop();
     await server.stop();
     store.close?.();
+    // Gigabytes of test files and objects: never leave them behind.
+    for (const dir of [work, dataDir, nginx?.prefix]) if (dir) rmSync(dir, { recursive: true, force: true });
   }
 
   const cols = ['metric', 'value', 'baseline', 'ratio', 'goal'] as const;
