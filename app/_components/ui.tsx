@@ -53,3 +53,30 @@ export function Card({ children, className = '' }: { children: ReactNode; classN
     </div>
   );
 }
+
+export function ProgressBar({ value, max, label }: { value: number; max: number; label: string }) {
+  const pct = max > 0 ? Math.min(100, (value / max) * 100) : 0;
+  return (
+    <div
+      role="progressbar"
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={Math.round(pct)}
+      className="h-2 w-full overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800"
+    >
+      <div className="h-full rounded-full bg-indigo-600 transition-[width] duration-200" style={{ width: `${pct}%` }} />
+    </div>
+  );
+}
+
+export function Badge({ children, tone = 'zinc' }: { children: ReactNode; tone?: 'zinc' | 'green' | 'amber' | 'red' | 'indigo' }) {
+  const tones = {
+    zinc: 'bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300',
+    green: 'bg-green-100 text-green-800 dark:bg-green-950 dark:text-green-300',
+    amber: 'bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-300',
+    red: 'bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-300',
+    indigo: 'bg-indigo-100 text-indigo-800 dark:bg-indigo-950 dark:text-indigo-300',
+  }[tone];
+  return <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ${tones}`}>{children}</span>;
+}

@@ -1,37 +1,94 @@
 'use client';
 
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
+import { Button, ProgressBar } from '@/app/_components/ui';
 import { api } from '@/lib/client/api';
+import { formatBytes } from '@/lib/client/format';
+import type { UserDto } from '@/lib/users/user-dto';
 import { AuthTabs } from './auth-tabs';
+import { ProfilePanel } from './profile-panel';
+import { SharesPanel } from './shares-panel';
 import type { FilesSession } from './types';
-import { Button } from '@/app/_components/ui';
+import { UsersPanel } from './users-panel';
+
+type View = 'shares' | 'profile' | 'users';
 
 export function FilesApp({ initialSession }: { initialSession: FilesSession | null }) {
   const [session, setSession] = useState(initialSession);
+  const [view, setView] = useState<View>('shares');
+
+  const refresh = useCallback(async () => {
+    try {
+      const me = await api<{ role: 'admin' | 'member'; user: UserDto | null }>('/api/auth/me');
+      setSession(me);
+    } catch {
+      setSession(null);
+    }
+  }, []);
 
   async function logout() {
     await api('/api/auth/logout', { method: 'POST' }).catch(() => {});
     setSession(null);
+    setView('shares');
   }
 
   if (!session) return <AuthTabs onSignedIn={setSession} />;
-  const name = session.user ? session.user.display_name || session.user.username : 'Administrator';
+  const user = session.user;
+  const name = user ? user.display_name || user.username : 'Administrator';
+  const views: { id: View; label: string }[] = [
+    { id: 'shares', label: 'Shares' },
+    ...(user ? [{ id: 'profile' as const, label: 'Profile' }] : []),
+    ...(session.role === 'admin' ? [{ id: 'users' as const, label: 'Users' }] : []),
+  ];
+
   return (
     <div className="min-h-screen">
       <header className="border-b border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
-        <div className="mx-auto flex max-w-5xl items-center justify-between gap-4 px-4 py-3">
+        <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-3 px-4 py-3">
           <h1 className="text-lg font-semibold">htmls · files</h1>
-          <div className="flex items-center gap-3 text-sm">
-            <span data-testid="signed-in-as">{name}</span>
+          <div className="flex flex-wrap items-center gap-4 text-sm">
+            {user ? <QuotaMeter user={user} /> : null}
+            <span data-testid="signed-in-as" className="font-medium">
+              {name}
+            </span>
             <Button variant="ghost" onClick={logout}>
               Sign out
             </Button>
           </div>
         </div>
+        <nav aria-label="Sections" className="mx-auto flex max-w-5xl gap-1 px-4">
+          {views.map((v) => (
+            <button
+              key={v.id}
+              onClick={() => setView(v.id)}
+              aria-current={view === v.id ? 'page' : undefined}
+              className={`border-b-2 px-3 py-2 text-sm font-medium ${view === v.id ? 'border-indigo-600 text-indigo-700 dark:text-indigo-300' : 'border-transparent text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100'}`}
+            >
+              {v.label}
+            </button>
+          ))}
+        </nav>
       </header>
-      <main className="mx-auto max-w-5xl px-4 py-6">
-        <p className="text-sm text-zinc-500">No shares yet.</p>
+      <main className="mx-auto max-w-5xl space-y-6 px-4 py-6">
+        {view === 'shares' ? <SharesPanel session={session} onUsageChanged={refresh} /> : null}
+        {view === 'profile' && user ? <ProfilePanel user={user} onSaved={refresh} onDeleted={() => setSession(null)} /> : null}
+        {view === 'users' && session.role === 'admin' ? <UsersPanel selfId={user?.id ?? null} onChanged={refresh} /> : null}
       </main>
+    </div>
+  );
+}
+
+function QuotaMeter({ user }: { user: UserDto }) {
+  const ratio = user.quota_bytes > 0 ? user.used_bytes / user.quota_bytes : 1;
+  return (
+    <div className="w-48" data-testid="quota">
+      <div className="mb-1 flex justify-between text-xs text-zinc-600 dark:text-zinc-400">
+        <span>
+          {formatBytes(user.used_bytes)} of {formatBytes(user.quota_bytes)}
+        </span>
+        {ratio >= 0.9 ? <span className="font-medium text-amber-700 dark:text-amber-400">almost full</span> : null}
+      </div>
+      <ProgressBar value={user.used_bytes} max={user.quota_bytes} label="Storage used" />
     </div>
   );
 }

@@ -1,0 +1,86 @@
+'use client';
+
+import { useState } from 'react';
+import { Button, Card, ErrorText, Field } from '@/app/_components/ui';
+import { api } from '@/lib/client/api';
+import { describeError } from '@/lib/client/format';
+import type { UserDto } from '@/lib/users/user-dto';
+
+export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSaved: () => void; onDeleted: () => void }) {
+  const [form, setForm] = useState({ display_name: user.display_name, email: user.email, phone: user.phone });
+  const [error, setError] = useState('');
+  const [saved, setSaved] = useState(false);
+  const [confirm, setConfirm] = useState('');
+  const [deleteError, setDeleteError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  async function save(e: React.FormEvent) {
+    e.preventDefault();
+    setError('');
+    setSaved(false);
+    try {
+      await api('/api/auth/profile', { method: 'PATCH', body: form });
+      setSaved(true);
+      onSaved();
+    } catch (err) {
+      setError(describeError(err));
+    }
+  }
+
+  async function remove(e: React.FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setDeleteError('');
+    try {
+      await api('/api/auth/account', { method: 'DELETE' });
+      onDeleted();
+    } catch (err) {
+      setDeleteError(describeError(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <>
+      <Card>
+        <h2 className="text-base font-semibold">Profile</h2>
+        <p className="mt-1 text-sm text-zinc-500">
+          Signed in as <strong>{user.username}</strong> (usernames cannot be changed).
+        </p>
+        <form onSubmit={save} className="mt-4 grid gap-4 sm:grid-cols-3">
+          <Field label="Name" value={form.display_name} maxLength={100} onChange={(e) => setForm({ ...form, display_name: e.target.value })} />
+          <Field label="Email" type="email" value={form.email} maxLength={254} onChange={(e) => setForm({ ...form, email: e.target.value })} />
+          <Field label="Phone" type="tel" value={form.phone} maxLength={32} onChange={(e) => setForm({ ...form, phone: e.target.value })} />
+          <div className="space-y-2 sm:col-span-3">
+            <ErrorText>{error}</ErrorText>
+            {saved ? (
+              <p role="status" className="text-sm text-green-700 dark:text-green-400">
+                Profile saved.
+              </p>
+            ) : null}
+            <Button type="submit">Save profile</Button>
+          </div>
+        </form>
+      </Card>
+      <Card className="border-red-200 dark:border-red-900">
+        <h2 className="text-base font-semibold text-red-700 dark:text-red-400">Delete account</h2>
+        <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+          This deletes your account, every share and every file in them at once. Links you sent stop working. It cannot be undone.
+        </p>
+        <form onSubmit={remove} className="mt-4 space-y-3">
+          <Field
+            label={`Type your username (${user.username}) to confirm`}
+            value={confirm}
+            autoComplete="off"
+            onChange={(e) => setConfirm(e.target.value)}
+          />
+          <ErrorText>{deleteError}</ErrorText>
+          <Button type="submit" variant="danger" disabled={busy || confirm.trim().toLowerCase() !== user.username}>
+            Delete my account
+          </Button>
+        </form>
+      </Card>
+    </>
+  );
+}
