@@ -10,6 +10,8 @@ const nextConfig = {
   // Native, wasm or Node-stream packages stay outside the bundle: PGlite loads its wasm from
   // its own folder, and server.ts shares the very same module instances with route handlers.
   serverExternalPackages: [
+    'ajv',
+    'ajv-formats',
     '@electric-sql/pglite',
     'postgres',
     'drizzle-orm',

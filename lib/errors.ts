@@ -39,6 +39,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** Extra fields of the error body, e.g. every schema violation. */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.status = statusByCode[code];
@@ -48,7 +50,7 @@ export class AppError extends Error {
 export const notFound = (what = 'Not found') => new AppError('not_found', what);
 export const badRequest = (message: string) => new AppError('invalid_request', message);
 
-export type ErrorBody = { error: string; code: ErrorCode };
+export type ErrorBody = { error: string; code: ErrorCode; [extra: string]: unknown };
 
 /**
  * Maps anything thrown to the contract's error body. Unknown errors become a 500 without
@@ -56,7 +58,7 @@ export type ErrorBody = { error: string; code: ErrorCode };
  */
 export function toErrorBody(err: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
   if (err instanceof AppError) {
-    return { status: err.status, body: { error: err.message, code: err.code }, headers: err.headers };
+    return { status: err.status, body: { ...err.details, error: err.message, code: err.code }, headers: err.headers };
   }
   const mapped = mapInfrastructureError(err);
   if (mapped) return { status: mapped.status, body: { error: mapped.message, code: mapped.code }, headers: {} };

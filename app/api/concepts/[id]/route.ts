@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { deleteConcept, getConcept, putConcept } from '@/lib/concepts/manage';
+import { json, noContent, route } from '@/lib/http/route';
+
+// GET /api/concepts/:id — one concept (administrator)
+export const GET = route({ auth: 'admin' }, async ({ rt, params }) => json({ concept: await getConcept(rt, params.id) }));
+
+// PUT /api/concepts/:id — replace a concept; its id must stay the same
+export const PUT = route({ auth: 'admin', body: z.unknown() }, async ({ rt, params, body }) =>
+  json({ concept: await putConcept(rt, params.id, body) }),
+);
+
+// DELETE /api/concepts/:id
+export const DELETE = route({ auth: 'admin' }, async ({ rt, params }) => {
+  await deleteConcept(rt, params.id);
+  return noContent();
+});

@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+
+export interface Violation {
+  /** JSON pointer into the document, e.g. `/relations/0/confidence`; `` for the root. */
+  path: string;
+  message: string;
+}
+
+export interface ConceptDocument {
+  id: string;
+  name: string;
+  description?: string;
+  tags?: string[];
+  created_at?: string;
+  updated_at?: string;
+  relations?: { target_id: string; type: string; confidence?: number }[];
+  metadata?: Record<string, unknown>;
+}
+
+/** The schema file served at /schemas/concept-1.0.json is the one validated against. */
+export const CONCEPT_SCHEMA = JSON.parse(readFileSync(path.join(process.cwd(), 'public/schemas/concept-1.0.json'), 'utf8'));
+
+let compiled: ReturnType<Ajv2020['compile']> | undefined;
+
+/** Every violation of the Concept 1.0 schema (Ajv, draft 2020-12, all errors). */
+export function conceptViolations(doc: unknown): Violation[] {
+  if (!compiled) {
+    const ajv = new Ajv2020({ allErrors: true, strict: true });
+    addFormats(ajv);
+    compiled = ajv.compile(CONCEPT_SCHEMA);
+  }
+  if (compiled(doc)) return [];
+  return (compiled.errors ?? []).map((e) => {
+    const where =
+      e.keyword === 'required'
+        ? `${e.instancePath}/${(e.params as { missingProperty: string }).missingProperty}`
+        : e.keyword === 'additionalProperties'
+          ? `${e.instancePath}/${(e.params as { additionalProperty: string }).additionalProperty}`
+          : e.instancePath;
+    return { path: where, message: e.keyword === 'additionalProperties' ? 'is not allowed' : (e.message ?? 'is invalid') };
+  });
+}

@@ -1,0 +1,99 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, inject, it } from 'vitest';
+import { call } from './support/http';
+import { registerMember } from './support/members';
+
+const admin = () => inject('adminToken');
+const uid = (p = 'c') => `${p}-${randomBytes(4).toString('hex')}`;
+const post = (body: unknown) => call('POST', '/api/concepts', { token: admin(), body });
+
+describe('GET /schemas/concept-1.0.json', () => {
+  it('serves the draft 2020-12 schema, version 1.0', async () => {
+    const r = await fetch(`${inject('baseUrl')}/schemas/concept-1.0.json`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/json/);
+    const schema = await r.json();
+    expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(schema.$id).toMatch(/\/schemas\/concept-1\.0\.json$/);
+    expect(schema.required).toEqual(['id', 'name']);
+    expect(schema.additionalProperties).toBe(false);
+  });
+});
+
+describe('concepts', () => {
+  it('stores valid documents, reads them back, lists by tag, replaces and deletes', async () => {
+    const a = uid();
+    const b = uid();
+    const tag = uid('tag');
+    const ra = await post({ id: a, name: 'Alpha', tags: [tag, 'x'], metadata: { author: 'Ada', source: 'notes', extra: [1, 2] } });
+    expect(ra.status).toBe(201);
+    expect(ra.json.concept).toMatchObject({ id: a, name: 'Alpha', tags: [tag, 'x'], metadata: { author: 'Ada', extra: [1, 2] } });
+    expect(Date.parse(ra.json.concept.created_at)).toBeGreaterThan(0);
+    const rb = await post({
+      id: b,
+      name: 'Beta',
+      description: 'Depends on alpha',
+      tags: [tag],
+      created_at: '2026-01-02T03:04:05Z',
+      relations: [{ target_id: a, type: 'depends_on', confidence: 0.5 }, { target_id: b, type: 'self', confidence: 1 }],
+    });
+    expect(rb.status).toBe(201);
+    expect(rb.json.concept.created_at).toBe('2026-01-02T03:04:05Z');
+    expect((await call('GET', `/api/concepts/${b}`, { token: admin() })).json.concept.relations).toHaveLength(2);
+    const byTag = await call('GET', `/api/concepts?tag=${tag}`, { token: admin() });
+    expect(byTag.json.concepts.map((c: { id: string }) => c.id)).toEqual([a, b].sort());
+    const put = await call('PUT', `/api/concepts/${a}`, { token: admin(), body: { id: a, name: 'Alpha 2' } });
+    expect(put.status).toBe(200);
+    expect(put.json.concept).toMatchObject({ name: 'Alpha 2', created_at: ra.json.concept.created_at });
+    expect((await call('GET', `/api/concepts?tag=${tag}`, { token: admin() })).json.concepts.map((c: { id: string }) => c.id)).toEqual([b]);
+    expect((await call('DELETE', `/api/concepts/${a}`, { token: admin() })).status).toBe(204);
+    expect((await call('GET', `/api/concepts/${a}`, { token: admin() })).status).toBe(404);
+    expect((await call('DELETE', `/api/concepts/${a}`, { token: admin() })).status).toBe(404);
+  });
+
+  it.each([
+    ['missing id', { name: 'x' }, '/id'],
+    ['missing name', { id: 'x1' }, '/name'],
+    ['an extra top-level property', { id: 'x2', name: 'x', colour: 'red' }, '/colour'],
+    ['id of the wrong type', { id: 5, name: 'x' }, '/id'],
+    ['tags not strings', { id: 'x3', name: 'x', tags: ['ok', 7] }, '/tags/1'],
+    ['a bad date-time', { id: 'x4', name: 'x', created_at: 'yesterday' }, '/created_at'],
+    ['a relation without type', { id: 'x5', name: 'x', relations: [{ target_id: 'x5' }] }, '/relations/0/type'],
+    ['confidence above 1', { id: 'x6', name: 'x', relations: [{ target_id: 'x6', type: 't', confidence: 1.5 }] }, '/relations/0/confidence'],
+    ['an extra property in a relation', { id: 'x7', name: 'x', relations: [{ target_id: 'x7', type: 't', weight: 2 }] }, '/relations/0/weight'],
+    ['metadata.author not a string', { id: 'x8', name: 'x', metadata: { author: 42 } }, '/metadata/author'],
+    ['not an object at all', ['id', 'name'], ''],
+  ])('rejects %s with its path', async (_label, body, path) => {
+    const r = await post(body);
+    expect(r.status).toBe(400);
+    expect(r.json.code).toBe('invalid_request');
+    expect(r.json.violations.map((v: { path: string }) => v.path)).toContain(path);
+  });
+
+  it('lists every violation at once', async () => {
+    const r = await post({ name: 5, tags: 'x', relations: [{ type: 3, confidence: -1 }], extra: true });
+    expect(r.status).toBe(400);
+    const paths = r.json.violations.map((v: { path: string }) => v.path).sort();
+    expect(paths).toEqual(expect.arrayContaining(['/id', '/name', '/tags', '/relations/0/target_id', '/relations/0/type', '/relations/0/confidence', '/extra']));
+  });
+
+  it('refuses a relation to a missing concept, a duplicate id, and a PUT that changes the id', async () => {
+    const id = uid();
+    const missing = await post({ id, name: 'x', relations: [{ target_id: 'does-not-exist', type: 't' }] });
+    expect(missing.status).toBe(400);
+    expect(missing.json.violations).toEqual([{ path: '/relations/0/target_id', message: 'no concept "does-not-exist" exists' }]);
+    expect((await post({ id, name: 'x' })).status).toBe(201);
+    const dup = await post({ id, name: 'again' });
+    expect([dup.status, dup.json.code]).toEqual([409, 'conflict']);
+    const renamed = await call('PUT', `/api/concepts/${id}`, { token: admin(), body: { id: `${id}-other`, name: 'x' } });
+    expect(renamed.status).toBe(400);
+    expect((await call('PUT', '/api/concepts/nope-nope', { token: admin(), body: { id: 'nope-nope', name: 'x' } })).status).toBe(404);
+  });
+
+  it('is for the administrator only', async () => {
+    const m = await registerMember();
+    expect((await call('GET', '/api/concepts', { token: m.token })).status).toBe(403);
+    expect((await call('POST', '/api/concepts', { token: m.token, body: { id: 'm', name: 'm' } })).status).toBe(403);
+    expect((await call('GET', '/api/concepts')).status).toBe(401);
+  });
+});
