@@ -1,0 +1,153 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { call } from './support/http';
+import { ROOT, tempDir } from './support/server';
+
+/** Runs the real CLI as a user would: its own config dir, secrets from the environment. */
+function htmls(args: string[], env: Record<string, string>, opts: { onSpawn?: (kill: () => void) => void } = {}) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const proc = spawn(process.execPath, [path.join(ROOT, 'bin/htmls.mjs'), ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, HOME: env.HTMLS_CONFIG_DIR, HTMLS_NO_KEYRING: '1', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    proc.stdout.on('data', (d) => (stdout += d));
+    proc.stderr.on('data', (d) => (stderr += d));
+    proc.on('exit', (code) => resolve({ code, stdout, stderr }));
+    opts.onSpawn?.(() => proc.kill('SIGKILL'));
+  });
+}
+
+async function newMember(quota = 2 * 1024 ** 3) {
+  const username = `cli${randomBytes(4).toString('hex')}`;
+  const password = `pw-${randomBytes(6).toString('hex')}`;
+  const r = await call('POST', '/api/users', { token: inject('adminToken'), body: { username, password, quota_bytes: quota } });
+  expect(r.status).toBe(201);
+  const env = { HTMLS_CONFIG_DIR: tempDir('htmls-cli-'), HTMLS_PASSWORD: password };
+  const login = await htmls(['login', '--url', inject('baseUrl'), '--username', username], env);
+  expect(login.code, login.stderr).toBe(0);
+  return { username, password, env };
+}
+
+const partSize = async (env: Record<string, string>) => {
+  const me = await newTokenOf(env);
+  return (await call('GET', '/api/shares/upload/capabilities', { token: me })).json.partSize as number;
+};
+async function newTokenOf(env: Record<string, string>): Promise<string> {
+  const { readFileSync } = await import('node:fs');
+  return JSON.parse(readFileSync(path.join(env.HTMLS_CONFIG_DIR, 'credentials.json'), 'utf8')).token;
+}
+
+describe('htmls CLI', () => {
+  it('logs in (token in a 0600 file, not on the command line) and shows the account', async () => {
+    const m = await newMember();
+    const file = path.join(m.env.HTMLS_CONFIG_DIR, 'credentials.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const me = await htmls(['me', '--json'], m.env);
+    expect(me.code).toBe(0);
+    expect(JSON.parse(me.stdout)).toMatchObject({ role: 'member', user: { username: m.username } });
+    const bad = await htmls(['login', '--url', inject('baseUrl'), '--username', m.username], { ...m.env, HTMLS_PASSWORD: 'wrong password' });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/invalid credentials/);
+  });
+
+  it('shares a folder with a multi-part file, prints a link that serves the bytes, and edits the share', async () => {
+    const m = await newMember();
+    const size = await partSize(m.env);
+    const dir = path.join(tempDir('htmls-cli-share-'), 'holiday');
+    mkdirSync(path.join(dir, 'sub'), { recursive: true });
+    const big = randomBytes(size + 1234);
+    writeFileSync(path.join(dir, 'video.bin'), big);
+    writeFileSync(path.join(dir, 'sub', 'a.txt'), 'A');
+    writeFileSync(path.join(dir, 'b.txt'), 'B');
+    const r = await htmls(['share', dir, '--note', 'From the CLI', '--expires', '7d', '--json'], m.env);
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    const share = JSON.parse(r.stdout);
+    expect(share).toMatchObject({ note: 'From the CLI', file_count: 3, total_bytes: big.length + 2 });
+    expect(share.items.map((i: { relative_path: string }) => i.relative_path)).toEqual(['holiday/b.txt', 'holiday/sub/a.txt', 'holiday/video.bin']);
+    const got = await fetch(`${share.link}/holiday/video.bin`);
+    expect(Buffer.from(await got.arrayBuffer()).equals(big)).toBe(true);
+
+    const set = await htmls(['share-set', share.id, '--password', 'guest-pass', '--expires', '2d', '--json'], m.env);
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({ has_password: true });
+    expect(Date.parse(JSON.parse(set.stdout).expires_at) - Date.now()).toBeLessThan(2 * 86400_000 + 60_000);
+    expect((await fetch(`${share.link}/holiday/b.txt`)).status).toBe(401);
+    const list = await htmls(['shares'], m.env);
+    expect(list.stdout).toContain(share.id);
+    const off = await htmls(['share-set', share.id, '--offline'], m.env);
+    expect(off.stdout).toMatch(/offline/);
+    expect((await htmls(['share-rm', share.id], m.env)).code).toBe(0);
+    expect((await fetch(`${share.link}/holiday/b.txt`)).status).toBe(404);
+  });
+
+  it('resumes an upload after the CLI is killed mid-way, sending only the missing parts', async () => {
+    const m = await newMember();
+    const size = await partSize(m.env);
+    const dir = path.join(tempDir('htmls-cli-resume-'), 'big');
+    mkdirSync(dir);
+    const data = randomBytes(2 * size + 777);
+    writeFileSync(path.join(dir, 'movie.bin'), data);
+    const token = await newTokenOf(m.env);
+    let kill = () => {};
+    const first = htmls(['share', dir], m.env, { onSpawn: (k) => (kill = k) });
+    // Wait until the store holds a part, then kill the process where it stands.
+    const stateDir = path.join(m.env.HTMLS_CONFIG_DIR, 'uploads');
+    let groupId = '';
+    for (let i = 0; i < 600; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const states = (() => {
+        try {
+          return readdirSync(stateDir);
+        } catch {
+          return [];
+        }
+      })();
+      if (!groupId && states.length) groupId = JSON.parse((await import('node:fs')).readFileSync(path.join(stateDir, states[0]), 'utf8')).groupId;
+      if (!groupId) continue;
+      const st = await call('POST', '/api/shares/upload/status', { token, body: { groupId } });
+      if (st.status === 200 && st.json.files[0].parts.length >= 1) break;
+    }
+    expect(groupId).not.toBe('');
+    kill();
+    const killed = await first;
+    expect(killed.code).toBeNull(); // SIGKILL
+    const second = await htmls(['share', dir, '--json'], m.env);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toMatch(/resuming: [123] of 3 parts already uploaded/);
+    const share = JSON.parse(second.stdout);
+    expect(share.id).toBe(groupId);
+    const got = await fetch(`${share.link}/big/movie.bin`);
+    expect(Buffer.from(await got.arrayBuffer()).equals(data)).toBe(true);
+    expect((await call('GET', '/api/auth/me', { token })).json.user.used_bytes).toBe(data.length);
+  });
+
+  it('deploys a site as the administrator, and deletes a member account', async () => {
+    const env = { HTMLS_CONFIG_DIR: tempDir('htmls-cli-admin-'), HTMLS_ADMIN_TOKEN: inject('adminToken') };
+    expect((await htmls(['login', '--url', inject('baseUrl'), '--admin'], env)).code).toBe(0);
+    const site = path.join(tempDir('htmls-cli-site-'), 'site');
+    mkdirSync(site);
+    writeFileSync(path.join(site, 'index.html'), '<h1>Deployed by the CLI</h1>');
+    const slug = `cli-${randomBytes(3).toString('hex')}`;
+    const d = await htmls(['deploy', site, '--slug', slug, '--note', 'cli site', '--json'], env);
+    expect(d.code, d.stderr).toBe(0);
+    expect(JSON.parse(d.stdout)).toMatchObject({ slug, file_count: 1 });
+    const page = await fetch(`${inject('baseUrl')}/p/${slug}/`);
+    expect(await page.text()).toContain('Deployed by the CLI');
+    const again = await htmls(['deploy', site, '--slug', slug], env);
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toMatch(/--append/);
+
+    const m = await newMember();
+    const del = await htmls(['account', 'delete', '--yes'], m.env);
+    expect(del.code, del.stderr).toBe(0);
+    const relogin = await htmls(['login', '--url', inject('baseUrl'), '--username', m.username], m.env);
+    expect(relogin.code).not.toBe(0);
+    const after = await htmls(['me'], m.env);
+    expect(after.stderr).toMatch(/Not signed in/);
+  });
+});
