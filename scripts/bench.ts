@@ -39,7 +39,6 @@ const RSS_SIZE = option('rss-size', quick ? 256 : 10 * 1024) * MiB;
 const RUNS = Math.max(1, option('runs', 3));
 const WRK_SECONDS = quick ? 2 : 5;
 const PROJECTS = option('projects', quick ? 1000 : 10_000);
-const PART = 48 * MiB;
 
 interface Row {
   metric: string;
@@ -231,7 +230,7 @@ async function main() {
   const dataDir = tempDir('htmls-bench-');
   log(`seeding ${PROJECTS} projects…`);
   await seedDirectory(env, dataDir);
-  const server: RunningServer = await startServer({ ...env, DATA_DIR: dataDir, UPLOAD_MODE: 'proxy' });
+  const server: RunningServer = await startServer({ ...env, DATA_DIR: dataDir });
   const base = server.url;
   const pid = server.proc.pid!;
   const store: StorageDriver =
@@ -288,19 +287,30 @@ async function main() {
 
     // Proxy upload through /api/shares/upload/chunk vs the same parts written to the store.
     const idle = rssOf(pid);
-    const uploadOnce = async (file: string, size: number) => {
+    /** One share upload: parts through /chunk (proxy), or presigned and PUT to the bucket (direct). */
+    const uploadOnce = async (file: string, size: number, via: 'proxy' | 'direct' = 'proxy') => {
       const init = await api(base, 'POST', '/api/shares/upload/init', member, { files: [{ clientPath: 'bench.bin', size }] });
       const f = init.files[0];
+      const part = init.partSize as number;
       const t0 = performance.now();
       const parts = [];
       for (let n = 1; n <= f.partCount; n++) {
-        const start = (n - 1) * PART;
-        const end = Math.min(size, n * PART) - 1;
-        const q = new URLSearchParams({ groupId: init.groupId, uploadId: f.uploadId, storageKey: f.storageKey, partNumber: String(n) });
+        const start = (n - 1) * part;
+        const end = Math.min(size, n * part) - 1;
+        const ref = { groupId: init.groupId, uploadId: f.uploadId, storageKey: f.storageKey, partNumber: n };
+        const body = createReadStream(file, { start, end, highWaterMark: MiB });
+        if (via === 'direct') {
+          const signed = await api(base, 'POST', '/api/shares/upload/part-url', member, ref);
+          const r = await request(signed.url, { method: 'PUT', headers: { ...(signed.headers ?? {}), 'Content-Length': String(end - start + 1) }, body });
+          if (r.status !== 200) throw new Error(`direct PUT: ${r.status} ${r.body}`);
+          parts.push({ partNumber: n, etag: String(r.headers.etag) });
+          continue;
+        }
+        const q = new URLSearchParams({ ...ref, partNumber: String(n) });
         const r = await request(`${base}/api/shares/upload/chunk?${q}`, {
           method: 'PUT',
           headers: { Authorization: `Bearer ${member}`, 'Content-Length': String(end - start + 1) },
-          body: createReadStream(file, { start, end, highWaterMark: MiB }),
+          body,
         });
         if (r.status !== 200) throw new Error(`chunk: ${r.status} ${r.body}`);
         parts.push({ partNumber: n, etag: JSON.parse(r.body.toString()).etag });
@@ -311,14 +321,15 @@ async function main() {
       });
       return { ms: performance.now() - t0, share: done.share };
     };
-    const rawOnce = async (file: string, size: number) => {
+    /** The same parts written to the same store by the driver itself: the baseline. */
+    const rawOnce = async (file: string, size: number, part: number) => {
       const key = `bench/raw-${randomBytes(4).toString('hex')}`;
       const t0 = performance.now();
       const uploadId = await store.createMultipart(key);
       const parts = [];
-      for (let n = 1; (n - 1) * PART < Math.max(size, 1); n++) {
-        const start = (n - 1) * PART;
-        const end = Math.min(size, n * PART) - 1;
+      for (let n = 1; (n - 1) * part < Math.max(size, 1); n++) {
+        const start = (n - 1) * part;
+        const end = Math.min(size, n * part) - 1;
         const { etag } = await store.uploadPart(key, uploadId, n, createReadStream(file, { start, end, highWaterMark: MiB }), end - start + 1);
         parts.push({ partNumber: n, etag });
       }
@@ -327,6 +338,7 @@ async function main() {
       await store.delete(key);
       return ms;
     };
+    const caps = await api(base, 'GET', '/api/shares/upload/capabilities', member);
     log('uploads…');
     const upTimes: number[] = [];
     let share: { id: string; items: { url: string }[] } | null = null;
@@ -337,8 +349,18 @@ async function main() {
       share = r.share;
     }
     const rawTimes = Array.from({ length: RUNS }, () => 0);
-    for (let i = 0; i < RUNS; i++) rawTimes[i] = await rawOnce(shareFile, SIZE);
+    for (let i = 0; i < RUNS; i++) rawTimes[i] = await rawOnce(shareFile, SIZE, caps.partSize);
     addRow(`${SIZE / MiB} MiB proxy upload`, mbps(SIZE, median(upTimes)), 'MiB/s', mbps(SIZE, median(rawTimes)), `raw write to ${env.STORAGE ?? 'fs'} store`, { min: 0.8, text: 'goal ≥ 0.8× raw' });
+
+    if (caps.mode === 'direct') {
+      const direct: number[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        const r = await uploadOnce(shareFile, SIZE, 'direct');
+        direct.push(r.ms);
+        await api(base, 'DELETE', `/api/shares/${r.share.id}`, member);
+      }
+      addRow(`${SIZE / MiB} MiB direct-mode upload`, mbps(SIZE, median(direct)), 'MiB/s', mbps(SIZE, median(rawTimes)), 'same parts PUT to S3 by the driver');
+    }
 
     // Peak RSS during a large proxy upload.
     const rssFile = RSS_SIZE === SIZE ? shareFile : path.join(work, 'rss.bin');

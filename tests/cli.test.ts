@@ -11,7 +11,7 @@ function htmls(args: string[], env: Record<string, string>, opts: { onSpawn?: (k
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const proc = spawn(process.execPath, [path.join(ROOT, 'bin/htmls.mjs'), ...args], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: env.HTMLS_CONFIG_DIR, HTMLS_NO_KEYRING: '1', ...env },
+      env: { PATH: process.env.PATH, HOME: env.HTMLS_CONFIG_DIR, HTMLS_NO_KEYRING: '1', ...env } as unknown as NodeJS.ProcessEnv,
     });
     let stdout = '';
     let stderr = '';
