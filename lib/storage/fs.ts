@@ -4,9 +4,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { exactLength } from './exact-length';
 import {
   assertKey,
+  StorageIncompleteBodyError,
   StorageNotFoundError,
   type ByteRange,
   type GetResult,
@@ -62,18 +62,48 @@ export function createFsStorage(root: string): StorageDriver {
     }
   }
 
-  /** Streams body into a fresh temp file, checking its length when one was announced. */
+  /**
+   * Streams body into a fresh temp file, checking its length when one was announced. Socket
+   * chunks (often 64 KB) are gathered into ~1 MiB batches written with one writev each: a
+   * sixteenth of the system calls, and no copying.
+   */
   async function writeTemp(body: Readable | Buffer, size?: number): Promise<string> {
     const file = await tmpFile();
     const source = Buffer.isBuffer(body) ? Readable.from([body]) : body;
+    const fh = await fs.open(file, 'w');
     try {
-      const sink = createWriteStream(file, { highWaterMark: CHUNK });
-      await (size === undefined ? pipeline(source, sink) : pipeline(source, exactLength(size), sink));
+      let seen = 0;
+      let batch: Buffer[] = [];
+      let batchBytes = 0;
+      for await (const c of source) {
+        const chunk = Buffer.isBuffer(c) ? c : Buffer.from(c as Uint8Array);
+        seen += chunk.length;
+        if (size !== undefined && seen > size) throw new StorageIncompleteBodyError(`body longer than the announced ${size} bytes`);
+        batch.push(chunk);
+        batchBytes += chunk.length;
+        if (batchBytes >= CHUNK) {
+          await writeAll(fh, batch, batchBytes);
+          batch = [];
+          batchBytes = 0;
+        }
+      }
+      if (batchBytes) await writeAll(fh, batch, batchBytes);
+      if (size !== undefined && seen !== size) throw new StorageIncompleteBodyError(`body ended after ${seen} of ${size} bytes`);
+      await fh.close();
       return file;
     } catch (e) {
+      await fh.close().catch(() => {});
       await fs.rm(file, { force: true });
+      if (!Buffer.isBuffer(body)) body.destroy();
       throw e;
     }
+  }
+
+  async function writeAll(fh: fs.FileHandle, bufs: Buffer[], total: number): Promise<void> {
+    const { bytesWritten } = await fh.writev(bufs);
+    if (bytesWritten === total) return;
+    const rest = Buffer.concat(bufs).subarray(bytesWritten);
+    for (let off = 0; off < rest.length; ) off += (await fh.write(rest, off)).bytesWritten;
   }
 
   async function placeAt(file: string, key: string): Promise<ObjectInfo> {
