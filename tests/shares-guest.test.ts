@@ -20,6 +20,7 @@ beforeAll(async () => {
     'page.html': Buffer.from('<script>alert(1)</script>'),
     'pic.svg': Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
     '<b>bold</b>.txt': Buffer.from('x'),
+    'blob.qqq': Buffer.from('<html><script>alert(1)</script></html>'),
   }, { note: 'Note with <i>markup</i>' });
   shareId = share.id;
 });
@@ -104,8 +105,8 @@ describe('GET /f/:id/*path', () => {
     expect(quoted.headers.get('content-disposition')).toBe('attachment; filename="say \\"hi\\".txt"');
   });
 
-  it('sends active content (HTML, SVG) as a sandboxed attachment with nosniff', async () => {
-    for (const name of ['page.html', 'pic.svg']) {
+  it('sends active content (HTML, SVG) and unknown types as a sandboxed attachment with nosniff', async () => {
+    for (const name of ['page.html', 'pic.svg', 'blob.qqq']) {
       const r = await get(`/f/${shareId}/${name}`);
       expect(r.status).toBe(200);
       expect(r.headers.get('content-disposition')).toMatch(/^attachment;/);

@@ -193,8 +193,13 @@ export function createS3Storage(s: S3Settings, client = createS3Client(s)): Stor
 
     async deletePrefix(prefix) {
       let deleted = 0;
-      // Abort first: a part landing during the sweep would otherwise outlive it.
-      for (const u of await driver.listMultipartUploads(prefix)) await driver.abortMultipart(u.key, u.uploadId);
+      // Abort first: a part landing during the sweep would otherwise outlive it. An abort can
+      // race a part still being written, so repeat until no upload is left (AWS's advice).
+      for (let round = 0; round < 5; round++) {
+        const uploads = await driver.listMultipartUploads(prefix);
+        if (uploads.length === 0) break;
+        for (const u of uploads) await driver.abortMultipart(u.key, u.uploadId);
+      }
       for (;;) {
         const page = await driver.list(prefix);
         if (page.length === 0) break;
