@@ -209,6 +209,10 @@ async function main(argv: string[]) {
         expiresAt: o.expires ? parseExpiry(o.expires) : undefined,
         password,
         onProgress: progressBar(Boolean(o.json)),
+        // For crash tests: die the hard way after N parts, as a killed laptop would.
+        onPartDone: (n) => {
+          if (Number(process.env.HTMLS_CRASH_AFTER_PARTS) === n) process.kill(process.pid, 'SIGKILL');
+        },
         // On stderr even with --json: stdout stays one JSON document.
         onResume: (done, total) => process.stderr.write(`resuming: ${done} of ${total} parts already uploaded\n`),
       });

@@ -60,6 +60,8 @@ export interface ShareUploadOptions {
   onProgress?: (p: UploadProgress) => void;
   /** Called once when an earlier run's parts are found: (parts already stored, parts in all). */
   onResume?: (done: number, total: number) => void;
+  /** After each part the store confirmed: (parts stored in this run). */
+  onPartDone?: (count: number) => void;
   stateDir?: string;
   backoffMs?: (attempt: number) => number;
 }
@@ -218,13 +220,16 @@ export class HtmlsClient {
     report();
 
     let next = 0;
+    let partsDone = 0;
     const worker = async () => {
       while (next < jobs.length) {
         const job = jobs[next++];
         const etag = await retry(4, opts.backoffMs ?? defaultBackoff, () => this.sendPart(st, job.f, job.n, job.local.file, job.start, job.end));
         etags.get(job.f.uploadId)!.push({ partNumber: job.n, etag });
         loaded += job.end - job.start;
+        partsDone++;
         report();
+        opts.onPartDone?.(partsDone);
       }
     };
     try {
