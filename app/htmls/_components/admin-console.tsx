@@ -191,11 +191,11 @@ function UploadSite({ projects, onDone }: { projects: ProjectDto[]; onDone: () =
           ) : null}
         </div>
         <div className="mt-4 grid gap-4 sm:grid-cols-2">
-          <div className="flex items-end gap-2">
+          <div className="flex items-start gap-2">
             <div className="flex-1">
               <Field label="Name in the URL (optional)" value={slug} placeholder="8 random characters" onChange={(e) => setSlug(e.target.value.toLowerCase())} hint={`/p/${slug || '…'}/`} />
             </div>
-            <Button type="button" variant="secondary" onClick={() => setSlug(randomSlug())}>
+            <Button type="button" variant="secondary" className="mt-6" onClick={() => setSlug(randomSlug())}>
               Random
             </Button>
           </div>
