@@ -6,14 +6,12 @@
  * resumable after a crash: the state after init is kept in a file, and a new run asks the
  * server which parts the store already holds.
  */
-import { createHash } from 'node:crypto';
-import { createReadStream, openAsBlob } from 'node:fs';
-import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import http from 'node:http';
-import https from 'node:https';
+import { openAsBlob } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ApiError } from './api';
+import { defaultBackoff, fingerprint, isTransient, type PartRange, putRange, readState, removeState, retry, writeState } from './node-transfer';
 import type { ProjectDto } from '@/lib/hosting/project-dto';
 import type { ShareDto } from '@/lib/shares/share-dto';
 import type { UserDto } from '@/lib/users/user-dto';
@@ -53,16 +51,36 @@ interface UploadState {
   files: InitFile[];
 }
 
+interface StoredPart {
+  partNumber: number;
+  size: number;
+  etag: string;
+}
+
+export interface UploadPlan {
+  groupId: string;
+  mode: 'direct' | 'proxy';
+  partSize: number;
+  totalParts: number;
+  /** Parts an earlier, interrupted run already stored: not sent again. */
+  storedParts: number;
+  resumed: boolean;
+}
+
 export interface ShareUploadOptions {
   note?: string;
   expiresAt?: string | null;
   password?: string;
   onProgress?: (p: UploadProgress) => void;
-  /** Called once when an earlier run's parts are found: (parts already stored, parts in all). */
-  onResume?: (done: number, total: number) => void;
+  /** Once, before the first part: how many parts there are and how many are already stored. */
+  onPlan?: (plan: UploadPlan) => void;
   /** After each part the store confirmed: (parts stored in this run). */
   onPartDone?: (count: number) => void;
+  /** Where the resume state lives; default <config dir>/uploads/<hash of the file list>.json. */
+  stateFile?: string;
   stateDir?: string;
+  /** Retries per part after the first attempt (the contract's maxRetries, 4). */
+  retries?: number;
   backoffMs?: (attempt: number) => number;
 }
 
@@ -156,31 +174,25 @@ export class HtmlsClient {
   async uploadShare(inputs: string[], opts: ShareUploadOptions = {}): Promise<ShareDto> {
     const files = await collectFiles(inputs);
     if (files.length === 0) throw new ApiError(400, 'invalid_request', 'Nothing to share: no files found');
-    const stateFile = path.join(opts.stateDir ?? path.join(configDir(), 'uploads'), `${fingerprint(this.baseUrl, files)}.json`);
+    const stateFile = opts.stateFile ?? path.join(opts.stateDir ?? path.join(configDir(), 'uploads'), `${fingerprint(this.baseUrl, files)}.json`);
     const byPath = new Map(files.map((f) => [f.path, f]));
     const total = files.reduce((n, f) => n + f.size, 0);
 
-    let state = await readState(stateFile);
-    let stored = new Map<string, { partNumber: number; size: number; etag: string }[]>();
+    let state = await readState<UploadState>(stateFile);
+    let stored = new Map<string, StoredPart[]>();
+    if (state && (state.baseUrl !== this.baseUrl || state.files.some((f) => !byPath.has(f.clientPath)))) state = null;
     if (state) {
       try {
-        const s = await this.request<{ files: (InitFile & { completed: boolean; parts: { partNumber: number; size: number; etag: string }[] })[] }>(
-          'POST',
-          '/api/shares/upload/status',
-          { groupId: state.groupId },
-        );
+        const s = await this.request<{ files: (InitFile & { completed: boolean; parts: StoredPart[] })[] }>('POST', '/api/shares/upload/status', { groupId: state.groupId });
         stored = new Map(s.files.map((f) => [f.uploadId, f.completed ? completedParts(f, state!.partSize, byPath.get(f.clientPath)!.size) : f.parts]));
-        opts.onResume?.(
-          [...stored.values()].reduce((n, p) => n + p.length, 0),
-          state.files.reduce((n, f) => n + f.partCount, 0),
-        );
       } catch (e) {
         if (!(e instanceof ApiError) || (e.status !== 404 && e.status !== 409)) throw e;
         state = null; // the old upload is gone (aborted, expired or completed): start afresh
-        await rm(stateFile, { force: true });
       }
     }
+    const resumed = Boolean(state);
     if (!state) {
+      await removeState(stateFile);
       const caps = await this.request<{ mode: 'direct' | 'proxy'; partSize: number; parallel: number }>('GET', '/api/shares/upload/capabilities');
       const init = await this.request<{ groupId: string; mode: 'direct' | 'proxy'; partSize: number; files: InitFile[] }>('POST', '/api/shares/upload/init', {
         note: opts.note || undefined,
@@ -189,12 +201,11 @@ export class HtmlsClient {
         files: files.map((f) => ({ clientPath: f.path, size: f.size })),
       });
       state = { baseUrl: this.baseUrl, groupId: init.groupId, mode: init.mode, partSize: init.partSize, parallel: init.mode === 'direct' ? caps.parallel : 1, files: init.files };
-      await mkdir(path.dirname(stateFile), { recursive: true });
-      await writeFile(stateFile, JSON.stringify(state), { mode: 0o600 });
+      await writeState(stateFile, state);
     }
     const st = state;
 
-    const jobs: { f: InitFile; local: LocalFile; n: number; start: number; end: number }[] = [];
+    const jobs: { f: InitFile; n: number; range: PartRange }[] = [];
     const etags = new Map<string, { partNumber: number; etag: string }[]>();
     let loaded = 0;
     for (const f of st.files) {
@@ -205,12 +216,16 @@ export class HtmlsClient {
         const start = (n - 1) * st.partSize;
         const end = Math.min(local.size, start + st.partSize);
         const prior = have.get(n);
+        // A part cut short by a crash is listed with the wrong size: send it again.
         if (prior && prior.size === end - start) {
           etags.get(f.uploadId)!.push({ partNumber: n, etag: prior.etag });
           loaded += end - start;
-        } else jobs.push({ f, local, n, start, end });
+        } else jobs.push({ f, n, range: { file: local.file, start, end } });
       }
     }
+    const totalParts = st.files.reduce((n, f) => n + f.partCount, 0);
+    opts.onPlan?.({ groupId: st.groupId, mode: st.mode, partSize: st.partSize, totalParts, storedParts: totalParts - jobs.length, resumed });
+
     const t0 = Date.now();
     const startLoaded = loaded;
     const report = () => {
@@ -219,50 +234,68 @@ export class HtmlsClient {
     };
     report();
 
+    // The first failure stops every worker and cancels the parts in flight.
+    const stop = new AbortController();
     let next = 0;
     let partsDone = 0;
     const worker = async () => {
-      while (next < jobs.length) {
+      while (!stop.signal.aborted && next < jobs.length) {
         const job = jobs[next++];
-        const etag = await retry(4, opts.backoffMs ?? defaultBackoff, () => this.sendPart(st, job.f, job.n, job.local.file, job.start, job.end));
+        let counted = 0;
+        const etag = await retry(
+          opts.retries ?? 4,
+          opts.backoffMs ?? defaultBackoff,
+          () => {
+            loaded -= counted; // a failed attempt's bytes are sent again
+            counted = 0;
+            return this.sendPart(st, job.f, job.n, job.range, stop.signal, (b) => {
+              counted += b;
+              loaded += b;
+              report();
+            });
+          },
+          stop.signal,
+        );
+        loaded += job.range.end - job.range.start - counted;
         etags.get(job.f.uploadId)!.push({ partNumber: job.n, etag });
-        loaded += job.end - job.start;
         partsDone++;
         report();
         opts.onPartDone?.(partsDone);
       }
     };
     try {
-      await Promise.all(Array.from({ length: Math.max(1, Math.min(st.parallel, jobs.length)) }, worker));
+      const results = await Promise.allSettled(
+        Array.from({ length: Math.max(1, Math.min(st.parallel, jobs.length)) }, () => worker().catch((e) => (stop.abort(), Promise.reject(e)))),
+      );
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected' && !(r.reason instanceof ApiError && r.reason.code === 'aborted'));
+      if (failed) throw failed.reason;
       const done = await this.request<{ share: ShareDto }>('POST', '/api/shares/upload/complete', {
         groupId: st.groupId,
         files: st.files.map((f) => ({ uploadId: f.uploadId, storageKey: f.storageKey, parts: etags.get(f.uploadId)!.sort((a, b) => a.partNumber - b.partNumber) })),
       });
-      await rm(stateFile, { force: true });
+      await removeState(stateFile);
       return done.share;
     } catch (e) {
-      // A refusal (4xx) will not go away by retrying: abort so nothing is left behind.
-      // A network or server failure keeps the state, so the next run resumes.
-      if (e instanceof ApiError && e.status >= 400 && e.status < 500 && e.status !== 408 && e.status !== 429) {
+      // A refusal or an unreadable file will not go away by retrying: abort so nothing is left
+      // behind. A network or server failure keeps the state, so the next run resumes.
+      if (!isTransient(e)) {
         await this.request('POST', '/api/shares/upload/abort', { groupId: st.groupId }).catch(() => {});
-        await rm(stateFile, { force: true });
+        await removeState(stateFile);
       }
       throw e;
     }
   }
 
-  private async sendPart(st: UploadState, f: InitFile, partNumber: number, file: string, start: number, end: number): Promise<string> {
-    const length = end - start;
-    const body = () => (length === 0 ? null : createReadStream(file, { start, end: end - 1, highWaterMark: 1024 * 1024 }));
+  private async sendPart(st: UploadState, f: InitFile, partNumber: number, range: PartRange, signal: AbortSignal, onBytes: (n: number) => void): Promise<string> {
     const ref = { groupId: st.groupId, uploadId: f.uploadId, storageKey: f.storageKey, partNumber };
     if (st.mode === 'direct') {
       const signed = await this.request<{ url: string; headers?: Record<string, string> }>('POST', '/api/shares/upload/part-url', ref);
-      const r = await putStream(signed.url, { ...(signed.headers ?? {}) }, body(), length);
+      const r = await putRange(signed.url, { ...(signed.headers ?? {}) }, range, { onBytes, signal });
       if (!r.etag) throw new ApiError(502, 'storage_unavailable', 'The store did not answer with an ETag');
       return r.etag;
     }
     const q = new URLSearchParams({ ...ref, partNumber: String(partNumber) });
-    const r = await putStream(`${this.baseUrl}/api/shares/upload/chunk?${q}`, this.token ? { Authorization: `Bearer ${this.token}` } : {}, body(), length);
+    const r = await putRange(`${this.baseUrl}/api/shares/upload/chunk?${q}`, this.token ? { Authorization: `Bearer ${this.token}` } : {}, range, { onBytes, signal });
     return (JSON.parse(r.text) as { etag: string }).etag;
   }
 }
@@ -286,60 +319,4 @@ async function parse<T>(res: Response): Promise<T> {
     throw new ApiError(res.status, d?.code ?? 'http_error', d?.error ?? `Request failed (${res.status})`, Number(res.headers.get('Retry-After')) || undefined);
   }
   return data as T;
-}
-
-/** A PUT with an exact Content-Length (S3 refuses chunked bodies), streamed from disk. */
-function putStream(url: string, headers: Record<string, string>, body: NodeJS.ReadableStream | null, length: number): Promise<{ text: string; etag?: string }> {
-  return new Promise((resolve, reject) => {
-    const u = new URL(url);
-    const req = (u.protocol === 'https:' ? https : http).request(u, { method: 'PUT', headers: { ...headers, 'Content-Length': String(length) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (text += c));
-      res.on('end', () => {
-        if (res.statusCode! >= 200 && res.statusCode! < 300) return resolve({ text, etag: res.headers.etag });
-        let code = 'http_error';
-        let message = `A part upload failed (${res.statusCode})`;
-        try {
-          const d = JSON.parse(text) as { code?: string; error?: string };
-          code = d.code ?? code;
-          message = d.error ?? message;
-        } catch {
-          /* S3 XML */
-        }
-        reject(new ApiError(res.statusCode!, code, message, Number(res.headers['retry-after']) || undefined));
-      });
-    });
-    req.on('error', () => reject(new ApiError(0, 'network_error', 'The connection dropped while uploading a part')));
-    if (body) (body as NodeJS.ReadableStream).pipe(req);
-    else req.end();
-  });
-}
-
-const defaultBackoff = (attempt: number) => Math.min(30_000, 1000 * 2 ** (attempt - 1));
-
-async function retry<T>(times: number, backoff: (n: number) => number, fn: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await fn();
-    } catch (e) {
-      const again = !(e instanceof ApiError) || e.status === 0 || e.status === 408 || e.status === 429 || e.status >= 500;
-      if (!again || attempt >= times) throw e;
-      await new Promise((r) => setTimeout(r, backoff(attempt + 1)));
-    }
-  }
-}
-
-function fingerprint(baseUrl: string, files: LocalFile[]): string {
-  const h = createHash('sha256').update(baseUrl);
-  for (const f of [...files].sort((a, b) => a.path.localeCompare(b.path))) h.update(`\n${f.path}\u0000${f.size}\u0000${Math.floor(f.mtimeMs)}`);
-  return h.digest('hex').slice(0, 32);
-}
-
-async function readState(file: string): Promise<UploadState | null> {
-  try {
-    return JSON.parse(await readFile(file, 'utf8')) as UploadState;
-  } catch {
-    return null;
-  }
 }
