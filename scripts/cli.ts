@@ -30,15 +30,21 @@ interface Credentials {
 const credFile = () => path.join(configDir(), 'credentials.json');
 const hasSecretTool = () => process.env.HTMLS_NO_KEYRING !== '1' && spawnSync('sh', ['-c', 'command -v secret-tool'], { stdio: 'ignore' }).status === 0;
 
-function saveCredentials(c: Credentials, token: string) {
+/** Where the token went: the OS secret store, or the 0600 file when there is none. */
+function saveCredentials(c: Credentials, token: string): 'keyring' | 'file' {
   mkdirSync(configDir(), { recursive: true, mode: 0o700 });
   if (hasSecretTool()) {
-    // The token goes to the desktop keyring (stdin, never argv); the file keeps only the URL.
-    execFileSync('secret-tool', ['store', '--label=htmls', 'service', 'htmls', 'url', c.url], { input: token });
-    writeFileSync(credFile(), JSON.stringify(c), { mode: 0o600 });
-  } else {
-    writeFileSync(credFile(), JSON.stringify({ ...c, token }), { mode: 0o600 });
+    try {
+      // The token goes to the desktop keyring (stdin, never argv); the file keeps only the URL.
+      execFileSync('secret-tool', ['store', '--label=htmls', 'service', 'htmls', 'url', c.url], { input: token, stdio: ['pipe', 'ignore', 'ignore'], timeout: 10_000 });
+      writeFileSync(credFile(), JSON.stringify(c), { mode: 0o600 });
+      return 'keyring';
+    } catch {
+      // secret-tool without a running keyring (SSH, containers): fall back to the file.
+    }
   }
+  writeFileSync(credFile(), JSON.stringify({ ...c, token }), { mode: 0o600 });
+  return 'file';
 }
 
 function loadCredentials(): (Credentials & { token: string }) | null {
@@ -75,7 +81,13 @@ async function secret(envName: string, prompt: string): Promise<string> {
           process.stderr.write('\n');
           return resolve(value);
         }
-        if (ch === '\u0003') return reject(new CliError('Cancelled'));
+        if (ch === '\u0003' || ch === '\u0004') {
+          process.stdin.setRawMode(false);
+          process.stdin.pause();
+          process.stdin.off('data', onData);
+          process.stderr.write('\n');
+          return reject(new CliError('Cancelled'));
+        }
         if (ch === '\u007f') value = value.slice(0, -1);
         else value += ch;
       }
@@ -99,7 +111,14 @@ export function parseExpiry(text: string): string {
 }
 
 const MESSAGES: Record<string, string> = {
+  invalid_request: 'The server refused the request as invalid.',
+  invalid_path: 'A file path is not allowed.',
+  duplicate_path: 'Two files would land at the same path.',
+  too_many_files: 'Too many files for one upload (at most 500).',
+  too_large: 'The upload is larger than the server allows.',
+  token_too_short: 'The token is too short (at least 8 characters).',
   unauthenticated: 'Not signed in (or the session ended): run `htmls login`.',
+  wrong_password: 'Wrong password.',
   forbidden: 'Your account may not do that.',
   account_disabled: 'This account is disabled.',
   quota_exceeded: 'Not enough free quota for this upload.',
@@ -109,8 +128,12 @@ const MESSAGES: Record<string, string> = {
   username_taken: 'That username is taken.',
   storage_unavailable: 'The server cannot reach its file storage right now; try again shortly.',
   database_unavailable: 'The server cannot reach its database right now; try again shortly.',
+  upload_not_complete: 'That share\'s upload never finished: share the files again.',
+  already_completed: 'That upload is already complete.',
+  part_too_large: 'The server refused a part as too large.',
   migrations_pending: 'The server is being upgraded; try again in a minute.',
   network_error: 'Could not reach the server.',
+  local_file_error: 'A file could not be read; the upload was cancelled.',
 };
 
 function explain(e: unknown): string {
@@ -136,30 +159,39 @@ function progressBar(json: boolean) {
   };
 }
 
+/** Unknown or malformed options are a usage error (exit 2), not a crash. */
+function parseCommandLine(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        url: { type: 'string' },
+        username: { type: 'string' },
+        admin: { type: 'boolean' },
+        json: { type: 'boolean' },
+        note: { type: 'string' },
+        expires: { type: 'string' },
+        'no-expiry': { type: 'boolean' },
+        password: { type: 'string' },
+        'generate-password': { type: 'boolean' },
+        'no-password': { type: 'boolean' },
+        offline: { type: 'boolean' },
+        online: { type: 'boolean' },
+        slug: { type: 'string' },
+        append: { type: 'boolean' },
+        yes: { type: 'boolean' },
+        qr: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) {
+    throw new CliError((e as Error).message);
+  }
+}
+
 async function main(argv: string[]) {
-  const { values: o, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      url: { type: 'string' },
-      username: { type: 'string' },
-      admin: { type: 'boolean' },
-      json: { type: 'boolean' },
-      note: { type: 'string' },
-      expires: { type: 'string' },
-      'no-expiry': { type: 'boolean' },
-      password: { type: 'string' },
-      'generate-password': { type: 'boolean' },
-      'no-password': { type: 'boolean' },
-      offline: { type: 'boolean' },
-      online: { type: 'boolean' },
-      slug: { type: 'string' },
-      append: { type: 'boolean' },
-      yes: { type: 'boolean' },
-      qr: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  const { values: o, positionals } = parseCommandLine(argv);
   const [command, ...args] = positionals;
   const out = (human: string, data: unknown) => console.log(o.json ? JSON.stringify(data) : human);
 
@@ -173,14 +205,25 @@ async function main(argv: string[]) {
     const client = new HtmlsClient({ baseUrl: url });
     if (o.admin) {
       const r = await client.loginAdmin(await secret('HTMLS_ADMIN_TOKEN', 'Admin Token: '));
-      saveCredentials({ url, role: 'admin', username: null }, r.token);
-      return out(`Signed in to ${url} as the administrator.`, { url, role: 'admin', expires_at: r.expires_at });
+      const where = saveCredentials({ url, role: 'admin', username: null }, r.token);
+      return out(`Signed in to ${url} as the administrator (session kept in ${where === 'keyring' ? 'the OS keyring' : credFile()}).`, {
+        url,
+        role: 'admin',
+        expires_at: r.expires_at,
+        stored_in: where,
+      });
     }
     const username = o.username ?? process.env.HTMLS_USERNAME;
     if (!username) throw new CliError('Give --username NAME');
     const r = await client.login(username, await secret('HTMLS_PASSWORD', 'Password: '));
-    saveCredentials({ url, role: r.role, username: r.user?.username ?? username }, r.token);
-    return out(`Signed in to ${url} as ${r.user?.username ?? username}.`, { url, role: r.role, user: r.user, expires_at: r.expires_at });
+    const where = saveCredentials({ url, role: r.role, username: r.user?.username ?? username }, r.token);
+    return out(`Signed in to ${url} as ${r.user?.username ?? username} (session kept in ${where === 'keyring' ? 'the OS keyring' : credFile()}).`, {
+      url,
+      role: r.role,
+      user: r.user,
+      expires_at: r.expires_at,
+      stored_in: where,
+    });
   }
 
   const creds = loadCredentials();
@@ -204,6 +247,12 @@ async function main(argv: string[]) {
     case 'share': {
       if (args.length === 0) throw new CliError('Name the files or folders to share');
       const password = o['generate-password'] ? randomBytes(12).toString('base64url') : o.password;
+      const stats = { parts_total: 0, parts_resumed: 0, parts_sent: 0 };
+      // Ctrl-C leaves the upload where it is: the state file lets the same command resume it.
+      process.once('SIGINT', () => {
+        process.stderr.write('\nInterrupted: run the same command again to resume the upload.\n');
+        process.exit(130);
+      });
       const share = await client.uploadShare(args, {
         note: o.note,
         expiresAt: o.expires ? parseExpiry(o.expires) : undefined,
@@ -211,14 +260,19 @@ async function main(argv: string[]) {
         onProgress: progressBar(Boolean(o.json)),
         // For crash tests: die the hard way after N parts, as a killed laptop would.
         onPartDone: (n) => {
+          stats.parts_sent = n;
           if (Number(process.env.HTMLS_CRASH_AFTER_PARTS) === n) process.kill(process.pid, 'SIGKILL');
         },
-        // On stderr even with --json: stdout stays one JSON document.
-        onResume: (done, total) => process.stderr.write(`resuming: ${done} of ${total} parts already uploaded\n`),
+        onPlan: (plan) => {
+          stats.parts_total = plan.totalParts;
+          stats.parts_resumed = plan.storedParts;
+          // On stderr even with --json: stdout stays one JSON document.
+          if (plan.resumed) process.stderr.write(`resuming: ${plan.storedParts} of ${plan.totalParts} parts already uploaded\n`);
+        },
       });
       if (!o.json && process.stderr.isTTY) process.stderr.write('\n');
       const link = `${creds.url}${share.url}`;
-      if (o.json) return out('', { ...share, link, ...(o['generate-password'] ? { password } : {}) });
+      if (o.json) return out('', { ...share, link, upload: stats, ...(o['generate-password'] ? { password } : {}) });
       console.log(link);
       if (o['generate-password']) console.log(`password: ${password}`);
       if (o.qr || process.stdout.isTTY) {
