@@ -59,7 +59,7 @@ describe('htmls CLI', () => {
     const size = await partSize(m.env);
     const dir = path.join(tempDir('htmls-cli-share-'), 'holiday');
     mkdirSync(path.join(dir, 'sub'), { recursive: true });
-    const big = randomBytes(size + 1234);
+    const big = randomBytes(size + 1); // two parts, the second of one byte
     writeFileSync(path.join(dir, 'video.bin'), big);
     writeFileSync(path.join(dir, 'sub', 'a.txt'), 'A');
     writeFileSync(path.join(dir, 'b.txt'), 'B');
@@ -76,6 +76,7 @@ describe('htmls CLI', () => {
     expect(JSON.parse(set.stdout)).toMatchObject({ has_password: true });
     expect(Date.parse(JSON.parse(set.stdout).expires_at) - Date.now()).toBeLessThan(2 * 86400_000 + 60_000);
     expect((await fetch(`${share.link}/holiday/b.txt`)).status).toBe(401);
+    expect((await fetch(share.link)).status).toBe(401);
     const list = await htmls(['shares'], m.env);
     expect(list.stdout).toContain(share.id);
     const off = await htmls(['share-set', share.id, '--offline'], m.env);
@@ -103,8 +104,12 @@ describe('htmls CLI', () => {
     expect(before.json.files[0].parts.length).toBeGreaterThanOrEqual(1);
     const second = await htmls(['share', dir, '--json'], m.env);
     expect(second.code, second.stderr).toBe(0);
-    expect(second.stderr).toMatch(new RegExp(`resuming: ${before.json.files[0].parts.length} of 3 parts already uploaded`));
+    const storedBefore = before.json.files[0].parts.length;
+    expect(second.stderr).toMatch(new RegExp(`resuming: ${storedBefore} of 3 parts already uploaded`));
     const share = JSON.parse(second.stdout);
+    // Only the parts the store lacked went over the wire again.
+    expect(share.upload).toEqual({ parts_total: 3, parts_resumed: storedBefore, parts_sent: 3 - storedBefore });
+    expect(readdirSync(stateDir)).toHaveLength(0);
     expect(share.id).toBe(groupId);
     const got = await fetch(`${share.link}/big/movie.bin`);
     expect(Buffer.from(await got.arrayBuffer()).equals(data)).toBe(true);
@@ -134,5 +139,34 @@ describe('htmls CLI', () => {
     expect(relogin.code).not.toBe(0);
     const after = await htmls(['me'], m.env);
     expect(after.stderr).toMatch(/Not signed in/);
+  });
+
+  it('prints a link for people, and explains refusals with distinct exit codes', async () => {
+    const m = await newMember(1024);
+    const dir = tempDir('htmls-cli-small-');
+    writeFileSync(path.join(dir, 'note.txt'), 'hello from the CLI');
+    const r = await htmls(['share', path.join(dir, 'note.txt')], m.env);
+    expect(r.code, r.stderr).toBe(0);
+    const link = r.stdout.trim().split('\n')[0];
+    expect(link).toMatch(new RegExp(`^${inject('baseUrl')}/f/[^/]+$`));
+    expect(await (await fetch(`${link}/note.txt`)).text()).toBe('hello from the CLI');
+
+    writeFileSync(path.join(dir, 'big.bin'), randomBytes(4096));
+    const over = await htmls(['share', path.join(dir, 'big.bin'), '--json'], m.env);
+    expect(over.code).toBe(1);
+    expect(JSON.parse(over.stdout)).toMatchObject({ code: 'quota_exceeded' });
+    expect((await htmls(['share', path.join(dir, 'big.bin')], m.env)).stderr).toMatch(/quota/i);
+
+    const usage = await htmls(['shares', '--bogus'], m.env);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/bogus/);
+
+    // A session the server has revoked: the CLI says to log in again, exit code 3.
+    const saved = readFileSync(path.join(m.env.HTMLS_CONFIG_DIR, 'credentials.json'));
+    expect((await htmls(['logout'], m.env)).code).toBe(0);
+    writeFileSync(path.join(m.env.HTMLS_CONFIG_DIR, 'credentials.json'), saved, { mode: 0o600 });
+    const stale = await htmls(['me'], m.env);
+    expect(stale.code).toBe(3);
+    expect(stale.stderr).toMatch(/htmls login/);
   });
 });
