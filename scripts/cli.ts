@@ -227,7 +227,8 @@ async function main(argv: string[]) {
   }
 
   const creds = loadCredentials();
-  if (!creds) throw new CliError('Not signed in: run `htmls login --url URL --username NAME` first.');
+  // Exit code 3 like a session the server ended: a script can tell "log in first" apart.
+  if (!creds) throw new ApiError(401, 'not_signed_in', 'Not signed in: run `htmls login --url URL --username NAME` first.');
   const client = new HtmlsClient({ baseUrl: creds.url, token: creds.token });
 
   switch (command) {

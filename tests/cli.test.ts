@@ -140,6 +140,7 @@ describe('htmls CLI', () => {
     const relogin = await htmls(['login', '--url', inject('baseUrl'), '--username', m.username], m.env);
     expect(relogin.code).not.toBe(0);
     const after = await htmls(['me'], m.env);
+    expect(after.code).toBe(3);
     expect(after.stderr).toMatch(/Not signed in/);
   });
 
