@@ -57,11 +57,18 @@ describe('concepts', () => {
     ['an extra top-level property', { id: 'x2', name: 'x', colour: 'red' }, '/colour'],
     ['id of the wrong type', { id: 5, name: 'x' }, '/id'],
     ['tags not strings', { id: 'x3', name: 'x', tags: ['ok', 7] }, '/tags/1'],
+    ['an empty name', { id: 'x9', name: '' }, '/name'],
+    ['description of the wrong type', { id: 'x10', name: 'x', description: ['a'] }, '/description'],
+    ['relations not an array', { id: 'x11', name: 'x', relations: { target_id: 'x11', type: 't' } }, '/relations'],
+    ['metadata not an object', { id: 'x12', name: 'x', metadata: 'Ada' }, '/metadata'],
+    ['a confidence that is a string', { id: 'x13', name: 'x', relations: [{ target_id: 'x13', type: 't', confidence: '0.5' }] }, '/relations/0/confidence'],
+    ['a negative confidence', { id: 'x14', name: 'x', relations: [{ target_id: 'x14', type: 't', confidence: -0.1 }] }, '/relations/0/confidence'],
     ['a bad date-time', { id: 'x4', name: 'x', created_at: 'yesterday' }, '/created_at'],
     ['a relation without type', { id: 'x5', name: 'x', relations: [{ target_id: 'x5' }] }, '/relations/0/type'],
     ['confidence above 1', { id: 'x6', name: 'x', relations: [{ target_id: 'x6', type: 't', confidence: 1.5 }] }, '/relations/0/confidence'],
     ['an extra property in a relation', { id: 'x7', name: 'x', relations: [{ target_id: 'x7', type: 't', weight: 2 }] }, '/relations/0/weight'],
     ['metadata.author not a string', { id: 'x8', name: 'x', metadata: { author: 42 } }, '/metadata/author'],
+    ['metadata.source not a string', { id: 'x15', name: 'x', metadata: { source: null } }, '/metadata/source'],
     ['not an object at all', ['id', 'name'], ''],
   ])('rejects %s with its path', async (_label, body, path) => {
     const r = await post(body);
@@ -90,10 +97,74 @@ describe('concepts', () => {
     expect((await call('PUT', '/api/concepts/nope-nope', { token: admin(), body: { id: 'nope-nope', name: 'x' } })).status).toBe(404);
   });
 
-  it('is for the administrator only', async () => {
+  it('keeps given times, fills absent ones, and bumps updated_at on PUT', async () => {
+    const id = uid();
+    const given = { created_at: '2025-05-05T05:05:05Z', updated_at: '2025-06-06T06:06:06.5+02:00' };
+    const r = await post({ id, name: 'x', ...given });
+    expect(r.json.concept).toMatchObject(given);
+    const before = Date.now();
+    const put = await call('PUT', `/api/concepts/${id}`, { token: admin(), body: { id, name: 'y' } });
+    expect(put.json.concept.created_at).toBe(given.created_at);
+    // Same machine, same clock; a second of slack for rounding.
+    expect(Date.parse(put.json.concept.updated_at)).toBeGreaterThanOrEqual(before - 1000);
+    expect((await call('GET', `/api/concepts/${id}`, { token: admin() })).json.concept).toEqual(put.json.concept);
+    const own = await call('PUT', `/api/concepts/${id}`, { token: admin(), body: { id, name: 'z', created_at: '2020-01-01T00:00:00Z' } });
+    expect(own.json.concept.created_at).toBe('2020-01-01T00:00:00Z');
+  });
+
+  it('accepts confidence 0 and 1 (inclusive bounds) and unknown metadata keys', async () => {
+    const id = uid();
+    const r = await post({
+      id,
+      name: 'bounds',
+      relations: [{ target_id: id, type: 'a', confidence: 0 }, { target_id: id, type: 'b', confidence: 1 }],
+      metadata: { author: 'A', source: 'S', reviewed: true, nested: { deep: [1] } },
+    });
+    expect(r.status).toBe(201);
+    expect(r.json.concept.relations.map((x: { confidence: number }) => x.confidence)).toEqual([0, 1]);
+  });
+
+  it('GET /api/concepts — sorted by id in byte order, whatever the database locale', async () => {
+    const tag = uid('order');
+    const ids = [`${tag}-b`, `${tag}-B`, `${tag}-_`, `${tag}-a`, `${tag}-A1`];
+    for (const id of ids) expect((await post({ id, name: id, tags: [tag] })).status).toBe(201);
+    const r = await call('GET', `/api/concepts?tag=${tag}`, { token: admin() });
+    expect(r.json.concepts.map((c: { id: string }) => c.id)).toEqual([...ids].sort());
+    expect((await call('GET', `/api/concepts?tag=${uid('none')}`, { token: admin() })).json).toEqual({ concepts: [] });
+  });
+
+  it('PUT /api/concepts/:id — lists a changed id with the schema violations, and checks relation targets', async () => {
+    const id = uid();
+    expect((await post({ id, name: 'x' })).status).toBe(201);
+    const both = await call('PUT', `/api/concepts/${id}`, { token: admin(), body: { id: `${id}-2`, name: 'x', colour: 'red' } });
+    expect(both.status).toBe(400);
+    expect(both.json.violations.map((v: { path: string }) => v.path).sort()).toEqual(['/colour', '/id']);
+    const dangling = await call('PUT', `/api/concepts/${id}`, {
+      token: admin(),
+      body: { id, name: 'x', relations: [{ target_id: id, type: 'self' }, { target_id: `${id}-gone`, type: 't' }] },
+    });
+    expect(dangling.status).toBe(400);
+    expect(dangling.json.violations).toEqual([{ path: '/relations/1/target_id', message: `no concept "${id}-gone" exists` }]);
+    expect((await call('GET', `/api/concepts/${id}`, { token: admin() })).json.concept.relations).toBeUndefined();
+  });
+
+  it('is for the administrator only: members 403, anonymous 401, on every route', async () => {
     const m = await registerMember();
-    expect((await call('GET', '/api/concepts', { token: m.token })).status).toBe(403);
-    expect((await call('POST', '/api/concepts', { token: m.token, body: { id: 'm', name: 'm' } })).status).toBe(403);
-    expect((await call('GET', '/api/concepts')).status).toBe(401);
+    const id = uid();
+    expect((await post({ id, name: 'x' })).status).toBe(201);
+    const ops: [string, string, unknown?][] = [
+      ['GET', '/api/concepts'],
+      ['POST', '/api/concepts', { id: uid(), name: 'm' }],
+      ['GET', `/api/concepts/${id}`],
+      ['PUT', `/api/concepts/${id}`, { id, name: 'm' }],
+      ['DELETE', `/api/concepts/${id}`],
+    ];
+    for (const [method, path, body] of ops) {
+      const asMember = await call(method, path, { token: m.token, body });
+      expect([method, path, asMember.status, asMember.json.code]).toEqual([method, path, 403, 'forbidden']);
+      const anonymous = await call(method, path, { body });
+      expect([method, path, anonymous.status, anonymous.json.code]).toEqual([method, path, 401, 'unauthenticated']);
+    }
+    expect((await call('GET', `/api/concepts/${id}`, { token: admin() })).json.concept.name).toBe('x');
   });
 });

@@ -1,4 +1,4 @@
-import { arrayContains, asc, eq, inArray, sql } from 'drizzle-orm';
+import { arrayContains, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { concepts } from '../schema';
 
@@ -7,7 +7,8 @@ export async function listConcepts(db: Db, tag?: string) {
     .select()
     .from(concepts)
     .where(tag ? arrayContains(concepts.tags, [tag]) : undefined)
-    .orderBy(asc(concepts.id));
+    // Byte order, so PGlite, a PostgreSQL with any locale and a client's sort agree.
+    .orderBy(sql`${concepts.id} collate "C"`);
 }
 
 export async function findConcept(db: Db, id: string) {

@@ -14,22 +14,36 @@ function invalid(violations: Violation[]): AppError {
   );
 }
 
-/** Schema first, then every relation target must exist (a concept may point at itself). */
-async function check(rt: Runtime, doc: unknown, selfId?: string): Promise<ConceptDocument> {
+/**
+ * Schema first, then every relation target must exist (a concept may point at itself). On a
+ * PUT, an id that differs from the URL is one more violation, listed with the others.
+ */
+async function check(rt: Runtime, doc: unknown, urlId?: string): Promise<ConceptDocument> {
   const violations = conceptViolations(doc);
+  const bodyId = (doc as { id?: unknown } | null)?.id;
+  if (urlId !== undefined && typeof bodyId === 'string' && bodyId !== urlId) {
+    violations.push({ path: '/id', message: `must equal the id in the URL ("${urlId}")` });
+  }
   if (violations.length) throw invalid(violations);
   const concept = doc as ConceptDocument;
-  const targets = [...new Set((concept.relations ?? []).map((r) => r.target_id))].filter((t) => t !== (selfId ?? concept.id));
-  const found = await existingConceptIds(rt.db, targets);
-  const missing = (concept.relations ?? [])
+  const relations = concept.relations ?? [];
+  const found = await existingConceptIds(rt.db, [...new Set(relations.map((r) => r.target_id))].filter((t) => t !== concept.id));
+  const missing = relations
     .map((r, i) => ({ r, i }))
-    .filter(({ r }) => r.target_id !== (selfId ?? concept.id) && !found.has(r.target_id))
+    .filter(({ r }) => r.target_id !== concept.id && !found.has(r.target_id))
     .map(({ r, i }) => ({ path: `/relations/${i}/target_id`, message: `no concept "${r.target_id}" exists` }));
   if (missing.length) throw invalid(missing);
   return concept;
 }
 
-const stamp = (doc: ConceptDocument, now: string, created?: string): ConceptDocument => ({
+/** The document is stored as given; only absent times are filled, and a replace bumps updated_at. */
+const stampNew = (doc: ConceptDocument, now: string): ConceptDocument => ({
+  ...doc,
+  created_at: doc.created_at ?? now,
+  updated_at: doc.updated_at ?? now,
+});
+
+const stampReplacement = (doc: ConceptDocument, now: string, created: string | undefined): ConceptDocument => ({
   ...doc,
   created_at: doc.created_at ?? created ?? now,
   updated_at: now,
@@ -37,7 +51,7 @@ const stamp = (doc: ConceptDocument, now: string, created?: string): ConceptDocu
 
 export async function createConcept(rt: Runtime, body: unknown): Promise<ConceptDocument> {
   const concept = await check(rt, body);
-  const doc = stamp(concept, new Date().toISOString());
+  const doc = stampNew(concept, new Date().toISOString());
   if (!(await insertConcept(rt.db, doc.id, doc, doc.tags ?? []))) {
     throw new AppError('conflict', `A concept with id "${doc.id}" exists; replace it with PUT`);
   }
@@ -58,9 +72,9 @@ export async function putConcept(rt: Runtime, id: string, body: unknown): Promis
   const existing = await findConcept(rt.db, id);
   if (!existing) throw notFound('No such concept');
   const concept = await check(rt, body, id);
-  if (concept.id !== id) throw invalid([{ path: '/id', message: `must equal the id in the URL ("${id}")` }]);
-  const doc = stamp(concept, new Date().toISOString(), (existing.document as ConceptDocument).created_at);
-  await replaceConcept(rt.db, id, doc, doc.tags ?? []);
+  const doc = stampReplacement(concept, new Date().toISOString(), (existing.document as ConceptDocument).created_at);
+  // Deleted between the read and the write: the same answer as if it had gone first.
+  if (!(await replaceConcept(rt.db, id, doc, doc.tags ?? []))) throw notFound('No such concept');
   return doc;
 }
 

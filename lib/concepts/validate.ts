@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import conceptSchemaFile from '../../public/schemas/concept-1.0.json';
 
 export interface Violation {
   /** JSON pointer into the document, e.g. `/relations/0/confidence`; `` for the root. */
@@ -20,8 +19,11 @@ export interface ConceptDocument {
   metadata?: Record<string, unknown>;
 }
 
-/** The schema file served at /schemas/concept-1.0.json is the one validated against. */
-export const CONCEPT_SCHEMA = JSON.parse(readFileSync(path.join(process.cwd(), 'public/schemas/concept-1.0.json'), 'utf8'));
+/**
+ * The schema file served at /schemas/concept-1.0.json is the one validated against (and the
+ * one the OpenAPI document embeds). Imported, not read from the working directory at runtime.
+ */
+export const CONCEPT_SCHEMA: Record<string, unknown> = conceptSchemaFile;
 
 let compiled: ReturnType<Ajv2020['compile']> | undefined;
 
