@@ -1,9 +1,13 @@
 /**
  * The OpenAPI 3.1 document of every /api route, built from the zod schemas the routes
- * validate with (lib/contract/*) — one source, no hand-written copy of a request body.
- * tests/openapi.test.ts fails when a route file exists without an entry here, or the reverse.
+ * validate with (lib/contract/*) — one source, no hand-written copy of a request body. Concept
+ * bodies are the served JSON Schema file itself, since that is what the routes validate with.
+ * tests/openapi.test.ts fails when a route file exists without an entry here or the reverse,
+ * when an entry's auth differs from its route()'s, or when a real response breaks its schema.
  */
 import { z } from 'zod';
+import conceptSchemaFile from '../../public/schemas/concept-1.0.json';
+import { statusByCode } from '../errors';
 import { changeTokenSchema, loginSchema } from './auth';
 import { conceptsQuerySchema } from './concepts';
 import { fileStatusSchema, updateProjectSchema } from './hosting';
@@ -11,7 +15,8 @@ import * as R from './responses';
 import { abortSchema, chunkQuerySchema, completeSchema, initSchema, partUrlSchema, resumeSchema, updateShareSchema } from './shares';
 import { createUserSchema, profileSchema, registerSchema, settingsSchema, updateUserSchema } from './users';
 
-type Auth = 'none' | 'session' | 'admin' | 'member';
+/** As the route's `route({ auth })`; the test compares the two. */
+type Auth = 'none' | 'optional' | 'session' | 'admin' | 'member';
 interface Op {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
@@ -24,15 +29,17 @@ interface Op {
   status: number;
   response?: z.ZodType;
   errors: number[];
+  /** Its 400 lists every schema violation (concepts). */
+  violations?: true;
 }
 
 const obj = (shape: Record<string, z.ZodType>) => z.object(shape);
 const ops: Op[] = [
-  { method: 'get', path: '/api/health', summary: 'Health of the database, the store and the migrations', auth: 'none', status: 200, response: obj({ ok: z.boolean(), database: z.boolean(), storage: z.boolean(), migrations: z.enum(['applied', 'pending']) }), errors: [503] },
+  { method: 'get', path: '/api/health', summary: 'Health of the database, the store and the migrations', auth: 'none', status: 200, response: R.healthSchema, errors: [503] },
   { method: 'post', path: '/api/auth/login', summary: 'Sign in with username and password, or the Admin Token', auth: 'none', body: loginSchema, status: 200, response: R.loginResultSchema, errors: [400, 401, 403, 429] },
   { method: 'post', path: '/api/auth/register', summary: 'Register a member account (default quota) and sign in', auth: 'none', body: registerSchema, status: 201, response: obj({ user: R.userSchema, token: z.string(), expires_at: z.string() }), errors: [400, 409, 429] },
   { method: 'post', path: '/api/auth/logout', summary: 'Revoke the session and clear the cookies', auth: 'none', status: 200, response: R.okSchema, errors: [] },
-  { method: 'get', path: '/api/auth/check', summary: 'Whether the caller is signed in (never 401)', auth: 'none', status: 200, response: obj({ authenticated: z.boolean(), role: z.enum(['admin', 'member']).nullable() }), errors: [429] },
+  { method: 'get', path: '/api/auth/check', summary: 'Whether the caller is signed in (never 401)', auth: 'optional', status: 200, response: obj({ authenticated: z.boolean(), role: z.enum(['admin', 'member']).nullable() }), errors: [429] },
   { method: 'get', path: '/api/auth/me', summary: 'The caller: role, and profile with quota and usage', auth: 'session', status: 200, response: obj({ role: z.enum(['admin', 'member']), user: R.userSchema.nullable() }), errors: [401] },
   { method: 'patch', path: '/api/auth/profile', summary: "Change the member's display name, email and phone", auth: 'member', body: profileSchema, status: 200, response: obj({ user: R.userSchema }), errors: [400, 401, 403] },
   { method: 'delete', path: '/api/auth/account', summary: 'Delete the account with its shares, objects and sessions', auth: 'member', status: 204, errors: [401, 403] },
@@ -60,77 +67,111 @@ const ops: Op[] = [
   { method: 'post', path: '/api/shares/upload/abort', summary: 'Abort every part upload of the group and delete its records', auth: 'session', body: abortSchema, status: 200, response: R.okSchema, errors: [400, 401, 404, 409] },
   { method: 'post', path: '/api/shares/upload/status', summary: 'Parts the store already holds, to resume an upload', auth: 'session', body: resumeSchema, status: 200, response: R.uploadStatusSchema, errors: [400, 401, 404, 409] },
   { method: 'get', path: '/api/concepts', summary: 'Concepts, optionally by tag', auth: 'admin', query: conceptsQuerySchema, status: 200, response: obj({ concepts: z.array(R.conceptSchema) }), errors: [400, 401, 403] },
-  { method: 'post', path: '/api/concepts', summary: 'Store a concept (validated against Concept 1.0)', auth: 'admin', body: R.conceptSchema, status: 201, response: obj({ concept: R.conceptSchema }), errors: [400, 401, 403, 409] },
+  { method: 'post', path: '/api/concepts', summary: 'Store a concept (validated against Concept 1.0)', auth: 'admin', body: R.conceptSchema, status: 201, response: obj({ concept: R.conceptSchema }), errors: [400, 401, 403, 409], violations: true },
   { method: 'get', path: '/api/concepts/{id}', summary: 'One concept', auth: 'admin', status: 200, response: obj({ concept: R.conceptSchema }), errors: [401, 403, 404] },
-  { method: 'put', path: '/api/concepts/{id}', summary: 'Replace a concept', auth: 'admin', body: R.conceptSchema, status: 200, response: obj({ concept: R.conceptSchema }), errors: [400, 401, 403, 404] },
+  { method: 'put', path: '/api/concepts/{id}', summary: 'Replace a concept', auth: 'admin', body: R.conceptSchema, status: 200, response: obj({ concept: R.conceptSchema }), errors: [400, 401, 403, 404], violations: true },
   { method: 'delete', path: '/api/concepts/{id}', summary: 'Delete a concept', auth: 'admin', status: 204, errors: [401, 403, 404] },
-  { method: 'get', path: '/api/openapi.json', summary: 'This document', auth: 'none', status: 200, response: z.record(z.string(), z.unknown()), errors: [] },
+  { method: 'get', path: '/api/openapi.json', summary: 'This document (OpenAPI 3.1)', auth: 'none', status: 200, response: z.object({ openapi: z.string() }).catchall(z.unknown()), errors: [] },
 ];
 
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Invalid input',
-  401: 'Not signed in, or wrong credentials',
-  403: 'Signed in but not allowed',
-  404: 'Not found (or not yours)',
-  409: 'Conflict',
-  413: 'Too large: quota, part or body',
-  429: 'Rate limited (see Retry-After)',
-  502: 'Object store unavailable',
-  503: 'Database unavailable or migrations pending',
+const REF = '#/components/schemas/';
+const JSON_TYPE = 'application/json';
+type Schema = Record<string, unknown>;
+
+/** Route input as the route parses it (io "input"); no shared components. */
+const inputSchema = (s: z.ZodType): Schema => {
+  const { $schema: _, ...rest } = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Schema;
+  return rest;
 };
 
-const schemaOf = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' });
+/** A response shape; named shapes (R.components) become $refs into components.schemas. */
+const outputSchema = (s: z.ZodType): Schema => {
+  const id = R.components.get(s)?.id;
+  if (id) return { $ref: REF + id };
+  const { $schema: _, $defs: __, ...rest } = z.toJSONSchema(s, { io: 'output', target: 'draft-2020-12', metadata: R.components }) as Schema;
+  return JSON.parse(JSON.stringify(rest).replaceAll('"#/$defs/', `"${REF}`));
+};
+
+/** components.schemas: the zod-named shapes, with Concept and ConceptRelation from the served schema file. */
+function componentSchemas(): Record<string, Schema> {
+  const { schemas } = z.toJSONSchema(R.components, { io: 'output', target: 'draft-2020-12', uri: (id) => REF + id }) as { schemas: Record<string, Schema> };
+  const out: Record<string, Schema> = {};
+  for (const [id, { $schema: _s, $id: _i, ...rest }] of Object.entries(schemas)) out[id] = rest;
+  const { $schema: _, $id, $defs, ...concept } = JSON.parse(JSON.stringify(conceptSchemaFile).replaceAll('"#/$defs/relation"', `"${REF}ConceptRelation"`));
+  out.Concept = { ...concept, description: `${concept.description} The schema file: ${$id}` };
+  out.ConceptRelation = $defs.relation;
+  return out;
+}
+
+const codesOf = (status: number) => Object.entries(statusByCode).filter(([, s]) => s === status).map(([c]) => c).join(', ');
+const SCHEMES = ['bearer', 'adminCookie', 'userCookie'];
+const securityFor = (auth: Auth) =>
+  auth === 'none'
+    ? []
+    : [
+        ...(auth === 'optional' ? [{}] : []),
+        ...SCHEMES.filter((k) => !(auth === 'member' && k === 'adminCookie')).map((k) => ({ [k]: [] })),
+      ];
+
+function errorResponse(status: number, violations: boolean) {
+  const schema =
+    status === 400 && violations
+      ? { anyOf: [{ $ref: `${REF}ValidationError` }, { $ref: `${REF}Error` }], description: 'Every schema violation, or a body that is not JSON' }
+      : { $ref: `${REF}Error` };
+  return {
+    description: `Codes with this status: ${codesOf(status)}`,
+    ...(status === 429 ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } } : {}),
+    content: { [JSON_TYPE]: { schema } },
+  };
+}
+
+function operation(op: Op) {
+  const parameters = [
+    ...[...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } })),
+    ...Object.entries(op.query?.shape ?? {}).map(([name, s]) => ({
+      name,
+      in: 'query',
+      required: !(s as z.ZodType).safeParse(undefined).success,
+      schema: inputSchema(s as z.ZodType),
+    })),
+  ];
+  const requestBody = op.body
+    ? { required: true, content: { [JSON_TYPE]: { schema: R.components.has(op.body) ? outputSchema(op.body) : inputSchema(op.body) } } }
+    : op.rawBody === 'multipart'
+      ? { required: true, content: { 'multipart/form-data': { schema: { type: 'object', additionalProperties: true } } } }
+      : op.rawBody === 'octets'
+        ? { required: true, content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } }
+        : undefined;
+  const responses: Record<string, unknown> = {
+    [op.status]: op.response ? { description: 'Success', content: { [JSON_TYPE]: { schema: outputSchema(op.response) } } } : { description: 'Success, no body' },
+  };
+  for (const status of op.errors) responses[status] = errorResponse(status, op.violations ?? false);
+  responses.default = { description: 'Internal error (no detail), or 503 while migrations are pending', content: { [JSON_TYPE]: { schema: { $ref: `${REF}Error` } } } };
+  return {
+    summary: op.summary,
+    operationId: `${op.method}${op.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+    'x-htmls-auth': op.auth,
+    security: securityFor(op.auth),
+    ...(parameters.length ? { parameters } : {}),
+    ...(requestBody ? { requestBody } : {}),
+    responses,
+  };
+}
 
 export function openApiDocument(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const op of ops) {
-    const security =
-      op.auth === 'none' ? [] : [{ bearer: [] }, { adminCookie: [] }, { userCookie: [] }].filter((s) => !(op.auth === 'member' && 'adminCookie' in s));
-    const parameters = [
-      ...[...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } })),
-      ...(op.query
-        ? Object.entries(op.query.shape).map(([name, s]) => ({ name, in: 'query', required: !(s as z.ZodType).safeParse(undefined).success, schema: schemaOf(s as z.ZodType) }))
-        : []),
-    ];
-    const requestBody = op.body
-      ? { required: true, content: { 'application/json': { schema: schemaOf(op.body) } } }
-      : op.rawBody === 'multipart'
-        ? { required: true, content: { 'multipart/form-data': { schema: { type: 'object', additionalProperties: true } } } }
-        : op.rawBody === 'octets'
-          ? { required: true, content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } }
-          : undefined;
-    const responses: Record<string, unknown> = {
-      [op.status]: op.response
-        ? { description: 'Success', content: { 'application/json': { schema: schemaOf(op.response) } } }
-        : { description: 'Success, no body' },
-    };
-    for (const code of op.errors) {
-      responses[code] = { description: STATUS_TEXT[code], content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
-    }
-    responses.default = { description: 'Internal error (no detail)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
-    (paths[op.path] ??= {})[op.method] = {
-      summary: op.summary,
-      operationId: `${op.method}${op.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
-      security,
-      ...(parameters.length ? { parameters } : {}),
-      ...(requestBody ? { requestBody } : {}),
-      responses,
-    };
-  }
+  for (const op of ops) (paths[op.path] ??= {})[op.method] = operation(op);
   return {
     openapi: '3.1.0',
-    info: { title: 'htmls', version: '1.0.0', description: 'Static hosting and share links for large files. See API.md for the contract.' },
+    info: {
+      title: 'htmls',
+      version: '1.0.0',
+      description: 'Static hosting and share links for large files. See API.md for the contract. x-htmls-auth: none, optional, session (member or administrator), member, admin.',
+    },
     servers: [{ url: '/' }],
     paths,
     components: {
-      schemas: {
-        Error: schemaOf(R.errorSchema),
-        User: schemaOf(R.userSchema),
-        Project: schemaOf(R.projectSchema),
-        File: schemaOf(R.fileSchema),
-        Share: schemaOf(R.shareSchema),
-        ShareItem: schemaOf(R.shareItemSchema),
-      },
+      schemas: componentSchemas(),
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'A member or administrator session token, or the Admin Token itself' },
         adminCookie: { type: 'apiKey', in: 'cookie', name: 'htmls_admin_session' },
@@ -139,6 +180,3 @@ export function openApiDocument(): Record<string, unknown> {
     },
   };
 }
-
-/** For the route-coverage test. */
-export const documentedOperations = () => ops.map((o) => `${o.method.toUpperCase()} ${o.path}`);

@@ -1,7 +1,11 @@
 import { z } from 'zod';
+import { statusByCode, type ErrorCode } from '../errors';
 
-/** Response shapes of API.md, for the OpenAPI document (the routes build them in lib/*-dto.ts). */
-const time = z.string().describe('ISO 8601 time in UTC');
+/**
+ * Response shapes of API.md, for the OpenAPI document (the routes build them in lib/*-dto.ts;
+ * tests/openapi.test.ts checks real responses against these).
+ */
+const time = z.iso.datetime().describe('ISO 8601 time in UTC');
 export const userSchema = z.object({
   id: z.string(),
   username: z.string(),
@@ -49,12 +53,26 @@ export const shareSchema = z.object({
   url: z.string(),
   items: z.array(shareItemSchema),
 });
+const errorCodes = Object.keys(statusByCode) as [ErrorCode, ...ErrorCode[]];
 export const errorSchema = z.object({
   error: z.string().describe('A sentence for a person'),
-  code: z.string().describe('snake_case error code'),
-  violations: z.array(z.object({ path: z.string(), message: z.string() })).optional().describe('concepts: every schema violation'),
+  code: z.enum(errorCodes).describe('snake_case error code; the status follows from it'),
 });
-export const conceptSchema = z.record(z.string(), z.unknown()).describe('A Concept 1.0 document (see /schemas/concept-1.0.json)');
+export const violationSchema = z.object({
+  path: z.string().describe('JSON pointer into the sent document, e.g. /relations/0/confidence ("" is the document)'),
+  message: z.string(),
+});
+export const validationErrorSchema = errorSchema.extend({
+  code: z.literal('invalid_request'),
+  violations: z.array(violationSchema).min(1).describe('Every violation, not only the first'),
+});
+/**
+ * Stands in for the Concept 1.0 document: the routes validate concepts with the JSON Schema in
+ * public/schemas/concept-1.0.json, and the OpenAPI document embeds that file in its place.
+ */
+export const conceptSchema = z.record(z.string(), z.unknown());
+const check = z.enum(['ok', 'unavailable']);
+export const healthSchema = z.object({ ok: z.boolean(), database: check, storage: check, migrations: z.enum(['applied', 'pending']) });
 const initFile = z.object({ clientPath: z.string(), relativePath: z.string(), uploadId: z.string(), storageKey: z.string(), partCount: z.number().int() });
 export const initResultSchema = z.object({ groupId: z.string(), mode: z.enum(['direct', 'proxy']), partSize: z.number().int(), files: z.array(initFile) });
 export const capabilitiesSchema = z.object({
@@ -79,3 +97,14 @@ export const uploadStatusSchema = z.object({
 });
 export const loginResultSchema = z.object({ role: z.enum(['admin', 'member']), user: userSchema.nullable(), token: z.string(), expires_at: time });
 export const okSchema = z.object({ ok: z.literal(true) });
+
+/** Named shapes: each is one entry of components.schemas, referenced wherever it appears. */
+export const components = z.registry<{ id: string }>();
+components.add(userSchema, { id: 'User' });
+components.add(fileSchema, { id: 'File' });
+components.add(projectSchema, { id: 'Project' });
+components.add(shareItemSchema, { id: 'ShareItem' });
+components.add(shareSchema, { id: 'Share' });
+components.add(errorSchema, { id: 'Error' });
+components.add(validationErrorSchema, { id: 'ValidationError' });
+components.add(conceptSchema, { id: 'Concept' });
