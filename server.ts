@@ -9,6 +9,7 @@ import { EnvError, getEnv } from './lib/env';
 import { serveHosted } from './lib/hosting/serve-hosted';
 import { CLIENT_IP_HEADER, markCustomServer, resolveClientIp } from './lib/http/client-ip';
 import { fromNode, textReply, writeNodeReply, type FastReply, type FastRequest } from './lib/http/fast';
+import { LONGEST_REQUEST_MS } from './lib/http/timeouts';
 import { closeRuntime } from './lib/runtime';
 import { handleChunk } from './lib/shares/chunk-handler';
 import { gateSharePage, serveShareItem } from './lib/shares/serve-share-item';
@@ -77,7 +78,7 @@ async function main() {
     handle(req, res);
   });
   // Uploads may legitimately take long (the console allows 30 minutes); slow headers may not.
-  server.requestTimeout = 31 * 60 * 1000;
+  server.requestTimeout = LONGEST_REQUEST_MS;
   server.headersTimeout = 60 * 1000;
   server.keepAliveTimeout = 5 * 1000;
 

@@ -1,6 +1,6 @@
 import { bootstrapAdminToken } from './auth/admin-credential';
 import { registerJanitorTask, startJanitor } from './janitor';
-import { abortStaleUploads } from './shares/upload';
+import { abortStaleUploads } from './shares/abort-upload';
 import { getRuntime, getServerSecret, type Runtime } from './runtime';
 
 /**

@@ -3,16 +3,24 @@ import { takeJanitorLease } from '@/db/queries/janitor';
 import { purgeRateLimits } from '@/db/queries/rate-limits';
 import { purgeExpiredSessions } from '@/db/queries/sessions';
 import type { Runtime } from './runtime';
+import { LONGEST_REQUEST_MS } from './http/timeouts';
 import { runDeletions } from './storage/gc';
 
 type Task = (rt: Runtime) => Promise<unknown>;
 
 /** Cleanup jobs other modules add (the share uploads register theirs). */
 const tasks: Task[] = [
-  (rt) => runDeletions(rt),
+  runAllDeletions,
+  // A temporary file older than any request can live was left behind by a crash.
+  (rt) => rt.storage.sweepTemporary?.(new Date(Date.now() - LONGEST_REQUEST_MS)) ?? Promise.resolve(0),
   (rt) => purgeExpiredSessions(rt.db),
   (rt) => purgeRateLimits(rt.db, 3600),
 ];
+
+/** Due deletions, batch after batch until none is left or a batch fails entirely. */
+async function runAllDeletions(rt: Runtime): Promise<void> {
+  while ((await runDeletions(rt)) > 0);
+}
 
 export function registerJanitorTask(task: Task): void {
   tasks.push(task);

@@ -7,6 +7,7 @@ import { putPart, uploadShare, type InitFile } from './support/shares';
 import { listStoredKeys, testStore } from './support/store';
 
 const admin = () => inject('adminToken');
+const initWith = (token: string, files: unknown[]) => call('POST', '/api/shares/upload/init', { token, body: { files } });
 const MiB = 1024 * 1024;
 
 async function caps(token: string) {
@@ -126,6 +127,29 @@ describe('share upload', () => {
     expect(await usedBytes(m.token)).toBe(1);
   });
 
+  it('POST /api/shares/upload/complete — parallel completes of one group: one 200, the others 409 already_completed', async () => {
+    const m = await createMember();
+    for (let round = 0; round < 3; round++) {
+      const data = { 'a.txt': Buffer.from('first file'), 'b/c.txt': Buffer.from('second file') };
+      const { init } = await uploadShare(m.token, data, { noComplete: true });
+      const status = await call('POST', '/api/shares/upload/status', { token: m.token, body: { groupId: init.json.groupId } });
+      const body = {
+        groupId: init.json.groupId,
+        files: status.json.files.map((f: InitFile & { parts: { partNumber: number; etag: string }[] }) => ({
+          uploadId: f.uploadId,
+          storageKey: f.storageKey,
+          parts: f.parts.map((p) => ({ partNumber: p.partNumber, etag: p.etag })),
+        })),
+      };
+      const results = await Promise.all(Array.from({ length: 5 }, () => call('POST', '/api/shares/upload/complete', { token: m.token, body })));
+      const seen = results.map((r) => `${r.status} ${r.json?.code ?? ''}`.trim()).sort();
+      expect(seen).toEqual(['200', '409 already_completed', '409 already_completed', '409 already_completed', '409 already_completed']);
+      const share = results.find((r) => r.status === 200)!.json.share;
+      expect(await (await fetch(`${inject('baseUrl')}${share.url}/b/c.txt`)).text()).toBe('second file');
+    }
+    expect(await usedBytes(m.token)).toBe(3 * 21);
+  });
+
   it('refuses complete while parts are missing (409), leaving the upload resumable', async () => {
     const m = await createMember();
     const init = await call('POST', '/api/shares/upload/init', { token: m.token, body: { files: [{ clientPath: 'a.txt', size: 3 }, { clientPath: 'b.txt', size: 3 }] } });
@@ -169,7 +193,6 @@ describe('share upload', () => {
 });
 
 describe('share upload limits', () => {
-  const initWith = (token: string, files: unknown[]) => call('POST', '/api/shares/upload/init', { token, body: { files } });
 
   it('refuses 501 files, 50 GB + 1 byte, duplicate paths after sanitizing and bad paths — storing nothing', async () => {
     const m = await createMember({ quota: 2 ** 50 });
@@ -208,6 +231,18 @@ describe('share upload limits', () => {
     expect(third.status).toBe(413); // 600 + 300 + 101 > 1000
     await call('POST', '/api/shares/upload/abort', { token: m.token, body: { groupId: pending.json.groupId } });
     expect((await initWith(m.token, [{ clientPath: 'c.bin', size: 400 }])).status).toBe(201);
+  });
+
+  it('POST /api/shares/upload/init — a quota refusal says the sizes in human units and what unfinished uploads hold', async () => {
+    const m = await createMember({ quota: 10 * MiB });
+    const first = await initWith(m.token, [{ clientPath: 'held.bin', size: 4 * MiB }]);
+    expect(first.status).toBe(201);
+    const over = await initWith(m.token, [{ clientPath: 'big.bin', size: 7 * MiB }]);
+    expect([over.status, over.json.code]).toEqual([413, 'quota_exceeded']);
+    expect(over.json.error).toBe('This upload needs 7.0 MB but only 6.0 MB of your quota is free. 4.0 MB is held by an unfinished upload: resume or discard it to free it.');
+    // Discarding releases the reservation at once.
+    expect((await call('POST', '/api/shares/upload/abort', { token: m.token, body: { groupId: first.json.groupId } })).status).toBe(200);
+    expect((await initWith(m.token, [{ clientPath: 'big.bin', size: 7 * MiB }])).status).toBe(201);
   });
 
   it('ten parallel inits against one quota admit exactly the ones that fit', async () => {
@@ -353,6 +388,25 @@ describe('abort', () => {
 });
 
 describe('the administrator', () => {
+  it("POST /api/shares/upload/abort — the administrator aborts a member's pending upload; the member's reservation is freed at once", async () => {
+    const m = await createMember({ quota: 10 * MiB });
+    const other = await createMember();
+    const { init } = await uploadShare(m.token, { 'a.bin': randomBytes(4 * MiB) }, { noComplete: true });
+    const groupId = init.json.groupId;
+    // Another member cannot see it, let alone abort it.
+    expect((await call('POST', '/api/shares/upload/abort', { token: other.token, body: { groupId } })).status).toBe(404);
+    expect((await initWith(m.token, [{ clientPath: 'b.bin', size: 7 * MiB }])).status).toBe(413);
+    const r = await call('POST', '/api/shares/upload/abort', { token: admin(), body: { groupId } });
+    expect([r.status, r.json]).toEqual([200, { ok: true }]);
+    await nothingStored(groupId);
+    expect((await call('GET', '/api/shares', { token: m.token })).json.shares).toEqual([]);
+    expect((await initWith(m.token, [{ clientPath: 'b.bin', size: 7 * MiB }])).status).toBe(201);
+    // A user with the admin role has the same right.
+    const boss = await createMember({ role: 'admin' });
+    const { init: second } = await uploadShare(m.token, { 'c.bin': Buffer.from('c') }, { noComplete: true });
+    expect((await call('POST', '/api/shares/upload/abort', { token: boss.token, body: { groupId: second.json.groupId } })).status).toBe(200);
+  });
+
   it('uploads with the Admin Token outside any quota', async () => {
     const { share } = await uploadShare(admin(), { 'admin.txt': Buffer.from('from the admin') });
     expect(share).toMatchObject({ user_id: null, username: null, file_count: 1 });

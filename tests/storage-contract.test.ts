@@ -124,7 +124,7 @@ for (const [name, make] of drivers) {
       const part1 = randomBytes(5 * MiB);
       const part2 = randomBytes(5 * MiB);
       const part3 = randomBytes(123_456);
-      const id = await s.createMultipart(key, { contentType: 'video/mp4' });
+      const id = await s.createMultipart(key, { contentType: 'video/mp4', partSize: 5 * MiB });
       const e2 = await s.uploadPart(key, id, 2, Readable.from([randomBytes(5 * MiB)]), 5 * MiB);
       const e1 = await s.uploadPart(key, id, 1, Readable.from([part1]), part1.length);
       const e2b = await s.uploadPart(key, id, 2, Readable.from([part2]), part2.length); // replaces
@@ -151,7 +151,7 @@ for (const [name, make] of drivers) {
     it('aborts a multi-part upload and forgets its parts; unknown upload ids are not found', async () => {
       const s = await get();
       const key = 'shared/mp2/a.bin';
-      const id = await s.createMultipart(key);
+      const id = await s.createMultipart(key, { partSize: 5 * MiB });
       await s.uploadPart(key, id, 1, Readable.from([randomBytes(1000)]), 1000);
       expect((await s.listMultipartUploads('shared/mp2/')).map((u) => u.uploadId)).toContain(id);
       await s.abortMultipart(key, id);
@@ -166,7 +166,7 @@ for (const [name, make] of drivers) {
     it('rejects a part whose body is shorter than announced and keeps nothing of it', async () => {
       const s = await get();
       const key = 'shared/mp3/a.bin';
-      const id = await s.createMultipart(key);
+      const id = await s.createMultipart(key, { partSize: 5 * MiB });
       await expect(s.uploadPart(key, id, 1, Readable.from([Buffer.alloc(10)]), 20)).rejects.toThrow();
       expect(await s.listParts(key, id)).toEqual([]);
       await s.abortMultipart(key, id);
@@ -175,7 +175,7 @@ for (const [name, make] of drivers) {
     it('deletePrefix also aborts unfinished multi-part uploads under the prefix', async () => {
       const s = await get();
       const key = 'shared/mp4/a.bin';
-      const id = await s.createMultipart(key);
+      const id = await s.createMultipart(key, { partSize: 5 * MiB });
       await s.uploadPart(key, id, 1, Readable.from([Buffer.alloc(100)]), 100);
       await s.deletePrefix('shared/mp4/');
       expect(await s.listMultipartUploads('shared/mp4/')).toEqual([]);
@@ -184,7 +184,7 @@ for (const [name, make] of drivers) {
     it.skipIf(name !== 's3')('presigns an UploadPart URL that a plain HTTP PUT can use', async () => {
       const s = await get();
       const key = 'shared/mp5/direct.bin';
-      const id = await s.createMultipart(key);
+      const id = await s.createMultipart(key, { partSize: 5 * MiB });
       const data = randomBytes(64 * 1024);
       const { url, expiresAt } = await s.presignPart(key, id, 1, 300);
       expect(expiresAt.getTime()).toBeGreaterThan(Date.now());

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { pendingUploads, shareGroups, shareItems, users, type ShareGroupRow, type ShareItemRow } from '../schema';
 
@@ -65,27 +65,4 @@ export async function findPendingUpload(db: Db, uploadId: string, storageKey: st
 
 export async function listPendingUploads(db: Db, groupId: string) {
   return db.select().from(pendingUploads).where(eq(pendingUploads.groupId, groupId)).orderBy(asc(pendingUploads.relativePath));
-}
-
-/** Bytes a user has reserved in uploads not yet completed. */
-export async function reservedBytes(db: Db, userId: string): Promise<number> {
-  const [row] = await db
-    .select({ total: sql<string>`coalesce(sum(${shareGroups.reservedBytes}), 0)` })
-    .from(shareGroups)
-    .where(and(eq(shareGroups.userId, userId), eq(shareGroups.uploadState, 'pending')));
-  return Number(row?.total ?? 0);
-}
-
-export async function stalePendingGroups(db: Db, olderThanMs: number, limit = 100): Promise<string[]> {
-  const rows = await db
-    .select({ id: shareGroups.id })
-    .from(shareGroups)
-    .where(
-      and(
-        eq(shareGroups.uploadState, 'pending'),
-        lt(shareGroups.createdAt, sql`now() - make_interval(secs => ${olderThanMs / 1000})`),
-      ),
-    )
-    .limit(limit);
-  return rows.map((r) => r.id);
 }

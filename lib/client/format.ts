@@ -1,18 +1,7 @@
+import { BYTE_UNITS as UNITS, formatBytes } from '../format-bytes';
 import { ApiError } from './api';
 
-const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
-
-/** Binary units, as the contract counts them: 1 MB = 1,048,576 bytes. */
-export function formatBytes(n: number): string {
-  if (!Number.isFinite(n) || n < 0) return '—';
-  let i = 0;
-  let v = n;
-  while (v >= 1024 && i < UNITS.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${i === 0 ? v : v.toFixed(v < 10 ? 1 : 0)} ${UNITS[i]}`;
-}
+export { formatBytes };
 
 export const formatSpeed = (bytesPerSecond: number) => `${formatBytes(bytesPerSecond)}/s`;
 

@@ -95,6 +95,8 @@ export const uploadStatusSchema = z.object({
     }),
   ),
 });
+export const partUrlResultSchema = z.object({ url: z.string(), headers: z.record(z.string(), z.string()).optional(), expiresAt: z.string() });
+export const chunkResultSchema = z.object({ partNumber: z.number().int(), etag: z.string() });
 export const loginResultSchema = z.object({ role: z.enum(['admin', 'member']), user: userSchema.nullable(), token: z.string(), expires_at: time });
 export const okSchema = z.object({ ok: z.literal(true) });
 

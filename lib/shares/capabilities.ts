@@ -1,15 +1,7 @@
 import 'server-only';
 import { DIRECT_PART_SIZE, MAX_PART_RETRIES, MAX_SHARE_BYTES, MAX_SHARE_FILES, PROXY_PART_SIZE } from '../contract/shares';
+import type { Capabilities } from '../contract/upload-protocol';
 import type { Runtime } from '../runtime';
-
-export interface Capabilities {
-  mode: 'direct' | 'proxy';
-  partSize: number;
-  parallel: number;
-  maxRetries: number;
-  maxFiles: number;
-  maxTotalBytes: number;
-}
 
 /**
  * Direct mode when the store can presign (S3 with credentials), UPLOAD_MODE allows it, and the

@@ -4,7 +4,7 @@ import { AppError, toErrorBody } from '../errors';
 import { jsonReply, type FastReply, type FastRequest } from '../http/fast';
 import { isSameOriginRequest } from '../http/origin';
 import { assertMigrated, getRuntime } from '../runtime';
-import { uploadChunk } from './upload';
+import { uploadChunk } from './upload-part';
 
 const FORWARDED = ['authorization', 'cookie', 'origin', 'sec-fetch-site', 'host', 'x-forwarded-proto'];
 

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, type Stats } from 'node:fs';
+import { createReadStream, type Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import {
   assertKey,
   StorageIncompleteBodyError,
@@ -11,9 +10,9 @@ import {
   type ByteRange,
   type GetResult,
   type ObjectInfo,
-  type PartInfo,
   type StorageDriver,
 } from './types';
+import { createFsMultipart, pruneEmpty } from './fs-multipart';
 
 /**
  * Each object is a directory named by its key holding one data file, so that `a` and `a/b`
@@ -21,12 +20,10 @@ import {
  */
 const DATA = '\\data';
 const CHUNK = 1024 * 1024;
-const UPLOAD_ID = /^[0-9a-f]{32}$/;
 
 export function createFsStorage(root: string): StorageDriver {
   const objects = path.resolve(root, 'objects');
   const tmp = path.resolve(root, 'tmp');
-  const mpu = path.resolve(root, 'multipart');
 
   const objectDir = (key: string) => {
     assertKey(key);
@@ -36,11 +33,7 @@ export function createFsStorage(root: string): StorageDriver {
     return dir;
   };
   const dataFile = (key: string) => path.join(objectDir(key), DATA);
-  const uploadDir = (uploadId: string) => {
-    if (!UPLOAD_ID.test(uploadId)) throw new StorageNotFoundError('no such upload');
-    return path.join(mpu, uploadId);
-  };
-  const partFile = (uploadId: string, n: number) => path.join(uploadDir(uploadId), `part-${String(n).padStart(5, '0')}`);
+  const multipart = createFsMultipart(root, objectDir);
   const tmpFile = async () => {
     await fs.mkdir(tmp, { recursive: true });
     return path.join(tmp, randomBytes(12).toString('hex'));
@@ -170,11 +163,13 @@ export function createFsStorage(root: string): StorageDriver {
     async deletePrefix(prefix) {
       const found = await driver.list(prefix);
       if (prefix.endsWith('/') && prefix.length > 1) {
+        // A folder prefix (a share group, a deploy): both areas lose just that folder.
+        await multipart.deletePrefixFolder(prefix);
         await fs.rm(objectDir(prefix.slice(0, -1)), { recursive: true, force: true });
       } else {
+        for (const u of await driver.listMultipartUploads(prefix)) await driver.abortMultipart(u.key, u.uploadId);
         for (const o of found) await driver.delete(o.key);
       }
-      for (const u of await driver.listMultipartUploads(prefix)) await driver.abortMultipart(u.key, u.uploadId);
       return found.length;
     },
 
@@ -187,94 +182,40 @@ export function createFsStorage(root: string): StorageDriver {
       return out.filter((o) => o.key.startsWith(prefix)).sort((a, b) => (a.key < b.key ? -1 : 1));
     },
 
-    async createMultipart(key) {
+    createMultipart(key, opts) {
       objectDir(key);
-      const uploadId = randomBytes(16).toString('hex');
-      await fs.mkdir(uploadDir(uploadId), { recursive: true });
-      await fs.writeFile(path.join(uploadDir(uploadId), 'key'), key);
-      return uploadId;
+      return multipart.create(key, opts.partSize);
     },
 
-    async uploadPart(key, uploadId, partNumber, body, size) {
-      await assertUpload(key, uploadId);
-      const file = await writeTemp(body, size);
-      try {
-        await fs.rename(file, partFile(uploadId, partNumber));
-      } catch (e) {
-        await fs.rm(file, { force: true });
-        throw isNotFound(e) ? new StorageNotFoundError('no such upload') : e;
-      }
-      return { etag: etagOf(await fs.stat(partFile(uploadId, partNumber))) };
-    },
+    uploadPart: (key, uploadId, partNumber, body, size) => multipart.uploadPart(key, uploadId, partNumber, body, size),
 
     async presignPart() {
       throw new Error('the fs store has no presigned URLs: use proxy mode');
     },
 
-    async listParts(key, uploadId) {
-      await assertUpload(key, uploadId);
-      const parts: PartInfo[] = [];
-      for (const name of await fs.readdir(uploadDir(uploadId))) {
-        const m = /^part-(\d{5})$/.exec(name);
-        if (!m) continue;
-        const st = await statOrNull(path.join(uploadDir(uploadId), name));
-        if (st) parts.push({ partNumber: Number(m[1]), size: st.size, etag: etagOf(st) });
-      }
-      return parts.sort((a, b) => a.partNumber - b.partNumber);
-    },
+    listParts: (key, uploadId) => multipart.listParts(key, uploadId),
 
     async completeMultipart(key, uploadId, parts) {
-      const stored = new Map((await driver.listParts(key, uploadId)).map((p) => [p.partNumber, p]));
-      if (parts.length === 0) throw new StorageNotFoundError('no parts to complete');
-      for (const p of parts) {
-        if (stored.get(p.partNumber)?.etag !== p.etag) throw new StorageNotFoundError(`part ${p.partNumber} not found`);
-      }
-      const ordered = [...parts].sort((a, b) => a.partNumber - b.partNumber);
-      // The first part becomes the object's file; the others are appended to it in order.
-      const file = await tmpFile();
-      await fs.rename(partFile(uploadId, ordered[0].partNumber), file);
-      try {
-        for (const p of ordered.slice(1)) {
-          await pipeline(
-            createReadStream(partFile(uploadId, p.partNumber), { highWaterMark: CHUNK }),
-            createWriteStream(file, { flags: 'a', highWaterMark: CHUNK }),
-          );
+      const target = dataFile(key);
+      await multipart.complete(key, uploadId, parts, target);
+      return info(key, await fs.stat(target));
+    },
+
+    abortMultipart: (key, uploadId) => multipart.abort(key, uploadId),
+    listMultipartUploads: (prefix) => multipart.list(prefix),
+
+    async sweepTemporary(olderThan) {
+      let n = await multipart.sweepLegacy(olderThan);
+      for (const name of await fs.readdir(tmp).catch(() => [] as string[])) {
+        const st = await statOrNull(path.join(tmp, name));
+        if (st && st.mtime < olderThan) {
+          await fs.rm(path.join(tmp, name), { recursive: true, force: true });
+          n++;
         }
-        const result = await placeAt(file, key);
-        await fs.rm(uploadDir(uploadId), { recursive: true, force: true });
-        return result;
-      } catch (e) {
-        await fs.rm(file, { force: true });
-        throw e;
       }
-    },
-
-    async abortMultipart(_key, uploadId) {
-      if (!UPLOAD_ID.test(uploadId)) return;
-      await fs.rm(uploadDir(uploadId), { recursive: true, force: true });
-    },
-
-    async listMultipartUploads(prefix) {
-      let ids: string[];
-      try {
-        ids = await fs.readdir(mpu);
-      } catch (e) {
-        if (isNotFound(e)) return [];
-        throw e;
-      }
-      const out: { key: string; uploadId: string }[] = [];
-      for (const uploadId of ids.filter((id) => UPLOAD_ID.test(id))) {
-        const key = await fs.readFile(path.join(mpu, uploadId, 'key'), 'utf8').catch(() => null);
-        if (key !== null && key.startsWith(prefix)) out.push({ key, uploadId });
-      }
-      return out;
+      return n;
     },
   };
-
-  async function assertUpload(key: string, uploadId: string) {
-    const stored = await fs.readFile(path.join(uploadDir(uploadId), 'key'), 'utf8').catch(() => null);
-    if (stored !== key) throw new StorageNotFoundError('no such upload');
-  }
 
   return driver;
 }
@@ -285,17 +226,4 @@ function etagOf(st: Stats): string {
 
 function isNotFound(e: unknown): boolean {
   return (e as NodeJS.ErrnoException)?.code === 'ENOENT';
-}
-
-/** Removes now-empty parent folders up to (not including) the root. */
-async function pruneEmpty(dir: string, root: string): Promise<void> {
-  let current = dir;
-  while (current.startsWith(root + path.sep)) {
-    try {
-      await fs.rmdir(current);
-    } catch {
-      return;
-    }
-    current = path.dirname(current);
-  }
 }

@@ -23,6 +23,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Settings } from '../env';
 import {
   assertKey,
+  StorageInvalidPartError,
   StorageNotFoundError,
   StorageUnavailableError,
   type GetResult,
@@ -71,7 +72,7 @@ export function createS3Storage(s: S3Settings, client = createS3Client(s)): Stor
       );
       return (await driver.head(key))!;
     }
-    const uploadId = await driver.createMultipart(key, { contentType });
+    const uploadId = await driver.createMultipart(key, { contentType, partSize: UNKNOWN_LENGTH_PIECE });
     try {
       const parts: { partNumber: number; etag: string }[] = [];
       const send = async (piece: Buffer) => {
@@ -382,6 +383,7 @@ async function* fixedPieces(stream: Readable, size: number): AsyncGenerator<Buff
 }
 
 const NOT_FOUND = new Set(['NoSuchKey', 'NotFound', 'NoSuchUpload']);
+const INVALID_PART = new Set(['InvalidPart', 'InvalidPartOrder', 'EntityTooSmall']);
 
 /** Translates SDK failures into the driver's two error kinds. */
 async function call<T>(fn: () => Promise<T>): Promise<T> {
@@ -393,7 +395,8 @@ async function call<T>(fn: () => Promise<T>): Promise<T> {
     if (NOT_FOUND.has(err.name ?? '') || NOT_FOUND.has(err.Code ?? '') || status === 404) {
       throw new StorageNotFoundError(err.name ?? 'not found');
     }
-    // A 400 about parts (InvalidPart, EntityTooSmall...) is the caller's to handle; anything
+    if (INVALID_PART.has(err.name ?? '') || INVALID_PART.has(err.Code ?? '')) throw new StorageInvalidPartError(err.name ?? 'invalid part');
+    // Any other 400 is the caller's to handle; anything
     // else — network, 5xx, a missing bucket, refused credentials — means the store is unusable.
     if (status !== 400 || err.name === 'TimeoutError') {
       const wrapped = new StorageUnavailableError(`object store unavailable: ${err.name ?? err.code ?? 'error'}`);

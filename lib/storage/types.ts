@@ -47,13 +47,16 @@ export interface StorageDriver {
   /** Deletes every object, and every unfinished multi-part upload, whose key starts with prefix. */
   deletePrefix(prefix: string): Promise<number>;
   list(prefix: string): Promise<ObjectInfo[]>;
-  createMultipart(key: string, opts?: { contentType?: string }): Promise<string>;
+  /** Every part but the last will have exactly `partSize` bytes (the fs store lays them out by it). */
+  createMultipart(key: string, opts: { contentType?: string; partSize: number }): Promise<string>;
   uploadPart(key: string, uploadId: string, partNumber: number, body: Readable, size: number): Promise<{ etag: string }>;
   presignPart(key: string, uploadId: string, partNumber: number, expiresInSeconds: number): Promise<PresignedPart>;
   listParts(key: string, uploadId: string): Promise<PartInfo[]>;
   completeMultipart(key: string, uploadId: string, parts: { partNumber: number; etag: string }[]): Promise<ObjectInfo>;
   abortMultipart(key: string, uploadId: string): Promise<void>;
   listMultipartUploads(prefix: string): Promise<{ key: string; uploadId: string }[]>;
+  /** fs only: deletes temporary files (and stale upload folders of an older layout) not touched since olderThan. */
+  sweepTemporary?(olderThan: Date): Promise<number>;
   /** S3 only: whether the bucket's CORS rules let a page at `origin` PUT parts and read ETag. */
   allowsBrowserUploads?(origin: string): Promise<boolean>;
   /** S3 only: adds a CORS rule for these origins (PUT, any header, ETag exposed). */
@@ -71,6 +74,11 @@ export class StorageUnavailableError extends Error {
 
 export class StorageInvalidKeyError extends Error {
   override name = 'StorageInvalidKeyError';
+}
+
+/** Complete named a part the store does not hold as named (replaced meanwhile, or too small). */
+export class StorageInvalidPartError extends Error {
+  override name = 'StorageInvalidPartError';
 }
 
 /** The body ended before the announced size (a client that went away mid-part). */

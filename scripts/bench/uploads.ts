@@ -50,7 +50,7 @@ async function rawOnce(ctx: BenchContext, file: string, size: number, part: numb
   const { store } = ctx;
   const key = `bench/raw-${randomBytes(4).toString('hex')}`;
   const t0 = performance.now();
-  const uploadId = await store.createMultipart(key);
+  const uploadId = await store.createMultipart(key, { partSize: part });
   const parts = [];
   for (let n = 1; (n - 1) * part < Math.max(size, 1); n++) {
     const start = (n - 1) * part;

@@ -1,0 +1,78 @@
+import { and, eq, lt, sql } from 'drizzle-orm';
+import type { Db } from '../client';
+import { pendingUploads, shareGroups, shareItems, users, type ShareGroupRow, type UserRow } from '../schema';
+
+/** The owner's row, locked until the transaction ends: parallel inits queue on it. */
+export async function lockUser(tx: Db, userId: string): Promise<UserRow | null> {
+  const [owner] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
+  return owner ?? null;
+}
+
+/** Bytes a user has reserved in uploads not yet completed, and how many such uploads. */
+export async function reservedBy(db: Db, userId: string): Promise<{ bytes: number; uploads: number }> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${shareGroups.reservedBytes}), 0)`, n: sql<string>`count(*)` })
+    .from(shareGroups)
+    .where(and(eq(shareGroups.userId, userId), eq(shareGroups.uploadState, 'pending')));
+  return { bytes: Number(row?.total ?? 0), uploads: Number(row?.n ?? 0) };
+}
+
+export async function insertPendingGroup(db: Db, group: typeof shareGroups.$inferInsert): Promise<void> {
+  await db.insert(shareGroups).values(group);
+}
+
+export async function insertPendingUploads(db: Db, rows: (typeof pendingUploads.$inferInsert)[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 200) await db.insert(pendingUploads).values(rows.slice(i, i + 200));
+}
+
+/** A group, only when its owner is `ownerId` (null: the Admin Token's own shares). */
+export async function findOwnShareGroup(db: Db, id: string, ownerId: string | null): Promise<ShareGroupRow | null> {
+  const owner = ownerId === null ? sql`${shareGroups.userId} is null` : eq(shareGroups.userId, ownerId);
+  const [g] = await db.select().from(shareGroups).where(and(eq(shareGroups.id, id), owner));
+  return g ?? null;
+}
+
+/**
+ * pending → complete, in one transaction: the conditional update decides a race with another
+ * complete or an abort (false when it lost), then the items, the usage and the sessions.
+ */
+export async function publishGroup(
+  db: Db,
+  group: ShareGroupRow,
+  items: Omit<typeof shareItems.$inferInsert, 'groupId'>[],
+): Promise<boolean> {
+  const total = items.reduce((n, it) => n + Number(it.size), 0);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(shareGroups)
+      .set({ uploadState: 'complete', status: 'online', totalBytes: total, reservedBytes: 0, updatedAt: sql`now()` })
+      .where(and(eq(shareGroups.id, group.id), eq(shareGroups.uploadState, 'pending')))
+      .returning({ id: shareGroups.id });
+    if (!row) return false;
+    if (items.length) await tx.insert(shareItems).values(items.map((it) => ({ ...it, groupId: group.id })));
+    await tx.delete(pendingUploads).where(eq(pendingUploads.groupId, group.id));
+    if (group.userId) {
+      await tx.update(users).set({ usedBytes: sql`${users.usedBytes} + ${total}` }).where(eq(users.id, group.userId));
+    }
+    return true;
+  });
+}
+
+/** Deletes a group only while it is still pending; false when it was not. */
+export async function deletePendingGroup(db: Db, id: string): Promise<boolean> {
+  const gone = await db
+    .delete(shareGroups)
+    .where(and(eq(shareGroups.id, id), eq(shareGroups.uploadState, 'pending')))
+    .returning({ id: shareGroups.id });
+  return gone.length > 0;
+}
+
+export async function stalePendingGroups(db: Db, olderThanMs: number, limit = 100): Promise<string[]> {
+  const rows = await db
+    .select({ id: shareGroups.id })
+    .from(shareGroups)
+    .where(and(eq(shareGroups.uploadState, 'pending'), lt(shareGroups.createdAt, sql`now() - make_interval(secs => ${olderThanMs / 1000})`)))
+    .orderBy(shareGroups.createdAt)
+    .limit(limit);
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,55 @@
+import 'server-only';
+import { findShareGroup } from '@/db/queries/shares';
+import { scheduleDeletion } from '@/db/queries/storage-gc';
+import { deletePendingGroup, stalePendingGroups } from '@/db/queries/uploads';
+import type { Principal } from '../auth/principal';
+import { AppError } from '../errors';
+import type { Runtime } from '../runtime';
+import { runDeletions } from '../storage/gc';
+import { sharedGroupPrefix } from '../storage/keys';
+import { ownGroupOrThrow } from './own-group';
+
+const completed = () => new AppError('already_completed', 'This upload is already complete; delete the share instead');
+
+/**
+ * POST /api/shares/upload/abort: a pending upload and everything it stored. Members abort
+ * their own; the administrator any member's (its reservation is released at once).
+ */
+export async function abortUpload(rt: Runtime, principal: Principal, groupId: string): Promise<void> {
+  const group = await ownGroupOrThrow(rt, principal, groupId, { anyOwnerForAdmin: true });
+  if (group.uploadState === 'complete') throw completed();
+  if (!(await discardGroup(rt, groupId))) {
+    const now = await findShareGroup(rt.db, groupId);
+    if (now?.uploadState === 'complete') throw completed();
+  }
+}
+
+/**
+ * Drops a pending group's records and schedules its bytes (parts and objects under its
+ * prefix) for deletion in one transaction, then deletes them. Conditional on the group still
+ * being pending: of an abort and a complete, exactly one wins. False when it was not pending.
+ */
+export async function discardGroup(rt: Runtime, groupId: string): Promise<boolean> {
+  const gcIds = await rt.db.transaction(async (tx) => {
+    if (!(await deletePendingGroup(tx, groupId))) return null;
+    return scheduleDeletion(tx, [sharedGroupPrefix(groupId)]);
+  });
+  if (!gcIds) return false;
+  await runDeletions(rt, gcIds);
+  return true;
+}
+
+/**
+ * Janitor: uploads left pending past the TTL (24 h) are aborted and their reservation freed,
+ * batch after batch until none is left (a batch that frees nothing ends the run).
+ */
+export async function abortStaleUploads(rt: Runtime): Promise<number> {
+  let n = 0;
+  for (;;) {
+    const batch = await stalePendingGroups(rt.db, rt.env.pendingUploadTtlMs, 100);
+    let freed = 0;
+    for (const id of batch) if (await discardGroup(rt, id)) freed++;
+    n += freed;
+    if (batch.length < 100 || freed === 0) return n;
+  }
+}

@@ -1,0 +1,131 @@
+import 'server-only';
+import { findShare, findShareGroup, listPendingUploads } from '@/db/queries/shares';
+import { publishGroup } from '@/db/queries/uploads';
+import type { PendingUploadRow, ShareGroupRow } from '@/db/schema';
+import type { Principal } from '../auth/principal';
+import type { CompleteInput } from '../contract/shares';
+import { AppError, notFound } from '../errors';
+import { mapLimit } from '../map-limit';
+import { pathKey } from '../paths/relative-path';
+import type { Runtime } from '../runtime';
+import { isStorageNotFound, type ObjectInfo, type PartInfo } from '../storage/types';
+import { discardGroup } from './abort-upload';
+import { expectedPartSize } from './capabilities';
+import { ownGroupOrThrow } from './own-group';
+import { toShareDto, type ShareDto } from './share-dto';
+
+/** Store calls in flight at once: a 500-file share completes in a few seconds on S3. */
+const STORE_CONCURRENCY = 16;
+const alreadyCompleted = () => new AppError('already_completed', 'This upload is already complete');
+
+/**
+ * POST /api/shares/upload/complete: completes every file of the group from what the store
+ * holds (ListParts), never from what the client says, then publishes the share in one
+ * transaction whose conditional update decides the race with a second complete or an abort.
+ */
+export async function completeUpload(rt: Runtime, principal: Principal, input: CompleteInput): Promise<ShareDto> {
+  const group = await ownGroupOrThrow(rt, principal, input.groupId);
+  if (group.uploadState === 'complete') throw alreadyCompleted();
+  const pending = await listPendingUploads(rt.db, group.id);
+  checkNamedParts(pending, input);
+
+  let stored: { pending: PendingUploadRow; object: ObjectInfo }[];
+  try {
+    // Every file is checked against the store first, so a missing part completes nothing.
+    const checked = await mapLimit(pending, STORE_CONCURRENCY, (p) => storedState(rt, group, p));
+    const bad = checked.findIndex((c) => c === 'size_mismatch');
+    if (bad >= 0) {
+      await discardGroup(rt, group.id);
+      const p = pending[bad];
+      throw new AppError('size_mismatch', `${p.relativePath} was declared as ${p.declaredSize} bytes but a different size arrived; the upload was cancelled`);
+    }
+    stored = await mapLimit(pending, STORE_CONCURRENCY, async (p, i) => {
+      const parts = checked[i] as PartInfo[] | ObjectInfo;
+      const object = Array.isArray(parts)
+        ? await rt.storage.completeMultipart(p.storageKey, p.uploadId, parts.map((x) => ({ partNumber: x.partNumber, etag: x.etag })))
+        : parts;
+      return { pending: p, object };
+    });
+  } catch (e) {
+    if (isStorageNotFound(e)) throw await whyGone(rt, group.id);
+    if ((e as Error)?.name === 'StorageInvalidPartError') {
+      throw new AppError('upload_not_complete', 'A part changed while the upload was completing; send it again');
+    }
+    throw e;
+  }
+
+  const won = await publishGroup(
+    rt.db,
+    group,
+    stored.map(({ pending: p, object }) => ({
+      relativePath: p.relativePath,
+      pathKey: pathKey(p.relativePath),
+      storageKey: p.storageKey,
+      size: object.size,
+      contentType: p.contentType,
+      etag: object.etag,
+    })),
+  );
+  if (!won) {
+    const now = await findShareGroup(rt.db, group.id);
+    if (now?.uploadState === 'complete') throw alreadyCompleted();
+    // An abort won: its sweep may have run before our objects appeared, so remove them here.
+    for (const s of stored) await rt.storage.delete(s.pending.storageKey).catch(() => {});
+    throw notFound('This upload was cancelled');
+  }
+  return toShareDto((await findShare(rt.db, group.id))!);
+}
+
+function checkNamedParts(pending: PendingUploadRow[], input: CompleteInput): void {
+  const named = new Map<string, CompleteInput['files'][number]>();
+  for (const f of input.files) {
+    const key = `${f.uploadId}\u0000${f.storageKey}`;
+    if (named.has(key)) throw new AppError('invalid_request', `${f.storageKey} is named twice`);
+    named.set(key, f);
+  }
+  const byKey = new Set(pending.map((p) => `${p.uploadId}\u0000${p.storageKey}`));
+  for (const key of named.keys()) if (!byKey.has(key)) throw notFound('No such pending upload in this share');
+  for (const p of pending) {
+    const f = named.get(`${p.uploadId}\u0000${p.storageKey}`);
+    if (!f) throw new AppError('upload_not_complete', `${p.relativePath} is missing from the request`);
+    const numbers = new Set(f.parts.map((x) => x.partNumber));
+    if (f.parts.length !== p.partCount || numbers.size !== p.partCount || [...numbers].some((n) => n > p.partCount)) {
+      throw new AppError('upload_not_complete', `${p.relativePath} needs exactly ${p.partCount} parts`);
+    }
+  }
+}
+
+/**
+ * A store upload vanished while we completed it: an abort removed the group (404), or another
+ * complete of the same group took it (409, whether or not that one has published yet).
+ */
+async function whyGone(rt: Runtime, groupId: string): Promise<AppError> {
+  const now = await findShareGroup(rt.db, groupId);
+  return now ? alreadyCompleted() : notFound('This upload was cancelled');
+}
+
+/**
+ * What the store holds for one file: its parts, ready to merge, or the object itself when an
+ * earlier attempt merged it and then failed on a later file.
+ */
+async function storedState(rt: Runtime, group: ShareGroupRow, p: PendingUploadRow): Promise<PartInfo[] | ObjectInfo | 'size_mismatch'> {
+  const declared = Number(p.declaredSize);
+  let parts;
+  try {
+    parts = await rt.storage.listParts(p.storageKey, p.uploadId);
+  } catch (e) {
+    if (!isStorageNotFound(e)) throw e;
+    const done = await rt.storage.head(p.storageKey);
+    if (done) return done.size === declared ? done : 'size_mismatch';
+    throw new AppError('upload_not_complete', `${p.relativePath} has no uploaded parts`);
+  }
+  const have = new Map(parts.map((x) => [x.partNumber, x]));
+  for (let n = 1; n <= p.partCount; n++) {
+    if (!have.has(n)) throw new AppError('upload_not_complete', `Part ${n} of ${p.relativePath} has not been uploaded`);
+  }
+  const mine = parts.filter((x) => x.partNumber <= p.partCount).sort((a, b) => a.partNumber - b.partNumber);
+  const size = mine.reduce((n, x) => n + x.size, 0);
+  const shapeOk = mine.every((x) => x.size === expectedPartSize(declared, group.partSize, x.partNumber));
+  if (size !== declared || !shapeOk) return 'size_mismatch';
+  return mine;
+}

@@ -1,0 +1,107 @@
+import 'server-only';
+import { insertPendingGroup, insertPendingUploads, lockUser, reservedBy } from '@/db/queries/uploads';
+import { isAdmin, ownerIdOf, type Principal } from '../auth/principal';
+import { randomId } from '../auth/crypto';
+import { hashPassword } from '../auth/passwords';
+import { MAX_SHARE_BYTES, MAX_SHARE_FILES, type InitInput } from '../contract/shares';
+import type { InitResult } from '../contract/upload-protocol';
+import { AppError } from '../errors';
+import { formatBytes } from '../format-bytes';
+import { contentTypeFor } from '../http/mime';
+import { mapLimit } from '../map-limit';
+import { pathKey, sanitizeRelativePath } from '../paths/relative-path';
+import type { Runtime } from '../runtime';
+import { sharedFileKey } from '../storage/keys';
+import { discardGroup } from './abort-upload';
+import { capabilities, partCountFor } from './capabilities';
+
+/**
+ * POST /api/shares/upload/init: checks every limit and the quota before anything is stored,
+ * reserves the bytes under a lock on the owner's row (parallel inits cannot both squeeze in),
+ * then starts one multi-part upload and writes one pending session per file.
+ */
+export async function initUpload(rt: Runtime, principal: Principal, input: InitInput, origin: string): Promise<InitResult> {
+  if (input.files.length > MAX_SHARE_FILES) {
+    throw new AppError('too_many_files', `A share holds at most ${MAX_SHARE_FILES} files; this one has ${input.files.length}`);
+  }
+  const seen = new Map<string, string>();
+  const files = input.files.map((f) => {
+    const relativePath = sanitizeRelativePath(f.clientPath);
+    const key = pathKey(relativePath);
+    const earlier = seen.get(key);
+    if (earlier !== undefined) throw new AppError('duplicate_path', `"${f.clientPath}" and "${earlier}" are the same path`);
+    seen.set(key, f.clientPath);
+    return { ...f, relativePath };
+  });
+  const total = files.reduce((n, f) => n + f.size, 0);
+  if (total > MAX_SHARE_BYTES) throw new AppError('too_large', 'A share holds at most 50 GB');
+  const expiresAt = input.expires_at ? new Date(input.expires_at) : null;
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  const caps = await capabilities(rt, origin);
+  const ownerId = ownerIdOf(principal);
+  const groupId = randomId(16);
+
+  await rt.db.transaction(async (tx) => {
+    if (ownerId) {
+      const owner = await lockUser(tx, ownerId);
+      if (!owner) throw new AppError('unauthenticated', 'Sign in to continue');
+      if (!isAdmin(principal)) checkQuota(Number(owner.quotaBytes), Number(owner.usedBytes), await reservedBy(tx, ownerId), total);
+    }
+    await insertPendingGroup(tx, {
+      id: groupId,
+      userId: ownerId,
+      note: input.note ?? '',
+      passwordHash,
+      expiresAt,
+      status: 'offline',
+      uploadState: 'pending',
+      uploadMode: caps.mode,
+      partSize: caps.partSize,
+      reservedBytes: total,
+    });
+  });
+
+  try {
+    const started = await mapLimit(files, 16, async (f) => {
+      const storageKey = sharedFileKey(groupId, f.relativePath);
+      const uploadId = await rt.storage.createMultipart(storageKey, { contentType: contentTypeFor(f.relativePath), partSize: caps.partSize });
+      return { ...f, storageKey, uploadId, partCount: partCountFor(f.size, caps.partSize) };
+    });
+    await insertPendingUploads(
+      rt.db,
+      started.map((f) => ({
+        groupId,
+        userId: ownerId,
+        uploadId: f.uploadId,
+        storageKey: f.storageKey,
+        partCount: f.partCount,
+        clientPath: f.clientPath,
+        relativePath: f.relativePath,
+        declaredSize: f.size,
+        contentType: contentTypeFor(f.relativePath),
+      })),
+    );
+    return {
+      groupId,
+      mode: caps.mode,
+      partSize: caps.partSize,
+      files: started.map((f) => ({ clientPath: f.clientPath, relativePath: f.relativePath, uploadId: f.uploadId, storageKey: f.storageKey, partCount: f.partCount })),
+    };
+  } catch (e) {
+    await discardGroup(rt, groupId).catch(() => {});
+    throw e;
+  }
+}
+
+/** A refusal a person can act on: sizes in human units, and what holds the rest of the quota. */
+function checkQuota(quota: number, used: number, reserved: { bytes: number; uploads: number }, wanted: number): void {
+  const free = Math.max(0, quota - used - reserved.bytes);
+  if (wanted <= free) return;
+  const held =
+    reserved.uploads > 0
+      ? ` ${formatBytes(reserved.bytes)} is held by ${reserved.uploads === 1 ? 'an unfinished upload' : `${reserved.uploads} unfinished uploads`}: resume or discard ${reserved.uploads === 1 ? 'it' : 'them'} to free it.`
+      : '';
+  // Two sizes that round alike would read as a contradiction: then say the bytes.
+  const [need, have] = formatBytes(wanted) === formatBytes(free) ? [`${wanted.toLocaleString('en-US')} bytes`, `${free.toLocaleString('en-US')} bytes`] : [formatBytes(wanted), formatBytes(free)];
+  throw new AppError('quota_exceeded', `This upload needs ${need} but only ${have} of your quota is free.${held}`);
+}

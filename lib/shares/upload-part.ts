@@ -1,0 +1,62 @@
+import 'server-only';
+import type { Readable } from 'node:stream';
+import { findPendingUpload } from '@/db/queries/shares';
+import type { PendingUploadRow, ShareGroupRow } from '@/db/schema';
+import { ownerIdOf, type Principal } from '../auth/principal';
+import type { ChunkResult, PartRef, PartUrlResult } from '../contract/upload-protocol';
+import { AppError, notFound } from '../errors';
+import type { Runtime } from '../runtime';
+import { isStorageNotFound } from '../storage/types';
+import { expectedPartSize } from './capabilities';
+
+const PRESIGN_SECONDS = 15 * 60;
+
+/** The pending session named by the pair, if it belongs to this group and this caller. */
+async function pendingFor(rt: Runtime, principal: Principal, ref: Omit<PartRef, 'partNumber'>): Promise<{ pending: PendingUploadRow; group: ShareGroupRow }> {
+  const row = await findPendingUpload(rt.db, ref.uploadId, ref.storageKey);
+  if (!row || row.group.id !== ref.groupId || row.group.userId !== ownerIdOf(principal) || row.group.uploadState !== 'pending') {
+    throw notFound('No such pending upload');
+  }
+  return row;
+}
+
+function checkPartNumber(pending: PendingUploadRow, partNumber: number): void {
+  if (partNumber > pending.partCount) throw new AppError('invalid_request', `partNumber must be between 1 and ${pending.partCount}`);
+}
+
+/** POST /api/shares/upload/part-url: a presigned UploadPart URL (direct mode only). */
+export async function presignPartUrl(rt: Runtime, principal: Principal, input: PartRef): Promise<PartUrlResult> {
+  const { pending, group } = await pendingFor(rt, principal, input);
+  if (group.uploadMode !== 'direct' || !rt.storage.supportsPresign) {
+    throw new AppError('invalid_request', 'This upload goes through the server: PUT its parts to /api/shares/upload/chunk');
+  }
+  checkPartNumber(pending, input.partNumber);
+  const p = await rt.storage.presignPart(pending.storageKey, pending.uploadId, input.partNumber, PRESIGN_SECONDS);
+  return { url: p.url, headers: p.headers, expiresAt: p.expiresAt.toISOString() };
+}
+
+/**
+ * PUT /api/shares/upload/chunk (proxy mode): one part streamed straight into the store. The
+ * announced length must be the part's exact size (413 above the part size), so a short or
+ * long body is refused up front.
+ */
+export async function uploadChunk(rt: Runtime, principal: Principal, ref: PartRef, body: Readable, contentLength: number): Promise<ChunkResult> {
+  const { pending, group } = await pendingFor(rt, principal, ref);
+  checkPartNumber(pending, ref.partNumber);
+  if (contentLength > group.partSize) throw new AppError('part_too_large', `A part is at most ${group.partSize} bytes`);
+  const expected = expectedPartSize(Number(pending.declaredSize), group.partSize, ref.partNumber);
+  if (contentLength !== expected) {
+    throw new AppError('size_mismatch', `Part ${ref.partNumber} of this file must be exactly ${expected} bytes, not ${contentLength}`);
+  }
+  try {
+    const { etag } = await rt.storage.uploadPart(pending.storageKey, pending.uploadId, ref.partNumber, body, contentLength);
+    return { partNumber: ref.partNumber, etag };
+  } catch (e) {
+    // A client that went away is not a server fault (nor a database outage): no 5xx, no log.
+    if (e === body.errored || (e as Error)?.name === 'StorageIncompleteBodyError') {
+      throw new AppError('invalid_request', 'The connection closed before the whole part arrived');
+    }
+    if (isStorageNotFound(e)) throw notFound('This upload was completed or cancelled');
+    throw e;
+  }
+}

@@ -1,0 +1,285 @@
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { StorageIncompleteBodyError, StorageInvalidPartError, StorageNotFoundError, type PartInfo } from './types';
+
+/**
+ * The fs store's multi-part uploads. An upload lives at `multipart/<key>/\upload-<id>/`, so a
+ * group's uploads sit under the group's own prefix: aborting or deleting a group touches only
+ * its folder, never the whole area. (A backslash is in no key, so the folder cannot collide
+ * with a longer key.)
+ *
+ * Every part but the last has the size given at creation, so part n is written straight into
+ * its place in one sparse `data` file at (n - 1) × partSize, and completing is a rename: no byte
+ * is read or written a second time. A small marker file per part records its size and ETag once
+ * its last byte is written; a part cut short by a crash has no marker and is sent again.
+ *
+ * Writers of one upload are tracked in this process so that complete and abort can stop them
+ * first: no byte lands in a published object, nor in a folder being removed. (The fs store is
+ * single-instance: one process owns its directory.)
+ */
+const UPLOAD_ID = /^[0-9a-f]{32}$/;
+const UPLOAD_DIR = /^\\upload-([0-9a-f]{32})$/;
+const BATCH = 1024 * 1024;
+
+interface Writer {
+  stop: (e: Error) => void;
+  done: Promise<unknown>;
+}
+
+export function createFsMultipart(root: string, resolveKey: (key: string) => string) {
+  const area = path.resolve(root, 'multipart');
+  const writers = new Map<string, Set<Writer>>();
+  const closing = new Set<string>();
+
+  const uploadDir = (key: string, uploadId: string) => {
+    if (!UPLOAD_ID.test(uploadId)) throw new StorageNotFoundError('no such upload');
+    resolveKey(key); // validates the key
+    return path.join(area, key, `\\upload-${uploadId}`);
+  };
+  const marker = (dir: string, n: number) => path.join(dir, `part-${String(n).padStart(5, '0')}`);
+
+  async function partSizeOf(dir: string): Promise<number> {
+    const text = await fs.readFile(path.join(dir, 'meta'), 'utf8').catch((e) => {
+      throw isNotFound(e) ? new StorageNotFoundError('no such upload') : e;
+    });
+    return (JSON.parse(text) as { partSize: number }).partSize;
+  }
+
+  /** Stops every writer of the upload and waits until their files are closed. */
+  async function quiesce(dir: string): Promise<void> {
+    closing.add(dir);
+    const active = [...(writers.get(dir) ?? [])];
+    for (const w of active) w.stop(new StorageNotFoundError('the upload was completed or aborted'));
+    await Promise.allSettled(active.map((w) => w.done));
+  }
+
+  async function listParts(key: string, uploadId: string): Promise<PartInfo[]> {
+    const dir = uploadDir(key, uploadId);
+    await partSizeOf(dir);
+    const parts: PartInfo[] = [];
+    for (const name of await fs.readdir(dir).catch(() => [] as string[])) {
+      const m = /^part-(\d{5})$/.exec(name);
+      if (!m) continue;
+      const text = await fs.readFile(path.join(dir, name), 'utf8').catch(() => null);
+      const [size, etag] = text?.split(' ') ?? [];
+      if (etag) parts.push({ partNumber: Number(m[1]), size: Number(size), etag });
+    }
+    return parts.sort((a, b) => a.partNumber - b.partNumber);
+  }
+
+  return {
+    async create(key: string, partSize: number): Promise<string> {
+      const uploadId = randomBytes(16).toString('hex');
+      const dir = uploadDir(key, uploadId);
+      await fs.mkdir(dir, { recursive: true });
+      await fs.writeFile(path.join(dir, 'meta'), JSON.stringify({ partSize }));
+      return uploadId;
+    },
+
+    async uploadPart(key: string, uploadId: string, partNumber: number, body: Readable, size: number): Promise<{ etag: string }> {
+      const dir = uploadDir(key, uploadId);
+      if (closing.has(dir)) throw new StorageNotFoundError('no such upload');
+      // Registered before the first await, so a complete or abort that starts now waits for it.
+      let stop!: (e: Error) => void;
+      const stopped = new Promise<never>((_, reject) => (stop = reject));
+      stopped.catch(() => {});
+      const progress = { wrote: false };
+      const work = (async () => {
+        const partSize = await partSizeOf(dir);
+        if (size > partSize) throw new Error(`part ${partNumber} is ${size} bytes, more than the upload's part size ${partSize}`);
+        try {
+          await writeAt(path.join(dir, 'data'), body, (partNumber - 1) * partSize, size, stopped, progress);
+        } catch (e) {
+          // The part's bytes on disk are no longer what an earlier marker describes.
+          if (progress.wrote) await fs.rm(marker(dir, partNumber), { force: true });
+          throw e;
+        }
+        const etag = `"${size.toString(16)}-${randomBytes(8).toString('hex')}"`;
+        const tmp = `${marker(dir, partNumber)}.${randomBytes(6).toString('hex')}`;
+        await fs.writeFile(tmp, `${size} ${etag}`);
+        await fs.rename(tmp, marker(dir, partNumber));
+        return { etag };
+      })();
+      const writer: Writer = { stop: (e) => (stop(e), body.destroy(e)), done: work.catch(() => {}) };
+      const set = writers.get(dir) ?? new Set();
+      writers.set(dir, set.add(writer));
+      try {
+        return await work;
+      } catch (e) {
+        if (!(e instanceof StorageIncompleteBodyError) && isNotFound(e)) throw new StorageNotFoundError('no such upload');
+        throw e;
+      } finally {
+        set.delete(writer);
+        if (set.size === 0) writers.delete(dir);
+      }
+    },
+
+    listParts,
+
+    /**
+     * Checks the named parts against the markers (parts 1..N, all but the last full), cuts the
+     * data file to their total and renames it into place. A second complete finds no upload.
+     */
+    async complete(key: string, uploadId: string, parts: { partNumber: number; etag: string }[], target: string): Promise<void> {
+      const dir = uploadDir(key, uploadId);
+      if (closing.has(dir)) throw new StorageNotFoundError('no such upload');
+      await quiesce(dir);
+      try {
+        const partSize = await partSizeOf(dir);
+        const stored = new Map((await listParts(key, uploadId)).map((p) => [p.partNumber, p]));
+        const ordered = [...parts].sort((a, b) => a.partNumber - b.partNumber);
+        if (ordered.length === 0) throw new StorageInvalidPartError('no parts to complete');
+        let total = 0;
+        ordered.forEach((p, i) => {
+          const s = stored.get(p.partNumber);
+          if (!s || s.etag !== p.etag) throw new StorageInvalidPartError(`part ${p.partNumber} is not stored as named`);
+          if (p.partNumber !== i + 1) throw new StorageInvalidPartError('parts must be numbered 1, 2, 3… without gaps');
+          if (i < ordered.length - 1 && s.size !== partSize) throw new StorageInvalidPartError(`part ${p.partNumber} is smaller than the part size`);
+          total += s.size;
+        });
+        const data = path.join(dir, 'data');
+        const fh = await fs.open(data, constants.O_WRONLY | constants.O_CREAT);
+        try {
+          await fh.truncate(total);
+        } finally {
+          await fh.close();
+        }
+        await fs.mkdir(path.dirname(target), { recursive: true });
+        await fs.rename(data, target);
+        await fs.rm(dir, { recursive: true, force: true });
+      } finally {
+        closing.delete(dir);
+      }
+    },
+
+    async abort(key: string, uploadId: string): Promise<void> {
+      if (!UPLOAD_ID.test(uploadId)) return;
+      const dir = uploadDir(key, uploadId);
+      await quiesce(dir);
+      try {
+        await fs.rm(dir, { recursive: true, force: true });
+        await pruneEmpty(path.dirname(dir), area);
+      } finally {
+        closing.delete(dir);
+      }
+    },
+
+    /** Uploads whose key starts with prefix: only the folders under the prefix are read. */
+    async list(prefix: string): Promise<{ key: string; uploadId: string }[]> {
+      const cut = prefix.lastIndexOf('/');
+      const base = cut >= 0 ? prefix.slice(0, cut) : '';
+      if (base) resolveKey(base);
+      const out: { key: string; uploadId: string }[] = [];
+      const walk = async (dir: string, key: string) => {
+        const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+        for (const e of entries) {
+          if (!e.isDirectory()) continue;
+          const m = UPLOAD_DIR.exec(e.name);
+          if (m) {
+            if (key.startsWith(prefix)) out.push({ key, uploadId: m[1] });
+          } else if (!UPLOAD_ID.test(e.name) || key) {
+            await walk(path.join(dir, e.name), key ? `${key}/${e.name}` : e.name);
+          }
+        }
+      };
+      await walk(base ? path.join(area, base) : area, base);
+      return out;
+    },
+
+    /** Deletes a whole prefix folder (`shared/<group>/`) after stopping its writers. */
+    async deletePrefixFolder(prefix: string): Promise<void> {
+      const dir = path.join(area, prefix.slice(0, -1));
+      const mine = [...writers.keys()].filter((d) => d.startsWith(dir + path.sep));
+      await Promise.all(mine.map(quiesce));
+      try {
+        await fs.rm(dir, { recursive: true, force: true });
+        await pruneEmpty(path.dirname(dir), area);
+      } finally {
+        for (const d of mine) closing.delete(d);
+      }
+    },
+
+    /** Upload folders of the layout before this one (`multipart/<id>/key`), once stale. */
+    async sweepLegacy(olderThan: Date): Promise<number> {
+      let n = 0;
+      for (const name of await fs.readdir(area).catch(() => [] as string[])) {
+        if (!UPLOAD_ID.test(name)) continue;
+        const st = await fs.stat(path.join(area, name, 'key')).catch(() => null);
+        if (st && st.mtime < olderThan) {
+          await fs.rm(path.join(area, name), { recursive: true, force: true });
+          n++;
+        }
+      }
+      return n;
+    },
+  };
+}
+
+/**
+ * Streams exactly `size` bytes of body into file at position, gathering socket chunks into
+ * ~1 MiB writev calls. Fails on a short or long body, or when `stopped` rejects; `progress`
+ * says whether any byte may have reached the file.
+ */
+async function writeAt(
+  file: string,
+  body: Readable,
+  position: number,
+  size: number,
+  stopped: Promise<never>,
+  progress: { wrote: boolean },
+): Promise<void> {
+  const fh = await fs.open(file, constants.O_WRONLY | constants.O_CREAT);
+  try {
+    let seen = 0;
+    let batch: Buffer[] = [];
+    let batchBytes = 0;
+    const flush = async () => {
+      const at = position + seen - batchBytes;
+      progress.wrote = true;
+      const { bytesWritten } = await Promise.race([fh.writev(batch, at), stopped]);
+      if (bytesWritten !== batchBytes) await writeRest(fh, Buffer.concat(batch).subarray(bytesWritten), at + bytesWritten);
+      batch = [];
+      batchBytes = 0;
+    };
+    for await (const c of body) {
+      const chunk = c as Buffer;
+      seen += chunk.length;
+      if (seen > size) throw new StorageIncompleteBodyError(`body longer than the announced ${size} bytes`);
+      batch.push(chunk);
+      batchBytes += chunk.length;
+      if (batchBytes >= BATCH) await flush();
+    }
+    if (batchBytes) await flush();
+    if (seen !== size) throw new StorageIncompleteBodyError(`body ended after ${seen} of ${size} bytes`);
+  } catch (e) {
+    body.destroy();
+    throw e;
+  } finally {
+    await fh.close();
+  }
+}
+
+async function writeRest(fh: fs.FileHandle, rest: Buffer, at: number): Promise<void> {
+  for (let off = 0; off < rest.length; ) off += (await fh.write(rest, off, rest.length - off, at + off)).bytesWritten;
+}
+
+const isNotFound = (e: unknown) => (e as NodeJS.ErrnoException)?.code === 'ENOENT';
+
+/**
+ * Removes now-empty parent folders up to the key family (`shared/`, `files/`), which stays: a
+ * concurrent mkdir -p of another group must not lose the folder it is about to create in.
+ */
+export async function pruneEmpty(dir: string, root: string): Promise<void> {
+  let current = dir;
+  while (current.startsWith(root + path.sep) && path.relative(root, current).includes(path.sep)) {
+    try {
+      await fs.rmdir(current);
+    } catch {
+      return;
+    }
+    current = path.dirname(current);
+  }
+}

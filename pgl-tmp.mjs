@@ -1,0 +1,13 @@
+import { PGlite } from '@electric-sql/pglite';
+const rss = () => Math.round(process.memoryUsage().rss/1048576);
+const mu = () => { const m = process.memoryUsage(); return `rss ${rss()} ext ${Math.round(m.external/1048576)} ab ${Math.round(m.arrayBuffers/1048576)} heap ${Math.round(m.heapUsed/1048576)}`; };
+console.log('start', mu());
+const opts = JSON.parse(process.argv[3] ?? '{}');
+const db = await PGlite.create(process.argv[2], opts);
+console.log('open', mu());
+await db.query('select count(*) from pg_class');
+await new Promise(r=>setTimeout(r,2000));
+console.log('later', mu());
+const m = await db.query("select name, setting, unit from pg_settings where name in ('shared_buffers','work_mem','wal_buffers','maintenance_work_mem','temp_buffers')");
+console.log(JSON.stringify(m.rows));
+process.exit(0);

@@ -1,0 +1,73 @@
+import { mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { call } from './support/http';
+import { freshServiceEnv } from './support/services';
+import { startServer, TEST_ADMIN_TOKEN, tempDir } from './support/server';
+import { openStore } from './support/store';
+
+async function memberOn(base: string): Promise<string> {
+  const username = `jan${Date.now().toString(36)}${Math.floor(Math.random() * 1e6)}`;
+  await call('POST', '/api/users', { base, token: TEST_ADMIN_TOKEN, body: { username, password: 'long enough', quota_bytes: 1024 ** 3 } });
+  return (await call('POST', '/api/auth/login', { base, body: { username, password: 'long enough' } })).json.token;
+}
+
+async function until<T>(what: () => Promise<T>, done: (v: T) => boolean, tries = 240): Promise<T> {
+  let v = await what();
+  for (let i = 0; i < tries && !done(v); i++) {
+    await new Promise((r) => setTimeout(r, 250));
+    v = await what();
+  }
+  return v;
+}
+
+describe('the janitor', () => {
+  it('aborts every stale upload in one run, not just the first hundred', { timeout: 240_000 }, async () => {
+    const env = await freshServiceEnv();
+    const dataDir = tempDir();
+    // First server: uploads live for a day, so nothing it holds is stale yet.
+    const a = await startServer({ ...env, DATA_DIR: dataDir, JANITOR_INTERVAL_SECONDS: '1' });
+    const token = await memberOn(a.url);
+    const groups: string[] = [];
+    for (let i = 0; i < 150; i++) {
+      const r = await call('POST', '/api/shares/upload/init', { base: a.url, token, body: { files: [{ clientPath: `f${i}.bin`, size: 10 }] } });
+      expect(r.status).toBe(201);
+      groups.push(r.json.groupId);
+    }
+    await a.stop();
+    // Second server on the same data: every upload is now stale, and the janitor runs once
+    // (a second after start; the next run would be an hour later).
+    const b = await startServer({ ...env, DATA_DIR: dataDir, PENDING_UPLOAD_TTL_HOURS: '0.0001', JANITOR_INTERVAL_SECONDS: '3600' });
+    const store = openStore(env, dataDir);
+    try {
+      const left = await until(
+        async () => (await call('GET', '/api/shares', { base: b.url, token })).json.shares.length,
+        (n) => n === 0,
+      );
+      expect(left).toBe(0);
+      expect(await store.listMultipartUploads('shared/')).toEqual([]);
+    } finally {
+      store.close?.();
+      await b.stop();
+    }
+  });
+
+  it('removes temporary files older than the longest request, and keeps younger ones', async () => {
+    // The fs store's own temporary area, whatever store this run tests.
+    const env = Object.fromEntries(Object.entries(await freshServiceEnv()).filter(([k]) => !k.startsWith('S3_') && k !== 'STORAGE'));
+    const server = await startServer({ ...env, STORAGE: 'fs', JANITOR_INTERVAL_SECONDS: '1' });
+    try {
+      const tmp = path.join(server.dataDir, 'store', 'tmp');
+      mkdirSync(tmp, { recursive: true });
+      const crashed = path.join(tmp, 'left-by-a-crash');
+      writeFileSync(crashed, 'half a part');
+      const hourAgo = new Date(Date.now() - 3600_000);
+      utimesSync(crashed, hourAgo, hourAgo);
+      writeFileSync(path.join(tmp, 'being-written'), 'a part arriving now');
+      const names = await until(async () => readdirSync(tmp), (n) => !n.includes('left-by-a-crash'));
+      expect(names).toEqual(['being-written']);
+    } finally {
+      await server.stop();
+    }
+  });
+});
