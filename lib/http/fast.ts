@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 
 /**
  * The framework-free request/reply pair of the byte-serving paths (/p/*, /f/<id>/*).
@@ -54,9 +54,9 @@ export function writeNodeReply(res: ServerResponse, reply: FastReply, method: st
     return;
   }
   if (body instanceof Readable) {
-    body.on('error', () => res.destroy());
-    res.on('close', () => body.destroy());
-    body.pipe(res);
+    // pipeline, not pipe: a client that left while the reply was being prepared has already
+    // closed `res`, and only pipeline then destroys the body (and closes its file) at once.
+    pipeline(body, res, () => {});
     return;
   }
   res.end(body);
