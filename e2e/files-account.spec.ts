@@ -14,7 +14,8 @@ test('a member registers, sees the quota bar, edits the profile, signs out and i
   await expect(page.getByTestId('signed-in-as')).toHaveText('Erin Example');
   const quota = page.getByTestId('quota');
   await expect(quota).toContainText('0 B of');
-  await expect(quota.getByRole('progressbar', { name: 'Storage used' })).toBeVisible();
+  await expect(quota.getByRole('meter', { name: 'Storage quota' })).toBeVisible();
+  await expect(page.getByTestId('quota-free')).toHaveText('50 MB free');
 
   await page.getByRole('button', { name: 'Profile' }).click();
   await page.getByLabel('Name', { exact: true }).fill('Erin Renamed');

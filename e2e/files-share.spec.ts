@@ -73,6 +73,7 @@ test('a member shares a folder with a video; a guest streams, seeks and download
   const url = (await link.textContent())!;
   expect(url).toMatch(/\/f\/[A-Za-z0-9]+$/);
   await expect(page.getByTestId('quota')).toContainText('20 MB of 1.0 GB');
+  await expect(page.getByTestId('quota-free')).not.toContainText('held');
 
   // A guest in a fresh browser context: the page, the player, a Range request, a seek, a download.
   const guestCtx = await browser.newContext();
@@ -100,12 +101,16 @@ test('a member shares a folder with a video; a guest streams, seeks and download
   await guest.getByRole('link', { name: 'Download readme.txt' }).click();
   expect((await download).suggestedFilename()).toBe('readme.txt');
 
-  // Lock it with a password: the guest must unlock.
+  // Lock it with a password: the guest must unlock. Only the password changes: the expiry
+  // keeps its exact time (the edit dialog once rewrote it to the end of the day).
+  const expiryOf = async () => ((await (await page.request.get('/api/shares')).json()).shares as { note: string; expires_at: string }[]).find((s) => s.note === 'Holiday video')!.expires_at;
+  const expiresBefore = await expiryOf();
   const row = page.locator('[data-testid^="share-"]').filter({ hasText: 'Holiday video' });
   await row.getByRole('button', { name: 'Edit' }).click();
   await page.getByRole('dialog').getByLabel('Password (optional)').fill('guest password');
   await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
   await expect(row.getByText('🔒 password')).toBeVisible();
+  expect(await expiryOf()).toBe(expiresBefore);
   const locked = await guestCtx.newPage();
   const res = await locked.goto(url);
   expect(res!.status()).toBe(401);

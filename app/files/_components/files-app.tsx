@@ -1,14 +1,15 @@
 'use client';
 
 import { useCallback, useState } from 'react';
-import { Button, ProgressBar } from '@/app/_components/ui';
+import { Button } from '@/app/_components/ui';
 import { api } from '@/lib/client/api';
-import { formatBytes } from '@/lib/client/format';
 import type { UserDto } from '@/lib/users/user-dto';
 import { AuthTabs } from './auth-tabs';
 import { ProfilePanel } from './profile-panel';
+import { QuotaMeter } from './quota-meter';
 import { SharesPanel } from './shares-panel';
 import type { FilesSession } from './types';
+import { reservedBy, useShares } from './use-shares';
 import { UsersPanel } from './users-panel';
 
 type View = 'shares' | 'profile' | 'users';
@@ -16,6 +17,7 @@ type View = 'shares' | 'profile' | 'users';
 export function FilesApp({ initialSession }: { initialSession: FilesSession | null }) {
   const [session, setSession] = useState(initialSession);
   const [view, setView] = useState<View>('shares');
+  const shares = useShares(session !== null, session?.user?.id ?? null);
 
   const refresh = useCallback(async () => {
     try {
@@ -47,7 +49,7 @@ export function FilesApp({ initialSession }: { initialSession: FilesSession | nu
         <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-3 px-4 py-3">
           <h1 className="text-lg font-semibold">htmls · files</h1>
           <div className="flex flex-wrap items-center gap-4 text-sm">
-            {user ? <QuotaMeter user={user} /> : null}
+            {user ? <QuotaMeter user={user} reserved={reservedBy(shares.shares, user.id)} /> : null}
             <span data-testid="signed-in-as" className="font-medium">
               {name}
             </span>
@@ -70,25 +72,10 @@ export function FilesApp({ initialSession }: { initialSession: FilesSession | nu
         </nav>
       </header>
       <main className="mx-auto max-w-5xl space-y-6 px-4 py-6">
-        {view === 'shares' ? <SharesPanel session={session} onUsageChanged={refresh} /> : null}
+        {view === 'shares' ? <SharesPanel session={session} data={shares} onUsageChanged={refresh} /> : null}
         {view === 'profile' && user ? <ProfilePanel user={user} onSaved={refresh} onDeleted={() => setSession(null)} /> : null}
         {view === 'users' && session.role === 'admin' ? <UsersPanel selfId={user?.id ?? null} onChanged={refresh} /> : null}
       </main>
-    </div>
-  );
-}
-
-function QuotaMeter({ user }: { user: UserDto }) {
-  const ratio = user.quota_bytes > 0 ? user.used_bytes / user.quota_bytes : 1;
-  return (
-    <div className="w-48" data-testid="quota">
-      <div className="mb-1 flex justify-between text-xs text-zinc-600 dark:text-zinc-400">
-        <span>
-          {formatBytes(user.used_bytes)} of {formatBytes(user.quota_bytes)}
-        </span>
-        {ratio >= 0.9 ? <span className="font-medium text-amber-700 dark:text-amber-400">almost full</span> : null}
-      </div>
-      <ProgressBar value={user.used_bytes} max={user.quota_bytes} label="Storage used" />
     </div>
   );
 }

@@ -1,0 +1,61 @@
+'use client';
+
+const PRESETS = [
+  { label: '1 day', days: 1 },
+  { label: '7 days', days: 7 },
+  { label: '30 days', days: 30 },
+  { label: 'Never', days: 0 },
+];
+
+/** A preset (days from now, 0 = never) or a day the link stops working (at its end, local time). */
+export type ExpiryChoice = { days: number } | { date: string };
+
+export function expiryFromChoice(c: ExpiryChoice, now = Date.now()): string | null {
+  if ('date' in c) return new Date(`${c.date}T23:59:59`).toISOString();
+  return c.days > 0 ? new Date(now + c.days * 86400_000).toISOString() : null;
+}
+
+/** `YYYY-MM-DDTHH:mm` in local time, as a datetime-local input shows it. */
+export function toLocalInput(iso: string): string {
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+export function ExpiryPicker({ value, onChange, disabled }: { value: ExpiryChoice; onChange: (c: ExpiryChoice) => void; disabled?: boolean }) {
+  const date = 'date' in value ? value.date : '';
+  return (
+    <div>
+      <span className="mb-1 block text-sm font-medium text-zinc-700 dark:text-zinc-300">Expires</span>
+      <div className="flex flex-wrap gap-1" role="group" aria-label="Expiry">
+        {PRESETS.map((p) => {
+          const on = !date && 'days' in value && value.days === p.days;
+          return (
+            <button
+              key={p.label}
+              type="button"
+              disabled={disabled}
+              aria-pressed={on}
+              onClick={() => onChange({ days: p.days })}
+              className={`rounded-md px-2.5 py-1.5 text-sm ring-1 ${on ? 'bg-indigo-600 text-white ring-indigo-600' : 'ring-zinc-300 dark:ring-zinc-700'}`}
+            >
+              {p.label}
+            </button>
+          );
+        })}
+        <label className="sr-only" htmlFor="expiry-date">
+          Expiry date
+        </label>
+        <input
+          id="expiry-date"
+          type="date"
+          value={date}
+          disabled={disabled}
+          min={new Date().toISOString().slice(0, 10)}
+          onChange={(e) => onChange(e.target.value ? { date: e.target.value } : { days: 7 })}
+          className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+'use client';
+
+import { useEffect, useRef, useState } from 'react';
+import { filesAndHandlesFromDrop, filesFromList, type PickedFile } from '@/lib/client/collect-files';
+
+const PICK =
+  'cursor-pointer rounded-md bg-white px-3 py-2 font-medium ring-1 ring-zinc-300 hover:bg-zinc-100 focus-within:outline-2 focus-within:outline-indigo-500 dark:bg-zinc-900 dark:ring-zinc-700';
+
+/**
+ * A drop zone with "Choose files" and "Choose folder". A drop also hands over file handles
+ * where the browser has them (kept so an interrupted upload needs no re-pick); a pick does not.
+ */
+export function FilePicker({
+  onFiles,
+  disabled = false,
+  prompt = 'Drop files or folders here',
+  testIdPrefix = '',
+}: {
+  onFiles: (files: PickedFile[], handles: FileSystemHandle[] | null) => void;
+  disabled?: boolean;
+  prompt?: string;
+  testIdPrefix?: string;
+}) {
+  const [dragging, setDragging] = useState(false);
+  const folderInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    folderInput.current?.setAttribute('webkitdirectory', '');
+  }, []);
+  const picked = (list: FileList | null, input: HTMLInputElement) => {
+    onFiles(filesFromList(list), null);
+    input.value = '';
+  };
+  return (
+    <div
+      onDragOver={(e) => {
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={async (e) => {
+        e.preventDefault();
+        setDragging(false);
+        if (disabled) return;
+        const { files, handles } = await filesAndHandlesFromDrop(e.dataTransfer);
+        onFiles(files, handles.length ? handles : null);
+      }}
+      data-testid={`${testIdPrefix}dropzone`}
+      className={`rounded-lg border-2 border-dashed p-6 text-center text-sm ${dragging ? 'border-indigo-500 bg-indigo-50 dark:bg-indigo-950' : 'border-zinc-300 dark:border-zinc-700'}`}
+    >
+      <p className="text-zinc-600 dark:text-zinc-400">{prompt}</p>
+      <div className="mt-3 flex flex-wrap justify-center gap-2">
+        <label className={PICK}>
+          Choose files
+          <input type="file" multiple className="sr-only" disabled={disabled} onChange={(e) => picked(e.target.files, e.target)} data-testid={`${testIdPrefix}file-input`} />
+        </label>
+        <label className={PICK}>
+          Choose folder
+          <input ref={folderInput} type="file" multiple className="sr-only" disabled={disabled} onChange={(e) => picked(e.target.files, e.target)} data-testid={`${testIdPrefix}folder-input`} />
+        </label>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,123 @@
+'use client';
+
+import { useState } from 'react';
+import { Dialog, QrCode } from '@/app/_components/client-ui';
+import { Button, Field } from '@/app/_components/ui';
+import type { ShareDto } from '@/lib/shares/share-dto';
+import { toLocalInput } from './expiry-picker';
+import { generatePassword } from './upload-form';
+
+export function QrDialog({ open, link, onClose }: { open: boolean; link: string; onClose: () => void }) {
+  return (
+    <Dialog open={open} onClose={onClose} title="Scan to open">
+      <div className="flex flex-col items-center gap-3">
+        <QrCode text={link} size={220} />
+        <p className="break-all text-xs text-zinc-500">{link}</p>
+        <Button variant="secondary" onClick={onClose}>
+          Close
+        </Button>
+      </div>
+    </Dialog>
+  );
+}
+
+export function ConfirmDialog({
+  open,
+  title,
+  text,
+  action,
+  onConfirm,
+  onClose,
+}: {
+  open: boolean;
+  title: string;
+  text: string;
+  action: string;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  return (
+    <Dialog open={open} onClose={onClose} title={title}>
+      <p className="text-sm text-zinc-600 dark:text-zinc-400">{text}</p>
+      <div className="mt-4 flex justify-end gap-2">
+        <Button variant="secondary" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button variant="danger" onClick={onConfirm}>
+          {action}
+        </Button>
+      </div>
+    </Dialog>
+  );
+}
+
+/**
+ * Edits note, expiry and password. Only what changed is sent: saving a new password leaves the
+ * expiry exactly as it was. The expiry is a date and a time (local), never just a day.
+ */
+export function EditShareDialog({ share, open, onClose, onSave }: { share: ShareDto; open: boolean; onClose: () => void; onSave: (body: Record<string, unknown>) => Promise<void> }) {
+  return (
+    <Dialog open={open} onClose={onClose} title="Edit share">
+      {open ? <EditShareForm share={share} onCancel={onClose} onSave={onSave} /> : null}
+    </Dialog>
+  );
+}
+
+function EditShareForm({ share, onSave, onCancel }: { share: ShareDto; onSave: (body: Record<string, unknown>) => Promise<void>; onCancel: () => void }) {
+  const initialExpiry = share.expires_at ? toLocalInput(share.expires_at) : '';
+  const [note, setNote] = useState(share.note);
+  const [expiry, setExpiry] = useState(initialExpiry);
+  const [password, setPassword] = useState('');
+  const [clearPassword, setClearPassword] = useState(false);
+  async function submit(e: React.FormEvent) {
+    e.preventDefault();
+    const body: Record<string, unknown> = {};
+    if (note !== share.note) body.note = note;
+    if (expiry !== initialExpiry) body.expires_at = expiry ? new Date(expiry).toISOString() : null;
+    if (clearPassword) body.password = null;
+    else if (password) body.password = password;
+    if (Object.keys(body).length === 0) return onCancel();
+    await onSave(body);
+  }
+  return (
+    <form onSubmit={submit} className="space-y-3">
+      <Field label="Note" value={note} maxLength={2000} onChange={(e) => setNote(e.target.value)} />
+      <div className="flex items-end gap-2">
+        <div className="flex-1">
+          <Field label="Expires (empty: never)" type="datetime-local" value={expiry} onChange={(e) => setExpiry(e.target.value)} />
+        </div>
+        {expiry ? (
+          <Button type="button" variant="secondary" onClick={() => setExpiry('')}>
+            Never
+          </Button>
+        ) : null}
+      </div>
+      <div className="flex items-end gap-2">
+        <div className="flex-1">
+          <Field
+            label={share.has_password ? 'New password (leave empty to keep)' : 'Password (optional)'}
+            value={password}
+            autoComplete="off"
+            onChange={(e) => setPassword(e.target.value)}
+            disabled={clearPassword}
+          />
+        </div>
+        <Button type="button" variant="secondary" onClick={() => setPassword(generatePassword())} disabled={clearPassword}>
+          Generate
+        </Button>
+      </div>
+      {share.has_password ? (
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" checked={clearPassword} onChange={(e) => setClearPassword(e.target.checked)} />
+          Remove the password
+        </label>
+      ) : null}
+      <div className="flex justify-end gap-2">
+        <Button type="button" variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit">Save</Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,53 @@
+'use client';
+
+import { Card, ErrorText } from '@/app/_components/ui';
+import type { PickedFile } from '@/lib/client/collect-files';
+import { ShareRow } from './share-row';
+import type { FilesSession } from './types';
+import type { SharesData } from './use-shares';
+
+export function ShareList({
+  session,
+  data,
+  busy,
+  onResume,
+  onChanged,
+}: {
+  session: FilesSession;
+  data: SharesData;
+  busy: boolean;
+  onResume: (groupId: string, files: PickedFile[]) => Promise<void>;
+  onChanged: () => void;
+}) {
+  const { shares, error, pending } = data;
+  const admin = session.role === 'admin';
+  const myId = session.user?.id ?? null;
+  return (
+    <Card>
+      <h2 className="text-base font-semibold">{admin && !session.user ? 'All shares' : admin ? 'All shares (yours and members’)' : 'Your shares'}</h2>
+      <ErrorText>{error}</ErrorText>
+      {shares === null ? (
+        <p className="mt-3 text-sm text-zinc-500">Loading…</p>
+      ) : shares.length === 0 ? (
+        <div className="mt-4 rounded-lg border border-dashed border-zinc-300 p-6 text-center text-sm text-zinc-500 dark:border-zinc-700">
+          No shares yet. Drop files above to make your first link.
+        </div>
+      ) : (
+        <ul className="mt-3 divide-y divide-zinc-200 dark:divide-zinc-800">
+          {shares.map((s) => (
+            <ShareRow
+              key={s.id}
+              share={s}
+              mine={s.user_id === myId}
+              showOwner={admin}
+              record={pending.get(s.id)}
+              busy={busy}
+              onResume={(files) => onResume(s.id, files)}
+              onChanged={onChanged}
+            />
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,145 @@
+'use client';
+
+import { useState } from 'react';
+import { CopyButton } from '@/app/_components/client-ui';
+import { Badge, Button, ErrorText } from '@/app/_components/ui';
+import { api } from '@/lib/client/api';
+import type { PickedFile } from '@/lib/client/collect-files';
+import { describeError, formatBytes, formatDate } from '@/lib/client/format';
+import { forgetPendingUpload, type PendingUpload } from '@/lib/client/pending-uploads';
+import type { ShareDto } from '@/lib/shares/share-dto';
+import { ResumeDialog } from './resume-dialog';
+import { ConfirmDialog, EditShareDialog, QrDialog } from './share-dialogs';
+import { absolute } from './upload-progress';
+
+type Open = null | 'qr' | 'edit' | 'delete' | 'resume';
+
+export function ShareRow({
+  share: s,
+  mine,
+  showOwner,
+  record,
+  busy,
+  onResume,
+  onChanged,
+}: {
+  share: ShareDto;
+  /** The caller's own share (the administrator also sees everyone else's). */
+  mine: boolean;
+  showOwner: boolean;
+  record?: PendingUpload;
+  /** An upload is running: no second one starts. */
+  busy: boolean;
+  onResume: (files: PickedFile[]) => Promise<void>;
+  onChanged: () => void;
+}) {
+  const [error, setError] = useState('');
+  const [open, setOpen] = useState<Open>(null);
+  const close = () => setOpen(null);
+  const link = absolute(s.url);
+  const pending = s.upload_state === 'pending';
+  const expired = s.expires_at !== null && Date.parse(s.expires_at) <= Date.now();
+
+  async function patch(body: Record<string, unknown>) {
+    setError('');
+    try {
+      await api(`/api/shares/${s.id}`, { method: 'PATCH', body });
+      onChanged();
+    } catch (err) {
+      setError(describeError(err));
+    }
+  }
+  async function remove() {
+    close();
+    try {
+      // An unfinished upload is aborted: its parts are deleted and its reservation freed at once.
+      if (pending) await api('/api/shares/upload/abort', { body: { groupId: s.id } });
+      else await api(`/api/shares/${s.id}`, { method: 'DELETE' });
+      if (pending) await forgetPendingUpload(s.id);
+    } catch (err) {
+      setError(describeError(err));
+    }
+    onChanged();
+  }
+  async function resume(files: PickedFile[]) {
+    close();
+    setError('');
+    try {
+      await onResume(files);
+    } catch (err) {
+      if ((err as { code?: string }).code === 'paused') setError('Paused: Resume continues from here.');
+      else setError(describeError(err));
+    }
+  }
+
+  const parts = record ? ` · ${record.partsDone.length} of ${record.totalParts} parts uploaded` : '';
+  return (
+    <li className="py-3" data-testid={`share-${s.id}`}>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <div className="flex flex-wrap items-center gap-2">
+            <a href={s.url} target="_blank" rel="noreferrer" className="font-medium text-indigo-700 hover:underline dark:text-indigo-300">
+              {s.note || `${s.file_count} ${s.file_count === 1 ? 'file' : 'files'}`}
+            </a>
+            {pending ? <Badge tone="amber">upload unfinished</Badge> : <Badge tone={s.status === 'online' ? 'green' : 'zinc'}>{s.status}</Badge>}
+            {s.has_password ? <Badge tone="indigo">🔒 password</Badge> : null}
+            {expired ? <Badge tone="red">expired</Badge> : null}
+          </div>
+          <p className="mt-1 text-xs text-zinc-500">
+            {pending ? `holds ${formatBytes(s.total_bytes)} of quota${parts}` : `${s.file_count} ${s.file_count === 1 ? 'file' : 'files'} · ${formatBytes(s.total_bytes)}`} · created {formatDate(s.created_at)}
+            {pending ? '' : ` · expires ${formatDate(s.expires_at)}`}
+            {showOwner ? ` · by ${s.username ?? 'administrator'}` : ''}
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-1">
+          {pending && mine ? (
+            <Button onClick={() => setOpen('resume')} disabled={busy}>
+              Resume
+            </Button>
+          ) : null}
+          {!pending ? (
+            <>
+              <CopyButton text={link} />
+              <Button variant="secondary" onClick={() => setOpen('qr')}>
+                QR
+              </Button>
+              <Button variant="secondary" onClick={() => patch({ status: s.status === 'online' ? 'offline' : 'online' })}>
+                {s.status === 'online' ? 'Take offline' : 'Put online'}
+              </Button>
+              <Button variant="secondary" onClick={() => setOpen('edit')}>
+                Edit
+              </Button>
+            </>
+          ) : null}
+          <Button variant="danger" onClick={() => setOpen('delete')} disabled={pending && busy && mine}>
+            {pending ? (mine ? 'Discard' : 'Abort upload') : 'Delete'}
+          </Button>
+        </div>
+      </div>
+      <ErrorText>{error}</ErrorText>
+      <QrDialog open={open === 'qr'} link={link} onClose={close} />
+      <EditShareDialog
+        share={s}
+        open={open === 'edit'}
+        onClose={close}
+        onSave={async (body) => {
+          await patch(body);
+          close();
+        }}
+      />
+      <ConfirmDialog
+        open={open === 'delete'}
+        title={pending ? (mine ? 'Discard this upload?' : `Abort ${s.username ?? 'this'}’s upload?`) : 'Delete this share?'}
+        text={
+          pending
+            ? 'The parts uploaded so far are deleted and the quota they hold is freed. This cannot be undone.'
+            : 'The link stops working and its files are deleted. This cannot be undone.'
+        }
+        action={pending ? (mine ? 'Discard' : 'Abort upload') : 'Delete share'}
+        onConfirm={remove}
+        onClose={close}
+      />
+      {pending && mine ? <ResumeDialog share={s} record={record} open={open === 'resume'} onClose={close} onResume={resume} /> : null}
+    </li>
+  );
+}

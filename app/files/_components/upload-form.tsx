@@ -1,0 +1,133 @@
+'use client';
+
+import { useState } from 'react';
+import { Button, Card, ErrorText, Field } from '@/app/_components/ui';
+import { isJunk, type PickedFile } from '@/lib/client/collect-files';
+import { describeError, formatBytes } from '@/lib/client/format';
+import { isCancel } from '@/lib/upload-engine/retry';
+import type { ShareDto } from '@/lib/shares/share-dto';
+import { ExpiryPicker, expiryFromChoice, type ExpiryChoice } from './expiry-picker';
+import { FilePicker } from './file-picker';
+import { ShareCreated, UploadProgressView } from './upload-progress';
+import type { UploadRunner } from './use-upload-runner';
+
+export function generatePassword(length = 16): string {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
+  const bytes = crypto.getRandomValues(new Uint8Array(length));
+  return [...bytes].map((b) => alphabet[b % alphabet.length]).join('');
+}
+
+/** The "New share" card: pick or drop, note, expiry, password, then the upload's progress. */
+export function UploadForm({ runner, free, resumable, onDone }: { runner: UploadRunner; free: number; resumable: number; onDone: () => void }) {
+  const [picked, setPicked] = useState<PickedFile[]>([]);
+  const [handles, setHandles] = useState<FileSystemHandle[] | null>(null);
+  const [note, setNote] = useState('');
+  const [expiry, setExpiry] = useState<ExpiryChoice>({ days: 7 });
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState('');
+  const [result, setResult] = useState<ShareDto | null>(null);
+  const uploading = runner.progress !== null;
+  const total = picked.reduce((n, p) => n + p.file.size, 0);
+
+  function add(files: PickedFile[], dropped: FileSystemHandle[] | null) {
+    setResult(null);
+    setError('');
+    const merged = new Map(picked.map((p) => [p.path, p]));
+    for (const f of files) if (!isJunk(f.path)) merged.set(f.path, f);
+    setPicked([...merged.values()]);
+    // Handles only help when every file came from drops.
+    setHandles(dropped && (picked.length === 0 || handles) ? [...(handles ?? []), ...dropped] : null);
+  }
+
+  async function start() {
+    setError('');
+    setResult(null);
+    if (picked.length === 0) return setError('Choose or drop some files first.');
+    if (total > free) {
+      return setError(`These files need ${formatBytes(total)} but only ${formatBytes(free)} of your quota is free.${resumable ? ' Unfinished uploads hold part of it: resume or discard them below.' : ''}`);
+    }
+    try {
+      const share = await runner.start(picked, { note, expiresAt: expiryFromChoice(expiry), password }, handles ?? undefined);
+      setResult(share);
+      setPicked([]);
+      setHandles(null);
+      setNote('');
+      setPassword('');
+    } catch (err) {
+      if ((err as { code?: string }).code === 'paused') setError('Paused: the parts sent so far are kept. Use Resume on the share below.');
+      else if (isCancel(err)) setError('Upload cancelled. Nothing was kept.');
+      else setError(`${describeError(err)}${(err as { status?: number }).status === 0 || ((err as { status?: number }).status ?? 0) >= 500 ? ' The parts sent so far are kept: use Resume on the share below.' : ''}`);
+    } finally {
+      onDone();
+    }
+  }
+
+  return (
+    <Card>
+      <h2 className="text-base font-semibold">New share</h2>
+      {resumable > 0 && !uploading ? (
+        <p className="mt-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800 dark:bg-amber-950 dark:text-amber-300">
+          {resumable === 1 ? 'An upload was interrupted.' : `${resumable} uploads were interrupted.`} Resume or discard {resumable === 1 ? 'it' : 'them'} in the list below.
+        </p>
+      ) : null}
+      <div className="mt-3">
+        <FilePicker onFiles={add} disabled={uploading} />
+      </div>
+      {picked.length > 0 ? (
+        <div className="mt-3 text-sm">
+          <div className="flex items-center justify-between">
+            <span>
+              {picked.length} {picked.length === 1 ? 'file' : 'files'} · {formatBytes(total)}
+            </span>
+            {!uploading ? (
+              <Button variant="ghost" onClick={() => (setPicked([]), setHandles(null))}>
+                Clear
+              </Button>
+            ) : null}
+          </div>
+          <ul className="mt-1 max-h-40 overflow-auto text-xs text-zinc-600 dark:text-zinc-400">
+            {picked.slice(0, 200).map((p) => (
+              <li key={p.path} className="flex justify-between gap-2">
+                <span className="truncate">{p.path}</span>
+                <span>{formatBytes(p.file.size)}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      <div className="mt-4 grid gap-4 sm:grid-cols-2">
+        <Field label="Note (optional)" value={note} maxLength={2000} onChange={(e) => setNote(e.target.value)} disabled={uploading} />
+        <ExpiryPicker value={expiry} onChange={setExpiry} disabled={uploading} />
+        <div className="flex items-end gap-2 sm:col-span-2">
+          <div className="flex-1">
+            <Field label="Password (optional)" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="off" disabled={uploading} />
+          </div>
+          <Button type="button" variant="secondary" onClick={() => setPassword(generatePassword())} disabled={uploading}>
+            Generate
+          </Button>
+        </div>
+      </div>
+      {runner.progress && runner.resuming ? <p className="mt-4 text-sm font-medium">Resuming an interrupted upload…</p> : null}
+      {runner.progress ? <UploadProgressView progress={runner.progress} /> : null}
+      <div className="mt-4 space-y-3">
+        <ErrorText>{error}</ErrorText>
+        <div className="flex gap-2">
+          <Button onClick={start} disabled={uploading || picked.length === 0}>
+            Upload and create link
+          </Button>
+          {uploading ? (
+            <>
+              <Button variant="secondary" onClick={runner.pause}>
+                Pause
+              </Button>
+              <Button variant="secondary" onClick={runner.cancel}>
+                Cancel
+              </Button>
+            </>
+          ) : null}
+        </div>
+        {result ? <ShareCreated share={result} /> : null}
+      </div>
+    </Card>
+  );
+}

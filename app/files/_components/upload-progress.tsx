@@ -1,0 +1,49 @@
+import { CopyButton, QrCode } from '@/app/_components/client-ui';
+import { ProgressBar } from '@/app/_components/ui';
+import { formatBytes, formatEta, formatSpeed } from '@/lib/client/format';
+import type { UploadProgress } from '@/lib/upload-engine/types';
+import type { ShareDto } from '@/lib/shares/share-dto';
+
+export const absolute = (path: string) => (typeof window === 'undefined' ? path : new URL(path, window.location.origin).toString());
+
+/** Bytes, speed and time left for the whole upload, and a bar per file when there are several. */
+export function UploadProgressView({ progress: p }: { progress: UploadProgress }) {
+  return (
+    <div className="mt-4 space-y-2" data-testid="upload-progress">
+      <div className="flex flex-wrap justify-between gap-2 text-sm" aria-live="polite">
+        <span>{p.stage === 'preparing' ? 'Preparing…' : p.stage === 'finishing' ? 'Finishing…' : `${formatBytes(p.loaded)} of ${formatBytes(p.total)}`}</span>
+        <span className="text-zinc-500">{p.stage === 'uploading' ? `${formatSpeed(p.speed)} · ${formatEta(p.eta)} left` : ''}</span>
+      </div>
+      <ProgressBar value={p.loaded} max={p.total} label="Upload progress" />
+      {p.files.length > 1 ? (
+        <ul className="max-h-40 space-y-1 overflow-auto text-xs">
+          {p.files.map((f) => (
+            <li key={f.clientPath} className="grid grid-cols-[1fr_8rem] items-center gap-2">
+              <span className="truncate">
+                {f.done ? '✓ ' : ''}
+                {f.clientPath}
+              </span>
+              <ProgressBar value={f.done ? f.total : f.loaded} max={f.total || 1} label={`Progress of ${f.clientPath}`} />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+export function ShareCreated({ share }: { share: ShareDto }) {
+  const link = absolute(share.url);
+  return (
+    <div role="status" className="flex flex-wrap items-center gap-4 rounded-lg bg-green-50 p-4 dark:bg-green-950">
+      <QrCode text={link} size={112} />
+      <div className="min-w-0 flex-1 space-y-2">
+        <p className="text-sm font-medium text-green-800 dark:text-green-300">Your link is ready</p>
+        <a href={share.url} target="_blank" rel="noreferrer" className="block break-all text-sm text-indigo-700 underline dark:text-indigo-300" data-testid="share-link">
+          {link}
+        </a>
+        <CopyButton text={link} />
+      </div>
+    </div>
+  );
+}

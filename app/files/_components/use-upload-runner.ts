@@ -1,0 +1,132 @@
+'use client';
+
+import { useEffect, useRef, useState } from 'react';
+import type { PickedFile } from '@/lib/client/collect-files';
+import { forgetPendingUpload, markPartDone, savePendingUpload, type PendingUpload } from '@/lib/client/pending-uploads';
+import { blobSource, browserTransport } from '@/lib/client/share-upload';
+import { api, ApiError } from '@/lib/client/api';
+import { runShareUpload } from '@/lib/upload-engine/engine';
+import { isCancel } from '@/lib/upload-engine/retry';
+import type { UploadProgress } from '@/lib/upload-engine/types';
+import type { ShareDto } from '@/lib/shares/share-dto';
+
+export interface NewShare {
+  note: string;
+  expiresAt: string | null;
+  password: string;
+}
+
+export interface UploadRunner {
+  progress: UploadProgress | null;
+  /** The group being uploaded or resumed. */
+  groupId: string | null;
+  resuming: boolean;
+  start(files: PickedFile[], share: NewShare, handles?: FileSystemHandle[]): Promise<ShareDto>;
+  /** `record`: this browser's memory of the upload, kept as it is (handles, times). */
+  resume(groupId: string, files: PickedFile[], record?: PendingUpload): Promise<ShareDto>;
+  /** Stops and forgets the upload (the server deletes its parts and frees the quota). */
+  cancel(): void;
+  /** Stops, keeping what arrived: Resume continues from there. */
+  pause(): void;
+}
+
+/**
+ * Runs one upload at a time on the engine, keeping its plan in IndexedDB until it completes
+ * (so a reload, a crash or a closed tab can resume it), and warns before the page is left
+ * while bytes are in flight.
+ */
+export function useUploadRunner(ownerId: string | null, onGroupCreated: () => void = () => {}): UploadRunner {
+  const [progress, setProgress] = useState<UploadProgress | null>(null);
+  const [groupId, setGroupId] = useState<string | null>(null);
+  const [resuming, setResuming] = useState(false);
+  const controller = useRef<AbortController | null>(null);
+  const discardOnStop = useRef(false);
+  const active = progress !== null;
+
+  useEffect(() => {
+    if (!active) return;
+    const warn = (e: BeforeUnloadEvent) => {
+      e.preventDefault();
+      e.returnValue = '';
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [active]);
+
+  async function run(
+    files: PickedFile[],
+    opts: { share?: NewShare; resumeGroupId?: string; handles?: FileSystemHandle[]; record?: PendingUpload },
+  ): Promise<ShareDto> {
+    const c = new AbortController();
+    controller.current = c;
+    discardOnStop.current = false;
+    setResuming(Boolean(opts.resumeGroupId));
+    setProgress({ stage: 'preparing', loaded: 0, total: files.reduce((n, f) => n + f.file.size, 0), speed: 0, eta: Infinity, files: [] });
+    // One IndexedDB write at a time: parts finishing together must not lose each other's mark.
+    let saving = Promise.resolve();
+    const queue = (fn: () => Promise<void>) => (saving = saving.then(fn, fn));
+    let group = opts.resumeGroupId ?? '';
+    try {
+      const share = await runShareUpload(
+        browserTransport,
+        files.map((f) => blobSource(f.file, f.path)),
+        {
+          ...opts.share,
+          resumeGroupId: opts.resumeGroupId,
+          signal: c.signal,
+          abortOnCancel: false,
+          onProgress: (p) => setProgress({ ...p, files: [...p.files] }),
+          onPlan: async (plan) => {
+            group = plan.groupId;
+            setGroupId(plan.groupId);
+            if (!opts.resumeGroupId) onGroupCreated();
+            const byPath = new Map(files.map((f) => [f.path, f.file]));
+            await queue(() =>
+              savePendingUpload(
+                opts.record ?? {
+                  groupId: plan.groupId,
+                  ownerId,
+                  createdAt: new Date().toISOString(),
+                  note: opts.share?.note ?? '',
+                  files: plan.files.map((f) => ({ clientPath: f.clientPath, size: byPath.get(f.clientPath)?.size ?? 0, lastModified: byPath.get(f.clientPath)?.lastModified ?? 0 })),
+                  partsDone: [],
+                  totalParts: plan.totalParts,
+                  handles: opts.handles?.length ? opts.handles : undefined,
+                },
+              ),
+            );
+          },
+          onPartStored: (f, n) => void queue(() => markPartDone(group, `${f.uploadId}:${n}`)),
+          onAbandoned: (g) => void queue(() => forgetPendingUpload(g)),
+        },
+      );
+      await queue(() => forgetPendingUpload(share.id));
+      return share;
+    } catch (e) {
+      if (isCancel(e) && !discardOnStop.current) throw new ApiError(0, 'paused', 'Paused: the parts sent so far are kept.');
+      if (isCancel(e) && group) {
+        await api('/api/shares/upload/abort', { body: { groupId: group } }).catch(() => {});
+        await queue(() => forgetPendingUpload(group));
+      }
+      throw e;
+    } finally {
+      await saving;
+      controller.current = null;
+      setProgress(null);
+      setGroupId(null);
+    }
+  }
+
+  return {
+    progress,
+    groupId,
+    start: (files, share, handles) => run(files, { share, handles }),
+    resume: (id, files, record) => run(files, { resumeGroupId: id, record }),
+    resuming,
+    cancel: () => {
+      discardOnStop.current = true;
+      controller.current?.abort();
+    },
+    pause: () => controller.current?.abort(),
+  };
+}

@@ -1,0 +1,51 @@
+import { writeFileSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { getEventListeners } from 'node:events';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeTransport } from './node-transport';
+
+// A bare local server that takes any PUT and answers with the body's length.
+let server: http.Server;
+let base: string;
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    let n = 0;
+    req.on('data', (c) => (n += c.length));
+    req.on('end', () => res.writeHead(200, { ETag: `"${n}"`, 'Content-Type': 'application/json' }).end(JSON.stringify({ etag: `"${n}"` })));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+});
+afterAll(() => new Promise((r) => server.close(r)));
+
+describe('nodeTransport.put', () => {
+  it('streams a file range with its exact length and lets go of the signal once done (no listener piles up)', async () => {
+    const file = path.join(os.tmpdir(), `htmls-range-${process.pid}.bin`);
+    writeFileSync(file, Buffer.alloc(3000, 7));
+    const t = nodeTransport(base, 'token');
+    const signal = new AbortController().signal;
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      for (let i = 0; i < 20; i++) {
+        let sent = 0;
+        const r = await t.put({ url: '/x', api: true, headers: {}, body: { file, start: i * 100, end: i * 100 + 250 }, length: 250, signal, onProgress: (n) => (sent = n) });
+        expect([r.etag, sent]).toEqual(['"250"', 250]);
+      }
+      expect(getEventListeners(signal, 'abort')).toHaveLength(0);
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+
+  it('an unreadable file is a local error (status -1), not a network error to retry', async () => {
+    const t = nodeTransport(base, undefined);
+    await expect(
+      t.put({ url: '/x', api: true, headers: {}, body: { file: '/nonexistent/file', start: 0, end: 10 }, length: 10, signal: new AbortController().signal, onProgress: () => {} }),
+    ).rejects.toMatchObject({ status: -1, code: 'local_file_error' });
+  });
+});

@@ -1,0 +1,115 @@
+/**
+ * The upload engine's Node side: file ranges as the byte source, http(s).request as the
+ * transport. A part is streamed from disk with an exact Content-Length (S3 refuses chunked
+ * bodies): never more than a read buffer of it in memory. No Next or React imports.
+ */
+import { createReadStream } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import type { PutRequest, UploadSource, UploadTransport } from '../upload-engine/types';
+import { ApiError } from './api';
+
+export interface FileRange {
+  file: string;
+  start: number;
+  /** Exclusive. */
+  end: number;
+}
+
+export function fileSource(file: string, clientPath: string, size: number): UploadSource<FileRange> {
+  return { clientPath, size, slice: (start, end) => ({ file, start, end }) };
+}
+
+export function nodeTransport(baseUrl: string, token: string | undefined): UploadTransport<FileRange> {
+  const auth: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+  return {
+    async json<T>(method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+      let res: Response;
+      try {
+        res = await fetch(baseUrl + path, {
+          method,
+          headers: { ...auth, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal,
+        });
+      } catch {
+        throw new ApiError(0, 'network_error', `Could not reach ${baseUrl}`);
+      }
+      return parseResponse<T>(res);
+    },
+    put: (req) => putRange(req.api ? baseUrl + req.url : req.url, req.api ? { ...auth, ...req.headers } : req.headers, req),
+  };
+}
+
+/**
+ * One PUT of a file range. Every listener it adds (on the attempt's signal, on the file) is
+ * gone when it settles, and a failed attempt closes its file.
+ */
+function putRange(url: string, headers: Record<string, string>, req: PutRequest<FileRange>): Promise<{ text: string; etag: string | null }> {
+  const { body: range, length, signal } = req;
+  return new Promise((resolve, reject) => {
+    const u = new URL(url);
+    const file = length > 0 ? createReadStream(range.file, { start: range.start, end: range.end - 1, highWaterMark: 1024 * 1024 }) : null;
+    let settled = false;
+    const settle = (e: ApiError | null, value?: { text: string; etag: string | null }) => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', onAbort);
+      if (e) {
+        file?.destroy();
+        request.destroy();
+        reject(e);
+      } else resolve(value!);
+    };
+    const onAbort = () => settle(new ApiError(0, 'network_error', 'The part upload was interrupted'));
+    const request = (u.protocol === 'https:' ? https : http).request(u, { method: 'PUT', headers: { ...headers, 'Content-Length': String(length) } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (text += c));
+      res.on('error', () => settle(new ApiError(0, 'network_error', 'The connection dropped while uploading a part')));
+      res.on('end', () => {
+        const status = res.statusCode ?? 0;
+        if (status >= 200 && status < 300) return settle(null, { text, etag: (res.headers.etag as string | undefined) ?? null });
+        settle(errorFrom(status, text, res.headers['retry-after']));
+      });
+    });
+    request.on('error', () => settle(new ApiError(0, 'network_error', 'The connection dropped while uploading a part')));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    if (!file) return void request.end();
+    let sent = 0;
+    // A file that vanished or shrank is not a network problem: say so, and do not retry it.
+    file.on('error', (e) => settle(new ApiError(-1, 'local_file_error', `Cannot read ${range.file}: ${e.message}`)));
+    file.on('data', (c) => req.onProgress((sent += c.length)));
+    file.pipe(request);
+  });
+}
+
+function errorFrom(status: number, text: string, retryAfter: string | string[] | undefined): ApiError {
+  let code = 'http_error';
+  let message = `Request failed (${status})`;
+  try {
+    const d = JSON.parse(text) as { code?: string; error?: string };
+    code = d.code ?? code;
+    message = d.error ?? message;
+  } catch {
+    /* an S3 error is XML: keep the status */
+  }
+  return new ApiError(status, code, message, Number(retryAfter) || undefined);
+}
+
+export async function parseResponse<T>(res: Response): Promise<T> {
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  let data: unknown = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    /* not JSON */
+  }
+  if (!res.ok) {
+    const d = data as { code?: string; error?: string } | null;
+    throw new ApiError(res.status, d?.code ?? 'http_error', d?.error ?? `Request failed (${res.status})`, Number(res.headers.get('Retry-After')) || undefined);
+  }
+  return data as T;
+}
