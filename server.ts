@@ -40,6 +40,9 @@ async function main() {
   markCustomServer();
   await boot();
 
+  // tsx turned source maps on for our TypeScript; Next's own compiled chunks (and their maps'
+  // embedded sources, tens of MB) need not stay in memory for that.
+  if (!dev) process.setSourceMapsEnabled(false);
   const app = next({ dev, dir: process.cwd(), hostname: env.host, port: env.port });
   await app.prepare();
   const handle = app.getRequestHandler();

@@ -38,7 +38,7 @@ async function createRuntime(env: Env): Promise<Runtime> {
     env,
     dbh,
     db: dbh.db,
-    storage: createStorage(env),
+    storage: await createStorage(env),
     migrated: false,
     migrationsCheckedAt: 0,
   };

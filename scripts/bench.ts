@@ -1,5 +1,6 @@
 /**
  * `npm run bench [-- --quick] [-- --size 1024] [-- --rss-size 10240] [-- --storage fs|s3] [-- --runs 3]`
+ * (without --storage: an fs pass, then an s3 pass when S3_ENDPOINT and keys are set; a table each)
  *
  * Starts the production server on a fresh data directory (and, with --storage s3, the S3
  * server named by S3_ENDPOINT / S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY; with DATABASE_URL,
@@ -18,7 +19,8 @@ import { createS3Storage } from '../lib/storage/s3';
 import type { StorageDriver } from '../lib/storage/types';
 import { freshServiceEnv } from '../tests/support/services';
 import { startServer, tempDir, TEST_ADMIN_TOKEN } from '../tests/support/server';
-import { api, hasCommand, log, makeFile, MiB, PROJECTS, quick, RSS_SIZE, rssOf, rows, RUNS, SIZE, startNginx, storageArg, type BenchContext } from './bench/common';
+import { api, hasCommand, log, makeFile, MiB, PROJECTS, quick, request, RSS_SIZE, rssOf, rows, RUNS, SIZE, startNginx, storageArg, type BenchContext } from './bench/common';
+import { s3FromEnv } from '../tests/support/env';
 import { benchDirectory, seedDirectory } from './bench/directory';
 import { benchDownloads } from './bench/downloads';
 import { benchHosted, seedHostedSite } from './bench/hosted';
@@ -37,27 +39,26 @@ function storeFor(env: Record<string, string | undefined>, dataDir: string): Sto
   });
 }
 
-function printTable() {
+function printTable(title: string) {
   const cols = ['metric', 'value', 'baseline', 'ratio', 'goal'] as const;
   const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => r[c].length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  console.log(`\n${title}\n`);
   console.log(line([...cols]));
   console.log(line(widths.map((w) => '-'.repeat(w))));
   for (const r of rows) console.log(line(cols.map((c) => r[c])));
 }
 
-async function main() {
-  process.chdir(path.resolve(import.meta.dirname, '..'));
-  log(`htmls bench: ${quick ? 'quick, ' : ''}${SIZE / MiB} MiB transfers, ${RSS_SIZE / MiB} MiB RSS upload, storage ${storageArg}, ${RUNS} runs each`);
-  ensureBuilt({ quiet: false });
-  if (storageArg === 's3') process.env.STORAGE = 's3';
+/** One pass: a fresh server on a fresh data directory (and database, and bucket for s3). */
+async function runPass(storage: 'fs' | 's3') {
+  if (storage === 's3') process.env.STORAGE = 's3';
   else delete process.env.STORAGE;
   const env = await freshServiceEnv();
-  if (storageArg !== 's3') {
+  if (storage !== 's3') {
     for (const k of Object.keys(env)) if (k.startsWith('S3_') || k === 'STORAGE') delete env[k];
   }
   const dataDir = tempDir('htmls-bench-');
-  log(`seeding ${PROJECTS} projects…`);
+  log(`[${storage}] seeding ${PROJECTS} projects…`);
   await seedDirectory(env, dataDir);
   const server = await startServer({ ...env, DATA_DIR: dataDir });
   const store = storeFor(env, dataDir);
@@ -74,8 +75,12 @@ async function main() {
     await makeFile(shareFile, SIZE);
     // nginx serves the share file from the same directory tree.
     spawnSync('ln', ['-s', shareFile, path.join(site, 'share.bin')]);
-    ctx = { base: server.url, pid: server.proc.pid!, env, store, work, site, nginx: null, admin, member, shareFile, idle: rssOf(server.proc.pid!) };
+    ctx = { base: server.url, pid: server.proc.pid!, env, store, work, site, nginx: null, admin, member, shareFile, idle: 0 };
     await seedHostedSite(ctx);
+    // Idle is measured once the first pages have been served and the server has settled.
+    for (const p of ['/', '/files', '/htmls']) await request(server.url + p);
+    await new Promise((r) => setTimeout(r, 5000));
+    ctx.idle = rssOf(server.proc.pid!);
     ctx.nginx = hasCommand('nginx') ? await startNginx(site) : null;
 
     await benchHosted(ctx);
@@ -90,7 +95,23 @@ async function main() {
     // Gigabytes of test files and objects: never leave them behind.
     for (const dir of [work, dataDir, ctx?.nginx?.prefix]) if (dir) rmSync(dir, { recursive: true, force: true });
   }
-  printTable();
+}
+
+async function main() {
+  process.chdir(path.resolve(import.meta.dirname, '..'));
+  const passes: ('fs' | 's3')[] = storageArg ? [storageArg as 'fs' | 's3'] : s3FromEnv() ? ['fs', 's3'] : ['fs'];
+  log(`htmls bench: ${quick ? 'quick, ' : ''}${SIZE / MiB} MiB transfers, ${RSS_SIZE / MiB} MiB RSS upload, storage ${passes.join(' then ')}, ${RUNS} runs each`);
+  ensureBuilt({ quiet: false });
+  const tables: { title: string; rows: typeof rows }[] = [];
+  for (const storage of passes) {
+    rows.length = 0;
+    await runPass(storage);
+    tables.push({ title: `storage: ${storage}${process.env.DATABASE_URL ? ', PostgreSQL' : ', PGlite'}`, rows: [...rows] });
+  }
+  for (const t of tables) {
+    rows.splice(0, rows.length, ...t.rows);
+    printTable(t.title);
+  }
 }
 
 main().then(

@@ -15,7 +15,7 @@ import { ownGroupOrThrow } from './own-group';
 import { toShareDto, type ShareDto } from './share-dto';
 
 /** Store calls in flight at once: a 500-file share completes in a few seconds on S3. */
-const STORE_CONCURRENCY = 16;
+const STORE_CONCURRENCY = 32;
 const alreadyCompleted = () => new AppError('already_completed', 'This upload is already complete');
 
 /**
@@ -42,7 +42,7 @@ export async function completeUpload(rt: Runtime, principal: Principal, input: C
     stored = await mapLimit(pending, STORE_CONCURRENCY, async (p, i) => {
       const parts = checked[i] as PartInfo[] | ObjectInfo;
       const object = Array.isArray(parts)
-        ? await rt.storage.completeMultipart(p.storageKey, p.uploadId, parts.map((x) => ({ partNumber: x.partNumber, etag: x.etag })))
+        ? await rt.storage.completeMultipart(p.storageKey, p.uploadId, parts.map((x) => ({ partNumber: x.partNumber, etag: x.etag, size: x.size })))
         : parts;
       return { pending: p, object };
     });

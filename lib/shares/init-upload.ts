@@ -62,7 +62,7 @@ export async function initUpload(rt: Runtime, principal: Principal, input: InitI
   });
 
   try {
-    const started = await mapLimit(files, 16, async (f) => {
+    const started = await mapLimit(files, 32, async (f) => {
       const storageKey = sharedFileKey(groupId, f.relativePath);
       const uploadId = await rt.storage.createMultipart(storageKey, { contentType: contentTypeFor(f.relativePath), partSize: caps.partSize });
       return { ...f, storageKey, uploadId, partCount: partCountFor(f.size, caps.partSize) };

@@ -83,15 +83,12 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
       const dir = uploadDir(key, uploadId);
       if (closing.has(dir)) throw new StorageNotFoundError('no such upload');
       // Registered before the first await, so a complete or abort that starts now waits for it.
-      let stop!: (e: Error) => void;
-      const stopped = new Promise<never>((_, reject) => (stop = reject));
-      stopped.catch(() => {});
-      const progress = { wrote: false };
+      const progress: WriteState = { wrote: false, stopped: null };
       const work = (async () => {
         const partSize = await partSizeOf(dir);
         if (size > partSize) throw new Error(`part ${partNumber} is ${size} bytes, more than the upload's part size ${partSize}`);
         try {
-          await writeAt(path.join(dir, 'data'), body, (partNumber - 1) * partSize, size, stopped, progress);
+          await writeAt(path.join(dir, 'data'), body, (partNumber - 1) * partSize, size, progress);
         } catch (e) {
           // The part's bytes on disk are no longer what an earlier marker describes.
           if (progress.wrote) await fs.rm(marker(dir, partNumber), { force: true });
@@ -103,7 +100,13 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
         await fs.rename(tmp, marker(dir, partNumber));
         return { etag };
       })();
-      const writer: Writer = { stop: (e) => (stop(e), body.destroy(e)), done: work.catch(() => {}) };
+      const writer: Writer = {
+        stop: (e) => {
+          progress.stopped = e;
+          body.destroy(e);
+        },
+        done: work.catch(() => {}),
+      };
       const set = writers.get(dir) ?? new Set();
       writers.set(dir, set.add(writer));
       try {
@@ -218,28 +221,29 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
   };
 }
 
+interface WriteState {
+  /** Whether any byte may have reached the file. */
+  wrote: boolean;
+  /** Set by complete or abort: no further write may start. */
+  stopped: Error | null;
+}
+
 /**
  * Streams exactly `size` bytes of body into file at position, gathering socket chunks into
- * ~1 MiB writev calls. Fails on a short or long body, or when `stopped` rejects; `progress`
- * says whether any byte may have reached the file.
+ * ~1 MiB writev calls. Fails on a short or long body, or once stopped (no write starts after
+ * that, and closing the file waits for the one in flight).
  */
-async function writeAt(
-  file: string,
-  body: Readable,
-  position: number,
-  size: number,
-  stopped: Promise<never>,
-  progress: { wrote: boolean },
-): Promise<void> {
+async function writeAt(file: string, body: Readable, position: number, size: number, state: WriteState): Promise<void> {
   const fh = await fs.open(file, constants.O_WRONLY | constants.O_CREAT);
   try {
     let seen = 0;
     let batch: Buffer[] = [];
     let batchBytes = 0;
     const flush = async () => {
+      if (state.stopped) throw state.stopped;
       const at = position + seen - batchBytes;
-      progress.wrote = true;
-      const { bytesWritten } = await Promise.race([fh.writev(batch, at), stopped]);
+      state.wrote = true;
+      const { bytesWritten } = await fh.writev(batch, at);
       if (bytesWritten !== batchBytes) await writeRest(fh, Buffer.concat(batch).subarray(bytesWritten), at + bytesWritten);
       batch = [];
       batchBytes = 0;

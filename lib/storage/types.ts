@@ -52,7 +52,8 @@ export interface StorageDriver {
   uploadPart(key: string, uploadId: string, partNumber: number, body: Readable, size: number): Promise<{ etag: string }>;
   presignPart(key: string, uploadId: string, partNumber: number, expiresInSeconds: number): Promise<PresignedPart>;
   listParts(key: string, uploadId: string): Promise<PartInfo[]>;
-  completeMultipart(key: string, uploadId: string, parts: { partNumber: number; etag: string }[]): Promise<ObjectInfo>;
+  /** `size` of every part, when the caller has them from listParts, spares a store round trip. */
+  completeMultipart(key: string, uploadId: string, parts: { partNumber: number; etag: string; size?: number }[]): Promise<ObjectInfo>;
   abortMultipart(key: string, uploadId: string): Promise<void>;
   listMultipartUploads(prefix: string): Promise<{ key: string; uploadId: string }[]>;
   /** fs only: deletes temporary files (and stale upload folders of an older layout) not touched since olderThan. */

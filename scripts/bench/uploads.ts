@@ -1,105 +1,154 @@
-/** Share uploads: proxy (and direct) mode throughput, and the server's RSS during a big upload. */
-import { randomBytes } from 'node:crypto';
+/**
+ * Share uploads: proxy and direct mode against the plain ways to move the same bytes
+ * (upload-baselines.ts), init + complete of a 500-file share, and the server's memory: idle,
+ * during one large proxy upload, and during 20 parallel 48 MB parts.
+ */
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
-import { addRow, api, fmt, log, makeFile, mbps, median, MiB, peakRss, request, rows, RSS_SIZE, RUNS, SIZE, type BenchContext } from './common';
+import { addRow, api, fmt, log, makeFile, mbps, median, MiB, peakRss, quick, request, rows, RSS_SIZE, rssOf, RUNS, SIZE, type BenchContext } from './common';
+import { bareNodeBaseline, eachPart, sdkBaseline, type Baseline } from './upload-baselines';
 
 export interface UploadedShare {
   id: string;
   items: { url: string }[];
 }
 
+interface InitFile {
+  uploadId: string;
+  storageKey: string;
+  partCount: number;
+}
+
 /** One share upload: parts through /chunk (proxy), or presigned and PUT to the bucket (direct). */
-export async function uploadOnce(ctx: BenchContext, file: string, size: number, via: 'proxy' | 'direct' = 'proxy') {
+export async function uploadOnce(ctx: BenchContext, file: string, size: number, via: 'proxy' | 'direct' = 'proxy', parallel = 1) {
   const { base, member } = ctx;
   const init = await api(base, 'POST', '/api/shares/upload/init', member, { files: [{ clientPath: 'bench.bin', size }] });
-  const f = init.files[0];
-  const part = init.partSize as number;
+  const f = init.files[0] as InitFile;
   const t0 = performance.now();
-  const parts = [];
-  for (let n = 1; n <= f.partCount; n++) {
-    const start = (n - 1) * part;
-    const end = Math.min(size, n * part) - 1;
+  const parts: { partNumber: number; etag: string }[] = [];
+  await eachPart(size, init.partSize, parallel, async (start, end, n) => {
     const ref = { groupId: init.groupId, uploadId: f.uploadId, storageKey: f.storageKey, partNumber: n };
-    const body = createReadStream(file, { start, end, highWaterMark: MiB });
+    const body = createReadStream(file, { start, end: end - 1, highWaterMark: MiB });
     if (via === 'direct') {
       const signed = await api(base, 'POST', '/api/shares/upload/part-url', member, ref);
-      const r = await request(signed.url, { method: 'PUT', headers: { ...(signed.headers ?? {}), 'Content-Length': String(end - start + 1) }, body });
+      const r = await request(signed.url, { method: 'PUT', headers: { ...(signed.headers ?? {}), 'Content-Length': String(end - start) }, body });
       if (r.status !== 200) throw new Error(`direct PUT: ${r.status} ${r.body}`);
       parts.push({ partNumber: n, etag: String(r.headers.etag) });
-      continue;
+      return;
     }
     const q = new URLSearchParams({ ...ref, partNumber: String(n) });
-    const r = await request(`${base}/api/shares/upload/chunk?${q}`, {
-      method: 'PUT',
-      headers: { Authorization: `Bearer ${member}`, 'Content-Length': String(end - start + 1) },
-      body,
-    });
+    const r = await request(`${base}/api/shares/upload/chunk?${q}`, { method: 'PUT', headers: { Authorization: `Bearer ${member}`, 'Content-Length': String(end - start) }, body });
     if (r.status !== 200) throw new Error(`chunk: ${r.status} ${r.body}`);
     parts.push({ partNumber: n, etag: JSON.parse(r.body.toString()).etag });
-  }
+  });
   const done = await api(base, 'POST', '/api/shares/upload/complete', member, {
     groupId: init.groupId,
-    files: [{ uploadId: f.uploadId, storageKey: f.storageKey, parts }],
+    files: [{ uploadId: f.uploadId, storageKey: f.storageKey, parts: parts.sort((a, b) => a.partNumber - b.partNumber) }],
   });
   return { ms: performance.now() - t0, share: done.share as UploadedShare };
 }
 
-/** The same parts written to the same store by the driver itself. */
-async function rawOnce(ctx: BenchContext, file: string, size: number, part: number) {
-  const { store } = ctx;
-  const key = `bench/raw-${randomBytes(4).toString('hex')}`;
-  const t0 = performance.now();
-  const uploadId = await store.createMultipart(key, { partSize: part });
-  const parts = [];
-  for (let n = 1; (n - 1) * part < Math.max(size, 1); n++) {
-    const start = (n - 1) * part;
-    const end = Math.min(size, n * part) - 1;
-    const { etag } = await store.uploadPart(key, uploadId, n, createReadStream(file, { start, end, highWaterMark: MiB }), end - start + 1);
-    parts.push({ partNumber: n, etag });
-  }
-  await store.completeMultipart(key, uploadId, parts);
-  const ms = performance.now() - t0;
-  await store.delete(key);
-  return ms;
-}
-
-/** Upload runs alternate with their baseline; returns the last share, kept for the downloads. */
-export async function benchUploads(ctx: BenchContext): Promise<UploadedShare> {
-  const { base, member, shareFile, env } = ctx;
-  const caps = await api(base, 'GET', '/api/shares/upload/capabilities', member);
-  log('uploads…');
-  const upTimes: number[] = [];
-  const rawTimes: number[] = [];
+/** Runs of ours alternate with runs of the baseline, so load from elsewhere hits both alike. */
+async function versus(ctx: BenchContext, baseline: Baseline, via: 'proxy' | 'direct', partSize: number, parallel: number) {
+  const ours: number[] = [];
+  const theirs: number[] = [];
   let share: UploadedShare | null = null;
   for (let i = 0; i < RUNS; i++) {
-    const r = await uploadOnce(ctx, shareFile, SIZE);
-    upTimes.push(r.ms);
-    if (share) await api(base, 'DELETE', `/api/shares/${share.id}`, member);
+    const r = await uploadOnce(ctx, ctx.shareFile, SIZE, via, parallel);
+    ours.push(r.ms);
+    if (share) await api(ctx.base, 'DELETE', `/api/shares/${share.id}`, ctx.member);
     share = r.share;
-    rawTimes.push(await rawOnce(ctx, shareFile, SIZE, caps.partSize));
+    theirs.push(await baseline.upload(ctx.shareFile, SIZE, partSize, parallel));
   }
-  addRow(`${SIZE / MiB} MiB proxy upload`, mbps(SIZE, median(upTimes)), 'MiB/s', mbps(SIZE, median(rawTimes)), `raw write to ${env.STORAGE ?? 'fs'} store`, { min: 0.8, text: 'goal ≥ 0.8× raw' });
-
-  if (caps.mode === 'direct') {
-    const direct: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      const r = await uploadOnce(ctx, shareFile, SIZE, 'direct');
-      direct.push(r.ms);
-      await api(base, 'DELETE', `/api/shares/${r.share.id}`, member);
-    }
-    addRow(`${SIZE / MiB} MiB direct-mode upload`, mbps(SIZE, median(direct)), 'MiB/s', mbps(SIZE, median(rawTimes)), 'same parts PUT to S3 by the driver');
-  }
-  return share!;
+  return { ours: mbps(SIZE, median(ours)), theirs: mbps(SIZE, median(theirs)), share: share! };
 }
 
-/** Peak RSS during a large proxy upload. Run it last: it churns the page cache. */
+/** Returns the last proxy-mode share, kept for the downloads section. */
+export async function benchUploads(ctx: BenchContext): Promise<UploadedShare> {
+  const { base, member, env } = ctx;
+  const s3 = env.STORAGE === 's3';
+  const caps = await api(base, 'GET', '/api/shares/upload/capabilities', member);
+  log('uploads…');
+  const baseline = s3 ? sdkBaseline(env) : await bareNodeBaseline(ctx.work);
+  let share: UploadedShare;
+  try {
+    // Parts through the server, one at a time, in the size the server gives (48 MB in proxy mode).
+    const proxy = await versus(ctx, baseline, 'proxy', caps.partSize, 1);
+    share = proxy.share;
+    addRow(`${SIZE / MiB} MiB proxy upload`, proxy.ours, 'MiB/s', proxy.theirs, baseline.label, { min: 0.8, text: 'goal ≥ 0.8×' });
+    if (caps.mode === 'direct') {
+      const direct = await versus(ctx, baseline, 'direct', caps.partSize, caps.parallel);
+      await api(base, 'DELETE', `/api/shares/${direct.share.id}`, member);
+      addRow(`${SIZE / MiB} MiB direct-mode upload`, direct.ours, 'MiB/s', direct.theirs, `${baseline.label}, ${caps.parallel} at a time`, { min: 0.95, text: 'goal ≥ 0.95×' });
+    }
+  } finally {
+    await baseline.stop();
+  }
+  await benchManyFiles(ctx, quick ? 100 : 500);
+  return share;
+}
+
+/** init + complete of a share of many small files (the parts in between are not timed). */
+async function benchManyFiles(ctx: BenchContext, count: number): Promise<void> {
+  const { base, member } = ctx;
+  const body = Buffer.from('a small file');
+  const files = Array.from({ length: count }, (_, i) => ({ clientPath: `many/f${String(i).padStart(4, '0')}.txt`, size: body.length }));
+  const t0 = performance.now();
+  const init = await api(base, 'POST', '/api/shares/upload/init', member, { files });
+  const initMs = performance.now() - t0;
+  const parts = new Map<string, string>();
+  await eachPart(count, 1, 16, async (i) => {
+    const f = init.files[i] as InitFile;
+    const ref = { groupId: init.groupId, uploadId: f.uploadId, storageKey: f.storageKey, partNumber: 1 };
+    if (init.mode === 'direct') {
+      const signed = await api(base, 'POST', '/api/shares/upload/part-url', member, ref);
+      const r = await request(signed.url, { method: 'PUT', headers: { ...(signed.headers ?? {}), 'Content-Length': String(body.length) }, body });
+      parts.set(f.uploadId, String(r.headers.etag));
+    } else {
+      const r = await request(`${base}/api/shares/upload/chunk?${new URLSearchParams({ ...ref, partNumber: '1' })}`, { method: 'PUT', headers: { Authorization: `Bearer ${member}`, 'Content-Length': String(body.length) }, body });
+      parts.set(f.uploadId, JSON.parse(r.body.toString()).etag);
+    }
+  });
+  const t1 = performance.now();
+  const done = await api(base, 'POST', '/api/shares/upload/complete', member, {
+    groupId: init.groupId,
+    files: (init.files as InitFile[]).map((f) => ({ uploadId: f.uploadId, storageKey: f.storageKey, parts: [{ partNumber: 1, etag: parts.get(f.uploadId) }] })),
+  });
+  const seconds = (initMs + performance.now() - t1) / 1000;
+  await api(base, 'DELETE', `/api/shares/${done.share.id}`, member);
+  addRow(`init + complete of a ${count}-file share`, seconds, 's', null, '', { max: 5, text: 'goal < 5 s' }, false);
+}
+
+/**
+ * The server's memory: idle (before any transfer), its peak during one large proxy upload, and
+ * during 20 parts of 48 MB arriving at once. Run it last: it churns the page cache.
+ */
 export async function benchUploadRss(ctx: BenchContext): Promise<void> {
-  const { base, member, pid, idle, shareFile, work } = ctx;
+  const { base, member, pid, idle, shareFile, work, env } = ctx;
+  const embedded = !env.DATABASE_URL && env.STORAGE !== 's3';
+  addRow('server RSS at idle', idle / MiB, 'MiB', null, '', embedded ? { max: 350, text: 'goal ≤ 350 MiB (embedded default)' } : undefined, false);
   const rssFile = RSS_SIZE === SIZE ? shareFile : path.join(work, 'rss.bin');
   if (rssFile !== shareFile) await makeFile(rssFile, RSS_SIZE);
-  const { peak, result } = await peakRss(pid, () => uploadOnce(ctx, rssFile, RSS_SIZE));
-  await api(base, 'DELETE', `/api/shares/${result.share.id}`, member);
-  addRow(`server RSS growth during ${RSS_SIZE / MiB} MiB upload`, (peak - idle) / MiB, 'MiB', null, '', { max: 150, text: 'goal ≤ idle + 150 MiB' }, false);
-  rows[rows.length - 1].baseline = `idle ${fmt(idle / MiB)} MiB, peak ${fmt(peak / MiB)} MiB`;
+  const one = await peakRss(pid, () => uploadOnce(ctx, rssFile, RSS_SIZE));
+  await api(base, 'DELETE', `/api/shares/${one.result.share.id}`, member);
+  addRow(`server RSS growth during ${RSS_SIZE / MiB} MiB upload`, (one.peak - idle) / MiB, 'MiB', null, '', { max: 150, text: 'goal ≤ idle + 150 MiB' }, false);
+  rows[rows.length - 1].baseline = `peak ${fmt(one.peak / MiB)} MiB`;
+
+  // 20 parts of one file at once (48 MB each in proxy mode), all read from one part-sized file.
+  const part = (await api(base, 'GET', '/api/shares/upload/capabilities', member)).partSize as number;
+  const partFile = path.join(work, 'part.bin');
+  await makeFile(partFile, part);
+  const init = await api(base, 'POST', '/api/shares/upload/init', member, { files: [{ clientPath: 'parallel.bin', size: 20 * part }] });
+  const f = init.files[0] as InitFile;
+  const before = rssOf(pid);
+  const many = await peakRss(pid, () =>
+    eachPart(20 * part, part, 20, async (_s, _e, n) => {
+      const q = new URLSearchParams({ groupId: init.groupId, uploadId: f.uploadId, storageKey: f.storageKey, partNumber: String(n) });
+      const r = await request(`${base}/api/shares/upload/chunk?${q}`, { method: 'PUT', headers: { Authorization: `Bearer ${member}`, 'Content-Length': String(part) }, body: createReadStream(partFile, { highWaterMark: MiB }) });
+      if (r.status !== 200) throw new Error(`chunk: ${r.status} ${r.body}`);
+    }),
+  );
+  await api(base, 'POST', '/api/shares/upload/abort', member, { groupId: init.groupId });
+  addRow(`server RSS growth during 20 parallel ${part / MiB} MiB parts`, (many.peak - idle) / MiB, 'MiB', null, '', { max: 150, text: 'goal ≤ idle + 150 MiB' }, false);
+  rows[rows.length - 1].baseline = `peak ${fmt(many.peak / MiB)} MiB (${fmt(before / MiB)} before)`;
 }

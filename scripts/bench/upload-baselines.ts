@@ -1,0 +1,97 @@
+/**
+ * The plain ways to do what a share upload does, measured beside it in the same run: a bare
+ * Node server streaming each PUT into a file on the same filesystem (fs), and the AWS SDK
+ * putting the same parts straight to the S3 server (s3). Never our own code path.
+ */
+import { spawn } from 'node:child_process';
+import { createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { AbortMultipartUploadCommand, CreateMultipartUploadCommand, S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
+import { freePort } from '../../tests/support/server';
+import { MiB, request } from './common';
+
+/**
+ * About twenty lines of Node: each PUT is written to its own file in 1 MiB writes (faster here
+ * than `pipe` into a WriteStream, so it is the fairer baseline). A child process, like our server.
+ */
+const BARE_SERVER = `
+const http = require('http'), fs = require('fs'), path = require('path');
+let n = 0;
+http.createServer(async (req, res) => {
+  const fh = await fs.promises.open(path.join(process.argv[1], 'bare-' + (n++)), 'w');
+  let batch = [], bytes = 0, pos = 0;
+  for await (const c of req) {
+    batch.push(c); bytes += c.length;
+    if (bytes >= 1048576) { await fh.writev(batch, pos); pos += bytes; batch = []; bytes = 0; }
+  }
+  if (bytes) await fh.writev(batch, pos);
+  await fh.close();
+  res.end('{}');
+}).listen(Number(process.argv[2]), '127.0.0.1', () => console.log('up'));`;
+
+export interface Baseline {
+  /** Milliseconds to put the file's bytes as `partSize` parts, `parallel` at a time. */
+  upload(file: string, size: number, partSize: number, parallel: number): Promise<number>;
+  label: string;
+  stop(): Promise<void>;
+}
+
+export async function bareNodeBaseline(dir: string): Promise<Baseline> {
+  const port = await freePort();
+  const proc = spawn(process.execPath, ['-e', BARE_SERVER, dir, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise((r) => proc.stdout!.once('data', r));
+  return {
+    label: 'bare Node server writing the PUTs to files on the same disk',
+    async upload(file, size, partSize, parallel) {
+      const t0 = performance.now();
+      await eachPart(size, partSize, parallel, (start, end) =>
+        request(`http://127.0.0.1:${port}/`, { method: 'PUT', headers: { 'Content-Length': String(end - start) }, body: createReadStream(file, { start, end: end - 1, highWaterMark: MiB }) }),
+      );
+      const ms = performance.now() - t0;
+      await Promise.all(Array.from({ length: Math.ceil(size / partSize) }, (_, i) => rm(path.join(dir, `bare-${i}`), { force: true })));
+      return ms;
+    },
+    stop: async () => void proc.kill(),
+  };
+}
+
+export function sdkBaseline(env: Record<string, string | undefined>): Baseline {
+  const client = new S3Client({
+    endpoint: env.S3_ENDPOINT,
+    region: env.S3_REGION ?? 'us-east-1',
+    forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true',
+    credentials: { accessKeyId: env.S3_ACCESS_KEY_ID!, secretAccessKey: env.S3_SECRET_ACCESS_KEY! },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  const Bucket = env.S3_BUCKET!;
+  return {
+    label: 'the same parts PUT to S3 by the AWS SDK',
+    async upload(file, size, partSize, parallel) {
+      const Key = `bench/sdk-${Date.now()}`;
+      const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket, Key }));
+      const t0 = performance.now();
+      await eachPart(size, partSize, parallel, (start, end, n) =>
+        client.send(new UploadPartCommand({ Bucket, Key, UploadId, PartNumber: n, ContentLength: end - start, Body: createReadStream(file, { start, end: end - 1, highWaterMark: MiB }) })),
+      );
+      const ms = performance.now() - t0;
+      await client.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId }));
+      return ms;
+    },
+    stop: async () => client.destroy(),
+  };
+}
+
+/** Runs fn over the parts of a file (end exclusive, n from 1), `parallel` at a time. */
+export async function eachPart(size: number, partSize: number, parallel: number, fn: (start: number, end: number, n: number) => Promise<unknown>): Promise<void> {
+  const count = Math.max(1, Math.ceil(size / partSize));
+  let next = 1;
+  const worker = async () => {
+    while (next <= count) {
+      const n = next++;
+      await fn((n - 1) * partSize, Math.min(size, n * partSize), n);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, count) }, worker));
+}
