@@ -77,7 +77,7 @@ export function offlinePageHtml(): string {
     heading: 'You are offline',
     tone: 'offline',
     home: '/',
-    bodyHtml: `<p>htmls needs a connection to upload files and manage shares. Nothing you uploaded is lost: reconnect, then try again.</p>
+    bodyHtml: `<p>htmls needs a connection to upload files and manage shares. Your shares are safe on the server: reconnect, then try again.</p>
 <p><a href="">Try again</a></p>`,
   });
 }
