@@ -32,11 +32,28 @@ async function openControlled(page: Page, path: string) {
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
 }
 
+/** What Android's share sheet sends: a multipart POST of files and a title to the manifest's action. */
+async function postShare(page: Page, action: string) {
+  await page.evaluate((action) => {
+    const form = Object.assign(document.createElement('form'), { method: 'post', action, enctype: 'multipart/form-data' });
+    const input = Object.assign(document.createElement('input'), { type: 'file', name: 'files', multiple: true });
+    const dt = new DataTransfer();
+    dt.items.add(new File(['a photo'], 'image.jpg', { type: 'image/jpeg' }));
+    dt.items.add(new File(['another photo'], 'image.jpg', { type: 'image/jpeg' }));
+    dt.items.add(new File([new Uint8Array(300_000).fill(9)], 'VID_0002.mp4', { type: 'video/mp4' }));
+    input.files = dt.files;
+    const title = Object.assign(document.createElement('input'), { name: 'title', value: 'Beach day' });
+    form.append(input, title);
+    document.body.append(form);
+    form.submit();
+  }, action);
+}
+
+/** Signs in with a session from the API (the login form has its own tests and a rate limit). */
 async function signIn(page: Page) {
   const member = await createMember('Phone Person');
-  await page.getByLabel('Username').fill(member.username);
-  await page.getByLabel('Password').fill(member.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
+  await context.addCookies([{ name: 'htmls_user_session', value: member.token, url: process.env.E2E_BASE_URL! }]);
+  await page.reload();
   await expect(page.getByTestId('signed-in-as')).toHaveText('Phone Person');
 }
 
@@ -73,20 +90,7 @@ test('POST /files/share-target — files from the share sheet land in the Upload
   const page = context.pages()[0] ?? (await context.newPage());
   await openControlled(page, '/files');
   await signIn(page);
-  // What Android's share sheet sends: a multipart POST to the manifest's action.
-  await page.evaluate(() => {
-    const form = Object.assign(document.createElement('form'), { method: 'post', action: '/files/share-target', enctype: 'multipart/form-data' });
-    const input = Object.assign(document.createElement('input'), { type: 'file', name: 'files', multiple: true });
-    const dt = new DataTransfer();
-    dt.items.add(new File(['a photo'], 'image.jpg', { type: 'image/jpeg' }));
-    dt.items.add(new File(['another photo'], 'image.jpg', { type: 'image/jpeg' }));
-    dt.items.add(new File([new Uint8Array(300_000).fill(9)], 'VID_0002.mp4', { type: 'video/mp4' }));
-    input.files = dt.files;
-    const title = Object.assign(document.createElement('input'), { name: 'title', value: 'Beach day' });
-    form.append(input, title);
-    document.body.append(form);
-    form.submit();
-  });
+  await postShare(page, '/files/share-target');
   await expect(page.getByText('3 files')).toBeVisible();
   await expect(page).toHaveURL(/\/files$/);
   await expect(page.getByText('image (2).jpg')).toBeVisible();
@@ -108,4 +112,20 @@ test('POST /files/share-target — files from the share sheet land in the Upload
   });
   expect(cached.length).toBeGreaterThan(0);
   for (const entry of cached) expect(entry).toMatch(/^htmls-shell-files (\/_next\/static\/|\/icons\/|\/favicon\.ico$|\/offline$)/);
+});
+
+test('POST /files/share-target — a form on another site cannot fill the Upload panel', async () => {
+  const page = context.pages()[0] ?? (await context.newPage());
+  await openControlled(page, '/files');
+  await signIn(page);
+  // localhost and 127.0.0.1 are two origins: a page on the other one posts to our share target.
+  const other = new URL(process.env.E2E_BASE_URL!);
+  other.hostname = other.hostname === 'localhost' ? '127.0.0.1' : 'localhost';
+  await page.goto(new URL('/user-guide.html', other).toString());
+  await postShare(page, new URL('/files/share-target', process.env.E2E_BASE_URL!).toString());
+  await expect(page).toHaveURL(/\/files$/);
+  await expect(page.getByTestId('signed-in-as')).toHaveText('Phone Person');
+  await expect(page.getByText('No shares yet.')).toBeVisible();
+  await expect(page.getByText('3 files')).toHaveCount(0);
+  expect(await page.evaluate(async () => (await (await caches.open('htmls-share-target')).keys()).length)).toBe(0);
 });

@@ -87,6 +87,9 @@ async function keepShell(urls) {
 
 /** Keeps what the share sheet sent (replacing an earlier share nobody picked up) and opens the app. */
 async function receiveShare(req) {
+  // The share sheet posts without a referrer; another site's form post must not fill the panel.
+  const from = req.referrer && req.referrer !== 'about:client' ? new URL(req.referrer).origin : null;
+  if (from && from !== self.location.origin) return Response.redirect(SCOPE, 303);
   const form = await req.formData();
   const cache = await caches.open(SHARED);
   for (const old of await cache.keys()) await cache.delete(old);
