@@ -28,8 +28,9 @@ h1{font-size:1.25rem;line-height:1.3;margin:0 0 .5rem;overflow-wrap:anywhere}
 p{margin:0 0 1rem;color:#52525b;font-size:.95rem;overflow-wrap:anywhere}
 label{display:block;font-size:.875rem;font-weight:600;margin-bottom:.35rem}
 input{width:100%;min-height:44px;padding:.55rem .75rem;border:1px solid #a1a1aa;border-radius:10px;font:inherit;font-size:1rem;background:inherit;color:inherit}
-button{margin-top:1rem;width:100%;min-height:44px;padding:.6rem;border:0;border-radius:10px;background:#4f46e5;color:#fff;font:inherit;font-weight:600;cursor:pointer}
-button:hover{background:#4338ca}:focus-visible{outline:2px solid #6366f1;outline-offset:2px}
+button,.btn{margin-top:1rem;width:100%;min-height:44px;padding:.6rem;border:0;border-radius:10px;background:#4f46e5;color:#fff;font:inherit;font-weight:600;cursor:pointer}
+.btn{display:flex;align-items:center;justify-content:center;text-decoration:none;margin-top:0}
+button:hover,.btn:hover{background:#4338ca}:focus-visible{outline:2px solid #6366f1;outline-offset:2px}
 .err{background:#fef2f2;color:#b91c1c;border-radius:10px;padding:.5rem .75rem;font-size:.875rem}
 .home{margin:1.25rem 0 0;padding-top:1rem;border-top:1px solid #e4e4e7;font-size:.875rem}
 a{color:#4338ca;font-weight:600;text-underline-offset:3px}

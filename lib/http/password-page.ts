@@ -78,6 +78,6 @@ export function offlinePageHtml(): string {
     tone: 'offline',
     home: '/',
     bodyHtml: `<p>htmls needs a connection to upload files and manage shares. Your shares are safe on the server: reconnect, then try again.</p>
-<p><a href="">Try again</a></p>`,
+<p><a class="btn" href="">Try again</a></p>`,
   });
 }
