@@ -12,6 +12,5 @@ export function useSharedItems(receive: (items: SharedItems) => void) {
       () => {},
     );
     // Once per mount by design: the items are removed as they are taken.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 }
