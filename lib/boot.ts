@@ -1,5 +1,6 @@
 import { bootstrapAdminToken } from './auth/admin-credential';
 import { registerJanitorTask, startJanitor } from './janitor';
+import { abortOversizedUploads } from './shares/abort-oversized-uploads';
 import { directUploadsAllowed } from './shares/direct-uploads';
 import { abortStaleUploads } from './shares/upload';
 import { getRuntime, getServerSecret, type Runtime } from './runtime';
@@ -36,6 +37,7 @@ export async function boot(log: (line: string) => void = console.log): Promise<R
   // Probe the store before serving, so the first capabilities answer does not wait for it.
   await directUploadsAllowed(rt, log);
   registerJanitorTask(abortStaleUploads);
+  registerJanitorTask(abortOversizedUploads);
   startJanitor(rt);
   return rt;
 }

@@ -2,6 +2,7 @@ import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HtmlsClient } from '@/lib/client/sdk';
 import type { StorageDriver } from '@/lib/storage/types';
@@ -28,7 +29,8 @@ beforeAll(async () => {
   if (!useS3Storage()) return;
   const env = await freshServiceEnv();
   front = await strictS3Front(env.S3_ENDPOINT!);
-  const served = { ...env, S3_ENDPOINT: front.endpoint };
+  // The janitor runs every second: an oversized upload is aborted on sight, long before the TTL.
+  const served = { ...env, S3_ENDPOINT: front.endpoint, JANITOR_INTERVAL_SECONDS: '1' };
   server = await startServer(served);
   store = openStore(env, server.dataDir);
   bucket = env.S3_BUCKET!;
@@ -83,6 +85,25 @@ describe.runIf(useS3Storage())('direct mode on a store that refuses unsigned hea
     expect((await store.listParts(f.storageKey, f.uploadId)).every((p) => p.size === 1)).toBe(true);
     expect((await rawPut(signed.json.url, {}, Buffer.from('x'))).status).toBe(200);
     expect(await store.listParts(f.storageKey, f.uploadId)).toMatchObject([{ partNumber: 1, size: 1 }]);
+  });
+
+  it('the janitor aborts a pending upload whose stored part exceeds its declaration, keeping the others', async () => {
+    const token = await memberToken(server.url);
+    const start = async (size: number) =>
+      (await call('POST', '/api/shares/upload/init', { base: server.url, token, body: { files: [{ clientPath: 'f.bin', size }] } })).json;
+    const bad = await start(1);
+    const good = await start(10);
+    // A store that ignored the signed length: 5 MB lands in the 1-byte file's part 1.
+    const f = bad.files[0];
+    await store.uploadPart(f.storageKey, f.uploadId, 1, Readable.from([Buffer.alloc(5 * 1024 * 1024)]), 5 * 1024 * 1024);
+    const g = good.files[0];
+    await store.uploadPart(g.storageKey, g.uploadId, 1, Readable.from([Buffer.alloc(10)]), 10);
+    const groups = async () => ((await call('GET', '/api/shares', { base: server.url, token })).json.shares as { id: string }[]).map((s) => s.id);
+    for (let i = 0; i < 120 && (await groups()).includes(bad.groupId); i++) await new Promise((r) => setTimeout(r, 250));
+    expect(await groups()).toEqual([good.groupId]);
+    for (let i = 0; i < 40 && (await store.listMultipartUploads(`shared/${bad.groupId}/`)).length; i++) await new Promise((r) => setTimeout(r, 250));
+    expect(await store.listMultipartUploads(`shared/${bad.groupId}/`)).toEqual([]);
+    expect(await store.listParts(g.storageKey, g.uploadId)).toMatchObject([{ partNumber: 1, size: 10 }]);
   });
 
   it('the SDK uploads a multi-part file straight to the bucket', async () => {
