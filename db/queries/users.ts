@@ -41,8 +41,3 @@ export async function updateUser(
     .returning();
   return row ?? null;
 }
-
-export async function deleteUserRow(db: Db, id: string): Promise<boolean> {
-  const rows = await db.delete(users).where(eq(users.id, id)).returning({ id: users.id });
-  return rows.length > 0;
-}
