@@ -5,6 +5,8 @@ const nextConfig = {
   compress: false,
   poweredByHeader: false,
   reactStrictMode: true,
+  // Nothing uses next/image; left on, /_next/image would transcode any public image for anyone.
+  images: { unoptimized: true },
   // Tests and scripts are type-checked by `npm run typecheck`, not by every build.
   typescript: { tsconfigPath: 'tsconfig.build.json' },
   // Native, wasm or Node-stream packages stay outside the bundle: PGlite loads its wasm from
@@ -19,6 +21,15 @@ const nextConfig = {
     '@aws-sdk/s3-request-presigner',
     'busboy',
   ],
+  // Browsers ask for these at the root whatever the page says; the files are generated into
+  // public/icons/ from assets/icon.svg (scripts/icons.mjs).
+  async rewrites() {
+    return [
+      { source: '/favicon.ico', destination: '/icons/favicon.ico' },
+      { source: '/apple-touch-icon.png', destination: '/icons/apple-touch-icon.png' },
+      { source: '/apple-touch-icon-precomposed.png', destination: '/icons/apple-touch-icon.png' },
+    ];
+  },
   async headers() {
     return [
       {

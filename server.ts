@@ -40,8 +40,9 @@ async function main() {
   markCustomServer();
   await boot();
 
-  // tsx turned source maps on for our TypeScript; Next's own compiled chunks (and their maps'
-  // embedded sources, tens of MB) need not stay in memory for that.
+  // Source maps are on for our own compiled server (its stack traces point at the TypeScript);
+  // Next's chunks, loaded from here on, need not keep theirs (and their embedded sources, tens
+  // of MB) in memory.
   if (!dev) process.setSourceMapsEnabled(false);
   const app = next({ dev, dir: process.cwd(), hostname: env.host, port: env.port });
   await app.prepare();

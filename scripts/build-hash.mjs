@@ -3,8 +3,9 @@ import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { generateIcons, ICONS_DIR } from './icons.mjs';
 
-const INPUTS = ['app', 'lib', 'db', 'public', 'proxy.ts', 'next.config.mjs', 'postcss.config.mjs', 'tsconfig.json', 'tsconfig.build.json', 'server.ts', 'package-lock.json'];
+const INPUTS = ['app', 'lib', 'db', 'public', 'assets', 'scripts/icons.mjs', 'proxy.ts', 'next.config.mjs', 'postcss.config.mjs', 'tsconfig.json', 'tsconfig.build.json', 'server.ts', 'scripts/migrate.ts', 'scripts/build-hash.mjs', 'package-lock.json'];
 export const STAMP = path.join('.next', 'htmls-build-hash');
 
 function* files(p) {
@@ -17,6 +18,8 @@ function* files(p) {
   if (st.isDirectory()) {
     for (const name of readdirSync(p).sort()) {
       if (name === 'node_modules' || name.startsWith('.')) continue;
+      // Generated from assets/ (hashed there), so not an input of its own.
+      if (path.join(p, name).endsWith(ICONS_DIR)) continue;
       yield* files(path.join(p, name));
     }
   } else if (!/\.test\.tsx?$/.test(p)) {
@@ -38,8 +41,13 @@ export function buildHash(root = process.cwd()) {
 export function ensureBuilt({ quiet = false, force = false } = {}) {
   const want = buildHash();
   const have = existsSync(STAMP) ? readFileSync(STAMP, 'utf8') : '';
-  if (!force && want === have && existsSync(path.join('.next', 'BUILD_ID'))) return false;
+  const iconsMissing = !existsSync(path.join(ICONS_DIR, 'favicon.ico'));
+  if (!force && want === have && existsSync(path.join('.next', 'BUILD_ID')) && existsSync(SERVER_BUNDLE)) {
+    if (iconsMissing) generateIcons();
+    return false;
+  }
   if (!quiet) console.log('[htmls] building (sources changed since the last build)…');
+  generateIcons();
   const r = spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], {
     stdio: quiet ? 'pipe' : 'inherit',
     env: { ...process.env, NODE_ENV: 'production' },
@@ -48,7 +56,31 @@ export function ensureBuilt({ quiet = false, force = false } = {}) {
     if (quiet) process.stderr.write(`${r.stdout}\n${r.stderr}`);
     throw new Error('next build failed');
   }
+  buildServer();
   // Hash again: next build may itself touch an input (it adds paths to tsconfig.json).
   writeFileSync(STAMP, buildHash());
   return true;
+}
+
+export const SERVER_BUNDLE = path.join('.next', 'htmls', 'server.mjs');
+export const MIGRATE_BUNDLE = path.join('.next', 'htmls', 'migrate.mjs');
+
+/**
+ * server.ts and the migrate script compiled to plain JavaScript, so production runs no
+ * TypeScript loader. Packages stay external (the same node_modules Next's bundle uses);
+ * `server-only` is a no-op outside Next's react-server build, and this is server code.
+ */
+function buildServer() {
+  const script = `
+    const esbuild = require('esbuild');
+    esbuild.buildSync({
+      entryPoints: { server: 'server.ts', migrate: 'scripts/migrate.ts' },
+      outdir: ${JSON.stringify(path.dirname(SERVER_BUNDLE))},
+      outExtension: { '.js': '.mjs' },
+      bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external',
+      alias: { 'server-only': './scripts/server-only-noop.mjs' },
+      tsconfig: 'tsconfig.json', sourcemap: 'linked', logLevel: 'warning',
+    });`;
+  const r = spawnSync(process.execPath, ['-e', script], { stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('compiling server.ts failed');
 }

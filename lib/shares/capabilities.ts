@@ -2,10 +2,12 @@ import 'server-only';
 import { DIRECT_PART_SIZE, MAX_PART_RETRIES, MAX_SHARE_BYTES, MAX_SHARE_FILES, PROXY_PART_SIZE } from '../contract/shares';
 import type { Capabilities } from '../contract/upload-protocol';
 import type { Runtime } from '../runtime';
+import { directUploadsAllowed } from './direct-uploads';
 
 /**
- * Direct mode when the store can presign (S3 with credentials), UPLOAD_MODE allows it, and the
- * bucket's CORS rules let the site's origin PUT and read ETag; proxy mode otherwise.
+ * Direct mode when the store can presign (S3 with credentials), UPLOAD_MODE allows it, the
+ * bucket's CORS rules let the site's origin PUT and read ETag, and the store passed the
+ * presigned-copy probe; proxy mode otherwise.
  */
 export async function capabilities(rt: Runtime, origin: string): Promise<Capabilities> {
   const { storage } = rt;
@@ -13,7 +15,8 @@ export async function capabilities(rt: Runtime, origin: string): Promise<Capabil
     rt.env.uploadMode === 'auto' &&
     storage.supportsPresign &&
     storage.allowsBrowserUploads !== undefined &&
-    (await storage.allowsBrowserUploads(origin));
+    (await storage.allowsBrowserUploads(origin)) &&
+    (await directUploadsAllowed(rt));
   return {
     mode: direct ? 'direct' : 'proxy',
     partSize: direct ? DIRECT_PART_SIZE : PROXY_PART_SIZE,

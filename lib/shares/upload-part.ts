@@ -8,6 +8,7 @@ import { AppError, notFound } from '../errors';
 import type { Runtime } from '../runtime';
 import { isStorageNotFound } from '../storage/types';
 import { expectedPartSize } from './capabilities';
+import { directUploadsAllowed } from './direct-uploads';
 
 const PRESIGN_SECONDS = 15 * 60;
 
@@ -27,11 +28,12 @@ function checkPartNumber(pending: PendingUploadRow, partNumber: number): void {
 /** POST /api/shares/upload/part-url: a presigned UploadPart URL (direct mode only). */
 export async function presignPartUrl(rt: Runtime, principal: Principal, input: PartRef): Promise<PartUrlResult> {
   const { pending, group } = await pendingFor(rt, principal, input);
-  if (group.uploadMode !== 'direct' || !rt.storage.supportsPresign) {
+  if (group.uploadMode !== 'direct' || !(await directUploadsAllowed(rt))) {
     throw new AppError('invalid_request', 'This upload goes through the server: PUT its parts to /api/shares/upload/chunk');
   }
   checkPartNumber(pending, input.partNumber);
-  const p = await rt.storage.presignPart(pending.storageKey, pending.uploadId, input.partNumber, PRESIGN_SECONDS);
+  const size = expectedPartSize(Number(pending.declaredSize), group.partSize, input.partNumber);
+  const p = await rt.storage.presignPart(pending.storageKey, pending.uploadId, input.partNumber, size, PRESIGN_SECONDS);
   return { url: p.url, headers: p.headers, expiresAt: p.expiresAt.toISOString() };
 }
 

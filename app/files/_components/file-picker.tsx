@@ -15,11 +15,14 @@ export function FilePicker({
   disabled = false,
   prompt = 'Drop files or folders here',
   testIdPrefix = '',
+  media = false,
 }: {
   onFiles: (files: PickedFile[], handles: FileSystemHandle[] | null) => void;
   disabled?: boolean;
   prompt?: string;
   testIdPrefix?: string;
+  /** Offer the phone's photo library (a camera-roll picker on mobile). */
+  media?: boolean;
 }) {
   const [dragging, setDragging] = useState(false);
   const folderInput = useRef<HTMLInputElement>(null);
@@ -57,6 +60,12 @@ export function FilePicker({
           Choose folder
           <input ref={folderInput} type="file" multiple className="sr-only" disabled={disabled} onChange={(e) => picked(e.target.files, e.target)} data-testid={`${testIdPrefix}folder-input`} />
         </label>
+        {media ? (
+          <label className={PICK}>
+            Photos &amp; videos
+            <input type="file" accept="image/*,video/*" multiple className="sr-only" disabled={disabled} onChange={(e) => picked(e.target.files, e.target)} data-testid={`${testIdPrefix}media-input`} />
+          </label>
+        ) : null}
       </div>
     </div>
   );

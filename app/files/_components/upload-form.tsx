@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Button, Card, ErrorText, Field } from '@/app/_components/ui';
 import { isJunk, type PickedFile } from '@/lib/client/collect-files';
 import { describeError, formatBytes } from '@/lib/client/format';
+import { useSharedItems } from '@/lib/client/use-shared-items';
 import { isCancel } from '@/lib/upload-engine/retry';
 import type { ShareDto } from '@/lib/shares/share-dto';
 import { ExpiryPicker, expiryFromChoice, type ExpiryChoice } from './expiry-picker';
@@ -28,6 +29,13 @@ export function UploadForm({ runner, free, resumable, onDone }: { runner: Upload
   const [result, setResult] = useState<ShareDto | null>(null);
   const uploading = runner.progress !== null;
   const total = picked.reduce((n, p) => n + p.file.size, 0);
+
+  // Files sent from another app through the system share sheet (the installed app's share target).
+  useSharedItems(({ files, text, missing }) => {
+    if (missing) return setError('The shared files did not arrive. Choose them here instead.');
+    add(files, null);
+    if (text) setNote((n) => n || text.slice(0, 2000));
+  });
 
   function add(files: PickedFile[], dropped: FileSystemHandle[] | null) {
     setResult(null);
@@ -71,7 +79,7 @@ export function UploadForm({ runner, free, resumable, onDone }: { runner: Upload
         </p>
       ) : null}
       <div className="mt-3">
-        <FilePicker onFiles={add} disabled={uploading} />
+        <FilePicker onFiles={add} disabled={uploading} media />
       </div>
       {picked.length > 0 ? (
         <div className="mt-3 text-sm">
