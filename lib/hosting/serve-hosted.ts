@@ -13,6 +13,7 @@ import { readSmall, sendObject, streamWithInsert } from '../http/send-object';
 import { decodeUrlPath, encodeUrlPath } from '../paths/relative-path';
 import { assertMigrated, getRuntime, type Runtime } from '../runtime';
 import { HOSTED_SANDBOX_CSP } from '../security/csp';
+import { isSecureHostedRequest } from '../http/origin';
 import { getCached, MAX_CACHED_BYTES, putCached } from './content-cache';
 import { applyInjection, planInjection, SCAN_BYTES, type Injection } from './rewrite-html';
 import { getSite, type Site, type SiteFile } from './site-cache';
@@ -21,20 +22,15 @@ import { isValidSlug } from './slug';
 const URL_PATTERN = /^\/p\/([^/]*)(?:\/(.*))?$/;
 
 /** /p/<slug>/<path>: hosted sites, served without the framework. */
-export async function serveHosted(req: FastRequest): Promise<FastReply> {
+export async function serveHosted(req: FastRequest, opts: { sandbox: boolean }): Promise<FastReply> {
   try {
-    return await handle(await getRuntime(), req);
+    return await handle(await getRuntime(), req, opts.sandbox);
   } catch (e) {
     return errorReply(e, req);
   }
 }
 
-async function handle(rt: Runtime, req: FastRequest): Promise<FastReply> {
-  const { hostedOrigin } = rt.env;
-  if (hostedOrigin && req.header('host') !== new URL(hostedOrigin).host) {
-    // Hosted pages live only on their own origin, never beside the consoles.
-    return { status: 302, headers: { Location: hostedOrigin + req.url, 'Cache-Control': 'no-store' }, body: null };
-  }
+async function handle(rt: Runtime, req: FastRequest, sandbox: boolean): Promise<FastReply> {
   await assertMigrated(rt);
   const q = req.url.indexOf('?');
   const pathname = q < 0 ? req.url : req.url.slice(0, q);
@@ -64,7 +60,7 @@ async function handle(rt: Runtime, req: FastRequest): Promise<FastReply> {
   const path = decodeUrlPath(rest);
   const file = path === null ? undefined : site.files.get(path);
   if (!file) throw notFound();
-  return serveFile(rt, req, file, site.passwordHash !== null);
+  return serveFile(rt, req, file, site.passwordHash !== null, sandbox);
 }
 
 async function unlocked(rt: Runtime, req: FastRequest, site: Site): Promise<boolean> {
@@ -73,13 +69,13 @@ async function unlocked(rt: Runtime, req: FastRequest, site: Site): Promise<bool
   return verifyUnlock(await unlockKey(rt), subject, value);
 }
 
-async function serveFile(rt: Runtime, req: FastRequest, file: SiteFile, locked: boolean): Promise<FastReply> {
+async function serveFile(rt: Runtime, req: FastRequest, file: SiteFile, locked: boolean, sandbox: boolean): Promise<FastReply> {
   const headers: Record<string, string> = {
     'Content-Type': file.contentType,
     'Cache-Control': locked ? 'private, no-cache' : 'no-cache',
     'X-Content-Type-Options': 'nosniff',
   };
-  if (!rt.env.hostedOrigin) headers['Content-Security-Policy'] = HOSTED_SANDBOX_CSP;
+  if (sandbox) headers['Content-Security-Policy'] = HOSTED_SANDBOX_CSP;
   const etag = `"${file.id.slice(0, 8)}-${file.version}${isHtmlType(file.contentType) ? 'h' : ''}"`;
   const object = { storageKey: file.storageKey, size: file.size, etag, lastModified: file.updatedAt, headers };
   const cacheKey = `${file.id}:${file.version}`;
@@ -153,7 +149,7 @@ async function unlock(rt: Runtime, req: FastRequest, slug: string): Promise<Fast
     const value = signUnlock(await unlockKey(rt), { kind: 'project', id: slug, createdAt: project.createdAt, passwordHash: project.passwordHash });
     headers['Set-Cookie'] = serializeCookie(projectUnlockCookie(slug), value, {
       maxAge: UNLOCK_MAX_AGE,
-      secure: isHttps(rt, req),
+      secure: isSecureHostedRequest(rt.env, req),
       path: `/p/${slug}`,
     });
   }
@@ -161,16 +157,20 @@ async function unlock(rt: Runtime, req: FastRequest, slug: string): Promise<Fast
   return { status: 303, headers: { ...headers, Location: target }, body: null };
 }
 
-/** Only back into this project, never elsewhere (no `//host`, no backslashes). */
+/**
+ * Only back into this project, never elsewhere (no `//host`, no backslashes), and always as
+ * percent-encoded ASCII: a Location header cannot carry a character above U+00FF.
+ */
 export function safeNext(next: string | undefined, slug: string): string {
   const home = `/p/${slug}/`;
-  if (!next || !(next === `/p/${slug}` || next.startsWith(home))) return home;
-  if (next.includes('//') || next.includes('\\') || /[\u0000-\u001f\u007f]/.test(next)) return home;
-  return next;
-}
-
-export function isHttps(rt: Runtime, req: FastRequest): boolean {
-  const origin = rt.env.hostedOrigin ?? rt.env.publicUrl;
-  if (origin) return origin.startsWith('https:');
-  return rt.env.trustProxy > 0 && req.header('x-forwarded-proto')?.split(',')[0].trim() === 'https';
+  if (!next || next.includes('//') || /[\u0000-\u001f\u007f\\]/.test(next)) return home;
+  let u: URL;
+  try {
+    u = new URL(next, 'http://host.invalid');
+  } catch {
+    return home;
+  }
+  const target = u.pathname + u.search;
+  if (u.origin !== 'http://host.invalid' || !(target === `/p/${slug}` || target.startsWith(home))) return home;
+  return target;
 }

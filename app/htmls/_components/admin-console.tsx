@@ -18,7 +18,7 @@ const randomSlug = () => {
   return [...crypto.getRandomValues(new Uint8Array(8))].map((b) => a[b % a.length]).join('');
 };
 
-export function AdminConsole() {
+export function AdminConsole({ hostedBase, sandboxed }: { hostedBase: string | null; sandboxed: boolean }) {
   const router = useRouter();
   const [projects, setProjects] = useState<ProjectDto[] | null>(null);
   const [error, setError] = useState('');
@@ -58,6 +58,13 @@ export function AdminConsole() {
         </div>
       </header>
       <main className="mx-auto max-w-5xl space-y-6 px-4 py-6">
+        {sandboxed ? (
+          <p role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
+            Hosted sites are served on this origin inside a CSP sandbox (HOSTED_PORT=0 without HOSTED_ORIGIN): their own fetch calls, module
+            scripts, localStorage and the assets of password-protected sites do not work. Set HOSTED_ORIGIN, or leave HOSTED_PORT unset so
+            sites get their own origin.
+          </p>
+        ) : null}
         <UploadSite projects={projects ?? []} onDone={load} />
         <section aria-labelledby="projects-heading">
           <div className="flex flex-wrap items-center justify-between gap-3">
