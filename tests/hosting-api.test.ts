@@ -36,8 +36,8 @@ describe('POST /api/upload', () => {
     expect(appended.json.project.files.map((f: { path: string }) => f.path).sort()).toEqual(['index.html', 'new.txt', 'old.txt']);
     const page = await site('GET', `/p/${slug}/index.html`);
     expect(page.text).toContain('v2');
-    // The replaced version's bytes are gone from the store; one object per live file remains.
-    expect(await listStoredKeys(`files/${slug}/`)).toHaveLength(3);
+    // The append is a new deploy; the first one (kept for rollback) still holds the old index.html.
+    expect(await listStoredKeys(`files/${slug}/`)).toHaveLength(4);
   });
 
   it('answers 400 for a malformed slug', async () => {
