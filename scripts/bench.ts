@@ -74,7 +74,7 @@ async function main() {
     await makeFile(shareFile, SIZE);
     // nginx serves the share file from the same directory tree.
     spawnSync('ln', ['-s', shareFile, path.join(site, 'share.bin')]);
-    ctx = { base: server.url, pid: server.proc.pid!, env, store, work, site, nginx: null, admin, member, shareFile, idle: rssOf(server.proc.pid!) };
+    ctx = { base: server.url, hosted: server.hostedUrl!, pid: server.proc.pid!, env, store, work, site, nginx: null, admin, member, shareFile, idle: rssOf(server.proc.pid!) };
     await seedHostedSite(ctx);
     ctx.nginx = hasCommand('nginx') ? await startNginx(site) : null;
 
