@@ -9,6 +9,7 @@ import next from 'next';
 import { boot } from './lib/boot';
 import { EnvError, getEnv, type Env } from './lib/env';
 import { setHostedPort } from './lib/hosting/hosted-port';
+import { cachedReply } from './lib/hosting/reply-cache';
 import { serveHosted } from './lib/hosting/serve-hosted';
 import { CLIENT_IP_HEADER, markCustomServer, resolveClientIp } from './lib/http/client-ip';
 import { fromNode, runFast, writeNodeReply } from './lib/http/fast';
@@ -68,8 +69,11 @@ async function main() {
       case 'not-found':
         // The hosted origin serves hosted sites and nothing else: no consoles, no API.
         return writeNodeReply(res, errorReply(notFound(), fastReq), method);
-      case 'hosted':
+      case 'hosted': {
+        const cached = cachedReply(fastReq, decision.sandbox);
+        if (cached) return writeNodeReply(res, cached, method);
         return runFast(res, method, () => serveHosted(fastReq, { sandbox: decision.sandbox }));
+      }
     }
     const url = req.url ?? '/';
     if (SHARE_ITEM.test(url)) return runFast(res, method, () => serveShareItem(fastReq));

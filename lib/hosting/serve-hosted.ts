@@ -8,7 +8,8 @@ import { decodeUrlPath } from '../paths/relative-path';
 import { assertMigrated, getRuntime, type Runtime } from '../runtime';
 import { resolvePath } from './resolve-path';
 import { sendSiteFile } from './send-site-file';
-import { getSite, type Site } from './site-cache';
+import { keepReply } from './reply-cache';
+import { getSite, siteGeneration, type Site } from './site-cache';
 import { siteListing } from './site-listing';
 import { unlockProject } from './unlock-project';
 
@@ -45,6 +46,7 @@ async function handle(rt: Runtime, req: FastRequest, opts: HostedOptions): Promi
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     throw new AppError('method_not_allowed', 'Only GET and HEAD are allowed here', { Allow: 'GET, HEAD' });
   }
+  const gen = siteGeneration();
   const site = await getSite(rt, slug, deployId);
   if (!site || (site.files.size === 0 && !deployId)) throw notFound();
   // The same gate for every path of a locked project, existing or not: nothing leaks.
@@ -60,8 +62,11 @@ async function handle(rt: Runtime, req: FastRequest, opts: HostedOptions): Promi
       return { status: r.status, headers: { Location: r.location, 'Cache-Control': 'no-cache' }, body: null };
     case 'listing':
       return siteListing(site, prefix, extra);
-    case 'file':
-      return sendSiteFile(rt, req, r.file, { ...extra, status: r.status, baseHref: r.baseHref });
+    case 'file': {
+      const reply = await sendSiteFile(rt, req, r.file, { ...extra, status: r.status, baseHref: r.baseHref });
+      if (!extra.locked) keepReply(req, opts.sandbox, gen, reply);
+      return reply;
+    }
     case 'not-found':
       throw notFound();
   }

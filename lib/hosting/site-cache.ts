@@ -49,6 +49,9 @@ const state = processState('site-cache', () => ({
   epoch: '',
 }));
 
+/** Changes whenever cached sites are dropped: anything derived from them is stale then. */
+export const siteGeneration = () => state.gen;
+
 /** Drops every cached site on this instance (after a change made here). */
 export function forgetSites(): void {
   state.gen++;
