@@ -17,7 +17,9 @@ interface Entry {
 }
 
 const MAX_ENTRIES = 20_000;
-const state = processState('hosted-replies', () => ({ entries: new Map<string, Entry>() }));
+/** Bodies are mostly the content cache's own buffers; this bounds what this map alone keeps alive. */
+const MAX_BYTES = 128 * 1024 * 1024;
+const state = processState('hosted-replies', () => ({ entries: new Map<string, Entry>(), bytes: 0 }));
 
 const keyOf = (req: FastRequest, sandbox: boolean) => `${sandbox ? 's' : ''}${req.url}\n${req.header('accept-encoding') ?? ''}`;
 
@@ -41,6 +43,11 @@ export function keepReply(req: FastRequest, sandbox: boolean, gen: number, reply
   if ((reply.status !== 200 && reply.status !== 404) || !Buffer.isBuffer(reply.body)) return;
   const etag = reply.headers.ETag;
   if (typeof etag !== 'string' || 'Set-Cookie' in reply.headers) return;
-  if (state.entries.size >= MAX_ENTRIES) state.entries.clear();
-  state.entries.set(keyOf(req, sandbox), { gen, status: reply.status, headers: reply.headers as Record<string, string>, body: reply.body, etag });
+  if (state.entries.size >= MAX_ENTRIES || state.bytes + reply.body.length > MAX_BYTES) {
+    state.entries.clear();
+    state.bytes = 0;
+  }
+  const key = keyOf(req, sandbox);
+  state.bytes += reply.body.length - (state.entries.get(key)?.body.length ?? 0);
+  state.entries.set(key, { gen, status: reply.status, headers: reply.headers as Record<string, string>, body: reply.body, etag });
 }
