@@ -5,6 +5,8 @@ const nextConfig = {
   compress: false,
   poweredByHeader: false,
   reactStrictMode: true,
+  // Nothing uses next/image; left on, /_next/image would transcode any public image for anyone.
+  images: { unoptimized: true },
   // Tests and scripts are type-checked by `npm run typecheck`, not by every build.
   typescript: { tsconfigPath: 'tsconfig.build.json' },
   // Native, wasm or Node-stream packages stay outside the bundle: PGlite loads its wasm from

@@ -1,5 +1,7 @@
 import { bootstrapAdminToken } from './auth/admin-credential';
 import { registerJanitorTask, startJanitor } from './janitor';
+import { abortOversizedUploads } from './shares/abort-oversized-uploads';
+import { directUploadsAllowed } from './shares/direct-uploads';
 import { abortStaleUploads } from './shares/upload';
 import { getRuntime, getServerSecret, type Runtime } from './runtime';
 
@@ -29,10 +31,13 @@ export async function boot(log: (line: string) => void = console.log): Promise<R
     const origins = rt.env.publicUrl ? [rt.env.publicUrl] : ['*'];
     await rt.storage
       .configureCors(origins)
-      .then(() => log(`[htmls] bucket CORS set for ${origins.join(', ')}: direct uploads enabled`))
+      .then(() => log(`[htmls] bucket CORS set for ${origins.join(', ')}`))
       .catch((e) => log(`[htmls] could not set the bucket's CORS rules (${(e as Error).message}): uploads go through the server`));
   }
+  // Probe the store before serving, so the first capabilities answer does not wait for it.
+  await directUploadsAllowed(rt, log);
   registerJanitorTask(abortStaleUploads);
+  registerJanitorTask(abortOversizedUploads);
   startJanitor(rt);
   return rt;
 }

@@ -5,7 +5,7 @@ import { getOrCreateSetting, SETTING } from '@/db/queries/settings';
 import { getEnv, type Env } from './env';
 import { AppError } from './errors';
 import { createStorage } from './storage';
-import type { StorageDriver } from './storage/types';
+import type { CopyProbeResult, StorageDriver } from './storage/types';
 
 export interface Runtime {
   env: Env;
@@ -16,6 +16,8 @@ export interface Runtime {
   migrated: boolean;
   migrationsCheckedAt: number;
   serverSecret?: string;
+  /** The store's answer to the presigned-copy probe (lib/shares/direct-uploads.ts). */
+  copyProbe?: { at: number; result: Promise<CopyProbeResult>; settled?: CopyProbeResult };
 }
 
 /**

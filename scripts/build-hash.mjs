@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-const INPUTS = ['app', 'lib', 'db', 'public', 'proxy.ts', 'next.config.mjs', 'postcss.config.mjs', 'tsconfig.json', 'tsconfig.build.json', 'server.ts', 'package-lock.json'];
+const INPUTS = ['app', 'lib', 'db', 'public', 'proxy.ts', 'next.config.mjs', 'postcss.config.mjs', 'tsconfig.json', 'tsconfig.build.json', 'server.ts', 'scripts/migrate.ts', 'scripts/build-hash.mjs', 'package-lock.json'];
 export const STAMP = path.join('.next', 'htmls-build-hash');
 
 function* files(p) {
@@ -38,7 +38,7 @@ export function buildHash(root = process.cwd()) {
 export function ensureBuilt({ quiet = false, force = false } = {}) {
   const want = buildHash();
   const have = existsSync(STAMP) ? readFileSync(STAMP, 'utf8') : '';
-  if (!force && want === have && existsSync(path.join('.next', 'BUILD_ID'))) return false;
+  if (!force && want === have && existsSync(path.join('.next', 'BUILD_ID')) && existsSync(SERVER_BUNDLE)) return false;
   if (!quiet) console.log('[htmls] building (sources changed since the last build)…');
   const r = spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], {
     stdio: quiet ? 'pipe' : 'inherit',
@@ -48,7 +48,31 @@ export function ensureBuilt({ quiet = false, force = false } = {}) {
     if (quiet) process.stderr.write(`${r.stdout}\n${r.stderr}`);
     throw new Error('next build failed');
   }
+  buildServer();
   // Hash again: next build may itself touch an input (it adds paths to tsconfig.json).
   writeFileSync(STAMP, buildHash());
   return true;
+}
+
+export const SERVER_BUNDLE = path.join('.next', 'htmls', 'server.mjs');
+export const MIGRATE_BUNDLE = path.join('.next', 'htmls', 'migrate.mjs');
+
+/**
+ * server.ts and the migrate script compiled to plain JavaScript, so production runs no
+ * TypeScript loader. Packages stay external (the same node_modules Next's bundle uses);
+ * `server-only` is a no-op outside Next's react-server build, and this is server code.
+ */
+function buildServer() {
+  const script = `
+    const esbuild = require('esbuild');
+    esbuild.buildSync({
+      entryPoints: { server: 'server.ts', migrate: 'scripts/migrate.ts' },
+      outdir: ${JSON.stringify(path.dirname(SERVER_BUNDLE))},
+      outExtension: { '.js': '.mjs' },
+      bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external',
+      alias: { 'server-only': './scripts/server-only-noop.mjs' },
+      tsconfig: 'tsconfig.json', sourcemap: 'linked', logLevel: 'warning',
+    });`;
+  const r = spawnSync(process.execPath, ['-e', script], { stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('compiling server.ts failed');
 }

@@ -1,8 +1,13 @@
-// `npm start`: build when the sources changed since the last build, then run server.ts
-// (which applies migrations and serves). NODE_ENV is production unless set.
-import { ensureBuilt } from './build-hash.mjs';
+// `npm start`: build when the sources changed since the last build, then run the compiled
+// server (which applies migrations and serves). NODE_ENV is production unless set.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ensureBuilt, MIGRATE_BUNDLE, SERVER_BUNDLE } from './build-hash.mjs';
 
 process.env.NODE_ENV ??= 'production';
+// Stack traces in the server log point at the TypeScript sources.
+process.setSourceMapsEnabled(true);
+const migrateOnly = process.argv.includes('--migrate');
 if (!process.argv.includes('--no-build')) {
   try {
     ensureBuilt();
@@ -10,8 +15,4 @@ if (!process.argv.includes('--no-build')) {
     process.exit(1);
   }
 }
-
-const { register } = await import('tsx/esm/api');
-register();
-await import('./hooks.mjs');
-await import('../server.ts');
+await import(pathToFileURL(path.resolve(migrateOnly ? MIGRATE_BUNDLE : SERVER_BUNDLE)).href);

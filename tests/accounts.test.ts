@@ -250,7 +250,7 @@ describe('GET/PATCH /api/settings', () => {
 
   it('starts at 50 MB (52,428,800 bytes) on a fresh installation', async () => {
     // Read from the source of truth; another test may be changing it right now, so only when unset.
-    const { DEFAULT_QUOTA_BYTES } = await import('@/lib/users/accounts');
+    const { DEFAULT_QUOTA_BYTES } = await import('@/lib/users/default-quota');
     expect(DEFAULT_QUOTA_BYTES).toBe(52_428_800);
   });
 });

@@ -48,7 +48,8 @@ describe('pending migrations', () => {
       // PGlite allows one process per directory: migrate with the server stopped.
       await server.stop();
     }
-    const migrate = spawnSync(process.execPath, ['--import', 'tsx', '--import', './scripts/hooks.mjs', 'scripts/migrate.ts'], {
+    // What `npm run db:migrate` runs, without its build step (the suite's setup built).
+    const migrate = spawnSync(process.execPath, ['scripts/start.mjs', '--migrate', '--no-build'], {
       cwd: ROOT,
       env: { PATH: process.env.PATH, DATA_DIR: dataDir, ...(dbUrl ? { DATABASE_URL: dbUrl } : {}) } as unknown as NodeJS.ProcessEnv,
       encoding: 'utf8',

@@ -147,10 +147,10 @@ describe('HOSTED_PORT=0: the sandbox opt-out', () => {
   });
 });
 
-/** Runs server.ts with this environment; it must exit on its own with a configuration error. */
+/** Runs the server as npm start does, with this environment; it must exit on its own with a configuration error. */
 function bootError(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/hooks.mjs', 'server.ts'], {
+    const proc = spawn(process.execPath, ['scripts/start.mjs', '--no-build'], {
       cwd: ROOT,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', DATA_DIR: tempDir(), ADMIN_TOKEN: TEST_ADMIN_TOKEN, ...env },
     });

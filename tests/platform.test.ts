@@ -10,6 +10,15 @@ describe('platform routes', () => {
     expect(r.headers.get('content-type')).toMatch(/^text\/html/);
     expect(r.text).toMatch(/<html/i);
     expect(r.text.length).toBeGreaterThan(1500);
+    // One stylesheet for all six documents, served beside them.
+    expect(r.text).toContain('<link rel="stylesheet" href="/docs.css">');
+  });
+
+  it('GET /docs.css — the documents\' shared stylesheet', async () => {
+    const r = await call('GET', '/docs.css');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/^text\/css/);
+    expect(r.text).toContain('prefers-color-scheme:dark');
   });
 
   it('GET /other.html — any other .html path is a static file: 404 when absent', async () => {

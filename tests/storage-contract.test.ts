@@ -186,7 +186,7 @@ for (const [name, make] of drivers) {
       const key = 'shared/mp5/direct.bin';
       const id = await s.createMultipart(key);
       const data = randomBytes(64 * 1024);
-      const { url, expiresAt } = await s.presignPart(key, id, 1, 300);
+      const { url, expiresAt } = await s.presignPart(key, id, 1, data.length, 300);
       expect(expiresAt.getTime()).toBeGreaterThan(Date.now());
       const res = await fetch(url, { method: 'PUT', body: data });
       expect(res.status).toBe(200);

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { pendingUploads, shareGroups, shareItems, users, type ShareGroupRow, type ShareItemRow } from '../schema';
 
@@ -88,4 +88,24 @@ export async function stalePendingGroups(db: Db, olderThanMs: number, limit = 10
     )
     .limit(limit);
   return rows.map((r) => r.id);
+}
+
+/**
+ * A page of pending files of direct-mode uploads (their parts reach the store without passing
+ * the server), in id order after `afterId`, with the group's part size.
+ */
+export async function pendingDirectUploadsPage(db: Db, afterId: string | null, limit = 500) {
+  return db
+    .select({ pending: pendingUploads, partSize: shareGroups.partSize })
+    .from(pendingUploads)
+    .innerJoin(shareGroups, eq(shareGroups.id, pendingUploads.groupId))
+    .where(
+      and(
+        eq(shareGroups.uploadState, 'pending'),
+        eq(shareGroups.uploadMode, 'direct'),
+        afterId === null ? undefined : gt(pendingUploads.id, afterId),
+      ),
+    )
+    .orderBy(asc(pendingUploads.id))
+    .limit(limit);
 }

@@ -1,6 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { users, type UserRow } from '../schema';
+import { shareGroups, users, type UserRow } from '../schema';
+import { scheduleDeletion } from './storage-gc';
 
 export async function findUserByUsername(db: Db, username: string): Promise<UserRow | null> {
   const [row] = await db.select().from(users).where(eq(users.username, username.toLowerCase()));
@@ -42,7 +43,20 @@ export async function updateUser(
   return row ?? null;
 }
 
-export async function deleteUserRow(db: Db, id: string): Promise<boolean> {
-  const rows = await db.delete(users).where(eq(users.id, id)).returning({ id: users.id });
-  return rows.length > 0;
+/**
+ * Deletes a user with everything they own in one transaction: the deletion of every share's
+ * bytes is recorded (storage_gc), then the shares (items and pending uploads cascade) and the
+ * user (sessions cascade) are dropped. Returns the storage_gc ids to run after commit, or null
+ * when there is no such user.
+ */
+export async function deleteUserWithShares(db: Db, id: string, prefixOf: (groupId: string) => string): Promise<string[] | null> {
+  return db.transaction(async (tx) => {
+    const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.id, id)).for('update');
+    if (!user) return null;
+    const groups = await tx.select({ id: shareGroups.id }).from(shareGroups).where(eq(shareGroups.userId, id)).for('update');
+    const gcIds = await scheduleDeletion(tx, groups.map((g) => prefixOf(g.id)));
+    if (groups.length) await tx.delete(shareGroups).where(inArray(shareGroups.id, groups.map((g) => g.id)));
+    await tx.delete(users).where(eq(users.id, id));
+    return gcIds;
+  });
 }

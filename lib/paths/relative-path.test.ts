@@ -25,10 +25,27 @@ const bad: [string, RegExp][] = [
   ['trailing.', /dot or a space/],
   ['trailing ', /dot or a space/],
   ['．．/x', /".."/], // fullwidth dots: NFKC makes them ".."
-  ['a／..／b', /".."/], // fullwidth solidus
+  ['a／..／b', /slash/], // fullwidth solidus
   ['x'.repeat(256), /255 bytes/],
   ['é'.repeat(128), /255 bytes/], // 256 bytes in UTF-8
   [`${'a/'.repeat(480)}b`, /940 bytes/],
+  // Invisible characters make two names look alike ("report.pdf" and "report\u200b.pdf").
+  ['report\u200b.pdf', /invisible/],
+  ['a\u2060b', /invisible/],
+  ['\ufeffindex.html', /invisible/],
+  ['x\u00ady', /invisible/],
+  ['x\u180ey', /invisible/],
+  ['\u3164', /invisible/],
+  ['x\u2064y', /invisible/],
+  // Slash look-alikes make one name pass for a folder path ("docs∕invoice.pdf").
+  ['docs\u2215invoice.pdf', /slash/],
+  ['1\u20442.txt', /slash/],
+  ['big\u29f8solidus', /slash/],
+  ['full\uff0fwidth', /slash/], // NFKC turns it into a real "/", which the segment check allows
+  ['box\u2571drawing', /slash/],
+  ['over\u0338lay', /slash/],
+  ['set\u2216minus', /slash/],
+  ['full\uff3cwidth', /slash/],
 ];
 
 describe('sanitizeRelativePath', () => {
@@ -50,6 +67,9 @@ describe('sanitizeRelativePath', () => {
     expect(sanitizeRelativePath('视频/假期 2026.mp4')).toBe('视频/假期 2026.mp4');
     expect(sanitizeRelativePath('a..b/c')).toBe('a..b/c');
     expect(sanitizeRelativePath('x'.repeat(255))).toHaveLength(255);
+    // Joiners are part of real writing: Persian names and emoji sequences keep them.
+    expect(sanitizeRelativePath('\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645.txt')).toContain('\u200c');
+    expect(sanitizeRelativePath('\u{1f468}\u200d\u{1f469}\u200d\u{1f467}.jpg')).toContain('\u200d');
   });
 
   it('returns the NFC form', () => {

@@ -6,12 +6,21 @@ export const MAX_PATH_BYTES = 940;
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+/**
+ * Characters that render as nothing, so two names look the same. Zero-width (non-)joiners
+ * (U+200C/D) stay allowed: Persian, Indic scripts and emoji sequences need them.
+ */
+const INVISIBLE = /[\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180e\u200b\u2060-\u2064\u206a-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]/;
+/** Characters that look like "/" or "\\", so a name passes for a folder path. */
+const SLASH_LIKE = /[\u0337\u0338\u1735\u2044\u2215\u2216\u2571\u2572\u27cb\u27cd\u29f5\u29f8\u29f9\u2f03\ufe68\uff0f\uff3c]/;
 const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
 
 function problem(path: string): string | null {
   if (path.length === 0) return 'is empty';
   if (CONTROL.test(path)) return 'contains a control character';
   if (BIDI.test(path)) return 'contains a bidirectional-text control character';
+  if (INVISIBLE.test(path)) return 'contains an invisible character';
+  if (SLASH_LIKE.test(path)) return 'contains a character that looks like a slash';
   if (path.includes('\\')) return 'contains a backslash';
   if (path.startsWith('/')) return 'is absolute';
   if (/^[a-z]:/i.test(path)) return 'starts with a drive letter';

@@ -1,6 +1,7 @@
 import 'server-only';
 import { DIRECT_PART_SIZE, MAX_PART_RETRIES, MAX_SHARE_BYTES, MAX_SHARE_FILES, PROXY_PART_SIZE } from '../contract/shares';
 import type { Runtime } from '../runtime';
+import { directUploadsAllowed } from './direct-uploads';
 
 export interface Capabilities {
   mode: 'direct' | 'proxy';
@@ -12,8 +13,9 @@ export interface Capabilities {
 }
 
 /**
- * Direct mode when the store can presign (S3 with credentials), UPLOAD_MODE allows it, and the
- * bucket's CORS rules let the site's origin PUT and read ETag; proxy mode otherwise.
+ * Direct mode when the store can presign (S3 with credentials), UPLOAD_MODE allows it, the
+ * bucket's CORS rules let the site's origin PUT and read ETag, and the store passed the
+ * presigned-copy probe; proxy mode otherwise.
  */
 export async function capabilities(rt: Runtime, origin: string): Promise<Capabilities> {
   const { storage } = rt;
@@ -21,7 +23,8 @@ export async function capabilities(rt: Runtime, origin: string): Promise<Capabil
     rt.env.uploadMode === 'auto' &&
     storage.supportsPresign &&
     storage.allowsBrowserUploads !== undefined &&
-    (await storage.allowsBrowserUploads(origin));
+    (await storage.allowsBrowserUploads(origin)) &&
+    (await directUploadsAllowed(rt));
   return {
     mode: direct ? 'direct' : 'proxy',
     partSize: direct ? DIRECT_PART_SIZE : PROXY_PART_SIZE,

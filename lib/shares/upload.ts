@@ -15,6 +15,7 @@ import { runDeletions } from '../storage/gc';
 import { sharedFileKey, sharedGroupPrefix } from '../storage/keys';
 import { isStorageNotFound, type ObjectInfo, type PartInfo } from '../storage/types';
 import { capabilities, expectedPartSize, partCountFor } from './capabilities';
+import { directUploadsAllowed } from './direct-uploads';
 import { toShareDto, type ShareDto } from './share-dto';
 
 const PRESIGN_SECONDS = 15 * 60;
@@ -144,11 +145,12 @@ export async function partUrl(
   input: { groupId: string; uploadId: string; storageKey: string; partNumber: number },
 ) {
   const { pending, group } = await pendingFor(rt, principal, input);
-  if (group.uploadMode !== 'direct' || !rt.storage.supportsPresign) {
+  if (group.uploadMode !== 'direct' || !(await directUploadsAllowed(rt))) {
     throw new AppError('invalid_request', 'This upload goes through the server: PUT its parts to /api/shares/upload/chunk');
   }
   checkPartNumber(pending, input.partNumber);
-  const p = await rt.storage.presignPart(pending.storageKey, pending.uploadId, input.partNumber, PRESIGN_SECONDS);
+  const size = expectedPartSize(Number(pending.declaredSize), group.partSize, input.partNumber);
+  const p = await rt.storage.presignPart(pending.storageKey, pending.uploadId, input.partNumber, size, PRESIGN_SECONDS);
   return { url: p.url, headers: p.headers, expiresAt: p.expiresAt.toISOString() };
 }
 

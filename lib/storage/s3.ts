@@ -2,6 +2,7 @@ import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { Readable } from 'node:stream';
 import { exactLength } from './exact-length';
+import { probePresignedCopy } from './s3-copy-probe';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -267,14 +268,20 @@ export function createS3Storage(s: S3Settings, client = createS3Client(s)): Stor
       }
     },
 
-    async presignPart(key, uploadId, partNumber, expiresIn) {
+    async presignPart(key, uploadId, partNumber, size, expiresIn) {
       assertKey(key);
+      // Signing the length bounds what the holder may store; the copy probe covers stores
+      // that also honour unsigned headers (radosgw copies even under a signed length of 0).
       const url = await getSignedUrl(
         client,
-        new UploadPartCommand({ Bucket, Key: key, UploadId: uploadId, PartNumber: partNumber }),
-        { expiresIn },
+        new UploadPartCommand({ Bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, ContentLength: size }),
+        { expiresIn, signableHeaders: new Set(['content-length']) },
       );
       return { url, expiresAt: new Date(Date.now() + expiresIn * 1000) };
+    },
+
+    probePresignedCopy() {
+      return probePresignedCopy(driver, Bucket);
     },
 
     async listParts(key, uploadId) {

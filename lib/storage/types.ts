@@ -31,6 +31,9 @@ export interface PresignedPart {
   expiresAt: Date;
 }
 
+/** `transient`: the probe itself failed (store unreachable), so asking again later may help. */
+export type CopyProbeResult = { safe: true } | { safe: false; reason: string; transient?: boolean };
+
 /**
  * Moves bytes and nothing else: no quotas, no rules. Every method throws on failure;
  * a missing object or upload is a StorageNotFoundError, an unreachable store a
@@ -49,7 +52,8 @@ export interface StorageDriver {
   list(prefix: string): Promise<ObjectInfo[]>;
   createMultipart(key: string, opts?: { contentType?: string }): Promise<string>;
   uploadPart(key: string, uploadId: string, partNumber: number, body: Readable, size: number): Promise<{ etag: string }>;
-  presignPart(key: string, uploadId: string, partNumber: number, expiresInSeconds: number): Promise<PresignedPart>;
+  /** The URL signs `Content-Length: size` too: a body of any other length fails the signature. */
+  presignPart(key: string, uploadId: string, partNumber: number, size: number, expiresInSeconds: number): Promise<PresignedPart>;
   listParts(key: string, uploadId: string): Promise<PartInfo[]>;
   completeMultipart(key: string, uploadId: string, parts: { partNumber: number; etag: string }[]): Promise<ObjectInfo>;
   abortMultipart(key: string, uploadId: string): Promise<void>;
@@ -58,6 +62,8 @@ export interface StorageDriver {
   allowsBrowserUploads?(origin: string): Promise<boolean>;
   /** S3 only: adds a CORS rule for these origins (PUT, any header, ETag exposed). */
   configureCors?(origins: string[]): Promise<void>;
+  /** S3 only: whether the store refuses unsigned `x-amz-copy-source` on a presigned part PUT. */
+  probePresignedCopy?(): Promise<CopyProbeResult>;
   close?(): void;
 }
 

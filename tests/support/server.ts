@@ -32,8 +32,8 @@ export async function freePort(): Promise<number> {
 export const tempDir = (prefix = 'htmls-test-') => mkdtempSync(path.join(os.tmpdir(), prefix));
 
 /**
- * Starts the real production server (server.ts over the last `next build`) as a child
- * process and waits until it listens. `env` replaces the storage/database settings of the
+ * Starts the real production server (`npm start` without its build step: the compiled
+ * server.ts over the last `next build`) as a child process and waits until it listens. `env` replaces the storage/database settings of the
  * parent's environment entirely, so each server sees exactly what the test chose.
  */
 export async function startServer(env: Record<string, string | undefined> = {}): Promise<RunningServer> {
@@ -54,7 +54,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     TRUST_PROXY: '1',
   };
   const merged = Object.fromEntries(Object.entries({ ...base, ...env }).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv;
-  const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/hooks.mjs', 'server.ts'], {
+  const proc: ChildProcess = spawn(process.execPath, ['scripts/start.mjs', '--no-build'], {
     cwd: ROOT,
     env: merged,
     stdio: ['ignore', 'pipe', 'pipe'],

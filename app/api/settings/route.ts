@@ -1,6 +1,6 @@
 import { settingsSchema } from '@/lib/contract/users';
 import { json, route } from '@/lib/http/route';
-import { getDefaultQuota, setDefaultQuota } from '@/lib/users/accounts';
+import { getDefaultQuota, setDefaultQuota } from '@/lib/users/default-quota';
 
 // GET /api/settings — the default quota for new registrations (administrator)
 export const GET = route({ auth: 'admin' }, async ({ rt }) => json({ default_quota_bytes: await getDefaultQuota(rt) }));

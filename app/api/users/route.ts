@@ -1,6 +1,7 @@
 import { createUserSchema } from '@/lib/contract/users';
 import { json, route } from '@/lib/http/route';
-import { createAccount, listAccounts } from '@/lib/users/accounts';
+import { createAccount } from '@/lib/users/create-account';
+import { listAccounts } from '@/lib/users/list-accounts';
 
 // GET /api/users — every user with quota and usage (administrator)
 export const GET = route({ auth: 'admin' }, async ({ rt }) => json({ users: await listAccounts(rt) }));

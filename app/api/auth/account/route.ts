@@ -1,6 +1,6 @@
 import { clearSessionCookies } from '@/lib/auth/session-cookies';
 import { route } from '@/lib/http/route';
-import { deleteAccount } from '@/lib/users/accounts';
+import { deleteAccount } from '@/lib/users/delete-account';
 
 // DELETE /api/auth/account — the member deletes their account, shares, objects and sessions
 export const DELETE = route({ auth: 'member' }, async ({ rt, req, principal }) => {

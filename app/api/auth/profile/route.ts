@@ -1,6 +1,6 @@
 import { profileSchema } from '@/lib/contract/users';
 import { json, route } from '@/lib/http/route';
-import { updateProfile } from '@/lib/users/accounts';
+import { updateProfile } from '@/lib/users/update-profile';
 
 // PATCH /api/auth/profile — the member's own display name, email and phone
 export const PATCH = route({ auth: 'member', body: profileSchema }, async ({ rt, principal, body }) => {

@@ -3,7 +3,7 @@ import { createMemberSession } from '@/lib/auth/sessions';
 import { sessionCookie } from '@/lib/auth/session-cookies';
 import { registerSchema } from '@/lib/contract/users';
 import { json, route } from '@/lib/http/route';
-import { createAccount } from '@/lib/users/accounts';
+import { createAccount } from '@/lib/users/create-account';
 
 // POST /api/auth/register — self-registration as a member with the default quota; signs in
 export const POST = route({ auth: 'none', body: registerSchema }, async ({ rt, req, body, ip }) => {

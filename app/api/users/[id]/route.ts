@@ -1,6 +1,7 @@
 import { updateUserSchema } from '@/lib/contract/users';
 import { json, noContent, route } from '@/lib/http/route';
-import { deleteAccount, updateAccount } from '@/lib/users/accounts';
+import { deleteAccount } from '@/lib/users/delete-account';
+import { updateAccount } from '@/lib/users/update-account';
 
 // PATCH /api/users/:id — quota, status, role, profile or password (administrator)
 export const PATCH = route({ auth: 'admin', body: updateUserSchema }, async ({ rt, params, body }) =>

@@ -1,0 +1,26 @@
+import 'server-only';
+import { insertUser } from '@/db/queries/users';
+import type { CreateUserInput, RegisterInput } from '../contract/users';
+import { AppError } from '../errors';
+import { hashPassword } from '../auth/passwords';
+import type { Runtime } from '../runtime';
+import { getDefaultQuota } from './default-quota';
+import { toUserDto, type UserDto } from './user-dto';
+
+/** Registration, or an administrator's "create user" (which may also set role and quota). */
+export async function createAccount(
+  rt: Runtime,
+  input: RegisterInput & Partial<Pick<CreateUserInput, 'role' | 'quota_bytes'>>,
+): Promise<UserDto> {
+  const row = await insertUser(rt.db, {
+    username: input.username,
+    passwordHash: await hashPassword(input.password),
+    displayName: input.display_name ?? '',
+    email: input.email ?? '',
+    phone: input.phone ?? '',
+    role: input.role ?? 'member',
+    quotaBytes: input.quota_bytes ?? (await getDefaultQuota(rt)),
+  });
+  if (!row) throw new AppError('username_taken', 'That username is taken');
+  return toUserDto(row);
+}

@@ -1,0 +1,26 @@
+import 'server-only';
+import { deleteUserSessions } from '@/db/queries/sessions';
+import { updateUser } from '@/db/queries/users';
+import type { UpdateUserInput } from '../contract/users';
+import { notFound } from '../errors';
+import { hashPassword } from '../auth/passwords';
+import type { Runtime } from '../runtime';
+import { isUuid } from './is-uuid';
+import { toUserDto, type UserDto } from './user-dto';
+
+/** Administrator edit. A disabled user's sessions are ended at once, not only refused. */
+export async function updateAccount(rt: Runtime, id: string, input: UpdateUserInput): Promise<UserDto> {
+  if (!isUuid(id)) throw notFound('No such user');
+  const row = await updateUser(rt.db, id, {
+    displayName: input.display_name,
+    email: input.email,
+    phone: input.phone,
+    quotaBytes: input.quota_bytes,
+    status: input.status,
+    role: input.role,
+    passwordHash: input.password === undefined ? undefined : await hashPassword(input.password),
+  });
+  if (!row) throw notFound('No such user');
+  if (input.status === 'disabled' || input.password !== undefined) await deleteUserSessions(rt.db, id);
+  return toUserDto(row);
+}
