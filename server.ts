@@ -59,6 +59,11 @@ async function main() {
   let hostedPort: number | null = null;
 
   const handler = (listener: Listener) => (req: IncomingMessage, res: ServerResponse) => {
+    if (listener === 'hosted') {
+      // The steady state of a public site: a finished reply, before any other work.
+      const cached = cachedReply(req.method, req.url ?? '/', req.headers, false);
+      if (cached) return writeNodeReply(res, cached, req.method ?? 'GET');
+    }
     const ip = resolveClientIp(req.socket.remoteAddress, req.headers['x-forwarded-for'] as string | undefined, env.trustProxy);
     const method = req.method ?? 'GET';
     const fastReq = fromNode(req, ip);
@@ -70,7 +75,7 @@ async function main() {
         // The hosted origin serves hosted sites and nothing else: no consoles, no API.
         return writeNodeReply(res, errorReply(notFound(), fastReq), method);
       case 'hosted': {
-        const cached = cachedReply(fastReq, decision.sandbox);
+        const cached = cachedReply(method, fastReq.url, req.headers, decision.sandbox);
         if (cached) return writeNodeReply(res, cached, method);
         return runFast(res, method, () => serveHosted(fastReq, { sandbox: decision.sandbox }));
       }

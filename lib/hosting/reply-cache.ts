@@ -21,15 +21,18 @@ const MAX_ENTRIES = 20_000;
 const MAX_BYTES = 128 * 1024 * 1024;
 const state = processState('hosted-replies', () => ({ entries: new Map<string, Entry>(), bytes: 0 }));
 
-const keyOf = (req: FastRequest, sandbox: boolean) => `${sandbox ? 's' : ''}${req.url}\n${req.header('accept-encoding') ?? ''}`;
+type Headers = Record<string, string | string[] | undefined>;
 
-const plain = (req: FastRequest) => !req.header('range') && !req.header('if-range') && !req.header('if-modified-since') && !req.header('if-match') && !req.header('if-unmodified-since');
+const keyOf = (url: string, acceptEncoding: unknown, sandbox: boolean) => `${sandbox ? 's' : ''}${url}\n${typeof acceptEncoding === 'string' ? acceptEncoding : ''}`;
 
-export function cachedReply(req: FastRequest, sandbox: boolean): FastReply | null {
-  if ((req.method !== 'GET' && req.method !== 'HEAD') || state.entries.size === 0) return null;
-  const hit = state.entries.get(keyOf(req, sandbox));
-  if (!hit || hit.gen !== siteGeneration() || !plain(req)) return null;
-  const inm = req.header('if-none-match');
+const plain = (h: Headers) => !h.range && !h['if-range'] && !h['if-modified-since'] && !h['if-match'] && !h['if-unmodified-since'];
+
+/** Straight from Node's request (method, raw URL, lower-cased headers): the hot path allocates nothing else. */
+export function cachedReply(method: string | undefined, url: string, h: Headers, sandbox: boolean): FastReply | null {
+  if ((method !== 'GET' && method !== 'HEAD') || state.entries.size === 0) return null;
+  const hit = state.entries.get(keyOf(url, h['accept-encoding'], sandbox));
+  if (!hit || hit.gen !== siteGeneration() || !plain(h)) return null;
+  const inm = h['if-none-match'];
   if (inm !== undefined) {
     if (inm !== hit.etag || hit.status !== 200) return null;
     return { status: 304, headers: hit.headers, body: null };
@@ -39,7 +42,8 @@ export function cachedReply(req: FastRequest, sandbox: boolean): FastReply | nul
 
 /** Keeps a reply the slow path made, when it is the same for every visitor. */
 export function keepReply(req: FastRequest, sandbox: boolean, gen: number, reply: FastReply): void {
-  if (req.method !== 'GET' || !plain(req) || req.header('if-none-match') !== undefined) return;
+  const h: Headers = { range: req.header('range'), 'if-range': req.header('if-range'), 'if-modified-since': req.header('if-modified-since'), 'if-match': req.header('if-match'), 'if-unmodified-since': req.header('if-unmodified-since') };
+  if (req.method !== 'GET' || !plain(h) || req.header('if-none-match') !== undefined) return;
   if ((reply.status !== 200 && reply.status !== 404) || !Buffer.isBuffer(reply.body)) return;
   const etag = reply.headers.ETag;
   if (typeof etag !== 'string' || 'Set-Cookie' in reply.headers) return;
@@ -47,7 +51,7 @@ export function keepReply(req: FastRequest, sandbox: boolean, gen: number, reply
     state.entries.clear();
     state.bytes = 0;
   }
-  const key = keyOf(req, sandbox);
+  const key = keyOf(req.url, req.header('accept-encoding'), sandbox);
   state.bytes += reply.body.length - (state.entries.get(key)?.body.length ?? 0);
   state.entries.set(key, { gen, status: reply.status, headers: reply.headers as Record<string, string>, body: reply.body, etag });
 }
