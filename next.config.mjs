@@ -21,6 +21,15 @@ const nextConfig = {
     '@aws-sdk/s3-request-presigner',
     'busboy',
   ],
+  // Browsers ask for these at the root whatever the page says; the files are generated into
+  // public/icons/ from assets/icon.svg (scripts/icons.mjs).
+  async rewrites() {
+    return [
+      { source: '/favicon.ico', destination: '/icons/favicon.ico' },
+      { source: '/apple-touch-icon.png', destination: '/icons/apple-touch-icon.png' },
+      { source: '/apple-touch-icon-precomposed.png', destination: '/icons/apple-touch-icon.png' },
+    ];
+  },
   async headers() {
     return [
       {

@@ -3,8 +3,9 @@ import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { generateIcons, ICONS_DIR } from './icons.mjs';
 
-const INPUTS = ['app', 'lib', 'db', 'public', 'proxy.ts', 'next.config.mjs', 'postcss.config.mjs', 'tsconfig.json', 'tsconfig.build.json', 'server.ts', 'scripts/migrate.ts', 'scripts/build-hash.mjs', 'package-lock.json'];
+const INPUTS = ['app', 'lib', 'db', 'public', 'assets', 'scripts/icons.mjs', 'proxy.ts', 'next.config.mjs', 'postcss.config.mjs', 'tsconfig.json', 'tsconfig.build.json', 'server.ts', 'scripts/migrate.ts', 'scripts/build-hash.mjs', 'package-lock.json'];
 export const STAMP = path.join('.next', 'htmls-build-hash');
 
 function* files(p) {
@@ -17,6 +18,8 @@ function* files(p) {
   if (st.isDirectory()) {
     for (const name of readdirSync(p).sort()) {
       if (name === 'node_modules' || name.startsWith('.')) continue;
+      // Generated from assets/ (hashed there), so not an input of its own.
+      if (path.join(p, name).endsWith(ICONS_DIR)) continue;
       yield* files(path.join(p, name));
     }
   } else if (!/\.test\.tsx?$/.test(p)) {
@@ -38,8 +41,13 @@ export function buildHash(root = process.cwd()) {
 export function ensureBuilt({ quiet = false, force = false } = {}) {
   const want = buildHash();
   const have = existsSync(STAMP) ? readFileSync(STAMP, 'utf8') : '';
-  if (!force && want === have && existsSync(path.join('.next', 'BUILD_ID')) && existsSync(SERVER_BUNDLE)) return false;
+  const iconsMissing = !existsSync(path.join(ICONS_DIR, 'favicon.ico'));
+  if (!force && want === have && existsSync(path.join('.next', 'BUILD_ID')) && existsSync(SERVER_BUNDLE)) {
+    if (iconsMissing) generateIcons();
+    return false;
+  }
   if (!quiet) console.log('[htmls] building (sources changed since the last build)…');
+  generateIcons();
   const r = spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], {
     stdio: quiet ? 'pipe' : 'inherit',
     env: { ...process.env, NODE_ENV: 'production' },

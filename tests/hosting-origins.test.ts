@@ -34,8 +34,11 @@ describe('the hosted origin by default (a second listener)', () => {
     expect(r.headers.get('content-security-policy')).toBeNull();
   });
 
-  it('the hosted origin serves no console, API, share page or static document', async () => {
-    for (const path of ['/', '/htmls', '/files', '/api/auth/check', '/api/files', '/f/abc', '/f/abc/x.txt', '/user-guide.html', '/_next/static/x.js', '/admin']) {
+  it('the hosted origin serves no console, API, share page or static document; its root leads home', async () => {
+    const root = await site('GET', '/');
+    expect(root.status).toBe(302);
+    expect(root.headers.get('location')).toBe(`${baseUrl()}/`);
+    for (const path of ['/htmls', '/files', '/api/auth/check', '/api/files', '/f/abc', '/f/abc/x.txt', '/user-guide.html', '/_next/static/x.js', '/admin']) {
       const r = await site('GET', path);
       expect(r.status, path).toBe(404);
     }

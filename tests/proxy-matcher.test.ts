@@ -8,7 +8,7 @@ const toRegExp = (pattern: string) =>
 describe('proxy.ts matcher', () => {
   // Next caps and buffers request bodies that pass through the proxy (10 MB by default):
   // no upload path may match, or 48 MB parts and hosted uploads would break.
-  it.each(['/api/shares/upload/chunk', '/api/upload', '/api/auth/login', '/p/site/index.html', '/f/abc/video.mp4', '/f/abc/unlock'])(
+  it.each(['/api/shares/upload/chunk', '/api/upload', '/api/auth/login', '/p/site/index.html', '/f/abc/video.mp4', '/f/abc/unlock', '/files/share-target'])(
     'leaves %s alone',
     (path) => {
       expect(config.matcher.some((m) => toRegExp(m).test(path))).toBe(false);

@@ -15,7 +15,8 @@ describe('decideHost', () => {
     expect(e.hosted).toEqual({ mode: 'port', port: 3001 });
     expect(decideHost(e, 3001, 'hosted', req('/p/a/x'))).toEqual({ kind: 'hosted', sandbox: false });
     expect(decideHost(e, 3001, 'hosted', req('/api/files'))).toEqual({ kind: 'not-found' });
-    expect(decideHost(e, 3001, 'hosted', req('/'))).toEqual({ kind: 'not-found' });
+    expect(decideHost(e, 3001, 'hosted', req('/', { host: 'box.lan:3001' }))).toEqual({ kind: 'redirect', status: 302, location: 'http://box.lan:3000/' });
+    expect(decideHost(e, 3001, 'hosted', req('/favicon.ico', { host: 'box.lan:3001' }))).toEqual({ kind: 'not-found' });
     expect(decideHost(e, 3001, 'main', req('/p/a/x?q', { host: 'box.lan:3000' }))).toEqual({ kind: 'redirect', status: 302, location: 'http://box.lan:3001/p/a/x?q' });
     expect(decideHost(e, 3001, 'main', req('/p/a/unlock', { host: 'box.lan:3000' }, 'POST'))).toMatchObject({ status: 307 });
     expect(decideHost(e, 3001, 'main', req('/pricing'))).toEqual({ kind: 'app' });
@@ -34,6 +35,9 @@ describe('decideHost', () => {
     expect(e.hosted).toEqual({ mode: 'origin', origin: 'https://usercontent.example.com' });
     expect(decideHost(e, null, 'main', req('/p/a/x', { host: 'usercontent.example.com' }))).toEqual({ kind: 'hosted', sandbox: false });
     expect(decideHost(e, null, 'main', req('/htmls', { host: 'usercontent.example.com' }))).toEqual({ kind: 'not-found' });
+    expect(decideHost(e, null, 'main', req('/', { host: 'usercontent.example.com' }))).toEqual({ kind: 'not-found' });
+    const named = env({ HOSTED_ORIGIN: 'https://u.example.com', PUBLIC_URL: 'https://files.example.com' });
+    expect(decideHost(named, null, 'main', req('/', { host: 'u.example.com' }))).toEqual({ kind: 'redirect', status: 302, location: 'https://files.example.com/' });
     expect(decideHost(e, null, 'main', req('/p/a/x', { host: 'files.example.com' }))).toEqual({ kind: 'redirect', status: 302, location: 'https://usercontent.example.com/p/a/x' });
     expect(decideHost(e, null, 'main', req('/api/files', { host: 'files.example.com' }))).toEqual({ kind: 'app' });
   });

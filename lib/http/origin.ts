@@ -111,20 +111,26 @@ function perSiteSlug(origin: string, host: string | undefined): string | null {
 export function decideHost(env: Env, hostedPort: number | null, listener: Listener, req: HostRequest): HostDecision {
   const hostedPath = isHostedPath(req.url);
   const status = req.method === 'GET' || req.method === 'HEAD' ? 302 : 307;
-  if (listener === 'hosted') return hostedPath ? { kind: 'hosted', sandbox: false } : { kind: 'not-found' };
-  const h = env.hosted;
   const host = req.header('host');
+  // The hosted origin's root leads home, to the service's own origin when it is known.
+  const home = () => {
+    if (env.publicUrl) return { kind: 'redirect', status: 302, location: `${env.publicUrl}/` } as const;
+    const name = hostnameOf(host);
+    return env.hosted.mode === 'port' && env.port && name ? ({ kind: 'redirect', status: 302, location: `${isSecureRequest(env, req) ? 'https' : 'http'}://${name}:${env.port}/` } as const) : ({ kind: 'not-found' } as const);
+  };
+  if (listener === 'hosted') return hostedPath ? { kind: 'hosted', sandbox: false } : req.url === '/' ? home() : { kind: 'not-found' };
+  const h = env.hosted;
   if (h.mode === 'sandbox') return hostedPath ? { kind: 'hosted', sandbox: true } : { kind: 'app' };
   if (h.mode === 'origin') {
     const own = new URL(h.origin).host;
-    if (host?.toLowerCase() === own) return hostedPath ? { kind: 'hosted', sandbox: false } : { kind: 'not-found' };
+    if (host?.toLowerCase() === own) return hostedPath ? { kind: 'hosted', sandbox: false } : req.url === '/' ? home() : { kind: 'not-found' };
     return hostedPath ? { kind: 'redirect', status, location: h.origin + req.url } : { kind: 'app' };
   }
   if (h.mode === 'per-site') {
     const hostSlug = perSiteSlug(h.origin, host);
     const urlSlug = slugOfUrl(req.url);
     if (hostSlug !== null) {
-      if (!hostedPath) return { kind: 'not-found' };
+      if (!hostedPath) return req.url === '/' ? home() : { kind: 'not-found' };
       if (urlSlug === hostSlug) return { kind: 'hosted', sandbox: false };
       return urlSlug ? { kind: 'redirect', status, location: siteOrigin(h.origin, urlSlug) + req.url } : { kind: 'not-found' };
     }

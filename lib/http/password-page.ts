@@ -1,8 +1,17 @@
 import type { FastReply } from './fast';
+import { guestPageHtml, type GuestTone } from './guest-page';
 import { escapeHtml } from './html';
 
 /** Our own pages on /p/ and /f/: no script at all, so the strictest policy fits. */
-export const PASSWORD_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+export const PASSWORD_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+const htmlHeaders = () => ({
+  'Content-Type': 'text/html; charset=utf-8',
+  'Cache-Control': 'no-store',
+  'Content-Security-Policy': PASSWORD_PAGE_CSP,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+});
 
 export function passwordPage(opts: {
   status: number;
@@ -11,59 +20,64 @@ export function passwordPage(opts: {
   next?: string;
   error?: string;
 }): FastReply {
-  const body = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(opts.title)} · password required</title>
-<style>
-:root{color-scheme:light dark;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
-body{margin:0;min-height:100vh;display:grid;place-items:center;background:#f4f4f5;color:#18181b}
-main{width:min(24rem,calc(100vw - 2rem));background:#fff;border:1px solid #e4e4e7;border-radius:12px;padding:1.5rem;box-shadow:0 1px 2px #0001}
-h1{font-size:1.15rem;margin:0 0 .25rem}p{margin:.25rem 0 1rem;color:#52525b;font-size:.9rem;overflow-wrap:anywhere}
-label{display:block;font-size:.875rem;font-weight:600;margin-bottom:.35rem}
-input{box-sizing:border-box;width:100%;padding:.55rem .7rem;border:1px solid #d4d4d8;border-radius:8px;font-size:1rem;background:inherit;color:inherit}
-button{margin-top:1rem;width:100%;padding:.6rem;border:0;border-radius:8px;background:#4f46e5;color:#fff;font-size:.95rem;font-weight:600;cursor:pointer}
-button:hover{background:#4338ca}:focus-visible{outline:2px solid #6366f1;outline-offset:2px}
-.err{background:#fef2f2;color:#b91c1c;border-radius:8px;padding:.5rem .7rem;font-size:.875rem}
-@media (prefers-color-scheme:dark){body{background:#09090b;color:#f4f4f5}main{background:#18181b;border-color:#27272a}p{color:#a1a1aa}input{border-color:#3f3f46}.err{background:#450a0a;color:#fca5a5}}
-</style></head>
-<body><main>
-<h1>Password required</h1>
-<p>${escapeHtml(opts.title)} is protected. Enter its password to continue.</p>
+  const body = guestPageHtml({
+    title: `${opts.title} · password required`,
+    heading: 'Password required',
+    tone: 'lock',
+    bodyHtml: `<p>${escapeHtml(opts.title)} is protected. Enter the password you were given to continue.</p>
 ${opts.error ? `<p class="err" role="alert">${escapeHtml(opts.error)}</p>` : ''}
 <form method="post" action="${escapeHtml(opts.action)}">
 ${opts.next ? `<input type="hidden" name="next" value="${escapeHtml(opts.next)}">` : ''}
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required autofocus>
 <button type="submit">Unlock</button>
-</form>
-</main></body></html>`;
-  return {
-    status: opts.status,
-    headers: {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Cache-Control': 'no-store',
-      'Content-Security-Policy': PASSWORD_PAGE_CSP,
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
-    },
-    body,
-  };
+</form>`,
+  });
+  return { status: opts.status, headers: htmlHeaders(), body };
 }
 
-export function messagePage(status: number, title: string, message: string): FastReply {
-  const body = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>:root{color-scheme:light dark;font-family:system-ui,sans-serif}body{margin:0;min-height:100vh;display:grid;place-items:center;text-align:center;padding:1rem}h1{font-size:1.25rem}p{color:#71717a}</style>
-</head><body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></main></body></html>`;
-  return {
-    status,
-    headers: {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Cache-Control': 'no-store',
-      'Content-Security-Policy': PASSWORD_PAGE_CSP,
-      'X-Content-Type-Options': 'nosniff',
-    },
-    body,
-  };
+/** What a guest reads for each refusal: what happened and what to do, not the bare status. */
+const EXPLAINED: Record<string, { heading: string; text: string; tone: GuestTone }> = {
+  not_found: {
+    heading: 'Nothing here',
+    text: 'This link does not lead to anything. It may be mistyped, taken offline or deleted. Check the address, or ask the person who sent it.',
+    tone: 'missing',
+  },
+  expired: {
+    heading: 'This link has expired',
+    text: 'Its owner set it to stop working after a date, and that date has passed. Ask them for a new link.',
+    tone: 'clock',
+  },
+  download_limit: {
+    heading: 'Download limit reached',
+    text: 'This share has been downloaded as many times as its owner allowed. Ask them for a new link.',
+    tone: 'limit',
+  },
+  rate_limited: { heading: 'Too many attempts', text: 'Wait a few minutes, then try again.', tone: 'lock' },
+  storage_unavailable: { heading: 'Temporarily unavailable', text: 'The files cannot be reached right now. Try again in a minute.', tone: 'error' },
+  database_unavailable: { heading: 'Temporarily unavailable', text: 'The service cannot answer right now. Try again in a minute.', tone: 'error' },
+};
+
+/** An error page in the guest layout; known codes get their explanation, others the message. */
+export function messagePage(status: number, title: string, message: string, code?: string): FastReply {
+  const known = code ? EXPLAINED[code] : undefined;
+  const body = guestPageHtml({
+    title: known?.heading ?? title,
+    heading: known?.heading ?? title,
+    tone: known?.tone ?? 'error',
+    bodyHtml: `<p>${escapeHtml(known?.text ?? message)}</p>`,
+  });
+  return { status, headers: htmlHeaders(), body };
+}
+
+/** The page the service worker shows when a navigation fails for want of a network. */
+export function offlinePageHtml(): string {
+  return guestPageHtml({
+    title: 'Offline · htmls',
+    heading: 'You are offline',
+    tone: 'offline',
+    home: '/',
+    bodyHtml: `<p>htmls needs a connection to upload files and manage shares. Your shares are safe on the server: reconnect, then try again.</p>
+<p><a class="btn" href="">Try again</a></p>`,
+  });
 }

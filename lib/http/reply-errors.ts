@@ -20,7 +20,7 @@ const TITLES: Record<number, string> = {
 export function errorReply(err: unknown, req: FastRequest): FastReply {
   const { status, body, headers } = toErrorBody(err);
   if (wantsJson(req)) return jsonReply(status, body, headers);
-  const page = messagePage(status, TITLES[status] ?? 'Error', body.error);
+  const page = messagePage(status, TITLES[status] ?? 'Error', body.error, body.code);
   Object.assign(page.headers, headers);
   return page;
 }

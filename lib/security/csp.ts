@@ -21,6 +21,9 @@ export function pageCsp(nonce: string, env: Env, dev = false): string {
     `img-src 'self' data: blob:`,
     `media-src 'self' blob:`,
     `font-src 'self'`,
+    // The consoles' service worker (public/sw.js); 'strict-dynamic' above would refuse it.
+    `worker-src 'self'`,
+    `manifest-src 'self'`,
     `connect-src 'self'${store ? ` ${store}` : ''}`,
     `object-src 'none'`,
     `base-uri 'none'`,

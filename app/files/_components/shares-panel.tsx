@@ -7,6 +7,7 @@ import { api } from '@/lib/client/api';
 import { filesFromDrop, filesFromList, isJunk, type PickedFile } from '@/lib/client/collect-files';
 import { describeError, formatBytes, formatDate, formatEta, formatSpeed } from '@/lib/client/format';
 import { uploadShare, type UploadProgress } from '@/lib/client/share-upload';
+import { useSharedItems } from '@/lib/client/use-shared-items';
 import type { ShareDto } from '@/lib/shares/share-dto';
 import type { FilesSession } from './types';
 
@@ -82,6 +83,11 @@ function UploadPanel({ session, onDone }: { session: FilesSession; onDone: () =>
   useEffect(() => {
     folderInput.current?.setAttribute('webkitdirectory', '');
   }, []);
+  useSharedItems(({ files, text, missing }) => {
+    if (missing) return setError('The shared files did not arrive. Choose them here instead.');
+    add(files);
+    if (text) setNote((n) => n || text.slice(0, 2000));
+  });
 
   const total = picked.reduce((n, p) => n + p.file.size, 0);
   const free = session.user && session.role !== 'admin' ? session.user.quota_bytes - session.user.used_bytes : Infinity;
@@ -152,6 +158,10 @@ function UploadPanel({ session, onDone }: { session: FilesSession; onDone: () =>
           <label className="cursor-pointer rounded-md bg-white px-3 py-2 font-medium ring-1 ring-zinc-300 hover:bg-zinc-100 focus-within:outline-2 focus-within:outline-indigo-500 dark:bg-zinc-900 dark:ring-zinc-700">
             Choose folder
             <input ref={folderInput} type="file" multiple className="sr-only" disabled={uploading} onChange={(e) => add(filesFromList(e.target.files))} data-testid="folder-input" />
+          </label>
+          <label className="cursor-pointer rounded-md bg-white px-3 py-2 font-medium ring-1 ring-zinc-300 hover:bg-zinc-100 focus-within:outline-2 focus-within:outline-indigo-500 dark:bg-zinc-900 dark:ring-zinc-700">
+            Photos &amp; videos
+            <input type="file" accept="image/*,video/*" multiple className="sr-only" disabled={uploading} onChange={(e) => add(filesFromList(e.target.files))} data-testid="media-input" />
           </label>
         </div>
       </div>

@@ -1,0 +1,59 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { createMember, createShare, updateShare } from './support/seed';
+
+/**
+ * The README's and the user guide's phone screenshots, taken in mobile emulation (390 × 844,
+ * touch) in light and dark mode. They go to this test's output folder on every run; with
+ * GUIDE_SCREENSHOTS=1 they replace the published ones in public/guide/.
+ */
+const publish = process.env.GUIDE_SCREENSHOTS === '1';
+
+test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 1 });
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`guide screenshots — phone, ${scheme} mode`, async ({ page, browser }, testInfo) => {
+    test.setTimeout(120_000);
+    const dir = publish ? path.resolve('public/guide') : testInfo.outputPath('guide');
+    mkdirSync(dir, { recursive: true });
+    const shot = async (p: Page, name: string) => {
+      await p.screenshot({ path: path.join(dir, `${name}-${scheme}.png`) });
+    };
+    await page.emulateMedia({ colorScheme: scheme });
+
+    const member = await createMember('Sam Rivera');
+    await page.context().addCookies([{ name: 'htmls_user_session', value: member.token, url: process.env.E2E_BASE_URL! }]);
+    await page.goto('/files');
+    await expect(page.getByTestId('signed-in-as')).toHaveText('Sam Rivera');
+    await page.getByTestId('media-input').setInputFiles([
+      { name: 'beach.mp4', mimeType: 'video/mp4', buffer: Buffer.alloc(3 * 1024 * 1024, 1) },
+      { name: 'sunset.jpg', mimeType: 'image/jpeg', buffer: Buffer.alloc(800 * 1024, 2) },
+    ]);
+    await page.getByLabel('Note (optional)').fill('Holiday video');
+    await expect(page.getByText('2 files')).toBeVisible();
+    await shot(page, 'files-upload');
+    await page.getByRole('button', { name: 'Upload and create link' }).click();
+    await expect(page.getByTestId('share-link')).toBeVisible({ timeout: 60_000 });
+    await page.getByTestId('share-link').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await shot(page, 'files-link');
+
+    const guest = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, colorScheme: scheme });
+    const g = await guest.newPage();
+    const share = await createShare(member.token, { 'notes/itinerary.txt': Buffer.from('Day 1: beach\nDay 2: hills\nDay 3: home\n'), 'photos/sunset.jpg': Buffer.alloc(4096, 3) }, { note: 'Trip notes' });
+    await g.goto(`/f/${share.id}`);
+    await expect(g.getByRole('heading', { name: 'Trip notes' })).toBeVisible();
+    await shot(g, 'share-page');
+    await updateShare(member.token, share.id, { password: 'guest password' });
+    await g.context().clearCookies();
+    await g.goto(`/f/${share.id}`);
+    await shot(g, 'password-page');
+    await updateShare(member.token, share.id, { password: null, expires_at: new Date(Date.now() - 1000).toISOString() });
+    await g.goto(`/f/${share.id}`);
+    await expect(g.getByRole('heading', { name: 'This link has expired' })).toBeVisible();
+    await shot(g, 'expired-page');
+    await g.goto('/offline');
+    await shot(g, 'offline-page');
+    await guest.close();
+  });
+}

@@ -1,0 +1,58 @@
+import { expect, test, type Page } from '@playwright/test';
+import { createMember, createShare, updateShare } from './support/seed';
+
+/** Every public page at the narrowest phone width: nothing may scroll sideways. */
+test.use({ viewport: { width: 320, height: 640 }, isMobile: true, hasTouch: true });
+
+async function overflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
+
+test('no public page scrolls horizontally at 320 px, in light and dark mode', async ({ page, browser }) => {
+  test.setTimeout(180_000);
+  const member = await createMember('A Rather Long Display Name For Narrow Screens');
+  const long = 'a-very-long-folder-name-without-any-spaces-at-all/and-a-file-name-that-goes-on-and-on.txt';
+  const open = await createShare(member.token, { [long]: Buffer.from('text '.repeat(400)), 'data.bin': Buffer.alloc(2048) }, { note: 'A note that is long enough to wrap over several lines on a small phone screen' });
+  const locked = await createShare(member.token, { 'a.txt': Buffer.from('a') }, { password: 'guest password' });
+  const expired = await createShare(member.token, { 'a.txt': Buffer.from('a') });
+  await updateShare(member.token, expired.id, { expires_at: new Date(Date.now() - 1000).toISOString() });
+
+  const paths = [
+    '/',
+    '/files',
+    '/htmls',
+    `/f/${open.id}`,
+    `/f/${locked.id}`,
+    `/f/${expired.id}`,
+    '/f/doesnotexist',
+    '/p/no-such-site/',
+    '/offline',
+    '/no/such/page',
+    '/user-guide.html',
+    '/architecture.html',
+    '/privacy-policy.html',
+    '/ios-app-guide.html',
+    '/mac-app-guide.html',
+  ];
+  const wide: string[] = [];
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    for (const path of paths) {
+      await page.goto(path);
+      const extra = await overflow(page);
+      if (extra > 0) wide.push(`${colorScheme} ${path}: ${extra}px too wide`);
+    }
+  }
+
+  // The signed-in console too.
+  const ctx = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, viewport: { width: 320, height: 640 }, isMobile: true, hasTouch: true });
+  await ctx.addCookies([{ name: 'htmls_user_session', value: member.token, url: process.env.E2E_BASE_URL! }]);
+  const console_ = await ctx.newPage();
+  await console_.goto('/files');
+  await expect(console_.getByTestId('signed-in-as')).toBeVisible();
+  const extra = await overflow(console_);
+  if (extra > 0) wide.push(`/files (signed in): ${extra}px too wide`);
+  await ctx.close();
+
+  expect(wide).toEqual([]);
+});

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import sizes from '../assets/icons.json';
+import { baseUrl, call } from './support/http';
+
+const get = (path: string, headers: Record<string, string> = {}) => fetch(baseUrl() + path, { headers, redirect: 'manual' });
+
+/** Width and height from a PNG's IHDR chunk. */
+function pngSize(buf: Buffer): { width: number; height: number } {
+  expect(buf.subarray(1, 4).toString('latin1')).toBe('PNG');
+  return { width: buf.readUInt32BE(16), height: buf.readUInt32BE(20) };
+}
+
+async function bytes(path: string): Promise<{ status: number; type: string | null; buf: Buffer }> {
+  const r = await get(path);
+  return { status: r.status, type: r.headers.get('content-type'), buf: Buffer.from(await r.arrayBuffer()) };
+}
+
+describe('icons', () => {
+  it('GET /favicon.ico — an icon with every favicon size, so no page asks for a missing one', async () => {
+    const { status, type, buf } = await bytes('/favicon.ico');
+    expect(status).toBe(200);
+    expect(type).toBe('image/x-icon');
+    expect(buf.readUInt16LE(2)).toBe(1);
+    const count = buf.readUInt16LE(4);
+    const found = [];
+    for (let i = 0; i < count; i++) {
+      const e = 6 + 16 * i;
+      const image = buf.subarray(buf.readUInt32LE(e + 12), buf.readUInt32LE(e + 12) + buf.readUInt32LE(e + 8));
+      expect(pngSize(image).width).toBe(buf.readUInt8(e));
+      found.push(buf.readUInt8(e));
+    }
+    expect(found).toEqual(sizes.favicon);
+  });
+
+  it('GET /apple-touch-icon.png — the 180 px icon iOS asks for at the root', async () => {
+    for (const path of ['/apple-touch-icon.png', '/apple-touch-icon-precomposed.png']) {
+      const { status, type, buf } = await bytes(path);
+      expect(status).toBe(200);
+      expect(type).toBe('image/png');
+      expect(pngSize(buf)).toEqual({ width: 180, height: 180 });
+    }
+  });
+
+  it.each(['/', '/files', '/htmls'])('GET %s — links the favicon, the SVG icon and the Apple touch icons', async (path) => {
+    const html = (await call('GET', path)).text;
+    expect(html).toMatch(/<link rel="icon" href="\/favicon\.ico"/);
+    expect(html).toMatch(/<link rel="icon" href="\/icons\/icon\.svg" type="image\/svg\+xml"/);
+    for (const s of sizes.apple) {
+      const href = s === 180 ? '/icons/apple-touch-icon.png' : `/icons/apple-touch-icon-${s}.png`;
+      expect(html).toContain(`<link rel="apple-touch-icon" href="${href}" sizes="${s}x${s}"`);
+      expect(pngSize((await bytes(href)).buf).width).toBe(s);
+    }
+    expect(html).toContain('<meta name="mobile-web-app-capable" content="yes"');
+    expect(html).toContain('<meta name="apple-mobile-web-app-title" content="htmls"');
+    expect(html).toContain('<meta name="theme-color" content="#ffffff" media="(prefers-color-scheme: light)"/>');
+    expect(html).toContain('<meta name="theme-color" content="#18181b" media="(prefers-color-scheme: dark)"/>');
+  });
+});
+
+describe('web app manifests', () => {
+  it('GET /files/manifest.webmanifest — installable: name, standalone, start_url in scope, icons that exist at their sizes, maskable, share target', async () => {
+    const r = await get('/files/manifest.webmanifest');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/^application\/manifest\+json/);
+    const m = await r.json();
+    expect(m).toMatchObject({ id: '/files', short_name: 'htmls', start_url: '/files', scope: '/files', display: 'standalone' });
+    expect(m.name).toBeTruthy();
+    expect(m.theme_color).toBe('#ffffff');
+    expect(m.background_color).toBe('#fafafa');
+    for (const icon of m.icons.filter((i: { type: string }) => i.type === 'image/png')) {
+      const { status, buf } = await bytes(icon.src);
+      expect(status).toBe(200);
+      const [w, h] = icon.sizes.split('x').map(Number);
+      expect(pngSize(buf)).toEqual({ width: w, height: h });
+    }
+    const any = m.icons.filter((i: { purpose: string }) => i.purpose === 'any').map((i: { sizes: string }) => i.sizes);
+    expect(any).toEqual(expect.arrayContaining(['192x192', '512x512']));
+    const maskable = m.icons.filter((i: { purpose: string }) => i.purpose === 'maskable').map((i: { sizes: string }) => i.sizes);
+    expect(maskable).toEqual(['192x192', '512x512']);
+    expect(m.share_target).toEqual({
+      action: '/files/share-target',
+      method: 'POST',
+      enctype: 'multipart/form-data',
+      params: { title: 'title', text: 'text', url: 'url', files: [{ name: 'files', accept: ['*/*'] }] },
+    });
+    expect(m.share_target.action.startsWith(m.scope)).toBe(true);
+  });
+
+  it('GET /htmls/manifest.webmanifest — the administrator console as its own app, without a share target', async () => {
+    const m = await (await get('/htmls/manifest.webmanifest')).json();
+    expect(m).toMatchObject({ id: '/htmls', start_url: '/htmls', scope: '/htmls', display: 'standalone' });
+    expect(m.share_target).toBeUndefined();
+  });
+
+  it.each([
+    ['/files', '/files/manifest.webmanifest'],
+    ['/htmls', '/htmls/manifest.webmanifest'],
+  ])('GET %s — links its manifest, and its policy lets the service worker and manifest load', async (path, manifest) => {
+    const r = await call('GET', path);
+    expect(r.text).toContain(`<link rel="manifest" href="${manifest}"`);
+    const csp = r.headers.get('content-security-policy')!;
+    expect(csp).toContain("worker-src 'self'");
+    expect(csp).toContain("manifest-src 'self'");
+  });
+});
+
+describe('service worker and share target', () => {
+  it('GET /sw.js — the worker script, served as JavaScript from the root so it may control /files and /htmls', async () => {
+    const r = await get('/sw.js');
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/javascript/);
+    const js = await r.text();
+    expect(js).toContain("addEventListener('fetch'");
+  });
+
+  it('GET /offline — the page the worker shows without a network, in the guest layout with a way back', async () => {
+    const r = await get('/offline');
+    expect(r.status).toBe(200);
+    const html = await r.text();
+    expect(html).toContain('You are offline');
+    expect(html).toContain('Try again');
+    expect(html).toContain('<a href="/">');
+  });
+
+  it('POST /files/share-target — without a worker, opens the app (303) and says the files did not arrive, without reading the body', async () => {
+    const form = new FormData();
+    form.append('files', new Blob([Buffer.alloc(12 * 1024 * 1024, 1)]), 'big.bin');
+    const r = await fetch(`${baseUrl()}/files/share-target`, { method: 'POST', body: form, redirect: 'manual' });
+    expect(r.status).toBe(303);
+    expect(r.headers.get('location')).toBe('/files?shared=unavailable');
+    // Not through the proxy: it would cap and buffer the body.
+    expect(r.headers.get('content-security-policy')).toBeNull();
+  });
+});
