@@ -58,9 +58,9 @@ describe('GET /p/:slug/* — clean URLs', () => {
 
   it('without a 404.html, a miss is the plain 404', async () => {
     const other = (await uploadSite({ 'index.html': '<p>x</p>' })).json.project.slug;
-    const r = await site('GET', `/p/${other}/nope`);
+    const r = await site('GET', `/p/${other}/nope`, { headers: { Accept: 'text/html' } });
     expect(r.status).toBe(404);
-    expect(r.text).toContain('Not found');
+    expect(r.text).toContain('Nothing here');
   });
 });
 

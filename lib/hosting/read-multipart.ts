@@ -52,6 +52,9 @@ export function readMultipart(source: Readable, contentType: string, maxFiles: n
     });
     bb.on('file', (_name, stream, info) => {
       const filename = info.filename;
+      // A queued file can fail ("Unexpected end of form") before its handler listens: bb's own
+      // 'error' reports it, so this listener only keeps it from being an uncaught exception.
+      stream.on('error', () => {});
       if (failed || !filename) return void stream.resume(); // an empty file input
       sawFile = true;
       chain = chain.then(() => (failed ? void stream.resume() : h.file(stream, filename))).catch((e) => {

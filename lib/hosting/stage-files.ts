@@ -70,6 +70,9 @@ export class StagedUpload {
       },
     });
     stream.on('error', (e) => tap.destroy(e));
+    // The store reads the tap once it has opened its target; an error before that must not go
+    // unheard (the reader still sees it: a destroyed stream throws when iterated).
+    tap.on('error', () => {});
     const key = hostedFileKey(this.slug!, this.batch, path);
     this.active = stream;
     const stored = await rt.storage.put(key, stream.pipe(tap), { contentType });
