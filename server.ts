@@ -1,15 +1,22 @@
 /**
- * The production entry point: one Node http server. The two byte-serving paths (/p/*, and
+ * The production entry point (`npm start`, the only supported one): the main listener, and in
+ * the default setup a second listener for hosted sites on HOSTED_PORT. Which listener and host
+ * serve what is decided by lib/http/origin.ts alone. The byte-serving paths (/p/*, and
  * /f/<id>/<file>) are answered by framework-free handlers; everything else goes to Next.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import next from 'next';
 import { boot } from './lib/boot';
-import { EnvError, getEnv } from './lib/env';
+import { EnvError, getEnv, type Env } from './lib/env';
+import { setHostedPort } from './lib/hosting/hosted-port';
+import { cachedReply } from './lib/hosting/reply-cache';
 import { serveHosted } from './lib/hosting/serve-hosted';
 import { CLIENT_IP_HEADER, markCustomServer, resolveClientIp } from './lib/http/client-ip';
-import { fromNode, textReply, writeNodeReply, type FastReply, type FastRequest } from './lib/http/fast';
+import { fromNode, runFast, writeNodeReply } from './lib/http/fast';
+import { decideHost, type Listener } from './lib/http/origin';
+import { errorReply } from './lib/http/reply-errors';
 import { LONGEST_REQUEST_MS } from './lib/http/timeouts';
+import { notFound } from './lib/errors';
 import { closeRuntime } from './lib/runtime';
 import { handleChunk } from './lib/shares/chunk-handler';
 import { gateSharePage, serveShareItem } from './lib/shares/serve-share-item';
@@ -18,17 +25,9 @@ const SHARE_ITEM = /^\/f\/[^/?]+\/[^?]/;
 const SHARE_PAGE = /^\/f\/[^/?]+\/?(\?|$)/;
 const CHUNK = /^\/api\/shares\/upload\/chunk(\?|$)/;
 
-function fastHandlerFor(url: string): ((req: FastRequest) => Promise<FastReply>) | null {
-  if (url === '/p' || url.startsWith('/p/') || url.startsWith('/p?')) return serveHosted;
-  if (SHARE_ITEM.test(url)) return serveShareItem;
-  if (CHUNK.test(url)) return handleChunk;
-  return null;
-}
-
-async function main() {
-  let env;
+function loadEnv(): Env {
   try {
-    env = getEnv();
+    return getEnv();
   } catch (e) {
     if (e instanceof EnvError) {
       console.error(e.message);
@@ -36,6 +35,21 @@ async function main() {
     }
     throw e;
   }
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const addr = server.address();
+      resolve(typeof addr === 'object' && addr ? addr.port : port);
+    });
+  });
+}
+
+async function main() {
+  const env = loadEnv();
   const dev = process.argv.includes('--dev');
   markCustomServer();
   await boot();
@@ -47,54 +61,73 @@ async function main() {
   const app = next({ dev, dir: process.cwd(), hostname: env.host, port: env.port });
   await app.prepare();
   const handle = app.getRequestHandler();
+  let hostedPort: number | null = null;
 
-  const hostedHost = env.hostedOrigin ? new URL(env.hostedOrigin).host : null;
-
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const handler = (listener: Listener) => (req: IncomingMessage, res: ServerResponse) => {
+    if (listener === 'hosted') {
+      // The steady state of a public site: a finished reply, before any other work.
+      const cached = cachedReply(req.method, req.url ?? '/', req.headers, false);
+      if (cached) return writeNodeReply(res, cached, req.method ?? 'GET');
+    }
     const ip = resolveClientIp(req.socket.remoteAddress, req.headers['x-forwarded-for'] as string | undefined, env.trustProxy);
+    const method = req.method ?? 'GET';
+    const fastReq = fromNode(req, ip);
+    const decision = decideHost(env, hostedPort, listener, fastReq);
+    switch (decision.kind) {
+      case 'redirect':
+        return writeNodeReply(res, { status: decision.status, headers: { Location: decision.location, 'Cache-Control': 'no-store' }, body: null }, method);
+      case 'not-found':
+        // The hosted origin serves hosted sites and nothing else: no consoles, no API.
+        return writeNodeReply(res, errorReply(notFound(), fastReq), method);
+      case 'hosted': {
+        const cached = cachedReply(method, fastReq.url, req.headers, decision.sandbox);
+        if (cached) return writeNodeReply(res, cached, method);
+        return runFast(res, method, () => serveHosted(fastReq, { sandbox: decision.sandbox }));
+      }
+    }
     const url = req.url ?? '/';
-    const fast = fastHandlerFor(url);
-    if (hostedHost && req.headers.host === hostedHost && fast !== serveHosted) {
-      // The hosted origin serves hosted sites and nothing else: no consoles, no API.
-      writeNodeReply(res, textReply(404, 'Not found'), req.method ?? 'GET');
-      return;
-    }
-    if (fast) {
-      fast(fromNode(req, ip)).then(
-        (reply) => writeNodeReply(res, reply, req.method ?? 'GET'),
-        (err) => {
-          console.error('[htmls] fast path error:', err);
-          if (!res.headersSent) writeNodeReply(res, textReply(500, 'Internal error'), 'GET');
-          else res.destroy();
-        },
-      );
-      return;
-    }
+    if (SHARE_ITEM.test(url)) return runFast(res, method, () => serveShareItem(fastReq));
+    if (CHUNK.test(url)) return runFast(res, method, () => handleChunk(fastReq));
     req.headers[CLIENT_IP_HEADER] = ip;
     if (SHARE_PAGE.test(url)) {
       // The share page renders in Next; its 404/410/401 answers are decided here first.
-      gateSharePage(fromNode(req, ip)).then(
-        (reply) => (reply ? writeNodeReply(res, reply, req.method ?? 'GET') : handle(req, res)),
+      gateSharePage(fastReq).then(
+        (reply) => (reply ? writeNodeReply(res, reply, method) : handle(req, res)),
         () => handle(req, res),
       );
       return;
     }
     handle(req, res);
-  });
-  // Uploads may legitimately take long (the console allows 30 minutes); slow headers may not.
-  server.requestTimeout = LONGEST_REQUEST_MS;
-  server.headersTimeout = 60 * 1000;
-  server.keepAliveTimeout = 5 * 1000;
+  };
 
-  server.listen(env.port, env.host, () => {
-    const addr = server.address();
-    const port = typeof addr === 'object' && addr ? addr.port : env.port;
-    console.log(`[htmls] listening on http://${env.host === '0.0.0.0' ? 'localhost' : env.host}:${port} (${dev ? 'development' : 'production'}, ${env.databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${env.storage} storage)`);
-  });
+  const servers: Server[] = [];
+  const configure = (server: Server) => {
+    // Uploads may legitimately take long (the console allows 30 minutes); slow headers may not.
+    server.requestTimeout = LONGEST_REQUEST_MS;
+    server.headersTimeout = 60 * 1000;
+    server.keepAliveTimeout = 5 * 1000;
+    servers.push(server);
+    return server;
+  };
+  const main = configure(createServer(handler('main')));
+  const port = await listen(main, env.port, env.host);
+  const shown = env.host === '0.0.0.0' ? 'localhost' : env.host;
+  if (env.hosted.mode === 'port') {
+    hostedPort = await listen(configure(createServer(handler('hosted'))), env.hosted.port, env.host);
+    setHostedPort(hostedPort);
+    console.log(`[htmls] hosted sites on http://${shown}:${hostedPort} (a second origin: nothing but /p/)`);
+  } else if (env.hosted.mode === 'sandbox') {
+    console.warn('[htmls] WARNING: HOSTED_PORT=0 without HOSTED_ORIGIN: hosted sites are served on the main origin in a CSP sandbox; fetch, module scripts, localStorage and password-protected assets break. Set HOSTED_ORIGIN or leave HOSTED_PORT unset.');
+  } else {
+    console.log(`[htmls] hosted sites on ${env.hosted.origin}`);
+  }
+  console.log(`[htmls] listening on http://${shown}:${port} (${dev ? 'development' : 'production'}, ${env.databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${env.storage} storage)`);
 
   const stop = () => {
-    server.close();
-    server.closeIdleConnections();
+    for (const s of servers) {
+      s.close();
+      s.closeIdleConnections();
+    }
     closeRuntime().finally(() => process.exit(0));
     setTimeout(() => process.exit(0), 5000).unref();
   };

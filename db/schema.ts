@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   index,
   integer,
   jsonb,
@@ -72,10 +73,37 @@ export const projects = pgTable(
     slug: text('slug').primaryKey(),
     note: text('note').notNull().default(''),
     passwordHash: text('password_hash'),
+    /** The deploy /p/<slug>/ serves. Switching it is how a deploy goes live, or rolls back. */
+    activeDeployId: text('active_deploy_id'),
+    /** Unknown paths without an extension serve the index file (single-page apps). */
+    spa: boolean('spa').notNull().default(false),
+    /** Serve paths with dot-segments (`.env`, `.git/`); `.well-known/` is always served. */
+    allowDotfiles: boolean('allow_dotfiles').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [index('projects_created_at_idx').on(t.createdAt)],
+);
+
+/**
+ * One upload of a project: an immutable set of files. Objects are shared between deploys (an
+ * append keeps the unchanged files' objects), so an object is deleted only when no file row
+ * of any kept deploy points at it.
+ */
+export const deploys = pgTable(
+  'deploys',
+  {
+    id: text('id').primaryKey(),
+    slug: text('slug')
+      .notNull()
+      .references(() => projects.slug, { onDelete: 'cascade', onUpdate: 'cascade' }),
+    /** "admin" for the Admin Token, else the administrator's username. */
+    createdBy: text('created_by').notNull().default(''),
+    fileCount: integer('file_count').notNull(),
+    totalBytes: bytes('total_bytes').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('deploys_slug_created_at_idx').on(t.slug, t.createdAt)],
 );
 
 export const hostedFiles = pgTable(
@@ -85,20 +113,26 @@ export const hostedFiles = pgTable(
     slug: text('slug')
       .notNull()
       .references(() => projects.slug, { onDelete: 'cascade', onUpdate: 'cascade' }),
+    deployId: text('deploy_id')
+      .notNull()
+      .references(() => deploys.id, { onDelete: 'cascade' }),
     path: text('path').notNull(),
+    /** NFC + case-folded path: uniqueness inside a deploy is decided on this. */
+    pathKey: text('path_key').notNull(),
     storageKey: text('storage_key').notNull(),
     size: bytes('size').notNull(),
     contentType: text('content_type').notNull(),
     etag: text('etag').notNull(),
+    /** Compressed copies stored beside the object ("br,gzip"), made once at upload. */
+    encodings: text('encodings').notNull().default(''),
     status: text('status', { enum: ['online', 'offline'] }).notNull().default('online'),
-    /** Bumped on every replace, so caches on every instance can key on (id, version). */
-    version: integer('version').notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex('hosted_files_slug_path_key').on(t.slug, t.path),
-    index('hosted_files_online_slug_idx').on(t.slug).where(sql`${t.status} = 'online'`),
+    uniqueIndex('hosted_files_deploy_path_key').on(t.deployId, t.pathKey),
+    index('hosted_files_storage_key_idx').on(t.storageKey),
+    index('hosted_files_slug_idx').on(t.slug),
   ],
 );
 
@@ -220,6 +254,7 @@ export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 export type ProjectRow = typeof projects.$inferSelect;
 export type HostedFileRow = typeof hostedFiles.$inferSelect;
+export type DeployRow = typeof deploys.$inferSelect;
 export type ShareGroupRow = typeof shareGroups.$inferSelect;
 export type ShareItemRow = typeof shareItems.$inferSelect;
 export type PendingUploadRow = typeof pendingUploads.$inferSelect;

@@ -66,7 +66,12 @@ const schema = z.object({
       }
       return n;
     }),
-  HOSTED_ORIGIN: origin('HOSTED_ORIGIN'),
+  /** Another host name routed to this port that alone serves /p/; `{slug}` gives each project its own. */
+  HOSTED_ORIGIN: optionalString,
+  /** The second listener's port (default PORT + 1); 0 turns it off (sandboxed /p/ on the main origin). */
+  HOSTED_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** Deploys kept per project (the live one always is). */
+  DEPLOY_HISTORY: z.coerce.number().int().min(1).max(1000).default(10),
   PUBLIC_URL: origin('PUBLIC_URL'),
   /** Hours after which an unfinished share upload is aborted by the janitor. */
   PENDING_UPLOAD_TTL_HOURS: z.coerce.number().positive().default(24),
@@ -83,6 +88,17 @@ export type S3Settings = {
   setCors: boolean;
 };
 
+/**
+ * Where hosted sites live. port: a second listener of this process (the default); origin: a
+ * host name routed to the main port; per-site: that host name with the project's slug in it;
+ * sandbox: the explicit opt-out, /p/ on the main origin under a sandbox CSP.
+ */
+export type HostedSettings =
+  | { mode: 'port'; port: number }
+  | { mode: 'origin'; origin: string }
+  | { mode: 'per-site'; origin: string }
+  | { mode: 'sandbox' };
+
 export type Env = {
   production: boolean;
   port: number;
@@ -95,7 +111,8 @@ export type Env = {
   adminToken?: string;
   serverSecret?: string;
   trustProxy: number;
-  hostedOrigin?: string;
+  hosted: HostedSettings;
+  deployHistory: number;
   publicUrl?: string;
   pendingUploadTtlMs: number;
   janitorIntervalMs: number;
@@ -144,6 +161,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       setCors: v.S3_SET_CORS,
     };
   }
+  const hosted = hostedSettings(v, problems);
   if (problems.length) throw new EnvError(problems);
   return {
     production: v.NODE_ENV === 'production',
@@ -157,12 +175,61 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     adminToken: v.ADMIN_TOKEN,
     serverSecret: v.SERVER_SECRET,
     trustProxy: v.TRUST_PROXY,
-    hostedOrigin: v.HOSTED_ORIGIN && new URL(v.HOSTED_ORIGIN).origin,
+    hosted: hosted!,
+    deployHistory: v.DEPLOY_HISTORY,
     publicUrl: v.PUBLIC_URL && new URL(v.PUBLIC_URL).origin,
     pendingUploadTtlMs: v.PENDING_UPLOAD_TTL_HOURS * 3_600_000,
     janitorIntervalMs: v.JANITOR_INTERVAL_SECONDS * 1000,
     uploadMode: v.UPLOAD_MODE,
   };
+}
+
+const SLUG_MARK = 'htmls-slug-placeholder';
+
+function hostedSettings(v: z.infer<typeof schema>, problems: string[]): HostedSettings | undefined {
+  if (v.HOSTED_ORIGIN) {
+    const raw = v.HOSTED_ORIGIN;
+    const perSite = raw.includes('{slug}');
+    let u: URL | undefined;
+    try {
+      u = new URL(raw.replaceAll('{slug}', SLUG_MARK));
+    } catch {
+      /* reported below */
+    }
+    const ok =
+      u &&
+      (u.protocol === 'http:' || u.protocol === 'https:') &&
+      (u.pathname === '/' || u.pathname === '') &&
+      !u.search &&
+      (!perSite || (raw.split('{slug}').length === 2 && u.hostname.includes(SLUG_MARK)));
+    if (!ok || !u) {
+      problems.push('HOSTED_ORIGIN must be an origin such as https://usercontent.example.com, or https://{slug}.pages.example.com for one origin per project');
+      return;
+    }
+    const origin = u.origin.replace(SLUG_MARK, '{slug}');
+    return perSite ? { mode: 'per-site', origin } : { mode: 'origin', origin };
+  }
+  if (v.HOSTED_PORT === 0) return { mode: 'sandbox' };
+  const behindTls = v.PUBLIC_URL?.startsWith('https:') || v.TRUST_PROXY > 0;
+  if (v.HOSTED_PORT === undefined && behindTls) {
+    // A redirect from https://example.com/p/… to a bare port the proxy does not serve leads nowhere.
+    problems.push(
+      'HOSTED_ORIGIN: behind a proxy (PUBLIC_URL is https or TRUST_PROXY is set) hosted sites need a host name of their own. ' +
+        'Set HOSTED_ORIGIN=https://usercontent.example.com and route it to this port (Caddy: `usercontent.example.com { reverse_proxy 127.0.0.1:' +
+        `${v.PORT} }\`), or HOSTED_PORT=<port> if the proxy serves that port too, or HOSTED_PORT=0 to serve /p/ sandboxed on the main origin (not recommended)`,
+    );
+    return;
+  }
+  const port = v.HOSTED_PORT ?? (v.PORT === 0 ? 0 : v.PORT + 1);
+  if (port > 65535) {
+    problems.push('HOSTED_PORT: PORT + 1 is past 65535; set HOSTED_PORT');
+    return;
+  }
+  if (port !== 0 && port === v.PORT) {
+    problems.push('HOSTED_PORT must differ from PORT');
+    return;
+  }
+  return { mode: 'port', port };
 }
 
 const KEY = Symbol.for('htmls.env');

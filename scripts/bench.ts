@@ -75,7 +75,7 @@ async function runPass(storage: 'fs' | 's3') {
     await makeFile(shareFile, SIZE);
     // nginx serves the share file from the same directory tree.
     spawnSync('ln', ['-s', shareFile, path.join(site, 'share.bin')]);
-    ctx = { base: server.url, pid: server.proc.pid!, env, store, work, site, nginx: null, admin, member, shareFile, idle: 0 };
+    ctx = { base: server.url, hosted: server.hostedUrl!, pid: server.proc.pid!, env, store, work, site, nginx: null, admin, member, shareFile, idle: 0 };
     await seedHostedSite(ctx);
     // Idle is measured once the first pages have been served and the server has settled.
     for (const p of ['/', '/files', '/htmls']) await request(server.url + p);

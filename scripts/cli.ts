@@ -8,7 +8,7 @@
  *   htmls shares
  *   htmls share-set <id> [--offline|--online] [--expires X|--no-expiry] [--password P|--no-password] [--note TEXT]
  *   htmls share-rm <id>
- *   htmls deploy <folder> [--slug NAME] [--note TEXT] [--password P] [--append]
+ *   htmls deploy <folder or site.zip> [--slug NAME] [--note TEXT] [--password P] [--append | --replace] [--spa] [--include-dotfiles]
  *   htmls account delete [--yes]
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -124,7 +124,7 @@ const MESSAGES: Record<string, string> = {
   quota_exceeded: 'Not enough free quota for this upload.',
   not_found: 'Not found (or not yours).',
   expired: 'That share has expired.',
-  slug_taken: 'That site name is taken: choose another --slug, or add --append.',
+  slug_taken: 'That site name is taken: choose another --slug, or add --replace (a new version) or --append.',
   username_taken: 'That username is taken.',
   storage_unavailable: 'The server cannot reach its file storage right now; try again shortly.',
   database_unavailable: 'The server cannot reach its database right now; try again shortly.',
@@ -180,6 +180,9 @@ function parseCommandLine(argv: string[]) {
         online: { type: 'boolean' },
         slug: { type: 'string' },
         append: { type: 'boolean' },
+        replace: { type: 'boolean' },
+        spa: { type: 'boolean' },
+        'include-dotfiles': { type: 'boolean' },
         yes: { type: 'boolean' },
         qr: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -318,8 +321,16 @@ async function main(argv: string[]) {
       return out(`Deleted ${args[0]}.`, { ok: true, id: args[0] });
     }
     case 'deploy': {
-      if (!args[0]) throw new CliError('Give the folder to deploy');
-      const project = await client.deployHosted(args[0], { slug: o.slug, note: o.note, password: o.password, append: o.append });
+      if (!args[0]) throw new CliError('Give the folder (or .zip) to deploy');
+      const project = await client.deployHosted(args[0], {
+        slug: o.slug,
+        note: o.note,
+        password: o.password,
+        append: o.append,
+        replace: o.replace,
+        spa: o.spa,
+        includeDotfiles: o['include-dotfiles'],
+      });
       return out(`${creds.url}${project.url}/  (${project.file_count} files, ${formatBytes(project.total_bytes)})`, { ...project, link: `${creds.url}${project.url}/` });
     }
     case 'account': {

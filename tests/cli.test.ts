@@ -7,6 +7,7 @@ import { HtmlsClient } from '../lib/client/sdk';
 import { call } from './support/http';
 import { ROOT, tempDir } from './support/server';
 import { tcpProxy } from './support/tcp-proxy';
+import { makeZip } from './support/zip';
 
 /** Runs the real CLI as a user would: its own config dir, secrets from the environment. */
 function htmls(args: string[], env: Record<string, string>) {
@@ -116,6 +117,32 @@ describe('htmls CLI', () => {
     const got = await fetch(`${share.link}/big/movie.bin`);
     expect(Buffer.from(await got.arrayBuffer()).equals(data)).toBe(true);
     expect((await call('GET', '/api/auth/me', { token })).json.user.used_bytes).toBe(data.length);
+  });
+
+  it('htmls deploy — leaves .git/, .env*, node_modules/ home unless --include-dotfiles; deploys a .zip', async () => {
+    const env = { HTMLS_CONFIG_DIR: tempDir('htmls-cli-dot-'), HTMLS_ADMIN_TOKEN: inject('adminToken') };
+    expect((await htmls(['login', '--url', inject('baseUrl'), '--admin'], env)).code).toBe(0);
+    const site = path.join(tempDir('htmls-cli-wc-'), 'working-copy');
+    for (const dir of ['.git', 'node_modules/lib', 'css']) mkdirSync(path.join(site, dir), { recursive: true });
+    writeFileSync(path.join(site, 'index.html'), '<h1>wc</h1>');
+    writeFileSync(path.join(site, 'css/app.css'), 'h1{}');
+    writeFileSync(path.join(site, '.git/config'), '[remote "origin"] url = https://ghp_secret@github.example/x');
+    writeFileSync(path.join(site, '.env'), 'API_KEY=secret');
+    writeFileSync(path.join(site, '.env.production'), 'API_KEY=secret');
+    writeFileSync(path.join(site, 'node_modules/lib/index.js'), 'x');
+    const slug = `cli-dot-${randomBytes(3).toString('hex')}`;
+    const d = await htmls(['deploy', site, '--slug', slug, '--json'], env);
+    expect(d.code, d.stderr).toBe(0);
+    expect(JSON.parse(d.stdout).files.map((f: { path: string }) => f.path).sort()).toEqual(['css/app.css', 'index.html']);
+    const all = await htmls(['deploy', site, '--slug', slug, '--replace', '--include-dotfiles', '--json'], env);
+    expect(all.code, all.stderr).toBe(0);
+    expect(JSON.parse(all.stdout).files.map((f: { path: string }) => f.path)).toContain('.git/config');
+
+    const zipFile = path.join(tempDir('htmls-cli-zip-'), 'site.zip');
+    writeFileSync(zipFile, makeZip([{ name: 'site/index.html', data: '<h1>zipped</h1>' }]));
+    const z = await htmls(['deploy', zipFile, '--slug', `${slug}-z`, '--spa', '--json'], env);
+    expect(z.code, z.stderr).toBe(0);
+    expect(JSON.parse(z.stdout)).toMatchObject({ spa: true, files: [{ path: 'index.html' }] });
   });
 
   it('deploys a site as the administrator, and deletes a member account', async () => {

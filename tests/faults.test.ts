@@ -149,4 +149,32 @@ describe.skipIf(!pg)('PostgreSQL connections dropped under load', () => {
       await relay.close();
     }
   });
+
+  it('keeps serving a cached hosted site while the database is gone: no query per request', async () => {
+    const env = await freshServiceEnv();
+    const dbUrl = new URL(env.DATABASE_URL!);
+    const relay = await tcpProxy({ host: dbUrl.hostname, port: Number(dbUrl.port || 5432) });
+    dbUrl.host = `127.0.0.1:${relay.port}`;
+    const server = await start({ ...env, DATABASE_URL: dbUrl.toString() });
+    try {
+      const form = new FormData();
+      form.append('f', new Blob(['<p>still here</p>']), 'index.html');
+      form.append('f', new Blob(['body{}'.repeat(100)]), 'app.css');
+      const up = await call('POST', '/api/upload', { base: server.url, token: TEST_ADMIN_TOKEN, raw: form });
+      const slug = up.json.project.slug;
+      const page = (path: string) => call('GET', `/p/${slug}/${path}`, { base: server.hostedUrl! });
+      expect((await page('index.html')).status).toBe(200);
+      expect((await page('app.css')).status).toBe(200);
+      await relay.cut();
+      for (let i = 0; i < 10; i++) {
+        expect((await page('index.html')).text).toContain('still here');
+        expect((await page('app.css')).status).toBe(200);
+      }
+      expect((await call('GET', '/api/files', { base: server.url, token: TEST_ADMIN_TOKEN })).status).toBe(503);
+      await relay.restore();
+    } finally {
+      await server.stop();
+      await relay.close();
+    }
+  });
 });

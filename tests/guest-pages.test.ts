@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call } from './support/http';
+import { call, hostedUrl } from './support/http';
 import { createMember, type Member } from './support/members';
 import { uploadShare } from './support/shares';
 
@@ -59,7 +59,7 @@ describe('guest pages', () => {
   });
 
   it('GET /p/:slug — a missing site: 404 in the guest layout', async () => {
-    const r = await page('/p/no-such-site-here/');
+    const r = await call('GET', '/p/no-such-site-here/', { base: hostedUrl(), headers: html });
     expect(r.status).toBe(404);
     expectGuestLayout(r.text);
   });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { adminToken, SAMPLE_SITE, siteForm, uploadSite } from './support/hosting';
+import { adminToken, SAMPLE_SITE, siteForm, uploadSite, site } from './support/hosting';
 import { call } from './support/http';
 import { listStoredKeys } from './support/store';
 
@@ -34,10 +34,10 @@ describe('POST /api/upload', () => {
     const appended = await uploadSite({ 'index.html': 'v2', 'new.txt': 'new' }, { slug, append: 'true' });
     expect(appended.status).toBe(201);
     expect(appended.json.project.files.map((f: { path: string }) => f.path).sort()).toEqual(['index.html', 'new.txt', 'old.txt']);
-    const page = await call('GET', `/p/${slug}/index.html`);
+    const page = await site('GET', `/p/${slug}/index.html`);
     expect(page.text).toContain('v2');
-    // The replaced version's bytes are gone from the store; one object per live file remains.
-    expect(await listStoredKeys(`files/${slug}/`)).toHaveLength(3);
+    // The append is a new deploy; the first one (kept for rollback) still holds the old index.html.
+    expect(await listStoredKeys(`files/${slug}/`)).toHaveLength(4);
   });
 
   it('answers 400 for a malformed slug', async () => {
@@ -64,7 +64,7 @@ describe('POST /api/upload', () => {
     expect(r.status).toBe(400);
     expect(r.json.code).toBe('invalid_path');
     expect(r.json.error).toContain('The path');
-    expect((await call('GET', `/p/${slug}/ok.html`)).status).toBe(404);
+    expect((await site('GET', `/p/${slug}/ok.html`)).status).toBe(404);
     expect(await listStoredKeys(`files/${slug}/`)).toEqual([]);
   });
 
@@ -135,9 +135,9 @@ describe('PATCH /api/status', () => {
     const off = await call('PATCH', '/api/status', { token, body: { id: file.id, status: 'offline' } });
     expect(off.status).toBe(200);
     expect(off.json.file).toMatchObject({ id: file.id, status: 'offline' });
-    expect((await call('GET', `/p/${slug}/b.txt`)).status).toBe(404);
+    expect((await site('GET', `/p/${slug}/b.txt`)).status).toBe(404);
     await call('PATCH', '/api/status', { token, body: { id: file.id, status: 'online' } });
-    expect((await call('GET', `/p/${slug}/b.txt`)).status).toBe(200);
+    expect((await site('GET', `/p/${slug}/b.txt`)).status).toBe(200);
   });
 
   it('answers 400 for a bad status or id, 404 for an unknown id, 401 without credentials', async () => {
@@ -159,10 +159,10 @@ describe('PATCH /api/projects/:slug', () => {
     const r = await call('PATCH', `/api/projects/${slug}`, { token, body: { note: 'new note', password: 'sesame-123' } });
     expect(r.status).toBe(200);
     expect(r.json.project).toMatchObject({ slug, note: 'new note', has_password: true });
-    expect((await call('GET', `/p/${slug}/index.html`)).status).toBe(401);
+    expect((await site('GET', `/p/${slug}/index.html`)).status).toBe(401);
     const cleared = await call('PATCH', `/api/projects/${slug}`, { token, body: { password: null } });
     expect(cleared.json.project.has_password).toBe(false);
-    expect((await call('GET', `/p/${slug}/index.html`)).status).toBe(200);
+    expect((await site('GET', `/p/${slug}/index.html`)).status).toBe(200);
     await call('PATCH', `/api/projects/${slug}`, { token, body: { password: 'again-123' } });
     expect((await call('PATCH', `/api/projects/${slug}`, { token, body: { password: '' } })).json.project.has_password).toBe(false);
   });
@@ -183,11 +183,11 @@ describe('DELETE /api/projects/:slug and /api/files/:id', () => {
     const token = await adminToken();
     const b = up.json.project.files.find((f: { path: string }) => f.path === 'b.txt');
     expect((await call('DELETE', `/api/files/${b.id}`, { token })).status).toBe(204);
-    expect((await call('GET', `/p/${slug}/b.txt`)).status).toBe(404);
+    expect((await site('GET', `/p/${slug}/b.txt`)).status).toBe(404);
     expect(await listStoredKeys(`files/${slug}/`)).toHaveLength(1);
     expect((await call('DELETE', `/api/files/${b.id}`, { token })).status).toBe(404);
     expect((await call('DELETE', `/api/projects/${slug}`, { token })).status).toBe(204);
-    expect((await call('GET', `/p/${slug}/index.html`)).status).toBe(404);
+    expect((await site('GET', `/p/${slug}/index.html`)).status).toBe(404);
     expect(await listStoredKeys(`files/${slug}/`)).toEqual([]);
     expect((await call('DELETE', `/api/projects/${slug}`, { token })).status).toBe(404);
   });

@@ -189,7 +189,11 @@ describe('responses match the document', () => {
     await check('GET', '/api/files', {}, { token: admin() });
     const file = up.json.project.files[0];
     await check('PATCH', '/api/status', {}, { token: admin(), body: { id: file.id, status: 'offline' } });
-    await check('PATCH', '/api/projects/{slug}', { slug }, { token: admin(), body: { note: 'm', password: 'secret-pw' } });
+    await check('PATCH', '/api/projects/{slug}', { slug }, { token: admin(), body: { note: 'm', password: 'secret-pw', spa: true, allow_dotfiles: false } });
+    const deploys = await check('GET', '/api/projects/{slug}/deploys', { slug }, { token: admin() });
+    await check('POST', '/api/projects/{slug}/deploys/{id}/activate', { slug, id: deploys.json.deploys[0].id }, { token: admin() });
+    await check('POST', '/api/projects/{slug}/deploys/{id}/activate', { slug, id: 'nope' }, { token: admin() });
+    await check('GET', '/api/projects/{slug}/deploys', { slug: 'no-such-project' }, { token: admin() });
     await check('DELETE', '/api/files/{id}', { id: file.id }, { token: admin() });
     await check('DELETE', '/api/projects/{slug}', { slug }, { token: admin() });
     await check('DELETE', '/api/projects/{slug}', { slug }, { token: admin() });

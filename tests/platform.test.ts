@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call } from './support/http';
+import { call, hostedUrl } from './support/http';
 
 const DOCUMENTS = ['/privacy-policy.html', '/ios-app-guide.html', '/mac-app-guide.html', '/index.html', '/user-guide.html', '/architecture.html'];
 
@@ -56,7 +56,7 @@ describe('platform routes', () => {
   });
 
   it('GET /p/<unknown> and /f/<unknown>/<file> — 404 from the fast path', async () => {
-    expect((await call('GET', '/p/nothing-here/index.html')).status).toBe(404);
+    expect((await call('GET', '/p/nothing-here/index.html', { base: hostedUrl() })).status).toBe(404);
     expect((await call('GET', '/f/nothing/file.txt')).status).toBe(404);
     expect((await call('GET', '/f/nothing')).status).toBe(404);
   });

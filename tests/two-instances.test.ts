@@ -80,4 +80,25 @@ describe.skipIf(!pg)('two instances, one database, one store', () => {
     expect(runs).toBeGreaterThanOrEqual(2);
     expect(runs).toBeLessThanOrEqual(8);
   });
+
+  it('a rollback or a status change on one instance shows on the other within a second, with no query per request', async () => {
+    const form = (html: string, fields: Record<string, string>) => {
+      const f = new FormData();
+      for (const [k, v] of Object.entries(fields)) f.append(k, v);
+      f.append('f', new Blob([html]), 'index.html');
+      return f;
+    };
+    const slug = `two-${randomBytes(4).toString('hex')}`;
+    const v1 = await call('POST', '/api/upload', { base: a.url, token: TEST_ADMIN_TOKEN, raw: form('<p>one</p>', { slug }) });
+    await call('POST', '/api/upload', { base: a.url, token: TEST_ADMIN_TOKEN, raw: form('<p>two</p>', { slug, append: 'true' }) });
+    const page = async () => (await call('GET', `/p/${slug}/index.html`, { base: b.hostedUrl! })).text;
+    await expect.poll(page, { timeout: 5000 }).toContain('two');
+    // B serves from its cache now; A rolls back. B must follow within a second.
+    const rolled = await call('POST', `/api/projects/${slug}/deploys/${v1.json.project.deploy_id}/activate`, { base: a.url, token: TEST_ADMIN_TOKEN });
+    expect(rolled.status).toBe(200);
+    await expect.poll(page, { timeout: 1000, interval: 50 }).toContain('one');
+    const id = rolled.json.project.files[0].id;
+    await call('PATCH', '/api/status', { base: a.url, token: TEST_ADMIN_TOKEN, body: { id, status: 'offline' } });
+    await expect.poll(async () => (await call('GET', `/p/${slug}/index.html`, { base: b.hostedUrl! })).status, { timeout: 1000, interval: 50 }).toBe(404);
+  });
 });

@@ -7,10 +7,10 @@ const hasOnlineFile = (db: Db) =>
     db
       .select({ one: sql`1` })
       .from(hostedFiles)
-      .where(and(sql`${hostedFiles.slug} = ${projects.slug}`, sql`${hostedFiles.status} = 'online'`)),
+      .where(and(sql`${hostedFiles.deployId} = ${projects.activeDeployId}`, sql`${hostedFiles.status} = 'online'`)),
   );
 
-/** One page of the public directory: projects with at least one online file, newest first. */
+/** One page of the public directory: projects whose live deploy has an online file, newest first. */
 export async function listPublicProjects(db: Db, opts: { q?: string; page: number; perPage: number }) {
   const pattern = opts.q ? `%${opts.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
   const where = pattern

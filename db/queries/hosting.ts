@@ -1,6 +1,7 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, notExists, notInArray, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../client';
-import { hostedFiles, projects, type HostedFileRow, type ProjectRow } from '../schema';
+import { deploys, hostedFiles, projects, settings, type DeployRow, type HostedFileRow, type ProjectRow } from '../schema';
 
 export async function findProject(db: Db, slug: string): Promise<ProjectRow | null> {
   const [row] = await db.select().from(projects).where(eq(projects.slug, slug));
@@ -12,32 +13,40 @@ export async function projectExists(db: Db, slug: string): Promise<boolean> {
   return Boolean(row);
 }
 
-export async function listProjectsWithFiles(db: Db, slug?: string) {
-  const ps = await db
-    .select()
-    .from(projects)
-    .where(slug === undefined ? undefined : eq(projects.slug, slug))
-    .orderBy(sql`${projects.createdAt} desc`, asc(projects.slug));
-  const files = ps.length
-    ? await db
-        .select()
-        .from(hostedFiles)
-        .where(slug === undefined ? undefined : eq(hostedFiles.slug, slug))
-        .orderBy(asc(hostedFiles.slug), asc(hostedFiles.path))
-    : [];
-  const bySlug = new Map<string, HostedFileRow[]>();
-  for (const f of files) {
-    const list = bySlug.get(f.slug) ?? [];
+/** Files of the deploys given, in path order, grouped by deploy. */
+async function filesOf(db: Db, deployIds: string[]): Promise<Map<string, HostedFileRow[]>> {
+  const byDeploy = new Map<string, HostedFileRow[]>();
+  if (deployIds.length === 0) return byDeploy;
+  const rows = await db.select().from(hostedFiles).where(inArray(hostedFiles.deployId, deployIds)).orderBy(asc(hostedFiles.path));
+  for (const f of rows) {
+    const list = byDeploy.get(f.deployId) ?? [];
     list.push(f);
-    bySlug.set(f.slug, list);
+    byDeploy.set(f.deployId, list);
   }
-  return ps.map((p) => ({ project: p, files: bySlug.get(p.slug) ?? [] }));
+  return byDeploy;
 }
 
-/** Everything the fast path needs to serve a site: the project and its files. */
-export async function loadSite(db: Db, slug: string) {
+/** Every project with the files of its live deploy, newest first. */
+export async function listAllProjects(db: Db): Promise<{ project: ProjectRow; files: HostedFileRow[] }[]> {
+  const ps = await db.select().from(projects).orderBy(sql`${projects.createdAt} desc`, asc(projects.slug));
+  const files = await filesOf(db, ps.map((p) => p.activeDeployId).filter((id): id is string => id !== null));
+  return ps.map((p) => ({ project: p, files: (p.activeDeployId && files.get(p.activeDeployId)) || [] }));
+}
+
+export async function getProjectWithFiles(db: Db, slug: string): Promise<{ project: ProjectRow; files: HostedFileRow[] } | null> {
   const project = await findProject(db, slug);
   if (!project) return null;
+  const files = project.activeDeployId ? await filesOf(db, [project.activeDeployId]) : new Map();
+  return { project, files: (project.activeDeployId && files.get(project.activeDeployId)) || [] };
+}
+
+/** What the fast path needs to serve a site: the project and one deploy's files (the live one by default). */
+export async function loadSite(db: Db, slug: string, deployId?: string) {
+  const project = await findProject(db, slug);
+  const id = deployId ?? project?.activeDeployId;
+  if (!project || !id) return null;
+  const [deploy] = await db.select({ id: deploys.id }).from(deploys).where(and(eq(deploys.id, id), eq(deploys.slug, slug)));
+  if (!deploy) return null;
   const files = await db
     .select({
       id: hostedFiles.id,
@@ -46,20 +55,20 @@ export async function loadSite(db: Db, slug: string) {
       size: hostedFiles.size,
       contentType: hostedFiles.contentType,
       etag: hostedFiles.etag,
+      encodings: hostedFiles.encodings,
       status: hostedFiles.status,
-      version: hostedFiles.version,
       updatedAt: hostedFiles.updatedAt,
     })
     .from(hostedFiles)
-    .where(eq(hostedFiles.slug, slug))
+    .where(eq(hostedFiles.deployId, id))
     .orderBy(asc(hostedFiles.path));
-  return { project, files };
+  return { project, deployId: id, files };
 }
 
 /** Creates the project unless it exists; returns whether this call created it. */
 export async function insertProject(
   db: Db,
-  values: { slug: string; note: string; passwordHash: string | null },
+  values: { slug: string; note: string; passwordHash: string | null; spa: boolean; allowDotfiles: boolean },
 ): Promise<boolean> {
   const rows = await db.insert(projects).values(values).onConflictDoNothing().returning({ slug: projects.slug });
   return rows.length > 0;
@@ -70,11 +79,9 @@ export async function lockProject(db: Db, slug: string): Promise<ProjectRow | nu
   return row ?? null;
 }
 
-export async function updateProjectRow(
-  db: Db,
-  slug: string,
-  patch: { note?: string; passwordHash?: string | null },
-): Promise<ProjectRow | null> {
+export type ProjectPatch = { note?: string; passwordHash?: string | null; spa?: boolean; allowDotfiles?: boolean; activeDeployId?: string };
+
+export async function updateProjectRow(db: Db, slug: string, patch: ProjectPatch): Promise<ProjectRow | null> {
   const [row] = await db
     .update(projects)
     .set({ ...patch, updatedAt: sql`now()` })
@@ -83,62 +90,135 @@ export async function updateProjectRow(
   return row ?? null;
 }
 
-export type NewHostedFile = Pick<HostedFileRow, 'path' | 'storageKey' | 'size' | 'contentType' | 'etag'>;
+export type NewHostedFile = Pick<HostedFileRow, 'path' | 'pathKey' | 'storageKey' | 'size' | 'contentType' | 'etag' | 'encodings'>;
 
 /**
- * Inserts or replaces files of a project (a replaced file goes online with a new version)
- * and returns the storage keys the replaced versions used.
+ * Writes a deploy: the new files, plus (for an append) every file of `base` whose path the
+ * upload does not replace, keeping its object, status and compressed copies.
  */
-export async function upsertHostedFiles(db: Db, slug: string, files: NewHostedFile[]): Promise<string[]> {
-  const replaced: string[] = [];
-  for (let i = 0; i < files.length; i += 500) {
-    const batch = files.slice(i, i + 500);
-    const existing = await db
-      .select({ storageKey: hostedFiles.storageKey })
-      .from(hostedFiles)
-      .where(and(eq(hostedFiles.slug, slug), inArray(hostedFiles.path, batch.map((f) => f.path))))
-      .for('update');
-    replaced.push(...existing.map((e) => e.storageKey));
-    await db
-      .insert(hostedFiles)
-      .values(batch.map((f) => ({ ...f, slug })))
-      .onConflictDoUpdate({
-        target: [hostedFiles.slug, hostedFiles.path],
-        set: {
-          storageKey: sql`excluded.storage_key`,
-          size: sql`excluded.size`,
-          contentType: sql`excluded.content_type`,
-          etag: sql`excluded.etag`,
-          status: 'online',
-          version: sql`${hostedFiles.version} + 1`,
-          updatedAt: sql`now()`,
-        },
-      });
+export async function insertDeploy(
+  db: Db,
+  d: { id: string; slug: string; createdBy: string; files: NewHostedFile[]; base: string | null },
+): Promise<void> {
+  await db.insert(deploys).values({ id: d.id, slug: d.slug, createdBy: d.createdBy, fileCount: 0, totalBytes: 0 });
+  const replaced = new Set(d.files.map((f) => f.pathKey));
+  const kept = d.base
+    ? (await db.select().from(hostedFiles).where(eq(hostedFiles.deployId, d.base))).filter((f) => !replaced.has(f.pathKey))
+    : [];
+  const rows = [
+    ...kept.map((f) => ({ path: f.path, pathKey: f.pathKey, storageKey: f.storageKey, size: f.size, contentType: f.contentType, etag: f.etag, encodings: f.encodings, status: f.status })),
+    ...d.files,
+  ];
+  for (let i = 0; i < rows.length; i += 500) {
+    await db.insert(hostedFiles).values(rows.slice(i, i + 500).map((f) => ({ ...f, slug: d.slug, deployId: d.id })));
   }
-  return replaced;
+  await refreshDeployTotals(db, d.id);
 }
 
-export async function setHostedFileStatus(db: Db, id: string, status: 'online' | 'offline'): Promise<HostedFileRow | null> {
-  const [row] = await db
-    .update(hostedFiles)
-    .set({ status, version: sql`${hostedFiles.version} + 1`, updatedAt: sql`now()` })
-    .where(eq(hostedFiles.id, id))
-    .returning();
+async function refreshDeployTotals(db: Db, id: string): Promise<void> {
+  const count = db.select({ n: sql`count(*)` }).from(hostedFiles).where(eq(hostedFiles.deployId, id));
+  const total = db.select({ n: sql`coalesce(sum(${hostedFiles.size}), 0)` }).from(hostedFiles).where(eq(hostedFiles.deployId, id));
+  await db
+    .update(deploys)
+    .set({ fileCount: sql`(${count})`, totalBytes: sql`(${total})` })
+    .where(eq(deploys.id, id));
+}
+
+export async function listDeploys(db: Db, slug: string): Promise<DeployRow[]> {
+  return db.select().from(deploys).where(eq(deploys.slug, slug)).orderBy(desc(deploys.createdAt), desc(deploys.id));
+}
+
+export async function findDeploy(db: Db, slug: string, id: string): Promise<DeployRow | null> {
+  const [row] = await db.select().from(deploys).where(and(eq(deploys.slug, slug), eq(deploys.id, id)));
   return row ?? null;
 }
 
-export async function deleteHostedFileRow(db: Db, id: string): Promise<HostedFileRow | null> {
-  const [row] = await db.delete(hostedFiles).where(eq(hostedFiles.id, id)).returning();
-  return row ?? null;
-}
-
-/** Deletes the project and (by cascade) its files; returns the files' storage keys. */
-export async function deleteProjectRow(db: Db, slug: string): Promise<string[] | null> {
-  const files = await db
-    .select({ storageKey: hostedFiles.storageKey })
+/**
+ * Drops the deploys past the newest `keep` (never the live one) and returns the objects no
+ * remaining deploy uses, with the compressed copies each has, and the upload batches of the
+ * project still in use.
+ */
+export async function pruneDeploys(db: Db, slug: string, keep: number, activeId: string) {
+  const all = await listDeploys(db, slug);
+  const doomed = all.filter((d, i) => i >= keep && d.id !== activeId).map((d) => d.id);
+  if (doomed.length === 0) return { orphans: [], batchesInUse: new Set<string>() };
+  const other = alias(hostedFiles, 'other');
+  const orphans = await db
+    .selectDistinct({ storageKey: hostedFiles.storageKey, encodings: hostedFiles.encodings })
     .from(hostedFiles)
-    .where(eq(hostedFiles.slug, slug))
+    .where(
+      and(
+        inArray(hostedFiles.deployId, doomed),
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(other)
+            .where(and(eq(other.storageKey, hostedFiles.storageKey), notInArray(other.deployId, doomed))),
+        ),
+      ),
+    );
+  await db.delete(deploys).where(inArray(deploys.id, doomed));
+  return { orphans, batchesInUse: await batchesInUse(db, slug) };
+}
+
+/** The upload batches (third key segment) some file of the project still points into. */
+export async function batchesInUse(db: Db, slug: string): Promise<Set<string>> {
+  const rows = await db
+    .selectDistinct({ batch: sql<string>`split_part(${hostedFiles.storageKey}, '/', 3)` })
+    .from(hostedFiles)
+    .where(eq(hostedFiles.slug, slug));
+  return new Set(rows.map((r) => r.batch));
+}
+
+/** A file of the project's live deploy, locked, or null (files of older deploys are not addressable). */
+async function lockLiveFile(db: Db, id: string): Promise<HostedFileRow | null> {
+  const [row] = await db
+    .select({ file: hostedFiles })
+    .from(hostedFiles)
+    .innerJoin(projects, and(eq(projects.slug, hostedFiles.slug), eq(projects.activeDeployId, hostedFiles.deployId)))
+    .where(eq(hostedFiles.id, id))
     .for('update');
-  const deleted = await db.delete(projects).where(eq(projects.slug, slug)).returning({ slug: projects.slug });
-  return deleted.length ? files.map((f) => f.storageKey) : null;
+  return row?.file ?? null;
+}
+
+export async function setLiveFileStatus(db: Db, id: string, status: 'online' | 'offline'): Promise<HostedFileRow | null> {
+  if (!(await lockLiveFile(db, id))) return null;
+  const [row] = await db.update(hostedFiles).set({ status, updatedAt: sql`now()` }).where(eq(hostedFiles.id, id)).returning();
+  return row ?? null;
+}
+
+/** Removes a file from the live deploy; returns it and whether another deploy still uses its object. */
+export async function deleteLiveFile(db: Db, id: string): Promise<{ file: HostedFileRow; shared: boolean } | null> {
+  const file = await lockLiveFile(db, id);
+  if (!file) return null;
+  await db.delete(hostedFiles).where(eq(hostedFiles.id, id));
+  await refreshDeployTotals(db, file.deployId);
+  const [other] = await db.select({ id: hostedFiles.id }).from(hostedFiles).where(eq(hostedFiles.storageKey, file.storageKey)).limit(1);
+  return { file, shared: Boolean(other) };
+}
+
+/** Deletes the project with every deploy; returns the upload batches its objects live in. */
+export async function deleteProjectRow(db: Db, slug: string): Promise<string[] | null> {
+  if (!(await lockProject(db, slug))) return null;
+  const batches = await batchesInUse(db, slug);
+  await db.delete(projects).where(eq(projects.slug, slug));
+  return [...batches];
+}
+
+const EPOCH_KEY = 'hosting_epoch';
+
+/**
+ * Every change a visitor could see (a deploy going live, a status, a password) bumps this
+ * counter in the same transaction; each instance polls it to drop its cached sites.
+ */
+export async function bumpHostingEpoch(db: Db): Promise<void> {
+  await db
+    .insert(settings)
+    .values({ key: EPOCH_KEY, value: '1' })
+    .onConflictDoUpdate({ target: settings.key, set: { value: sql`(${settings.value}::bigint + 1)::text`, updatedAt: sql`now()` } });
+}
+
+export async function readHostingEpoch(db: Db): Promise<string> {
+  const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, EPOCH_KEY));
+  return row?.value ?? '0';
 }

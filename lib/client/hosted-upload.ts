@@ -8,7 +8,12 @@ export interface SiteUploadOptions {
   slug?: string;
   note?: string;
   password?: string;
+  /** Keep the live deploy's other files. */
   append?: boolean;
+  /** A new full deploy of an existing project. */
+  replace?: boolean;
+  spa?: boolean;
+  dotfiles?: boolean;
   signal?: AbortSignal;
   onProgress?: (loaded: number, total: number) => void;
 }
@@ -20,6 +25,9 @@ export function uploadSite(files: { file: Blob; path: string }[], opts: SiteUplo
   if (opts.note) form.append('note', opts.note);
   if (opts.password) form.append('password', opts.password);
   if (opts.append) form.append('append', 'true');
+  if (opts.replace) form.append('replace', 'true');
+  if (opts.spa !== undefined) form.append('spa', String(opts.spa));
+  if (opts.dotfiles !== undefined) form.append('dotfiles', String(opts.dotfiles));
   for (const f of files) form.append('file', f.file, f.path);
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();

@@ -12,6 +12,7 @@ import { runShareUpload } from '../upload-engine/engine';
 import type { UploadPlan, UploadProgress } from '../upload-engine/types';
 import { ApiError } from './api';
 import { fileSource, nodeTransport, parseResponse } from './node-transport';
+import { isPrivatePath } from './private-paths';
 import { fingerprint, readState, removeState, writeState } from './upload-state';
 import type { ProjectDto } from '@/lib/hosting/project-dto';
 import type { ShareDto } from '@/lib/shares/share-dto';
@@ -116,15 +117,25 @@ export class HtmlsClient {
     (await this.request<{ share: ShareDto }>('PATCH', `/api/shares/${encodeURIComponent(id)}`, p)).share;
   deleteShare = (id: string) => this.request<void>('DELETE', `/api/shares/${encodeURIComponent(id)}`);
 
-  /** POST /api/upload: fields first, then each file streamed from disk (openAsBlob). */
-  async deployHosted(folder: string, opts: { slug?: string; note?: string; password?: string; append?: boolean } = {}): Promise<ProjectDto> {
-    const files = await collectFiles([folder]);
+  /**
+   * POST /api/upload: fields first, then each file streamed from disk (openAsBlob); a .zip is
+   * sent alone and unpacked by the server. `.git/`, `.env*`, `.hg/`, `.svn/` and
+   * `node_modules/` stay home unless `includeDotfiles`.
+   */
+  async deployHosted(
+    folder: string,
+    opts: { slug?: string; note?: string; password?: string; append?: boolean; replace?: boolean; spa?: boolean; includeDotfiles?: boolean } = {},
+  ): Promise<ProjectDto> {
+    const files = (await collectFiles([folder])).filter((f) => opts.includeDotfiles || !isPrivatePath(f.path));
     if (files.length === 0) throw new ApiError(400, 'invalid_request', `${folder} holds no files`);
     const form = new FormData();
     if (opts.slug) form.append('slug', opts.slug);
     if (opts.note) form.append('note', opts.note);
     if (opts.password) form.append('password', opts.password);
     if (opts.append) form.append('append', 'true');
+    if (opts.replace) form.append('replace', 'true');
+    if (opts.spa) form.append('spa', 'true');
+    if (opts.includeDotfiles) form.append('dotfiles', 'true');
     for (const f of files) form.append('file', await openAsBlob(f.file), f.path);
     const res = await fetch(`${this.baseUrl}/api/upload`, { method: 'POST', headers: this.token ? { Authorization: `Bearer ${this.token}` } : {}, body: form }).catch(() => {
       throw new ApiError(0, 'network_error', `Could not reach ${this.baseUrl}`);

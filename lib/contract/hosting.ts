@@ -8,6 +8,10 @@ export const fileStatusSchema = z.object({
 export const updateProjectSchema = z.object({
   note: z.string().max(2000).optional(),
   password: z.string().max(256).nullable().optional(),
+  /** Unknown paths without an extension serve the index file (single-page apps). */
+  spa: z.boolean().optional(),
+  /** Serve paths with dot-segments (`.env`, `.git/`); `.well-known/` always is. */
+  allow_dotfiles: z.boolean().optional(),
 });
 
 export const uuidParam = z.uuid();

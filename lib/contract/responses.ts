@@ -35,7 +35,20 @@ export const projectSchema = z.object({
   total_bytes: z.number().int(),
   created_at: time,
   url: z.string(),
-  files: z.array(fileSchema),
+  spa: z.boolean().describe('Unknown paths without an extension serve the index file'),
+  allow_dotfiles: z.boolean().describe('Paths with dot-segments are served (.well-known/ always is)'),
+  deploy_id: z.string().nullable().describe('The live deploy'),
+  has_html: z.boolean().describe('Whether the live deploy has an HTML page; without one /p/<slug>/ is a file listing'),
+  files: z.array(fileSchema).describe('The files of the live deploy'),
+});
+export const deploySchema = z.object({
+  id: z.string(),
+  created_at: time,
+  file_count: z.number().int(),
+  total_bytes: z.number().int(),
+  created_by: z.string().describe('"admin" for the Admin Token, else the username'),
+  active: z.boolean().describe('This deploy is the one /p/<slug>/ serves'),
+  url: z.string().describe('Unlisted preview: /p/<slug>@<id>/'),
 });
 export const shareItemSchema = z.object({ relative_path: z.string(), size: z.number().int(), content_type: z.string(), url: z.string() });
 export const shareSchema = z.object({
@@ -105,6 +118,7 @@ export const components = z.registry<{ id: string }>();
 components.add(userSchema, { id: 'User' });
 components.add(fileSchema, { id: 'File' });
 components.add(projectSchema, { id: 'Project' });
+components.add(deploySchema, { id: 'Deploy' });
 components.add(shareItemSchema, { id: 'ShareItem' });
 components.add(shareSchema, { id: 'Share' });
 components.add(errorSchema, { id: 'Error' });

@@ -62,4 +62,28 @@ describe('HTML injection', () => {
     const once = rewrite('<html><head></head></html>');
     expect(rewrite(once)).toBe(once);
   });
+
+  it.each(['title', 'script', 'style', 'textarea'])('finds base and viewport after a <%s> element, in either order', (el) => {
+    const raw = `<${el}>a <base> or <meta name="viewport"> in raw text</${el}>`;
+    const own = '<base target="_blank"><meta name="viewport" content="width=device-width">';
+    for (const head of [`${raw}${own}`, `${own}${raw}`]) {
+      const page = `<!doctype html><html><head>${head}</head><body>x</body></html>`;
+      expect(rewrite(page), head).toBe(page);
+    }
+    const missing = rewrite(`<html><head>${raw}<meta name="viewport" content="w"></head><body></body></html>`);
+    expect(count(missing, BASE_TAG)).toBe(1);
+    expect(count(missing, 'name="viewport"')).toBe(2); // the raw-text copy is text, not an element
+  });
+
+  it('a title first, then its own base and viewport: nothing injected (the common head)', () => {
+    const page = '<!doctype html><html lang="en"><head><title>T</title><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><base href="./" target="_self"></head><body></body></html>';
+    expect(rewrite(page)).toBe(page);
+  });
+
+  it('sets a base href for a page served away from its folder, unless the page has a base', () => {
+    const b = Buffer.from('<html><head><title>x</title></head></html>');
+    expect(applyInjection(b, planInjection(b, { baseHref: '/p/s/' })).toString()).toContain('<head><base href="/p/s/" target="_blank">');
+    const own = Buffer.from('<html><head><base href="/x/"><meta name="viewport" content="w"></head></html>');
+    expect(planInjection(own, { baseHref: '/p/s/' })).toBeNull();
+  });
 });

@@ -4,6 +4,8 @@ export const VIEWPORT_TAG = '<meta name="viewport" content="width=device-width, 
 /** How far into a document we look for <head>, <base> and the viewport meta. */
 export const SCAN_BYTES = 64 * 1024;
 
+const RAW_TEXT = new Set(['script', 'style', 'title', 'textarea', 'xmp', 'noscript', 'iframe', 'noembed', 'noframes', 'plaintext']);
+
 export interface Injection {
   /** Byte offset where `text` goes. */
   offset: number;
@@ -15,7 +17,7 @@ export interface Injection {
  * viewport meta: nothing when both exist. Works on the bytes as latin1 so offsets are byte
  * offsets of the UTF-8 original; skips comments; tolerates a BOM, upper case and no <head>.
  */
-export function planInjection(head: Buffer): Injection | null {
+export function planInjection(head: Buffer, opts: { baseHref?: string } = {}): Injection | null {
   const html = head.subarray(0, SCAN_BYTES).toString('latin1');
   let i = html.startsWith('\u00ef\u00bb\u00bf') ? 3 : 0; // UTF-8 BOM as latin1
   let afterPrologue = i;
@@ -49,7 +51,8 @@ export function planInjection(head: Buffer): Injection | null {
       else if (!closing && name === 'base') hasBase = true;
       else if (!closing && name === 'meta' && /\bname\s*=\s*["']?viewport\b/i.test(tag)) hasViewport = true;
       else if ((closing && name === 'head') || (!closing && name === 'body')) break;
-      if (name === 'script' || name === 'style' || name === 'title' || name === 'textarea') {
+      // Raw text runs from an opening tag to its closing tag; a closing tag opens nothing.
+      if (!closing && RAW_TEXT.has(name)) {
         const close = html.toLowerCase().indexOf(`</${name}`, end + 1);
         i = close < 0 ? html.length : close;
         continue;
@@ -58,7 +61,9 @@ export function planInjection(head: Buffer): Injection | null {
     i = end + 1;
   }
   if (hasBase && hasViewport) return null;
-  const text = `${hasBase ? '' : BASE_TAG}${hasViewport ? '' : VIEWPORT_TAG}`;
+  // A page served at another path (the SPA fallback) resolves its relative URLs from its own folder.
+  const base = opts.baseHref ? `<base href="${opts.baseHref.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`)}" target="_blank">` : BASE_TAG;
+  const text = `${hasBase ? '' : base}${hasViewport ? '' : VIEWPORT_TAG}`;
   const offset = headEnd >= 0 ? headEnd : htmlEnd >= 0 ? htmlEnd : afterPrologue;
   return { offset, text };
 }

@@ -1,176 +1,79 @@
-import { findProject } from '@/db/queries/hosting';
-import { verifyPassword } from '../auth/passwords';
-import { enforceRateLimit } from '../auth/rate-limit';
-import { projectUnlockCookie, signUnlock, UNLOCK_MAX_AGE, unlockKey, verifyUnlock } from '../auth/unlock-cookie';
+import { projectUnlockCookie, unlockKey, verifyUnlock } from '../auth/unlock-cookie';
 import { AppError, notFound } from '../errors';
-import { parseCookies, serializeCookie } from '../http/cookies';
-import { jsonReply, type FastReply, type FastRequest } from '../http/fast';
-import { isHtmlType } from '../http/mime';
+import { parseCookies } from '../http/cookies';
+import type { FastReply, FastRequest } from '../http/fast';
 import { passwordPage } from '../http/password-page';
-import { readUnlockBody } from '../http/read-body';
 import { errorReply } from '../http/reply-errors';
-import { readSmall, sendObject, streamWithInsert } from '../http/send-object';
-import { decodeUrlPath, encodeUrlPath } from '../paths/relative-path';
+import { decodeUrlPath } from '../paths/relative-path';
 import { assertMigrated, getRuntime, type Runtime } from '../runtime';
-import { HOSTED_SANDBOX_CSP } from '../security/csp';
-import { getCached, MAX_CACHED_BYTES, putCached } from './content-cache';
-import { applyInjection, planInjection, SCAN_BYTES, type Injection } from './rewrite-html';
-import { getSite, type Site, type SiteFile } from './site-cache';
-import { isValidSlug } from './slug';
+import { resolvePath } from './resolve-path';
+import { sendSiteFile } from './send-site-file';
+import { keepReply } from './reply-cache';
+import { getSite, siteGeneration, type Site } from './site-cache';
+import { siteListing } from './site-listing';
+import { unlockProject } from './unlock-project';
 
-const URL_PATTERN = /^\/p\/([^/]*)(?:\/(.*))?$/;
+/** /p/<slug>[@<deploy>]/<path>: `@<deploy>` is an unlisted preview of one deploy. */
+const URL_PATTERN = /^\/p\/([a-z0-9_-]{1,64})(?:@([a-z0-9]{1,32}))?(?:\/(.*))?$/;
 
-/** /p/<slug>/<path>: hosted sites, served without the framework. */
-export async function serveHosted(req: FastRequest): Promise<FastReply> {
+export interface HostedOptions {
+  /** Only under the HOSTED_PORT=0 opt-out: /p/ on the main origin, in a CSP sandbox. */
+  sandbox: boolean;
+}
+
+/** /p/*: hosted sites, served without the framework on the hosted origin. */
+export async function serveHosted(req: FastRequest, opts: HostedOptions): Promise<FastReply> {
   try {
-    return await handle(await getRuntime(), req);
+    return await handle(await getRuntime(), req, opts);
   } catch (e) {
     return errorReply(e, req);
   }
 }
 
-async function handle(rt: Runtime, req: FastRequest): Promise<FastReply> {
-  const { hostedOrigin } = rt.env;
-  if (hostedOrigin && req.header('host') !== new URL(hostedOrigin).host) {
-    // Hosted pages live only on their own origin, never beside the consoles.
-    return { status: 302, headers: { Location: hostedOrigin + req.url, 'Cache-Control': 'no-store' }, body: null };
-  }
+async function handle(rt: Runtime, req: FastRequest, opts: HostedOptions): Promise<FastReply> {
   await assertMigrated(rt);
   const q = req.url.indexOf('?');
   const pathname = q < 0 ? req.url : req.url.slice(0, q);
   const m = URL_PATTERN.exec(pathname);
-  const slug = m ? decodeUrlPath(m[1]) : null;
-  if (!m || !slug || !isValidSlug(slug)) throw notFound();
-  const rest = m[2];
+  if (!m) throw notFound();
+  const [, slug, deployId, rawRest] = m;
+  const prefix = `/p/${slug}${deployId ? `@${deployId}` : ''}`;
 
   if (req.method === 'POST') {
-    if (rest === 'unlock') return unlock(rt, req, slug);
+    if (rawRest === 'unlock') return unlockProject(rt, req, slug, prefix);
     throw new AppError('method_not_allowed', 'Only GET and HEAD are allowed here', { Allow: 'GET, HEAD' });
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     throw new AppError('method_not_allowed', 'Only GET and HEAD are allowed here', { Allow: 'GET, HEAD' });
   }
-  const site = await getSite(rt, slug);
-  if (!site || site.files.size === 0) throw notFound();
+  const gen = siteGeneration();
+  const site = await getSite(rt, slug, deployId);
+  if (!site || (site.files.size === 0 && !deployId)) throw notFound();
   // The same gate for every path of a locked project, existing or not: nothing leaks.
   if (site.passwordHash && !(await unlocked(rt, req, site))) {
-    return passwordPage({ status: 401, title: `/p/${slug}`, action: `/p/${slug}/unlock`, next: pathname });
+    return passwordPage({ status: 401, title: prefix, action: `${prefix}/unlock`, next: pathname });
   }
-  if (!rest) {
-    if (!site.indexPath) throw notFound();
-    const location = `/p/${slug}/${encodeUrlPath(site.indexPath)}${q < 0 ? '' : req.url.slice(q)}`;
-    return { status: 302, headers: { Location: location, 'Cache-Control': 'no-cache' }, body: null };
+  const rest = rawRest === undefined ? undefined : decodeUrlPath(rawRest);
+  if (rest === null) throw notFound();
+  const r = resolvePath(site, prefix, rest, q < 0 ? '' : req.url.slice(q));
+  const extra = { sandbox: opts.sandbox, locked: site.passwordHash !== null, preview: Boolean(deployId) };
+  switch (r.kind) {
+    case 'redirect':
+      return { status: r.status, headers: { Location: r.location, 'Cache-Control': 'no-cache' }, body: null };
+    case 'listing':
+      return siteListing(site, prefix, extra);
+    case 'file': {
+      const reply = await sendSiteFile(rt, req, r.file, { ...extra, status: r.status, baseHref: r.baseHref });
+      if (!extra.locked) keepReply(req, opts.sandbox, gen, reply);
+      return reply;
+    }
+    case 'not-found':
+      throw notFound();
   }
-  const path = decodeUrlPath(rest);
-  const file = path === null ? undefined : site.files.get(path);
-  if (!file) throw notFound();
-  return serveFile(rt, req, file, site.passwordHash !== null);
 }
 
 async function unlocked(rt: Runtime, req: FastRequest, site: Site): Promise<boolean> {
   const value = parseCookies(req.header('cookie'))[projectUnlockCookie(site.slug)];
   const subject = { kind: 'project' as const, id: site.slug, createdAt: site.createdAt, passwordHash: site.passwordHash! };
   return verifyUnlock(await unlockKey(rt), subject, value);
-}
-
-async function serveFile(rt: Runtime, req: FastRequest, file: SiteFile, locked: boolean): Promise<FastReply> {
-  const headers: Record<string, string> = {
-    'Content-Type': file.contentType,
-    'Cache-Control': locked ? 'private, no-cache' : 'no-cache',
-    'X-Content-Type-Options': 'nosniff',
-  };
-  if (!rt.env.hostedOrigin) headers['Content-Security-Policy'] = HOSTED_SANDBOX_CSP;
-  const etag = `"${file.id.slice(0, 8)}-${file.version}${isHtmlType(file.contentType) ? 'h' : ''}"`;
-  const object = { storageKey: file.storageKey, size: file.size, etag, lastModified: file.updatedAt, headers };
-  const cacheKey = `${file.id}:${file.version}`;
-
-  if (isHtmlType(file.contentType)) {
-    if (file.size <= MAX_CACHED_BYTES) {
-      let body = getCached(cacheKey);
-      if (!body) {
-        const raw = await readSmall(rt.storage, file.storageKey, file.size);
-        body = applyInjection(raw, planInjection(raw));
-        putCached(cacheKey, body);
-      }
-      return sendObject(req, rt.storage, { ...object, buffer: body });
-    }
-    return sendLargeHtml(rt, req, file, object, cacheKey);
-  }
-  if (file.size <= MAX_CACHED_BYTES && req.method !== 'HEAD') {
-    let body = getCached(cacheKey);
-    if (!body) {
-      body = await readSmall(rt.storage, file.storageKey, file.size);
-      putCached(cacheKey, body);
-    }
-    return sendObject(req, rt.storage, { ...object, buffer: body });
-  }
-  return sendObject(req, rt.storage, object);
-}
-
-const plans = new Map<string, Injection | null>();
-
-/** Big HTML: plan the injection once per version from its head, then stream around it. */
-async function sendLargeHtml(
-  rt: Runtime,
-  req: FastRequest,
-  file: SiteFile,
-  object: { etag: string; headers: Record<string, string> },
-  cacheKey: string,
-): Promise<FastReply> {
-  let plan = plans.get(cacheKey);
-  if (plan === undefined) {
-    const head = await rt.storage.get(file.storageKey, { start: 0, end: Math.min(file.size, SCAN_BYTES) - 1 });
-    const chunks: Buffer[] = [];
-    for await (const c of head.body) chunks.push(Buffer.from(c));
-    plan = planInjection(Buffer.concat(chunks));
-    if (plans.size > 1000) plans.clear();
-    plans.set(cacheKey, plan);
-  }
-  const size = file.size + (plan ? Buffer.byteLength(plan.text) : 0);
-  // Ranges of a rewritten document are not offered: the whole document is sent.
-  const headers = { ...object.headers, ETag: object.etag, 'Content-Length': String(size) };
-  if (req.header('if-none-match') === object.etag) return { status: 304, headers, body: null };
-  if (req.method === 'HEAD') return { status: 200, headers, body: null };
-  const body = plan
-    ? streamWithInsert(rt.storage, file.storageKey, file.size, plan.offset, plan.text)
-    : (await rt.storage.get(file.storageKey)).body;
-  return { status: 200, headers, body };
-}
-
-/** POST /p/:slug/unlock — form (303 back to the page) or JSON (200), rate-limited per address. */
-async function unlock(rt: Runtime, req: FastRequest, slug: string): Promise<FastReply> {
-  await enforceRateLimit(rt, 'unlock', req.ip);
-  const input = await readUnlockBody(req);
-  const project = await findProject(rt.db, slug);
-  if (!project) throw notFound();
-  const target = safeNext(input.next, slug);
-  const headers: Record<string, string | string[]> = { 'Cache-Control': 'no-store' };
-  if (project.passwordHash) {
-    if (!(await verifyPassword(input.password, project.passwordHash))) {
-      if (input.json) return jsonReply(401, { error: 'Wrong password', code: 'wrong_password' });
-      return passwordPage({ status: 401, title: `/p/${slug}`, action: `/p/${slug}/unlock`, next: target, error: 'Wrong password. Try again.' });
-    }
-    const value = signUnlock(await unlockKey(rt), { kind: 'project', id: slug, createdAt: project.createdAt, passwordHash: project.passwordHash });
-    headers['Set-Cookie'] = serializeCookie(projectUnlockCookie(slug), value, {
-      maxAge: UNLOCK_MAX_AGE,
-      secure: isHttps(rt, req),
-      path: `/p/${slug}`,
-    });
-  }
-  if (input.json) return { ...jsonReply(200, { ok: true }), headers: { ...headers, 'Content-Type': 'application/json' }, body: '{"ok":true}' };
-  return { status: 303, headers: { ...headers, Location: target }, body: null };
-}
-
-/** Only back into this project, never elsewhere (no `//host`, no backslashes). */
-export function safeNext(next: string | undefined, slug: string): string {
-  const home = `/p/${slug}/`;
-  if (!next || !(next === `/p/${slug}` || next.startsWith(home))) return home;
-  if (next.includes('//') || next.includes('\\') || /[\u0000-\u001f\u007f]/.test(next)) return home;
-  return next;
-}
-
-export function isHttps(rt: Runtime, req: FastRequest): boolean {
-  const origin = rt.env.hostedOrigin ?? rt.env.publicUrl;
-  if (origin) return origin.startsWith('https:');
-  return rt.env.trustProxy > 0 && req.header('x-forwarded-proto')?.split(',')[0].trim() === 'https';
 }

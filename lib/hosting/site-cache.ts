@@ -1,7 +1,10 @@
 import 'server-only';
-import { loadSite } from '@/db/queries/hosting';
+import { createHash } from 'node:crypto';
+import { loadSite, readHostingEpoch } from '@/db/queries/hosting';
+import type { Encoding } from '../storage/keys';
 import { processState } from '../process-state';
 import type { Runtime } from '../runtime';
+import { hasContentHash, parseEncodings } from './compression';
 
 export interface SiteFile {
   id: string;
@@ -9,64 +12,125 @@ export interface SiteFile {
   storageKey: string;
   size: number;
   contentType: string;
-  etag: string;
-  version: number;
+  /** Quoted-less base of the ETag: the object key's digest (objects are never overwritten). */
+  tag: string;
+  /** Compressed copies in the store, by encoding: their sizes. */
+  encodings: Map<Encoding, number>;
+  immutable: boolean;
   updatedAt: Date;
 }
 
 export interface Site {
   slug: string;
+  deployId: string;
   createdAt: Date;
   passwordHash: string | null;
+  spa: boolean;
+  allowDotfiles: boolean;
   /** Online files only: offline ones do not exist for guests. */
   files: Map<string, SiteFile>;
   indexPath: string | null;
 }
 
 /**
- * A second of staleness buys the hot path freedom from a query per request. Changes made on
- * this instance invalidate at once; other instances follow within the TTL.
+ * Sites by slug (or slug@deploy), so a hosted request costs no database round trip. Every
+ * change bumps a counter in the database in the same transaction (db/queries/hosting.ts);
+ * each instance on PostgreSQL polls it 4 times a second and drops its cache when it moved,
+ * so another instance's deploy, rollback or status change shows here within ~250 ms. The
+ * instance that made the change drops its cache at once. PGlite has one process: no poll.
+ * While the database is unreachable the cache stays, and sites keep being served.
  */
-const TTL_MS = 1000;
+const POLL_MS = 250;
 const state = processState('site-cache', () => ({
-  entries: new Map<string, { site: Site | null; at: number }>(),
+  gen: 0,
+  entries: new Map<string, { site: Site | null; gen: number }>(),
   loading: new Map<string, Promise<Site | null>>(),
+  ready: null as Promise<void> | null,
+  epoch: '',
 }));
 
-export function invalidateSite(slug: string): void {
-  state.entries.delete(slug);
+/** Changes whenever cached sites are dropped: anything derived from them is stale then. */
+export const siteGeneration = () => state.gen;
+
+/** Drops every cached site on this instance (after a change made here). */
+export function forgetSites(): void {
+  state.gen++;
+  state.entries.clear();
 }
 
-export async function getSite(rt: Runtime, slug: string): Promise<Site | null> {
-  const hit = state.entries.get(slug);
-  if (hit && Date.now() - hit.at < TTL_MS) return hit.site;
-  let pending = state.loading.get(slug);
+function watchEpoch(rt: Runtime): Promise<void> {
+  if (state.ready) return state.ready;
+  if (!rt.env.databaseUrl) return (state.ready = Promise.resolve());
+  const poll = async () => {
+    try {
+      const epoch = await readHostingEpoch(rt.db);
+      if (epoch !== state.epoch) {
+        state.epoch = epoch;
+        forgetSites();
+      }
+    } catch {
+      // The database is away: keep what we have, and look again.
+    }
+  };
+  state.ready = poll().finally(() => {
+    const timer = setInterval(() => void poll(), POLL_MS);
+    timer.unref();
+  });
+  return state.ready;
+}
+
+export async function getSite(rt: Runtime, slug: string, deployId?: string): Promise<Site | null> {
+  const key = deployId ? `${slug}@${deployId}` : slug;
+  const hit = state.entries.get(key);
+  if (hit && hit.gen === state.gen && state.ready) return hit.site;
+  await watchEpoch(rt);
+  const gen = state.gen;
+  const loadKey = `${gen}:${key}`;
+  let pending = state.loading.get(loadKey);
   if (!pending) {
-    pending = fetchSite(rt, slug).finally(() => state.loading.delete(slug));
-    state.loading.set(slug, pending);
+    pending = fetchSite(rt, slug, deployId)
+      .then((site) => {
+        // A change that landed while this loaded makes it stale: serve it once, never cache it.
+        if (gen === state.gen) {
+          if (state.entries.size > 10_000) state.entries.clear();
+          state.entries.set(key, { site, gen });
+        }
+        return site;
+      })
+      .finally(() => state.loading.delete(loadKey));
+    state.loading.set(loadKey, pending);
   }
   return pending;
 }
 
-async function fetchSite(rt: Runtime, slug: string): Promise<Site | null> {
-  const loaded = await loadSite(rt.db, slug);
-  let site: Site | null = null;
-  if (loaded) {
-    const files = new Map<string, SiteFile>();
-    for (const f of loaded.files) {
-      if (f.status === 'online') files.set(f.path, { ...f, size: Number(f.size) });
-    }
-    site = {
-      slug,
-      createdAt: loaded.project.createdAt,
-      passwordHash: loaded.project.passwordHash,
-      files,
-      indexPath: pickIndex([...files.keys()]),
-    };
+async function fetchSite(rt: Runtime, slug: string, deployId?: string): Promise<Site | null> {
+  const loaded = await loadSite(rt.db, slug, deployId);
+  if (!loaded) return null;
+  const files = new Map<string, SiteFile>();
+  for (const f of loaded.files) {
+    if (f.status !== 'online') continue;
+    files.set(f.path, {
+      id: f.id,
+      path: f.path,
+      storageKey: f.storageKey,
+      size: Number(f.size),
+      contentType: f.contentType,
+      tag: createHash('sha1').update(f.storageKey).digest('base64url').slice(0, 16),
+      encodings: new Map(parseEncodings(f.encodings).map((e) => [e.encoding, e.size])),
+      immutable: hasContentHash(f.path),
+      updatedAt: f.updatedAt,
+    });
   }
-  if (state.entries.size > 10_000) state.entries.clear();
-  state.entries.set(slug, { site, at: Date.now() });
-  return site;
+  return {
+    slug,
+    deployId: loaded.deployId,
+    createdAt: loaded.project.createdAt,
+    passwordHash: loaded.project.passwordHash,
+    spa: loaded.project.spa,
+    allowDotfiles: loaded.project.allowDotfiles,
+    files,
+    indexPath: pickIndex([...files.keys()]),
+  };
 }
 
 /** index.html at the root, else the first HTML file in path order. */

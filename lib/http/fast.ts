@@ -3,8 +3,7 @@ import { pipeline, Readable } from 'node:stream';
 
 /**
  * The framework-free request/reply pair of the byte-serving paths (/p/*, /f/<id>/*).
- * server.ts feeds them straight from Node's http server; the Next route handlers at the same
- * paths adapt a Web Request, so the app still works under plain `next start`.
+ * server.ts feeds them straight from Node's http server.
  */
 export interface FastRequest {
   method: string;
@@ -45,9 +44,19 @@ export function fromWeb(req: Request, ip: string): FastRequest {
   };
 }
 
+/**
+ * Writes a reply, and never leaves a response hanging: a header Node refuses (a character
+ * above U+00FF, a newline) becomes a 500 if nothing was sent yet, else the socket is closed.
+ */
 export function writeNodeReply(res: ServerResponse, reply: FastReply, method: string): void {
-  res.writeHead(reply.status, reply.headers);
   const body = reply.body;
+  try {
+    res.writeHead(reply.status, reply.headers);
+  } catch (e) {
+    if (body instanceof Readable) body.destroy();
+    failReply(res, e);
+    return;
+  }
   if (method === 'HEAD' || body == null) {
     if (body instanceof Readable) body.destroy();
     res.end();
@@ -60,6 +69,30 @@ export function writeNodeReply(res: ServerResponse, reply: FastReply, method: st
     return;
   }
   res.end(body);
+}
+
+/** The last resort of the fast paths: a bare 500, or a closed socket once headers are out. */
+export function failReply(res: ServerResponse, err: unknown): void {
+  console.error('[htmls] fast path error:', err);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  try {
+    res.removeHeader('Content-Length');
+    res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
+    res.end('Internal error');
+  } catch {
+    res.destroy();
+  }
+}
+
+/** Runs a fast handler and writes its reply; a rejection ends the response too. */
+export function runFast(res: ServerResponse, method: string, handler: () => Promise<FastReply>): void {
+  handler().then(
+    (reply) => writeNodeReply(res, reply, method),
+    (err) => failReply(res, err),
+  );
 }
 
 export function toWebResponse(reply: FastReply, method: string): Response {

@@ -47,11 +47,14 @@ export interface GuestPageOptions {
   home?: string;
 }
 
-/** Where "home" is: this origin, or the service's own when this is the separate hosted origin. */
+/**
+ * Where "home" is: the service's own origin when PUBLIC_URL names it, else `/` — which on the
+ * hosted origin redirects there (lib/http/origin.ts).
+ */
 function homeHref(): string {
   try {
     const env = getEnv();
-    return env.hostedOrigin && env.publicUrl ? `${env.publicUrl}/` : '/';
+    return env.hosted.mode !== 'sandbox' && env.publicUrl ? `${env.publicUrl}/` : '/';
   } catch {
     return '/';
   }

@@ -1,23 +1,143 @@
+/**
+ * Every rule about hosts and origins, in one place: which listener and which host name serve
+ * what, where the main origin sends /p/, what the service's own origin is (the same-origin
+ * check of cookie-authenticated changes) and what counts as a secure request (the Secure flag
+ * of every cookie). server.ts and the route handlers both ask this module; nothing else
+ * looks at Host or X-Forwarded-Proto.
+ */
 import type { Env } from '../env';
 
+export type Listener = 'main' | 'hosted';
+type HeaderSource = Headers | { header(name: string): string | undefined };
+
+const read = (h: HeaderSource, name: string): string | undefined =>
+  h instanceof Headers ? (h.get(name) ?? undefined) : h.header(name);
+
+/** The scheme the client used: PUBLIC_URL's, else X-Forwarded-Proto behind a trusted proxy. */
+export function isSecureRequest(env: Env, headers: HeaderSource, _url?: string): boolean {
+  if (env.publicUrl) return env.publicUrl.startsWith('https:');
+  return env.trustProxy > 0 && read(headers, 'x-forwarded-proto')?.split(',')[0].trim() === 'https';
+}
+
+/** Secure flag for cookies set by hosted pages (the unlock cookie). */
+export function isSecureHostedRequest(env: Env, headers: HeaderSource): boolean {
+  const h = env.hosted;
+  if (h.mode === 'origin' || h.mode === 'per-site') return h.origin.startsWith('https:');
+  return isSecureRequest(env, headers);
+}
+
 /** The service's own origin: PUBLIC_URL, else what the request says it reached. */
-export function ownOrigin(env: Env, headers: Headers, fallbackUrl: string): string {
+export function ownOrigin(env: Env, headers: HeaderSource, fallbackUrl: string): string {
   if (env.publicUrl) return env.publicUrl;
-  const host = headers.get('host');
-  const proto = env.trustProxy > 0 ? headers.get('x-forwarded-proto')?.split(',')[0].trim() : undefined;
+  const host = read(headers, 'host');
+  const proto = env.trustProxy > 0 ? read(headers, 'x-forwarded-proto')?.split(',')[0].trim() : undefined;
   const base = new URL(fallbackUrl);
   return host ? `${proto === 'https' ? 'https' : base.protocol.replace(':', '')}://${host}` : base.origin;
 }
 
 /**
  * Cookie-authenticated state changes must come from our own pages: the Origin header must be
- * ours, or, without one, Sec-Fetch-Site must say same-origin.
+ * ours, or, without one, Sec-Fetch-Site must say same-origin. A hosted page is another origin
+ * (another port or host), so its requests fail this even when the browser sends the cookie.
  */
-export function isSameOriginRequest(env: Env, headers: Headers, url: string): boolean {
-  const origin = headers.get('origin');
+export function isSameOriginRequest(env: Env, headers: HeaderSource, url: string): boolean {
+  const origin = read(headers, 'origin');
   if (origin) return origin === ownOrigin(env, headers, url);
-  return headers.get('sec-fetch-site') === 'same-origin';
+  return read(headers, 'sec-fetch-site') === 'same-origin';
 }
 
-export const isSecureRequest = (env: Env, headers: Headers, url: string) =>
-  ownOrigin(env, headers, url).startsWith('https:');
+/** What a request gets, decided from the listener, the Host header and the path alone. */
+export type HostDecision =
+  | { kind: 'app' }
+  | { kind: 'hosted'; sandbox: boolean }
+  | { kind: 'redirect'; status: 302 | 307; location: string }
+  | { kind: 'not-found' };
+
+export interface HostRequest {
+  method: string;
+  url: string;
+  header(name: string): string | undefined;
+}
+
+const isHostedPath = (url: string) => url === '/p' || url.startsWith('/p/') || url.startsWith('/p?');
+
+/** The slug a /p/ URL names (`/p/<slug>` or a preview `/p/<slug>@<deploy>`), or null. */
+export function slugOfUrl(url: string): string | null {
+  const m = /^\/p\/([a-z0-9_-]{1,64})(?:@[a-z0-9]{1,32})?(?:[/?]|$)/.exec(url);
+  return m ? m[1] : null;
+}
+
+/** The host name of a Host header (no port), or null when it is not one. */
+function hostnameOf(host: string | undefined): string | null {
+  if (!host) return null;
+  try {
+    return new URL(`http://${host}`).hostname || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Where hosted pages are, as an origin template (`{slug}` is replaced per project), for a
+ * request that reached the main origin at `host`: the second listener's port on the same
+ * host name, or HOSTED_ORIGIN. Null under the sandbox opt-out (/p/ stays on the main origin).
+ */
+export function hostedOriginFor(env: Env, hostedPort: number | null, host: string | undefined, secure: boolean): string | null {
+  const h = env.hosted;
+  if (h.mode === 'origin' || h.mode === 'per-site') return h.origin;
+  if (h.mode === 'sandbox' || !hostedPort) return null;
+  const name = env.publicUrl ? new URL(env.publicUrl).hostname : (hostnameOf(host) ?? 'localhost');
+  return `${secure ? 'https' : 'http'}://${name}:${hostedPort}`;
+}
+
+/** The absolute URL of a path of a project on its hosted origin. */
+export const siteOrigin = (template: string, slug: string) => template.replace('{slug}', slug);
+
+/** The slug in a Host header that matches a per-site HOSTED_ORIGIN, or null. */
+function perSiteSlug(origin: string, host: string | undefined): string | null {
+  if (!host) return null;
+  const u = new URL(origin.replace('{slug}', 'x'));
+  const defaultPort = u.protocol === 'https:' ? ':443' : ':80';
+  const given = host.toLowerCase().endsWith(defaultPort) ? host.toLowerCase().slice(0, -defaultPort.length) : host.toLowerCase();
+  const [before, after] = origin.replace(/^https?:\/\//, '').split('{slug}').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${before}([a-z0-9_-]{1,64})${after}$`).exec(given)?.[1] ?? null;
+}
+
+/**
+ * The one routing rule of both listeners. The hosted listener and a hosted host name serve
+ * /p/ and nothing else; the main origin sends /p/ there (302, or 307 so a POST stays a POST),
+ * except under the sandbox opt-out where it serves /p/ itself.
+ */
+export function decideHost(env: Env, hostedPort: number | null, listener: Listener, req: HostRequest): HostDecision {
+  const hostedPath = isHostedPath(req.url);
+  const status = req.method === 'GET' || req.method === 'HEAD' ? 302 : 307;
+  const host = req.header('host');
+  // The hosted origin's root leads home, to the service's own origin when it is known.
+  const home = () => {
+    if (env.publicUrl) return { kind: 'redirect', status: 302, location: `${env.publicUrl}/` } as const;
+    const name = hostnameOf(host);
+    return env.hosted.mode === 'port' && env.port && name ? ({ kind: 'redirect', status: 302, location: `${isSecureRequest(env, req) ? 'https' : 'http'}://${name}:${env.port}/` } as const) : ({ kind: 'not-found' } as const);
+  };
+  if (listener === 'hosted') return hostedPath ? { kind: 'hosted', sandbox: false } : req.url === '/' ? home() : { kind: 'not-found' };
+  const h = env.hosted;
+  if (h.mode === 'sandbox') return hostedPath ? { kind: 'hosted', sandbox: true } : { kind: 'app' };
+  if (h.mode === 'origin') {
+    const own = new URL(h.origin).host;
+    if (host?.toLowerCase() === own) return hostedPath ? { kind: 'hosted', sandbox: false } : req.url === '/' ? home() : { kind: 'not-found' };
+    return hostedPath ? { kind: 'redirect', status, location: h.origin + req.url } : { kind: 'app' };
+  }
+  if (h.mode === 'per-site') {
+    const hostSlug = perSiteSlug(h.origin, host);
+    const urlSlug = slugOfUrl(req.url);
+    if (hostSlug !== null) {
+      if (!hostedPath) return req.url === '/' ? home() : { kind: 'not-found' };
+      if (urlSlug === hostSlug) return { kind: 'hosted', sandbox: false };
+      return urlSlug ? { kind: 'redirect', status, location: siteOrigin(h.origin, urlSlug) + req.url } : { kind: 'not-found' };
+    }
+    if (!hostedPath) return { kind: 'app' };
+    return urlSlug ? { kind: 'redirect', status, location: siteOrigin(h.origin, urlSlug) + req.url } : { kind: 'not-found' };
+  }
+  if (!hostedPath) return { kind: 'app' };
+  const origin = hostedOriginFor(env, hostedPort, host, isSecureRequest(env, req));
+  return origin ? { kind: 'redirect', status, location: origin + req.url } : { kind: 'not-found' };
+}

@@ -12,7 +12,7 @@ import { errorReply } from '../http/reply-errors';
 import { sendObject } from '../http/send-object';
 import { decodeUrlPath } from '../paths/relative-path';
 import { assertMigrated, getRuntime, type Runtime } from '../runtime';
-import { isHttps } from '../hosting/serve-hosted';
+import { isSecureRequest } from '../http/origin';
 import { guestAccess, shareSubject } from './access';
 
 const URL_PATTERN = /^\/f\/([^/]+)(?:\/(.*))?$/;
@@ -115,7 +115,7 @@ async function unlock(rt: Runtime, req: FastRequest, id: string): Promise<FastRe
     const value = signUnlock(await unlockKey(rt), shareSubject(share));
     headers['Set-Cookie'] = serializeCookie(shareUnlockCookie(id), value, {
       maxAge: UNLOCK_MAX_AGE,
-      secure: isHttps(rt, req),
+      secure: isSecureRequest(rt.env, req),
       path: target,
     });
   }

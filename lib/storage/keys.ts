@@ -1,15 +1,29 @@
 /**
  * The two key families of the spec. Hosted files carry an upload batch id after the slug, so
- * a new version never overwrites the bytes a live record points to.
+ * a new version never overwrites the bytes a live record points to; a batch's compressed
+ * copies sit beside it (`<batch>~br/`, `<batch>~gz/`), under the same project prefix.
  */
 export const hostedFileKey = (slug: string, batch: string, path: string) => `files/${slug}/${batch}/${path}`;
-export const hostedBatchPrefix = (slug: string, batch: string) => `files/${slug}/${batch}/`;
 
-/** `files/<slug>/<batch>/` of a hosted key. */
-export function hostedBatchPrefixOf(key: string): string {
+export type Encoding = 'br' | 'gzip';
+const SUFFIX: Record<Encoding, string> = { br: '~br', gzip: '~gz' };
+
+/** Where the compressed copy of a hosted object is kept. */
+export function compressedKey(key: string, encoding: Encoding): string {
   const parts = key.split('/');
-  return `${parts.slice(0, 3).join('/')}/`;
+  parts[2] += SUFFIX[encoding];
+  return parts.join('/');
 }
+
+/** Every prefix one upload batch writes under: its objects and their compressed copies. */
+export const batchPrefixes = (slug: string, batch: string) => [
+  `files/${slug}/${batch}/`,
+  `files/${slug}/${batch}${SUFFIX.br}/`,
+  `files/${slug}/${batch}${SUFFIX.gzip}/`,
+];
+
+/** The batch id of a hosted key (`files/<slug>/<batch>/…`). */
+export const batchOfKey = (key: string) => key.split('/')[2];
 
 export const sharedFileKey = (groupId: string, relativePath: string) => `shared/${groupId}/${relativePath}`;
 export const sharedGroupPrefix = (groupId: string) => `shared/${groupId}/`;

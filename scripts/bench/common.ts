@@ -155,8 +155,9 @@ export async function makeFile(file: string, size: number) {
   await new Promise<void>((r, j) => out.end((e?: Error) => (e ? j(e) : r())));
 }
 
-export function wrk(url: string): { rps: number; p99ms: number } | null {
-  const r = spawnSync('wrk', ['-t2', '-c32', `-d${WRK_SECONDS}s`, '--latency', url], { encoding: 'utf8' });
+export function wrk(url: string, headers: Record<string, string> = {}): { rps: number; p99ms: number } | null {
+  const h = Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]);
+  const r = spawnSync('wrk', ['-t2', '-c32', `-d${WRK_SECONDS}s`, '--latency', ...h, url], { encoding: 'utf8' });
   if (r.status !== 0) return null;
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(r.stdout)?.[1] ?? 0);
   const m = /99%\s+([\d.]+)(us|ms|s)/.exec(r.stdout);
@@ -178,6 +179,7 @@ export async function startNginx(root: string): Promise<{ url: string; prefix: s
 events { worker_connections 1024; }
 http { access_log off; sendfile on; tcp_nopush on; keepalive_requests 100000;
   types { text/html html; text/javascript js; application/octet-stream bin; }
+  gzip on; gzip_static on; gzip_vary on; gzip_types text/javascript; gzip_min_length 256;
   server { listen 127.0.0.1:${port}; root ${root}; } }`,
   );
   const proc = spawn(bin, ['-c', conf, '-p', prefix], { stdio: 'ignore' });
@@ -191,6 +193,8 @@ http { access_log off; sendfile on; tcp_nopush on; keepalive_requests 100000;
 /** What the driver hands every section: the running server, its store and test files. */
 export interface BenchContext {
   base: string;
+  /** The hosted origin (the server's second listener): where /p/ is served. */
+  hosted: string;
   pid: number;
   env: Record<string, string | undefined>;
   store: StorageDriver;

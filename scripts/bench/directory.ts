@@ -1,7 +1,7 @@
 /** The public directory `/` with PROJECTS projects seeded straight into the database. */
 import { createDb } from '../../db/client';
 import { applyMigrations } from '../../db/migrate';
-import { hostedFiles, projects } from '../../db/schema';
+import { deploys, hostedFiles, projects } from '../../db/schema';
 import { addRow, fmt, pct, PROJECTS, quick, request, type BenchContext } from './common';
 
 /** Writes PROJECTS projects with one online file each, before the server starts. */
@@ -10,9 +10,10 @@ export async function seedDirectory(env: Record<string, string | undefined>, dat
   await applyMigrations(dbh, env.DATABASE_URL);
   for (let i = 0; i < PROJECTS; i += 1000) {
     const batch = Array.from({ length: Math.min(1000, PROJECTS - i) }, (_, k) => `bench-${String(i + k).padStart(6, '0')}`);
-    await dbh.db.insert(projects).values(batch.map((slug) => ({ slug, note: `Seeded project ${slug}` })));
+    await dbh.db.insert(projects).values(batch.map((slug) => ({ slug, note: `Seeded project ${slug}`, activeDeployId: `d${slug.slice(6)}` })));
+    await dbh.db.insert(deploys).values(batch.map((slug) => ({ id: `d${slug.slice(6)}`, slug, fileCount: 1, totalBytes: 5 })));
     await dbh.db.insert(hostedFiles).values(
-      batch.map((slug) => ({ slug, path: 'index.html', storageKey: `files/${slug}/seed/index.html`, size: 5, contentType: 'text/html; charset=utf-8', etag: '"seed"' })),
+      batch.map((slug) => ({ slug, deployId: `d${slug.slice(6)}`, path: 'index.html', pathKey: 'index.html', storageKey: `files/${slug}/seed/index.html`, size: 5, contentType: 'text/html; charset=utf-8', etag: '"seed"' })),
     );
   }
   await dbh.close();

@@ -7,6 +7,8 @@ import { ROOT, startServer, TEST_ADMIN_TOKEN } from './server';
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
+    /** The hosted listener of the shared server: /p/ lives there. */
+    hostedUrl: string;
     adminToken: string;
     serverEnv: Record<string, string | undefined>;
     dataDir: string;
@@ -20,6 +22,7 @@ export default async function setup(project: TestProject) {
   const env = await freshServiceEnv();
   const server = await startServer(env);
   project.provide('baseUrl', server.url);
+  project.provide('hostedUrl', server.hostedUrl!);
   project.provide('adminToken', TEST_ADMIN_TOKEN);
   project.provide('serverEnv', env);
   project.provide('dataDir', server.dataDir);

@@ -1,5 +1,5 @@
 import { inject } from 'vitest';
-import { call, type CallResult } from './http';
+import { call, hostedUrl, type CallOptions, type CallResult } from './http';
 
 export type SiteFiles = Record<string, string | Buffer>;
 
@@ -26,3 +26,6 @@ export const SAMPLE_SITE: SiteFiles = {
   'site/img/dot.svg': '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4"/></svg>',
   'site/docs/guide.html': '<html><body><p>Guide</p><a href="../index.html">Home</a></body></html>',
 };
+
+/** A request to the hosted origin (the shared server's second listener), where /p/ lives. */
+export const site = (method: string, path: string, opts: CallOptions = {}) => call(method, path, { base: hostedUrl(), ...opts });

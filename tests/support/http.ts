@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { inject } from 'vitest';
 
 export interface CallOptions {
@@ -23,6 +24,8 @@ export interface CallResult<T = any> {
 }
 
 export const baseUrl = () => inject('baseUrl');
+/** The shared server's hosted origin (its second listener): where /p/ is served. */
+export const hostedUrl = () => inject('hostedUrl');
 
 /** A random client address, so each test has its own rate-limit counters. */
 export const randomIp = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
@@ -62,4 +65,32 @@ export async function adminSession(): Promise<{ token: string; cookie: string }>
   const r = await call('POST', '/api/auth/login', { body: { token: inject('adminToken') } });
   if (r.status !== 200) throw new Error(`admin login failed: ${r.status} ${r.text}`);
   return { token: r.json.token, cookie: cookieFrom(r.cookies, 'htmls_admin_session') };
+}
+
+/**
+ * A request with its own Host header (fetch always sends the URL's host): how a browser
+ * reaches `abc.localhost:PORT` or a reverse proxy forwards `usercontent.example.com`.
+ */
+export function callAs(host: string, method: string, url: string, opts: { headers?: Record<string, string>; body?: string } = {}): Promise<CallResult> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers: { Host: host, 'X-Forwarded-For': randomIp(), ...opts.headers }, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const headers = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) for (const x of Array.isArray(v) ? v : [v ?? '']) headers.append(k, x);
+        let json: any = null;
+        try {
+          json = text ? JSON.parse(text) : null;
+        } catch {
+          json = null;
+        }
+        resolve({ status: res.statusCode!, headers, json, text, cookies: headers.getSetCookie() });
+      });
+    });
+    req.on('error', reject);
+    req.end(opts.body);
+  });
 }

@@ -9,6 +9,8 @@ export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
 
 export interface RunningServer {
   url: string;
+  /** Where hosted sites are: the second listener, or HOSTED_ORIGIN's base (null under the sandbox opt-out). */
+  hostedUrl: string | null;
   port: number;
   dataDir: string;
   proc: ChildProcess;
@@ -36,6 +38,8 @@ export const tempDir = (prefix = 'htmls-test-') => mkdtempSync(path.join(os.tmpd
  */
 export async function startServer(env: Record<string, string | undefined> = {}): Promise<RunningServer> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
+  // The hosted listener defaults to PORT + 1, which may be taken: pick a free one too.
+  const hostedPort = 'HOSTED_PORT' in env || env.HOSTED_ORIGIN ? env.HOSTED_PORT : String(await freePort());
   const dataDir = env.DATA_DIR ?? tempDir();
   const base: Record<string, string | undefined> = {
     PATH: process.env.PATH,
@@ -44,6 +48,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     NEXT_TELEMETRY_DISABLED: '1',
     HOST: '127.0.0.1',
     PORT: String(port),
+    HOSTED_PORT: hostedPort,
     DATA_DIR: dataDir,
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     TRUST_PROXY: '1',
@@ -66,6 +71,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
   proc.stderr!.on('data', keep);
   proc.once('exit', () => log.end());
   const url = `http://127.0.0.1:${port}`;
+  const hostedUrl = env.HOSTED_ORIGIN ?? (merged.HOSTED_PORT && merged.HOSTED_PORT !== '0' ? `http://127.0.0.1:${merged.HOSTED_PORT}` : null);
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${out}`)), 60_000);
     const onExit = (code: number | null) => {
@@ -84,6 +90,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
   });
   return {
     url,
+    hostedUrl,
     port,
     dataDir,
     proc,

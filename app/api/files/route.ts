@@ -1,5 +1,5 @@
-import { listProjects } from '@/lib/hosting/manage-projects';
+import { listProjects } from '@/lib/hosting/list-projects';
 import { json, route } from '@/lib/http/route';
 
-// GET /api/files — every hosted project with its files
+// GET /api/files — every hosted project with the files of its live deploy
 export const GET = route({ auth: 'admin' }, async ({ rt }) => json({ projects: await listProjects(rt) }));

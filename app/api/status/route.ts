@@ -1,5 +1,5 @@
 import { fileStatusSchema } from '@/lib/contract/hosting';
-import { setFileStatus } from '@/lib/hosting/manage-projects';
+import { setFileStatus } from '@/lib/hosting/change-files';
 import { json, route } from '@/lib/http/route';
 
 // PATCH /api/status — set one hosted file online or offline

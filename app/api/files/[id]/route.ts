@@ -1,6 +1,6 @@
 import { uuidParam } from '@/lib/contract/hosting';
 import { notFound } from '@/lib/errors';
-import { deleteFile } from '@/lib/hosting/manage-projects';
+import { deleteFile } from '@/lib/hosting/change-files';
 import { noContent, route } from '@/lib/http/route';
 
 // DELETE /api/files/:id — delete one hosted file and its bytes

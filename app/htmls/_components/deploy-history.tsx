@@ -1,0 +1,70 @@
+'use client';
+
+import { useCallback, useEffect, useState } from 'react';
+import { Badge, Button, ErrorText } from '@/app/_components/ui';
+import { api } from '@/lib/client/api';
+import { describeError, formatBytes, formatDate } from '@/lib/client/format';
+import type { DeployDto } from '@/lib/hosting/project-dto';
+import { siteUrl } from '@/lib/hosting/site-url';
+
+/** A project's kept deploys: when, how many files, how big, who; preview and roll back. */
+export function DeployHistory({ slug, hostedBase, liveId, onChanged }: { slug: string; hostedBase: string | null; liveId: string | null; onChanged: () => void }) {
+  const [deploys, setDeploys] = useState<DeployDto[] | null>(null);
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState('');
+
+  const load = useCallback(async () => {
+    try {
+      setDeploys((await api<{ deploys: DeployDto[] }>(`/api/projects/${slug}/deploys`)).deploys);
+    } catch (err) {
+      setError(describeError(err));
+    }
+  }, [slug]);
+  useEffect(() => {
+    void load();
+  }, [load, liveId]);
+
+  async function activate(id: string) {
+    setError('');
+    setBusy(id);
+    try {
+      await api(`/api/projects/${slug}/deploys/${id}/activate`, { method: 'POST' });
+      onChanged();
+    } catch (err) {
+      setError(describeError(err));
+    } finally {
+      setBusy('');
+    }
+  }
+
+  if (deploys === null) return <p className="mt-3 text-sm text-zinc-500">{error || 'Loading deploys…'}</p>;
+  return (
+    <div className="mt-3" data-testid={`deploys-${slug}`}>
+      <ErrorText>{error}</ErrorText>
+      <ol className="divide-y divide-zinc-100 text-sm dark:divide-zinc-800">
+        {deploys.map((d) => (
+          <li key={d.id} className="flex flex-wrap items-center justify-between gap-2 py-2" data-testid={`deploy-${d.id}`}>
+            <span className="flex flex-wrap items-center gap-2">
+              <span className="font-mono text-xs text-zinc-500">{d.id}</span>
+              <span>{formatDate(d.created_at)}</span>
+              <span className="text-zinc-500">
+                {d.file_count} {d.file_count === 1 ? 'file' : 'files'} · {formatBytes(d.total_bytes)} · by {d.created_by || 'admin'}
+              </span>
+              {d.active ? <Badge tone="green">live</Badge> : null}
+            </span>
+            <span className="flex gap-1">
+              <a href={siteUrl(hostedBase, slug, '', d.id)} target="_blank" rel="noreferrer" className="rounded-md px-2 py-1 text-indigo-700 hover:underline dark:text-indigo-300">
+                Preview
+              </a>
+              {d.active ? null : (
+                <Button variant="secondary" disabled={busy !== ''} onClick={() => activate(d.id)}>
+                  {busy === d.id ? 'Rolling back…' : 'Roll back to this'}
+                </Button>
+              )}
+            </span>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+'use client';
+
+import { useState } from 'react';
+import { CopyButton, Dialog } from '@/app/_components/client-ui';
+import { Badge, Button, ErrorText } from '@/app/_components/ui';
+import { api } from '@/lib/client/api';
+import { describeError, formatBytes, formatDate } from '@/lib/client/format';
+import type { ProjectDto } from '@/lib/hosting/project-dto';
+import { siteUrl } from '@/lib/hosting/site-url';
+import { DeployHistory } from './deploy-history';
+import { EditProject } from './edit-project';
+
+export function ProjectCard({ project: p, hostedBase, onChanged }: { project: ProjectDto; hostedBase: string | null; onChanged: () => void }) {
+  const [open, setOpen] = useState<'files' | 'deploys' | null>(null);
+  const [editing, setEditing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [error, setError] = useState('');
+  const online = p.files.filter((f) => f.status === 'online').length;
+  const url = siteUrl(hostedBase, p.slug);
+
+  async function run(fn: () => Promise<unknown>) {
+    setError('');
+    try {
+      await fn();
+      onChanged();
+    } catch (err) {
+      setError(describeError(err));
+    }
+  }
+  const toggle = (what: 'files' | 'deploys') => setOpen(open === what ? null : what);
+
+  return (
+    <li className="rounded-xl border border-zinc-200 bg-white p-4 shadow-sm dark:border-zinc-800 dark:bg-zinc-900" data-testid={`project-${p.slug}`}>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <div className="flex flex-wrap items-center gap-2">
+            <a href={url} target="_blank" rel="noreferrer" className="font-mono font-medium text-indigo-700 hover:underline dark:text-indigo-300">
+              /p/{p.slug}/
+            </a>
+            {p.has_password ? <Badge tone="indigo">🔒 password</Badge> : null}
+            {p.spa ? <Badge tone="zinc">SPA</Badge> : null}
+            {!p.has_html ? <Badge tone="amber">no HTML: file list</Badge> : null}
+            {online === 0 ? <Badge tone="zinc">hidden (no file online)</Badge> : null}
+          </div>
+          {p.note ? <p className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">{p.note}</p> : null}
+          <p className="mt-1 text-xs text-zinc-500">
+            {p.file_count} {p.file_count === 1 ? 'file' : 'files'} · {formatBytes(p.total_bytes)} · {formatDate(p.created_at)}
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-1">
+          <CopyButton text={url} />
+          <Button variant="secondary" onClick={() => toggle('files')} aria-expanded={open === 'files'}>
+            {open === 'files' ? 'Hide files' : 'Files'}
+          </Button>
+          <Button variant="secondary" onClick={() => toggle('deploys')} aria-expanded={open === 'deploys'}>
+            {open === 'deploys' ? 'Hide deploys' : 'Deploys'}
+          </Button>
+          <Button variant="secondary" onClick={() => setEditing(true)}>
+            Edit
+          </Button>
+          <Button variant="danger" onClick={() => setDeleting(true)}>
+            Delete
+          </Button>
+        </div>
+      </div>
+      <ErrorText>{error}</ErrorText>
+      {open === 'deploys' ? <DeployHistory slug={p.slug} hostedBase={hostedBase} liveId={p.deploy_id} onChanged={onChanged} /> : null}
+      {open === 'files' ? (
+        <ul className="mt-3 divide-y divide-zinc-100 text-sm dark:divide-zinc-800">
+          {p.files.map((f) => (
+            <li key={f.id} className="flex flex-wrap items-center justify-between gap-2 py-1.5" data-testid={`file-${f.path}`}>
+              <a href={siteUrl(hostedBase, p.slug, f.path)} target="_blank" rel="noreferrer" className="break-all hover:underline">
+                {f.path}
+              </a>
+              <span className="flex items-center gap-2 text-xs text-zinc-500">
+                {formatBytes(f.size)}
+                <Button
+                  variant="secondary"
+                  onClick={() => run(() => api('/api/status', { method: 'PATCH', body: { id: f.id, status: f.status === 'online' ? 'offline' : 'online' } }))}
+                  aria-label={`${f.status === 'online' ? 'Take offline' : 'Put online'} ${f.path}`}
+                >
+                  {f.status === 'online' ? 'Online' : 'Offline'}
+                </Button>
+                <Button variant="ghost" onClick={() => run(() => api(`/api/files/${f.id}`, { method: 'DELETE' }))} aria-label={`Delete ${f.path}`}>
+                  ✕
+                </Button>
+              </span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <Dialog open={editing} onClose={() => setEditing(false)} title={`Edit /p/${p.slug}/`}>
+        {editing ? (
+          <EditProject
+            project={p}
+            onCancel={() => setEditing(false)}
+            onSave={(body) =>
+              run(async () => {
+                await api(`/api/projects/${p.slug}`, { method: 'PATCH', body });
+                setEditing(false);
+              })
+            }
+          />
+        ) : null}
+      </Dialog>
+      <Dialog open={deleting} onClose={() => setDeleting(false)} title={`Delete /p/${p.slug}/?`}>
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">The site, every deploy and all their files are deleted. This cannot be undone.</p>
+        <div className="mt-4 flex justify-end gap-2">
+          <Button variant="secondary" onClick={() => setDeleting(false)}>
+            Cancel
+          </Button>
+          <Button variant="danger" onClick={() => run(() => api(`/api/projects/${p.slug}`, { method: 'DELETE' }))}>
+            Delete project
+          </Button>
+        </div>
+      </Dialog>
+    </li>
+  );
+}

@@ -1,0 +1,206 @@
+'use client';
+
+import { useEffect, useRef, useState } from 'react';
+import { CopyButton } from '@/app/_components/client-ui';
+import { Button, Card, ErrorText, Field, ProgressBar } from '@/app/_components/ui';
+import { filesFromDrop, filesFromList, isJunk, type PickedFile } from '@/lib/client/collect-files';
+import { describeError, formatBytes, formatEta, formatSpeed } from '@/lib/client/format';
+import { uploadSite } from '@/lib/client/hosted-upload';
+import { isPrivatePath } from '@/lib/client/private-paths';
+import { SpeedMeter } from '@/lib/client/share-upload';
+import type { ProjectDto } from '@/lib/hosting/project-dto';
+import { siteUrl } from '@/lib/hosting/site-url';
+
+const randomSlug = () => {
+  const a = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  return [...crypto.getRandomValues(new Uint8Array(8))].map((b) => a[b % a.length]).join('');
+};
+
+type Mode = 'append' | 'replace';
+
+/** Publish a folder, some files or one .zip as a new project or a new deploy of one. */
+export function UploadSite({ projects, hostedBase, onDone }: { projects: ProjectDto[]; hostedBase: string | null; onDone: () => void }) {
+  const [picked, setPicked] = useState<PickedFile[]>([]);
+  const [includePrivate, setIncludePrivate] = useState(false);
+  const [slug, setSlug] = useState('');
+  const [note, setNote] = useState('');
+  const [password, setPassword] = useState('');
+  const [mode, setMode] = useState<Mode>('replace');
+  const [spa, setSpa] = useState(false);
+  const [progress, setProgress] = useState<{ loaded: number; total: number; speed: number } | null>(null);
+  const [error, setError] = useState('');
+  const [done, setDone] = useState<ProjectDto | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const abortRef = useRef<AbortController | null>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
+  useEffect(() => folderInput.current?.setAttribute('webkitdirectory', ''), []);
+
+  const kept = picked.filter((f) => includePrivate || !isPrivatePath(f.path));
+  const skipped = picked.length - kept.length;
+  const total = kept.reduce((n, p) => n + p.file.size, 0);
+  const exists = slug !== '' && projects.some((p) => p.slug === slug);
+  const isZip = kept.length === 1 && /\.zip$/i.test(kept[0].path);
+  const add = (files: PickedFile[]) => {
+    setDone(null);
+    setError('');
+    setPicked(files.filter((f) => !isJunk(f.path)));
+  };
+
+  async function submit(e: React.FormEvent) {
+    e.preventDefault();
+    setError('');
+    setDone(null);
+    if (kept.length === 0) return setError('Choose or drop a folder, some files or a .zip first.');
+    if (slug && !/^[a-z0-9_-]{1,64}$/.test(slug)) return setError('A name is 1 to 64 of a–z, 0–9, "-" and "_".');
+    const controller = new AbortController();
+    abortRef.current = controller;
+    const meter = new SpeedMeter();
+    setProgress({ loaded: 0, total, speed: 0 });
+    try {
+      const project = await uploadSite(kept, {
+        slug: slug || undefined,
+        note,
+        password,
+        append: exists && mode === 'append',
+        replace: exists && mode === 'replace',
+        spa: spa || undefined,
+        dotfiles: includePrivate || undefined,
+        signal: controller.signal,
+        onProgress: (loaded, all) => {
+          meter.add(loaded);
+          setProgress({ loaded, total: all, speed: meter.speed() });
+        },
+      });
+      setDone(project);
+      setPicked([]);
+      setSlug('');
+      setNote('');
+      setPassword('');
+      setSpa(false);
+      onDone();
+    } catch (err) {
+      setError((err as Error).name === 'AbortError' ? 'Upload cancelled. Nothing was published.' : describeError(err));
+    } finally {
+      setProgress(null);
+      abortRef.current = null;
+    }
+  }
+
+  const link = done ? siteUrl(hostedBase, done.slug) : '';
+  return (
+    <Card>
+      <h2 className="text-base font-semibold">Publish a site</h2>
+      <form onSubmit={submit}>
+        <div
+          data-testid="site-dropzone"
+          onDragOver={(e) => {
+            e.preventDefault();
+            setDragging(true);
+          }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={async (e) => {
+            e.preventDefault();
+            setDragging(false);
+            if (!progress) add(await filesFromDrop(e.dataTransfer));
+          }}
+          className={`mt-3 rounded-lg border-2 border-dashed p-6 text-center text-sm ${dragging ? 'border-indigo-500 bg-indigo-50 dark:bg-indigo-950' : 'border-zinc-300 dark:border-zinc-700'}`}
+        >
+          <p className="text-zinc-600 dark:text-zinc-400">Drop a site folder (with index.html) or a .zip of it here</p>
+          <div className="mt-3 flex flex-wrap justify-center gap-2">
+            <label className="cursor-pointer rounded-md bg-white px-3 py-2 font-medium ring-1 ring-zinc-300 hover:bg-zinc-100 focus-within:outline-2 focus-within:outline-indigo-500 dark:bg-zinc-900 dark:ring-zinc-700">
+              Choose folder
+              <input ref={folderInput} type="file" multiple className="sr-only" onChange={(e) => add(filesFromList(e.target.files))} data-testid="site-folder-input" />
+            </label>
+            <label className="cursor-pointer rounded-md bg-white px-3 py-2 font-medium ring-1 ring-zinc-300 hover:bg-zinc-100 focus-within:outline-2 focus-within:outline-indigo-500 dark:bg-zinc-900 dark:ring-zinc-700">
+              Choose files or a .zip
+              <input type="file" multiple className="sr-only" onChange={(e) => add(filesFromList(e.target.files))} data-testid="site-files-input" />
+            </label>
+          </div>
+          {picked.length > 0 ? (
+            <p className="mt-3 font-medium" data-testid="site-picked">
+              {isZip ? `${kept[0].path} (unpacked on the server)` : `${kept.length} ${kept.length === 1 ? 'file' : 'files'}`} · {formatBytes(total)}
+            </p>
+          ) : null}
+          {skipped > 0 || includePrivate ? (
+            <label className="mt-2 inline-flex items-center gap-2 text-xs text-zinc-600 dark:text-zinc-400">
+              <input type="checkbox" checked={includePrivate} onChange={(e) => setIncludePrivate(e.target.checked)} />
+              {includePrivate ? 'Publishing dotfiles and node_modules (they are served too)' : `${skipped} private ${skipped === 1 ? 'file' : 'files'} left out (.git, .env…, node_modules): include them`}
+            </label>
+          ) : null}
+        </div>
+        <div className="mt-4 grid gap-4 sm:grid-cols-2">
+          <div className="flex items-start gap-2">
+            <div className="flex-1">
+              <Field label="Name in the URL (optional)" value={slug} placeholder="8 random characters" onChange={(e) => setSlug(e.target.value.toLowerCase())} hint={`/p/${slug || '…'}/`} />
+            </div>
+            <Button type="button" variant="secondary" className="mt-6" onClick={() => setSlug(randomSlug())}>
+              Random
+            </Button>
+          </div>
+          <Field label="Note (shown in the directory)" value={note} maxLength={2000} onChange={(e) => setNote(e.target.value)} />
+          <Field label="Password (optional)" value={password} autoComplete="off" onChange={(e) => setPassword(e.target.value)} />
+          <div className="space-y-2 self-end text-sm">
+            <label className="flex items-center gap-2">
+              <input type="checkbox" checked={spa} onChange={(e) => setSpa(e.target.checked)} />
+              Single-page app (unknown paths serve the index file)
+            </label>
+            {exists ? (
+              <fieldset className="flex flex-wrap gap-x-4 gap-y-1" aria-label={`“${slug}” exists`}>
+                <label className="flex items-center gap-2">
+                  <input type="radio" name="deploy-mode" checked={mode === 'replace'} onChange={() => setMode('replace')} />
+                  New version of “{slug}” (only these files)
+                </label>
+                <label className="flex items-center gap-2">
+                  <input type="radio" name="deploy-mode" checked={mode === 'append'} onChange={() => setMode('append')} />
+                  Add to “{slug}” (same paths replaced)
+                </label>
+              </fieldset>
+            ) : null}
+          </div>
+        </div>
+        {progress ? (
+          <div className="mt-4 space-y-1" data-testid="site-progress">
+            <div className="flex justify-between text-sm">
+              <span>
+                {formatBytes(progress.loaded)} of {formatBytes(progress.total)}
+              </span>
+              <span className="text-zinc-500">
+                {formatSpeed(progress.speed)} · {progress.speed > 0 ? formatEta((progress.total - progress.loaded) / progress.speed) : '—'} left
+              </span>
+            </div>
+            <ProgressBar value={progress.loaded} max={progress.total} label="Site upload progress" />
+          </div>
+        ) : null}
+        <div className="mt-4 space-y-3">
+          <ErrorText>{error}</ErrorText>
+          <div className="flex gap-2">
+            <Button type="submit" disabled={progress !== null || kept.length === 0}>
+              Publish
+            </Button>
+            {progress ? (
+              <Button type="button" variant="secondary" onClick={() => abortRef.current?.abort()}>
+                Cancel
+              </Button>
+            ) : null}
+          </div>
+          {done ? (
+            <div role="status" className="space-y-2 rounded-lg bg-green-50 p-3 text-sm dark:bg-green-950">
+              <div className="flex flex-wrap items-center gap-3">
+                <span className="text-green-800 dark:text-green-300">Published</span>
+                <a href={link} target="_blank" rel="noreferrer" className="break-all text-indigo-700 underline dark:text-indigo-300" data-testid="site-link">
+                  {link}
+                </a>
+                <CopyButton text={link} />
+              </div>
+              {!done.has_html ? (
+                <p className="text-amber-800 dark:text-amber-300" data-testid="site-no-html">
+                  This site has no HTML page, so visitors see a list of its files.
+                </p>
+              ) : null}
+            </div>
+          ) : null}
+        </div>
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "hosted_files" DROP COLUMN "version";

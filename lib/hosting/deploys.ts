@@ -1,0 +1,28 @@
+import 'server-only';
+import { bumpHostingEpoch, findDeploy, findProject, listDeploys as listDeployRows, lockProject, updateProjectRow } from '@/db/queries/hosting';
+import { notFound } from '../errors';
+import type { Runtime } from '../runtime';
+import { getProjectDtoOrThrow } from './list-projects';
+import { toDeployDto, type DeployDto, type ProjectDto } from './project-dto';
+import { forgetSites } from './site-cache';
+import { isValidSlug } from './slug';
+
+/** GET /api/projects/:slug/deploys — newest first, the live one marked. */
+export async function listDeploys(rt: Runtime, slug: string): Promise<DeployDto[]> {
+  const project = isValidSlug(slug) ? await findProject(rt.db, slug) : null;
+  if (!project) throw notFound('No such project');
+  return (await listDeployRows(rt.db, slug)).map((d) => toDeployDto(d, project.activeDeployId));
+}
+
+/** POST /api/projects/:slug/deploys/:id/activate — roll back (or forward) to a kept deploy, at once. */
+export async function activateDeploy(rt: Runtime, slug: string, id: string): Promise<ProjectDto> {
+  if (!isValidSlug(slug)) throw notFound('No such project');
+  await rt.db.transaction(async (tx) => {
+    if (!(await lockProject(tx, slug))) throw notFound('No such project');
+    if (!(await findDeploy(tx, slug, id))) throw notFound('No such deploy');
+    await updateProjectRow(tx, slug, { activeDeployId: id });
+    await bumpHostingEpoch(tx);
+  });
+  forgetSites();
+  return getProjectDtoOrThrow(rt, slug);
+}

@@ -1,0 +1,57 @@
+import 'server-only';
+import { bumpHostingEpoch, insertDeploy, insertProject, lockProject, pruneDeploys, updateProjectRow, type NewHostedFile, type ProjectPatch } from '@/db/queries/hosting';
+import { randomString } from '../auth/crypto';
+import { AppError } from '../errors';
+import type { Runtime } from '../runtime';
+import { cancelDeletion, runDeletions, scheduleDeletion } from '../storage/gc';
+import { releasableKeys } from './release-objects';
+import { forgetSites } from './site-cache';
+
+export interface DeployInput {
+  slug: string;
+  /** Keep the live deploy's other files (a file at the same path is replaced). */
+  append: boolean;
+  /** A new full deploy of an existing project: only the uploaded files. */
+  replace: boolean;
+  settings: Omit<ProjectPatch, 'activeDeployId'>;
+  createdBy: string;
+  files: NewHostedFile[];
+  /** The upload's guard rows, dropped in the same transaction. */
+  guards: string[];
+}
+
+/**
+ * Makes a deploy live in one transaction, after all its bytes are stored: the deploy and its
+ * file rows, the project's pointer to it, and the pruning of deploys past DEPLOY_HISTORY with
+ * the objects no kept deploy uses. Visitors see the previous deploy until the commit, then
+ * this one, never a mix.
+ */
+export async function publishDeploy(rt: Runtime, input: DeployInput): Promise<string> {
+  const id = randomString(12);
+  const { slug } = input;
+  const gcIds = await rt.db.transaction(async (tx) => {
+    const created = await insertProject(tx, {
+      slug,
+      note: input.settings.note ?? '',
+      passwordHash: input.settings.passwordHash ?? null,
+      spa: input.settings.spa ?? false,
+      allowDotfiles: input.settings.allowDotfiles ?? false,
+    });
+    let base: string | null = null;
+    if (!created) {
+      if (!input.append && !input.replace) throw new AppError('slug_taken', `The slug "${slug}" is already used; pick another, append to it or replace it`);
+      const project = await lockProject(tx, slug);
+      base = input.append ? (project?.activeDeployId ?? null) : null;
+    }
+    await insertDeploy(tx, { id, slug, createdBy: input.createdBy, files: input.files, base });
+    await updateProjectRow(tx, slug, { ...(created ? {} : input.settings), activeDeployId: id });
+    const { orphans, batchesInUse } = await pruneDeploys(tx, slug, rt.env.deployHistory, id);
+    const ids = await scheduleDeletion(tx, releasableKeys(slug, orphans, batchesInUse));
+    await cancelDeletion(tx, input.guards);
+    await bumpHostingEpoch(tx);
+    return ids;
+  });
+  forgetSites();
+  await runDeletions(rt, gcIds).catch(() => {});
+  return id;
+}

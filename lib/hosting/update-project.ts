@@ -1,0 +1,31 @@
+import 'server-only';
+import { bumpHostingEpoch, lockProject, updateProjectRow, type ProjectPatch } from '@/db/queries/hosting';
+import { hashPassword } from '../auth/passwords';
+import { notFound } from '../errors';
+import type { Runtime } from '../runtime';
+import { getProjectDtoOrThrow } from './list-projects';
+import type { ProjectDto } from './project-dto';
+import { forgetSites } from './site-cache';
+import { isValidSlug } from './slug';
+
+/** PATCH /api/projects/:slug — note, password (null or "" clears it), SPA mode, dotfiles. */
+export async function updateProject(
+  rt: Runtime,
+  slug: string,
+  input: { note?: string; password?: string | null; spa?: boolean; allow_dotfiles?: boolean },
+): Promise<ProjectDto> {
+  if (!isValidSlug(slug)) throw notFound('No such project');
+  const patch: ProjectPatch = {};
+  if (input.note !== undefined) patch.note = input.note;
+  if (input.password !== undefined) patch.passwordHash = input.password ? await hashPassword(input.password) : null;
+  if (input.spa !== undefined) patch.spa = input.spa;
+  if (input.allow_dotfiles !== undefined) patch.allowDotfiles = input.allow_dotfiles;
+  await rt.db.transaction(async (tx) => {
+    if (!(await lockProject(tx, slug))) throw notFound('No such project');
+    if (Object.keys(patch).length === 0) return;
+    await updateProjectRow(tx, slug, patch);
+    await bumpHostingEpoch(tx);
+  });
+  forgetSites();
+  return getProjectDtoOrThrow(rt, slug);
+}

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { parseEnv } from '../env';
+import { decideHost, hostedOriginFor, isSameOriginRequest, isSecureHostedRequest, isSecureRequest, slugOfUrl } from './origin';
+
+const env = (extra: Record<string, string> = {}) => parseEnv({ PORT: '3000', ...extra });
+const req = (url: string, headers: Record<string, string> = {}, method = 'GET') => ({
+  method,
+  url,
+  header: (n: string) => headers[n.toLowerCase()],
+});
+
+describe('decideHost', () => {
+  it('default: the hosted listener serves only /p/; the main one redirects /p/ to it', () => {
+    const e = env();
+    expect(e.hosted).toEqual({ mode: 'port', port: 3001 });
+    expect(decideHost(e, 3001, 'hosted', req('/p/a/x'))).toEqual({ kind: 'hosted', sandbox: false });
+    expect(decideHost(e, 3001, 'hosted', req('/api/files'))).toEqual({ kind: 'not-found' });
+    expect(decideHost(e, 3001, 'hosted', req('/', { host: 'box.lan:3001' }))).toEqual({ kind: 'redirect', status: 302, location: 'http://box.lan:3000/' });
+    expect(decideHost(e, 3001, 'hosted', req('/favicon.ico', { host: 'box.lan:3001' }))).toEqual({ kind: 'not-found' });
+    expect(decideHost(e, 3001, 'main', req('/p/a/x?q', { host: 'box.lan:3000' }))).toEqual({ kind: 'redirect', status: 302, location: 'http://box.lan:3001/p/a/x?q' });
+    expect(decideHost(e, 3001, 'main', req('/p/a/unlock', { host: 'box.lan:3000' }, 'POST'))).toMatchObject({ status: 307 });
+    expect(decideHost(e, 3001, 'main', req('/pricing'))).toEqual({ kind: 'app' });
+    expect(decideHost(e, 3001, 'main', req('/htmls'))).toEqual({ kind: 'app' });
+  });
+
+  it('default: the redirect keeps the scheme a trusted proxy reports, and PUBLIC_URL names the host', () => {
+    const e = env({ TRUST_PROXY: '1', HOSTED_PORT: '8443' });
+    expect(decideHost(e, 8443, 'main', req('/p/a', { host: 'x:3000', 'x-forwarded-proto': 'https' }))).toMatchObject({ location: 'https://x:8443/p/a' });
+    const p = env({ PUBLIC_URL: 'http://files.example.com', HOSTED_PORT: '3001' });
+    expect(decideHost(p, 3001, 'main', req('/p/a', { host: 'evil.example' }))).toMatchObject({ location: 'http://files.example.com:3001/p/a' });
+  });
+
+  it('HOSTED_ORIGIN: only that host serves /p/, and it serves nothing else', () => {
+    const e = env({ HOSTED_ORIGIN: 'https://UserContent.example.com/' });
+    expect(e.hosted).toEqual({ mode: 'origin', origin: 'https://usercontent.example.com' });
+    expect(decideHost(e, null, 'main', req('/p/a/x', { host: 'usercontent.example.com' }))).toEqual({ kind: 'hosted', sandbox: false });
+    expect(decideHost(e, null, 'main', req('/htmls', { host: 'usercontent.example.com' }))).toEqual({ kind: 'not-found' });
+    expect(decideHost(e, null, 'main', req('/', { host: 'usercontent.example.com' }))).toEqual({ kind: 'not-found' });
+    const named = env({ HOSTED_ORIGIN: 'https://u.example.com', PUBLIC_URL: 'https://files.example.com' });
+    expect(decideHost(named, null, 'main', req('/', { host: 'u.example.com' }))).toEqual({ kind: 'redirect', status: 302, location: 'https://files.example.com/' });
+    expect(decideHost(e, null, 'main', req('/p/a/x', { host: 'files.example.com' }))).toEqual({ kind: 'redirect', status: 302, location: 'https://usercontent.example.com/p/a/x' });
+    expect(decideHost(e, null, 'main', req('/api/files', { host: 'files.example.com' }))).toEqual({ kind: 'app' });
+  });
+
+  it('per-site HOSTED_ORIGIN: each project only on its own host name', () => {
+    const e = env({ HOSTED_ORIGIN: 'https://{slug}.pages.example.com' });
+    expect(e.hosted).toEqual({ mode: 'per-site', origin: 'https://{slug}.pages.example.com' });
+    expect(decideHost(e, null, 'main', req('/p/blog/x', { host: 'blog.pages.example.com' }))).toEqual({ kind: 'hosted', sandbox: false });
+    expect(decideHost(e, null, 'main', req('/p/blog@abc123/x', { host: 'blog.pages.example.com:443' }))).toEqual({ kind: 'hosted', sandbox: false });
+    expect(decideHost(e, null, 'main', req('/p/shop/x', { host: 'blog.pages.example.com' }))).toEqual({ kind: 'redirect', status: 302, location: 'https://shop.pages.example.com/p/shop/x' });
+    expect(decideHost(e, null, 'main', req('/api/files', { host: 'blog.pages.example.com' }))).toEqual({ kind: 'not-found' });
+    expect(decideHost(e, null, 'main', req('/p/blog', { host: 'files.example.com' }))).toMatchObject({ location: 'https://blog.pages.example.com/p/blog' });
+    expect(decideHost(e, null, 'main', req('/files', { host: 'files.example.com' }))).toEqual({ kind: 'app' });
+  });
+
+  it('HOSTED_PORT=0: the sandbox opt-out serves /p/ on the main origin', () => {
+    const e = env({ HOSTED_PORT: '0' });
+    expect(e.hosted).toEqual({ mode: 'sandbox' });
+    expect(decideHost(e, null, 'main', req('/p/a/x'))).toEqual({ kind: 'hosted', sandbox: true });
+  });
+});
+
+describe('configuration', () => {
+  it('refuses a bare port behind a TLS proxy unless told otherwise', () => {
+    expect(() => env({ PUBLIC_URL: 'https://files.example.com' })).toThrow(/HOSTED_ORIGIN/);
+    expect(() => env({ TRUST_PROXY: '1' })).toThrow(/reverse_proxy/);
+    expect(env({ TRUST_PROXY: '1', HOSTED_PORT: '0' }).hosted.mode).toBe('sandbox');
+    expect(env({ TRUST_PROXY: '1', HOSTED_PORT: '4001' }).hosted).toEqual({ mode: 'port', port: 4001 });
+    expect(env({ PUBLIC_URL: 'https://f.example.com', HOSTED_ORIGIN: 'https://u.example.com' }).hosted.mode).toBe('origin');
+  });
+
+  it('refuses a HOSTED_ORIGIN that is not an origin', () => {
+    for (const bad of ['usercontent.example.com', 'https://u.example.com/path', 'ftp://u.example.com', 'https://{slug}.{slug}.example.com', 'https://u.example.com:{slug}']) {
+      expect(() => env({ HOSTED_ORIGIN: bad }), bad).toThrow(/HOSTED_ORIGIN/);
+    }
+  });
+});
+
+describe('secure requests and the own origin', () => {
+  it('one rule: PUBLIC_URL, else X-Forwarded-Proto only behind a trusted proxy', () => {
+    const h = (proto: string) => new Headers({ 'x-forwarded-proto': proto, host: 'x' });
+    expect(isSecureRequest(env(), h('https'))).toBe(false);
+    expect(isSecureRequest(env({ TRUST_PROXY: '1', HOSTED_PORT: '0' }), h('https'))).toBe(true);
+    expect(isSecureRequest(env({ PUBLIC_URL: 'https://a.example', HOSTED_ORIGIN: 'https://b.example' }), h('http'))).toBe(true);
+    expect(isSecureHostedRequest(env({ PUBLIC_URL: 'https://a.example', HOSTED_ORIGIN: 'http://b.example' }), h('https'))).toBe(false);
+  });
+
+  it("a hosted origin is never the service's own origin", () => {
+    const e = env();
+    const headers = new Headers({ host: '127.0.0.1:3000', origin: 'http://127.0.0.1:3001' });
+    expect(isSameOriginRequest(e, headers, 'http://127.0.0.1:3000/api/files')).toBe(false);
+    expect(isSameOriginRequest(e, new Headers({ host: '127.0.0.1:3000', origin: 'http://127.0.0.1:3000' }), 'http://127.0.0.1:3000/api')).toBe(true);
+  });
+
+  it('hostedOriginFor and slugOfUrl', () => {
+    expect(hostedOriginFor(env(), 3001, 'example.org:3000', false)).toBe('http://example.org:3001');
+    expect(hostedOriginFor(env({ HOSTED_PORT: '0' }), null, 'x', false)).toBeNull();
+    expect(slugOfUrl('/p/abc@deploy1/x')).toBe('abc');
+    expect(slugOfUrl('/p/abc')).toBe('abc');
+    expect(slugOfUrl('/p/ABC/x')).toBeNull();
+  });
+});
