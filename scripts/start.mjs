@@ -5,8 +5,6 @@ import { pathToFileURL } from 'node:url';
 import { ensureBuilt, MIGRATE_BUNDLE, SERVER_BUNDLE } from './build-hash.mjs';
 
 process.env.NODE_ENV ??= 'production';
-// Stack traces in the server log point at the TypeScript sources.
-process.setSourceMapsEnabled(true);
 const migrateOnly = process.argv.includes('--migrate');
 if (!process.argv.includes('--no-build')) {
   try {
