@@ -12,18 +12,39 @@ import { setHostedPort } from './lib/hosting/hosted-port';
 import { cachedReply } from './lib/hosting/reply-cache';
 import { serveHosted } from './lib/hosting/serve-hosted';
 import { CLIENT_IP_HEADER, markCustomServer, resolveClientIp } from './lib/http/client-ip';
-import { fromNode, runFast, writeNodeReply } from './lib/http/fast';
+import { fromNode, jsonReply, runFast, writeNodeReply, type FastReply } from './lib/http/fast';
 import { decideHost, type Listener } from './lib/http/origin';
 import { errorReply } from './lib/http/reply-errors';
+import { capConnections, limitRequestTime, takesLongBody } from './lib/http/connection-limits';
 import { LONGEST_REQUEST_MS } from './lib/http/timeouts';
 import { notFound } from './lib/errors';
 import { closeRuntime } from './lib/runtime';
 import { handleChunk } from './lib/shares/chunk-handler';
+import { flushDownloadCounts } from './lib/shares/count-downloads';
 import { gateSharePage, serveShareItem } from './lib/shares/serve-share-item';
+import { isShareZipUrl, serveShareZip } from './lib/shares/serve-share-zip';
 
 const SHARE_ITEM = /^\/f\/[^/?]+\/[^?]/;
 const SHARE_PAGE = /^\/f\/[^/?]+\/?(\?|$)/;
 const CHUNK = /^\/api\/shares\/upload\/chunk(\?|$)/;
+const API = /^\/api(\/|\?|$)/;
+
+/**
+ * The /api answers Next cannot give as the contract's JSON: an undecodable path (Next would
+ * answer a plain-text 500) is 400 invalid_request, and /api itself 404 (every other unknown
+ * route reaches app/api/[...path]). Null: on to Next.
+ */
+function refuseApiPath(url: string): FastReply | null {
+  const q = url.indexOf('?');
+  const pathname = q < 0 ? url : url.slice(0, q);
+  try {
+    decodeURIComponent(pathname);
+  } catch {
+    return jsonReply(400, { error: 'The request path is not valid percent-encoded UTF-8', code: 'invalid_request' });
+  }
+  if (pathname === '/api' || pathname === '/api/') return jsonReply(404, { error: 'No such API route', code: 'not_found' });
+  return null;
+}
 
 function loadEnv(): Env {
   try {
@@ -64,6 +85,8 @@ async function main() {
   let hostedPort: number | null = null;
 
   const handler = (listener: Listener) => (req: IncomingMessage, res: ServerResponse) => {
+    // Only uploads may take long to arrive; anything else has REQUEST_TIMEOUT_SECONDS.
+    if (!takesLongBody(req.method ?? 'GET', req.url ?? '/')) limitRequestTime(req, res, env.requestTimeoutMs);
     if (listener === 'hosted') {
       // The steady state of a public site: a finished reply, before any other work.
       const cached = cachedReply(req.method, req.url ?? '/', req.headers, false);
@@ -86,8 +109,13 @@ async function main() {
       }
     }
     const url = req.url ?? '/';
+    if (API.test(url)) {
+      const refused = refuseApiPath(url);
+      if (refused) return writeNodeReply(res, refused, method);
+    }
     if (SHARE_ITEM.test(url)) return runFast(res, method, () => serveShareItem(fastReq));
     if (CHUNK.test(url)) return runFast(res, method, () => handleChunk(fastReq));
+    if (isShareZipUrl(url)) return runFast(res, method, () => serveShareZip(fastReq));
     req.headers[CLIENT_IP_HEADER] = ip;
     if (SHARE_PAGE.test(url)) {
       // The share page renders in Next; its 404/410/401 answers are decided here first.
@@ -102,18 +130,22 @@ async function main() {
 
   const servers: Server[] = [];
   const configure = (server: Server) => {
-    // Uploads may legitimately take long (the console allows 30 minutes); slow headers may not.
+    // Uploads may legitimately take long (the console allows 30 minutes): that is the
+    // server-wide cap; every other request gets the short one per request (limitRequestTime).
+    // Slow headers never may.
     server.requestTimeout = LONGEST_REQUEST_MS;
-    server.headersTimeout = 60 * 1000;
+    server.headersTimeout = Math.min(20 * 1000, env.requestTimeoutMs);
     server.keepAliveTimeout = 5 * 1000;
+    // Behind a proxy every connection comes from it: the per-address cap is the proxy's job.
+    capConnections(server, { perIp: env.trustProxy > 0 ? 0 : env.maxConnectionsPerIp, total: env.maxConnections });
     servers.push(server);
     return server;
   };
-  const main = configure(createServer(handler('main')));
+  const main = configure(createServer({ connectionsCheckingInterval: 5000 }, handler('main')));
   const port = await listen(main, env.port, env.host);
   const shown = env.host === '0.0.0.0' ? 'localhost' : env.host;
   if (env.hosted.mode === 'port') {
-    hostedPort = await listen(configure(createServer(handler('hosted'))), env.hosted.port, env.host);
+    hostedPort = await listen(configure(createServer({ connectionsCheckingInterval: 5000 }, handler('hosted'))), env.hosted.port, env.host);
     setHostedPort(hostedPort);
     console.log(`[htmls] hosted sites on http://${shown}:${hostedPort} (a second origin: nothing but /p/)`);
   } else if (env.hosted.mode === 'sandbox') {
@@ -128,7 +160,10 @@ async function main() {
       s.close();
       s.closeIdleConnections();
     }
-    closeRuntime().finally(() => process.exit(0));
+    // Buffered download counts are written before the database closes.
+    flushDownloadCounts()
+      .finally(() => closeRuntime())
+      .finally(() => process.exit(0));
     setTimeout(() => process.exit(0), 5000).unref();
   };
   process.on('SIGTERM', stop);

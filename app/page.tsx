@@ -20,7 +20,7 @@ export default async function DirectoryPage({ searchParams }: { searchParams: Se
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 className="text-2xl font-semibold">Sites</h1>
-          <p className="text-sm text-zinc-500">Static sites hosted here.</p>
+          <p className="text-sm text-zinc-500 dark:text-zinc-400">Static sites hosted here.</p>
         </div>
         <form role="search" action="/" className="flex gap-2">
           <label className="sr-only" htmlFor="q">
@@ -38,7 +38,7 @@ export default async function DirectoryPage({ searchParams }: { searchParams: Se
       </header>
 
       {projects.length === 0 ? (
-        <p className="mt-10 rounded-xl border border-dashed border-zinc-300 p-8 text-center text-sm text-zinc-500 dark:border-zinc-700">
+        <p className="mt-10 rounded-xl border border-dashed border-zinc-300 p-8 text-center text-sm text-zinc-500 dark:text-zinc-400 dark:border-zinc-700">
           {q ? `No site matches “${q}”.` : 'No sites are published yet.'}
         </p>
       ) : (
@@ -59,7 +59,7 @@ export default async function DirectoryPage({ searchParams }: { searchParams: Se
         {hasMore ? <Link href={href(page + 1)}>Older →</Link> : <span />}
       </nav>
 
-      <footer className="mt-16 flex flex-wrap gap-4 text-xs text-zinc-500">
+      <footer className="mt-16 flex flex-wrap gap-4 text-xs text-zinc-500 dark:text-zinc-400">
         <a href="/files">Share files</a>
         <a href="/user-guide.html">User guide</a>
         <a href="/architecture.html">Architecture</a>

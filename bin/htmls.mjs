@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npx htmls …` from the repository: the CLI is TypeScript, run through tsx.
+// `npx htmls …` from the repository: the CLI (cli/) is TypeScript, run through tsx.
 import { register } from 'tsx/esm/api';
 
 register();
-await import('../scripts/cli.ts');
+const { run } = await import('../cli/main.ts');
+run(process.argv.slice(2));

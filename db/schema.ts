@@ -154,6 +154,10 @@ export const shareGroups = pgTable(
     reservedBytes: bytes('reserved_bytes').notNull().default(0),
     /** Bytes actually stored, set at complete. */
     totalBytes: bytes('total_bytes').notNull().default(0),
+    /** Completed guest downloads of any item or the ZIP (batched: lib/shares/count-downloads.ts). */
+    downloadCount: bytes('download_count').notNull().default(0),
+    /** Once downloadCount reaches this, guests get 410 download_limit; null = unlimited. */
+    maxDownloads: integer('max_downloads'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -177,6 +181,13 @@ export const shareItems = pgTable(
     size: bytes('size').notNull(),
     contentType: text('content_type').notNull(),
     etag: text('etag').notNull(),
+    /** Completed guest downloads of this item (a Range reaching the last byte counts once). */
+    downloadCount: bytes('download_count').notNull().default(0),
+    /**
+     * CRC-32 of the object's bytes, filled the first time the server reads it whole (a ZIP
+     * download): the "Download all" ZIP needs it for data descriptors and its central directory.
+     */
+    crc32: bigint('crc32', { mode: 'number' }),
     createdAt: createdAt(),
   },
   (t) => [

@@ -1,4 +1,7 @@
 import { expect, test } from '@playwright/test';
+import { ownClientAddress } from './support/client-address';
+
+test.use({ extraHTTPHeaders: ownClientAddress() });
 
 const unique = () => `e2e${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 

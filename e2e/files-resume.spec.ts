@@ -3,11 +3,10 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page, type Route } from '@playwright/test';
+import { ownClientAddress } from './support/client-address';
 
 const CHUNK = '**/api/shares/upload/chunk?**';
-// Logins are rate-limited per address: these tests count as their own client (TRUST_PROXY=1).
-const ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
-test.use({ extraHTTPHeaders: { 'X-Forwarded-For': ip } });
+test.use({ extraHTTPHeaders: ownClientAddress() });
 
 async function logIn(page: Page, username: string) {
   await page.goto('/files');
@@ -33,7 +32,7 @@ test('an upload cut by a reload and then by a killed tab resumes from the same f
   writeFileSync(path.join(dir, 'small.bin'), randomBytes(300 * 1024));
   writeFileSync(path.join(dir, 'notes', 'readme.txt'), 'Hello from the trip');
 
-  const context = await browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-For': ip } });
+  const context = await browser.newContext({ extraHTTPHeaders: ownClientAddress() });
   // A slow link, made deterministic: `allow` parts go through, the next one waits forever.
   let allow = 1;
   const held: Route[] = [];

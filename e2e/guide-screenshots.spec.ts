@@ -2,10 +2,14 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { createMember, createShare, updateShare } from './support/seed';
+import { ownClientAddress } from './support/client-address';
+
+test.use({ extraHTTPHeaders: ownClientAddress() });
 
 /**
  * The README's and the user guide's phone screenshots, taken in mobile emulation (390 × 844,
- * touch) in light and dark mode. They go to this test's output folder on every run; with
+ * touch) in light and dark mode: /files's Upload (files picked, then the link), Shares and
+ * Settings tabs, and the guest pages. They go to this test's output folder on every run; with
  * GUIDE_SCREENSHOTS=1 they replace the published ones in public/guide/.
  */
 const publish = process.env.GUIDE_SCREENSHOTS === '1';
@@ -21,8 +25,12 @@ for (const scheme of ['light', 'dark'] as const) {
       await p.screenshot({ path: path.join(dir, `${name}-${scheme}.png`) });
     };
     await page.emulateMedia({ colorScheme: scheme });
+    // Phones have a system share sheet (headless Chromium on Linux has none): show its button.
+    await page.addInitScript(() => Object.defineProperty(navigator, 'share', { configurable: true, value: async () => {} }));
 
     const member = await createMember('Sam Rivera');
+    // An earlier share, so the Shares tab lists two.
+    await createShare(member.token, { 'itinerary.pdf': Buffer.alloc(200 * 1024, 4) }, { note: 'Tickets', password: 'guest password' });
     await page.context().addCookies([{ name: 'htmls_user_session', value: member.token, url: process.env.E2E_BASE_URL! }]);
     await page.goto('/files');
     await expect(page.getByTestId('signed-in-as')).toHaveText('Sam Rivera');
@@ -35,8 +43,18 @@ for (const scheme of ['light', 'dark'] as const) {
     await shot(page, 'files-upload');
     await page.getByRole('button', { name: 'Upload and create link' }).click();
     await expect(page.getByTestId('share-link')).toBeVisible({ timeout: 60_000 });
-    await page.getByTestId('share-link').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await expect(page.getByRole('button', { name: 'Share link' }).first()).toBeVisible();
     await shot(page, 'files-link');
+    // The other two tabs: the share list, and the account (quota, profile, sign out).
+    await page.getByRole('tab', { name: 'Shares' }).tap();
+    await expect(page.getByRole('tabpanel', { name: 'Shares' }).getByRole('link', { name: 'Tickets' })).toBeVisible();
+    await page.getByRole('tabpanel', { name: 'Shares' }).getByRole('link', { name: 'Holiday video' }).waitFor();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot(page, 'files-shares');
+    await page.getByRole('tab', { name: 'Settings' }).tap();
+    await expect(page.getByRole('tabpanel', { name: 'Settings' }).getByTestId('quota')).toContainText('4.0 MB of 1.0 GB used');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot(page, 'files-settings');
 
     const guest = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, colorScheme: scheme });
     const g = await guest.newPage();

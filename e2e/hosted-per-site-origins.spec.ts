@@ -1,6 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { freshServiceEnv } from '../tests/support/services';
 import { freePort, startServer, TEST_ADMIN_TOKEN, type RunningServer } from '../tests/support/server';
+import { ownClientAddress } from './support/client-address';
+
+test.use({ extraHTTPHeaders: ownClientAddress() });
 
 let server: RunningServer;
 let port: number;

@@ -4,6 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { build } from 'vite';
+import { ownClientAddress } from './support/client-address';
+
+test.use({ extraHTTPHeaders: ownClientAddress() });
 
 const FIXTURE = path.join(import.meta.dirname, 'fixtures', 'vite-app');
 const base = () => process.env.E2E_BASE_URL!;

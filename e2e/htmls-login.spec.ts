@@ -1,4 +1,7 @@
 import { expect, test } from '@playwright/test';
+import { ownClientAddress } from './support/client-address';
+
+test.use({ extraHTTPHeaders: ownClientAddress() });
 
 test('the administrator signs in to /htmls with the Admin Token and out again', async ({ page }) => {
   await page.goto('/htmls');

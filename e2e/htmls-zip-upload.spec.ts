@@ -3,6 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { makeZip } from '../tests/support/zip';
+import { ownClientAddress } from './support/client-address';
+
+test.use({ extraHTTPHeaders: ownClientAddress() });
 
 test('the console publishes a .zip (unpacked on the server) and says when a site has no HTML page', async ({ page, browser }) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'htmls-e2e-zip-'));

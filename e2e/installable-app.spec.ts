@@ -4,6 +4,9 @@ import path from 'node:path';
 import { chromium, expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
 import { createMember } from './support/seed';
+import { ownClientAddress } from './support/client-address';
+
+test.use({ extraHTTPHeaders: ownClientAddress() });
 
 /**
  * The consoles as installable apps, in a real (non-incognito) Chromium profile: Chromium's own
@@ -91,6 +94,8 @@ test('POST /files/share-target — files from the share sheet land in the Upload
   await openControlled(page, '/files');
   await signIn(page);
   await postShare(page, '/files/share-target');
+  // At 390 px the phone layout: the share sheet opens the Upload tab.
+  await expect(page.getByRole('tab', { name: 'Upload' })).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByText('3 files')).toBeVisible();
   await expect(page).toHaveURL(/\/files$/);
   await expect(page.getByText('image (2).jpg')).toBeVisible();
@@ -125,6 +130,7 @@ test('POST /files/share-target — a form on another site cannot fill the Upload
   await postShare(page, new URL('/files/share-target', process.env.E2E_BASE_URL!).toString());
   await expect(page).toHaveURL(/\/files$/);
   await expect(page.getByTestId('signed-in-as')).toHaveText('Phone Person');
+  await page.getByRole('tab', { name: 'Shares' }).click();
   await expect(page.getByText('No shares yet.')).toBeVisible();
   await expect(page.getByText('3 files')).toHaveCount(0);
   expect(await page.evaluate(async () => (await (await caches.open('htmls-share-target')).keys()).length)).toBe(0);

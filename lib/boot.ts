@@ -1,3 +1,4 @@
+import 'server-only';
 import { bootstrapAdminToken } from './auth/admin-credential';
 import { registerJanitorTask, startJanitor } from './janitor';
 import { abortOversizedUploads } from './shares/abort-oversized-uploads';

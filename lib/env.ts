@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { processState } from './process-state';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
@@ -76,6 +77,16 @@ const schema = z.object({
   /** Hours after which an unfinished share upload is aborted by the janitor. */
   PENDING_UPLOAD_TTL_HOURS: z.coerce.number().positive().default(24),
   JANITOR_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(600),
+  /** Unfinished share uploads (groups) a member may hold at once. */
+  MAX_PENDING_UPLOADS: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** Files in a member's unfinished share uploads, all groups together. */
+  MAX_PENDING_FILES: z.coerce.number().int().min(1).max(10_000_000).default(2000),
+  /** Open connections per client address (socket peer); 0: no cap. */
+  MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(0).max(100_000).default(64),
+  /** Open connections per listener; 0: no cap. */
+  MAX_CONNECTIONS: z.coerce.number().int().min(0).max(1_000_000).default(2048),
+  /** Seconds a request other than an upload may take, body included. */
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
 });
 
 export type S3Settings = {
@@ -117,6 +128,11 @@ export type Env = {
   pendingUploadTtlMs: number;
   janitorIntervalMs: number;
   uploadMode: 'auto' | 'proxy';
+  maxPendingUploads: number;
+  maxPendingFiles: number;
+  maxConnectionsPerIp: number;
+  maxConnections: number;
+  requestTimeoutMs: number;
 };
 
 export class EnvError extends Error {
@@ -181,6 +197,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     pendingUploadTtlMs: v.PENDING_UPLOAD_TTL_HOURS * 3_600_000,
     janitorIntervalMs: v.JANITOR_INTERVAL_SECONDS * 1000,
     uploadMode: v.UPLOAD_MODE,
+    maxPendingUploads: v.MAX_PENDING_UPLOADS,
+    maxPendingFiles: v.MAX_PENDING_FILES,
+    maxConnectionsPerIp: v.MAX_CONNECTIONS_PER_IP,
+    maxConnections: v.MAX_CONNECTIONS,
+    requestTimeoutMs: v.REQUEST_TIMEOUT_SECONDS * 1000,
   };
 }
 
@@ -232,11 +253,9 @@ function hostedSettings(v: z.infer<typeof schema>, problems: string[]): HostedSe
   return { mode: 'port', port };
 }
 
-const KEY = Symbol.for('htmls.env');
-type Holder = { [KEY]?: Env };
+const parsed = processState<{ env?: Env }>('env', () => ({}));
 
 /** The one reader of process.env: parsed once per process. */
 export function getEnv(): Env {
-  const g = globalThis as Holder;
-  return (g[KEY] ??= parseEnv(process.env));
+  return (parsed.env ??= parseEnv(process.env));
 }

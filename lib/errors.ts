@@ -5,6 +5,7 @@ export const statusByCode = {
   too_many_files: 400,
   too_large: 400,
   token_too_short: 400,
+  token_too_weak: 400,
   size_mismatch: 400,
   unauthenticated: 401,
   wrong_password: 401,
@@ -12,12 +13,15 @@ export const statusByCode = {
   account_disabled: 403,
   not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   slug_taken: 409,
   username_taken: 409,
   upload_not_complete: 409,
   already_completed: 409,
+  too_many_pending: 409,
   conflict: 409,
   expired: 410,
+  download_limit: 410,
   quota_exceeded: 413,
   part_too_large: 413,
   body_too_large: 413,
@@ -38,7 +42,7 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly headers: Record<string, string> = {},
+    readonly headers: Record<string, string | string[]> = {},
     /** Extra fields of the error body, e.g. every schema violation. */
     readonly details?: Record<string, unknown>,
   ) {
@@ -56,7 +60,7 @@ export type ErrorBody = { error: string; code: ErrorCode; [extra: string]: unkno
  * Maps anything thrown to the contract's error body. Unknown errors become a 500 without
  * detail; the full error goes to the server log only.
  */
-export function toErrorBody(err: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
+export function toErrorBody(err: unknown): { status: number; body: ErrorBody; headers: Record<string, string | string[]> } {
   if (err instanceof AppError) {
     return { status: err.status, body: { ...err.details, error: err.message, code: err.code }, headers: err.headers };
   }
@@ -79,6 +83,9 @@ function mapInfrastructureError(err: unknown): AppError | undefined {
   let code: unknown;
   for (let c: { code?: unknown; cause?: unknown } | undefined = e, depth = 0; c && depth < 5; c = c.cause as typeof c, depth++) {
     if (typeof c.code === 'string' && dbCodes.includes(c.code)) code = c.code;
+    // 55000 is a class of states; at connect it is a database refusing connections.
+    const message = (c as { message?: unknown }).message;
+    if (c.code === '55000' && typeof message === 'string' && /not currently accepting connections/.test(message)) code = c.code;
   }
   if (code !== undefined) {
     console.error('[htmls] database unavailable:', code);

@@ -4,6 +4,7 @@ import { purgeRateLimits } from '@/db/queries/rate-limits';
 import { purgeExpiredSessions } from '@/db/queries/sessions';
 import type { Runtime } from './runtime';
 import { LONGEST_REQUEST_MS } from './http/timeouts';
+import { countJanitorRun } from './janitor-stats';
 import { runDeletions } from './storage/gc';
 
 type Task = (rt: Runtime) => Promise<unknown>;
@@ -30,7 +31,7 @@ export function registerJanitorTask(task: Task): void {
 export async function runJanitor(rt: Runtime, opts: { force?: boolean } = {}): Promise<boolean> {
   const leaseSeconds = Math.max(1, Math.floor(rt.env.janitorIntervalMs / 1000) - 1);
   if (!opts.force && !(await takeJanitorLease(rt.db, leaseSeconds))) return false;
-  if (process.env.HTMLS_LOG_JANITOR === '1') console.log('[htmls] janitor: running');
+  countJanitorRun();
   for (const task of tasks) {
     try {
       await task(rt);

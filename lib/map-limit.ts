@@ -1,3 +1,4 @@
+import 'server-only';
 /**
  * fn over items with at most `limit` calls in flight, results in order. After the first
  * failure no new call starts, and every call in flight settles before the error is thrown,

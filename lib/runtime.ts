@@ -1,9 +1,11 @@
+import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { createDb, type Db, type DbHandle } from '@/db/client';
 import { applyMigrations, migrationsApplied } from '@/db/migrate';
 import { getOrCreateSetting, SETTING } from '@/db/queries/settings';
 import { getEnv, type Env } from './env';
 import { AppError } from './errors';
+import { processState } from './process-state';
 import { createStorage } from './storage';
 import type { CopyProbeResult, StorageDriver } from './storage/types';
 
@@ -21,16 +23,14 @@ export interface Runtime {
 }
 
 /**
- * Process-wide singletons live on globalThis: server.ts (loaded by tsx) and the route
+ * Process-wide singletons are processState(): server.ts (loaded by tsx) and the route
  * handlers (bundled by Next) are two copies of this module in one process, and PGlite
  * must be opened only once.
  */
-const KEY = Symbol.for('htmls.runtime');
-type Holder = { [KEY]?: Promise<Runtime> };
+const shared = processState<{ runtime?: Promise<Runtime> }>('runtime', () => ({}));
 
 export function getRuntime(): Promise<Runtime> {
-  const g = globalThis as Holder;
-  return (g[KEY] ??= createRuntime(getEnv()));
+  return (shared.runtime ??= createRuntime(getEnv()));
 }
 
 async function createRuntime(env: Env): Promise<Runtime> {
@@ -70,10 +70,9 @@ export async function getServerSecret(rt: Runtime): Promise<string> {
 }
 
 export async function closeRuntime(): Promise<void> {
-  const g = globalThis as Holder;
-  const p = g[KEY];
+  const p = shared.runtime;
   if (!p) return;
-  delete g[KEY];
+  shared.runtime = undefined;
   const rt = await p;
   rt.storage.close?.();
   await rt.dbh.close();

@@ -1,6 +1,7 @@
 /**
- * `npm run bench [-- --quick] [-- --size 1024] [-- --rss-size 10240] [-- --storage fs|s3] [-- --runs 3]`
- * (without --storage: an fs pass, then an s3 pass when S3_ENDPOINT and keys are set; a table each)
+ * `npm run bench [-- --quick] [-- --size 1024] [-- --rss-size 10240] [-- --storage fs|s3] [-- --runs 3] [-- --only downloads,hosted]`
+ * (without --storage: an fs pass, then an s3 pass when S3_ENDPOINT and keys are set; a table each;
+ * --only: just these sections of hosted, uploads, downloads, directory, upload-rss)
  *
  * Starts the production server on a fresh data directory (and, with --storage s3, the S3
  * server named by S3_ENDPOINT / S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY; with DATABASE_URL,
@@ -24,7 +25,14 @@ import { s3FromEnv } from '../tests/support/env';
 import { benchDirectory, seedDirectory } from './bench/directory';
 import { benchDownloads } from './bench/downloads';
 import { benchHosted, seedHostedSite } from './bench/hosted';
-import { benchUploadRss, benchUploads } from './bench/uploads';
+import { benchUploadRss, benchUploads, uploadOnce } from './bench/uploads';
+import { benchZipDownloads } from './bench/zip-downloads';
+
+const SECTIONS = ['hosted', 'uploads', 'downloads', 'zip', 'directory', 'upload-rss'] as const;
+const onlyArg = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] ?? '' : null;
+const only = onlyArg === null ? null : new Set(onlyArg.split(',').map((s) => s.trim()));
+if (only) for (const s of only) if (!(SECTIONS as readonly string[]).includes(s)) throw new Error(`--only: unknown section ${s} (one of ${SECTIONS.join(', ')})`);
+const runs = (section: (typeof SECTIONS)[number]) => !only || only.has(section);
 
 function storeFor(env: Record<string, string | undefined>, dataDir: string): StorageDriver {
   if (env.STORAGE !== 's3') return createFsStorage(path.join(dataDir, 'store'));
@@ -58,9 +66,11 @@ async function runPass(storage: 'fs' | 's3') {
     for (const k of Object.keys(env)) if (k.startsWith('S3_') || k === 'STORAGE') delete env[k];
   }
   const dataDir = tempDir('htmls-bench-');
-  log(`[${storage}] seeding ${PROJECTS} projects…`);
-  await seedDirectory(env, dataDir);
-  const server = await startServer({ ...env, DATA_DIR: dataDir });
+  if (runs('directory')) {
+    log(`[${storage}] seeding ${PROJECTS} projects…`);
+    await seedDirectory(env, dataDir);
+  }
+  let server = await startServer({ ...env, DATA_DIR: dataDir });
   const store = storeFor(env, dataDir);
   const work = tempDir('htmls-bench-files-');
   let ctx: BenchContext | null = null;
@@ -75,19 +85,36 @@ async function runPass(storage: 'fs' | 's3') {
     await makeFile(shareFile, SIZE);
     // nginx serves the share file from the same directory tree.
     spawnSync('ln', ['-s', shareFile, path.join(site, 'share.bin')]);
-    ctx = { base: server.url, hosted: server.hostedUrl!, pid: server.proc.pid!, env, store, work, site, nginx: null, admin, member, shareFile, idle: 0 };
-    await seedHostedSite(ctx);
-    // Idle is measured once the first pages have been served and the server has settled.
-    for (const p of ['/', '/files', '/htmls']) await request(server.url + p);
-    await new Promise((r) => setTimeout(r, 5000));
-    ctx.idle = rssOf(server.proc.pid!);
+    // Idle is measured once the first pages have been served and the server has settled: start-up
+    // (PGlite's first queries, Next's first renders) leaves a few hundred MiB of garbage that V8's
+    // memory reducer returns only after ~10-15 s of quiet. The lowest reading over 30 s (10 s with
+    // --quick) is idle.
+    const settle = async () => {
+      for (const p of ['/', '/files', '/htmls']) await request(server.url + p);
+      let idle = Infinity;
+      for (let i = 0; i < (quick ? 10 : 30); i++) {
+        await new Promise((r) => setTimeout(r, 1000));
+        idle = Math.min(idle, rssOf(server.proc.pid!));
+      }
+      return idle;
+    };
+    const restart = async () => {
+      await server.stop();
+      server = await startServer({ ...env, DATA_DIR: dataDir });
+      Object.assign(ctx!, { base: server.url, hosted: server.hostedUrl!, pid: server.proc.pid!, idle: await settle() });
+    };
+    ctx = { base: server.url, hosted: server.hostedUrl!, pid: server.proc.pid!, env, store, work, site, nginx: null, admin, member, shareFile, idle: 0, restart };
+    if (runs('hosted')) await seedHostedSite(ctx);
+    ctx.idle = await settle();
     ctx.nginx = hasCommand('nginx') ? await startNginx(site) : null;
 
-    await benchHosted(ctx);
-    const share = await benchUploads(ctx);
-    await benchDownloads(ctx, share);
-    await benchDirectory(ctx);
-    await benchUploadRss(ctx);
+    if (runs('hosted')) await benchHosted(ctx);
+    const needShare = runs('downloads') || runs('zip');
+    const share = runs('uploads') ? await benchUploads(ctx) : needShare ? (await uploadOnce(ctx, shareFile, SIZE)).share : null;
+    if (share && runs('downloads')) await benchDownloads(ctx, share);
+    if (share && runs('zip')) await benchZipDownloads(ctx, share);
+    if (runs('directory')) await benchDirectory(ctx);
+    if (runs('upload-rss')) await benchUploadRss(ctx);
   } finally {
     ctx?.nginx?.stop();
     await server.stop();

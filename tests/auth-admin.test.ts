@@ -127,9 +127,9 @@ describe('PATCH /api/auth/token — guards', () => {
     expect((await call('PATCH', '/api/auth/token', { body: { token: 'whatever-long' } })).status).toBe(401);
   });
 
-  it('refuses a token shorter than 8 characters with 400 token_too_short', async () => {
+  it('refuses a token shorter than 16 characters with 400 token_too_short', async () => {
     const s = await adminSession();
-    const r = await call('PATCH', '/api/auth/token', { token: s.token, body: { token: 'short' } });
+    const r = await call('PATCH', '/api/auth/token', { token: s.token, body: { token: 'fifteen-chars-x' } });
     expect(r.status).toBe(400);
     expect(r.json.code).toBe('token_too_short');
   });

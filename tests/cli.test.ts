@@ -3,36 +3,62 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { HtmlsClient } from '../lib/client/sdk';
+import { HtmlsClient } from '../lib/client/node/sdk';
 import { call } from './support/http';
 import { ROOT, tempDir } from './support/server';
 import { tcpProxy } from './support/tcp-proxy';
 import { makeZip } from './support/zip';
 
-/** Runs the real CLI as a user would: its own config dir, secrets from the environment. */
-function htmls(args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const proc = spawn(process.execPath, [path.join(ROOT, 'bin/htmls.mjs'), ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: env.HTMLS_CONFIG_DIR, HTMLS_NO_KEYRING: '1', ...env } as unknown as NodeJS.ProcessEnv,
-    });
-    let stdout = '';
-    let stderr = '';
-    proc.stdout.on('data', (d) => (stdout += d));
-    proc.stderr.on('data', (d) => (stderr += d));
-    proc.on('exit', (code) => resolve({ code, stdout, stderr }));
+/** Starts the real CLI as a user would: its own config dir, secrets from the environment. */
+function startCli(args: string[], env: Record<string, string>) {
+  const proc = spawn(process.execPath, [path.join(ROOT, 'bin/htmls.mjs'), ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: env.HTMLS_CONFIG_DIR, HTMLS_NO_KEYRING: '1', ...env } as unknown as NodeJS.ProcessEnv,
   });
+  let stdout = '';
+  let stderr = '';
+  proc.stdout.on('data', (d) => (stdout += d));
+  proc.stderr.on('data', (d) => (stderr += d));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
+    proc.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
+  return { proc, done };
 }
 
-async function newMember(quota = 2 * 1024 ** 3) {
+const htmls = (args: string[], env: Record<string, string>) => startCli(args, env).done;
+
+/**
+ * A member signed in for the CLI. `viaCli` runs `htmls login`; otherwise the session is taken
+ * from its own address and written as the CLI's file store does (every CLI login comes from
+ * 127.0.0.1, and the login limit allows 10 per 5 minutes per address).
+ */
+async function newMember(quota = 2 * 1024 ** 3, { viaCli = false } = {}) {
   const username = `cli${randomBytes(4).toString('hex')}`;
   const password = `pw-${randomBytes(6).toString('hex')}`;
   const r = await call('POST', '/api/users', { token: inject('adminToken'), body: { username, password, quota_bytes: quota } });
   expect(r.status).toBe(201);
   const env = { HTMLS_CONFIG_DIR: tempDir('htmls-cli-'), HTMLS_PASSWORD: password };
-  const login = await htmls(['login', '--url', inject('baseUrl'), '--username', username], env);
-  expect(login.code, login.stderr).toBe(0);
+  if (viaCli) {
+    const login = await htmls(['login', '--url', inject('baseUrl'), '--username', username], env);
+    expect(login.code, login.stderr).toBe(0);
+  } else {
+    const login = await call('POST', '/api/auth/login', { body: { username, password } });
+    expect(login.status).toBe(200);
+    seedCredentials(env, { role: 'member', username, token: login.json.token });
+  }
   return { username, password, env };
+}
+
+function seedCredentials(env: Record<string, string>, c: { role: string; username: string | null; token: string }) {
+  writeFileSync(path.join(env.HTMLS_CONFIG_DIR, 'credentials.json'), JSON.stringify({ url: inject('baseUrl'), store: 'file', ...c }), { mode: 0o600 });
+}
+
+async function newAdmin() {
+  const env = { HTMLS_CONFIG_DIR: tempDir('htmls-cli-admin-') };
+  const login = await call('POST', '/api/auth/login', { body: { token: inject('adminToken') } });
+  expect(login.status).toBe(200);
+  seedCredentials(env, { role: 'admin', username: null, token: login.json.token });
+  return env;
 }
 
 const partSize = async (env: Record<string, string>) => {
@@ -46,7 +72,7 @@ async function newTokenOf(env: Record<string, string>): Promise<string> {
 
 describe('htmls CLI', () => {
   it('logs in (token in a 0600 file, not on the command line) and shows the account', async () => {
-    const m = await newMember();
+    const m = await newMember(undefined, { viaCli: true });
     const file = path.join(m.env.HTMLS_CONFIG_DIR, 'credentials.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const me = await htmls(['me', '--json'], m.env);
@@ -55,6 +81,102 @@ describe('htmls CLI', () => {
     const bad = await htmls(['login', '--url', inject('baseUrl'), '--username', m.username], { ...m.env, HTMLS_PASSWORD: 'wrong password' });
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/invalid credentials/);
+  });
+
+  it('with no keyring on the machine, keeps the session in the 0600 file and says so', async () => {
+    const username = `kr${randomBytes(4).toString('hex')}`;
+    const password = `pw-${randomBytes(6).toString('hex')}`;
+    expect((await call('POST', '/api/users', { token: inject('adminToken'), body: { username, password, quota_bytes: 1024 } })).status).toBe(201);
+    const dir = tempDir('htmls-cli-keyring-');
+    // The keyring library is tried (no HTMLS_NO_KEYRING); this machine has no Secret Service.
+    const env = { HTMLS_CONFIG_DIR: dir, HTMLS_PASSWORD: password, HTMLS_NO_KEYRING: '0' };
+    const login = await htmls(['login', '--url', inject('baseUrl'), '--username', username, '--json'], env);
+    expect(login.code, login.stderr).toBe(0);
+    const { stored_in } = JSON.parse(login.stdout);
+    const file = path.join(dir, 'credentials.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    expect(saved).toMatchObject({ url: inject('baseUrl'), username, store: stored_in });
+    // The token is in the file exactly when no keyring took it.
+    if (stored_in === 'file') expect(saved.token).toMatch(/.{20,}/);
+    else expect(saved.token).toBeUndefined();
+    expect((await htmls(['me'], env)).stdout).toContain(username);
+    expect((await htmls(['logout'], env)).code).toBe(0);
+    expect(() => statSync(file)).toThrow();
+    expect((await htmls(['me'], env)).code).toBe(3);
+  });
+
+  it('prints --help for each command from its declaration, and usage errors exit 2', async () => {
+    const env = { HTMLS_CONFIG_DIR: tempDir('htmls-cli-help-') };
+    const all = await htmls(['--help'], env);
+    expect(all.code).toBe(0);
+    for (const c of ['login', 'logout', 'me', 'share', 'shares', 'share-set', 'share-rm', 'deploy', 'account']) expect(all.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
+    const deploy = await htmls(['deploy', '--help'], env);
+    expect(deploy.code).toBe(0);
+    expect(deploy.stdout).toMatch(/^htmls deploy <folder or site\.zip> \[options\]/);
+    expect(deploy.stdout).toMatch(/--include-dotfiles +Also send \.git\//);
+    expect(deploy.stdout).toMatch(/--slug NAME/);
+    expect((await htmls(['help', 'share-set'], env)).stdout).toMatch(/--no-expiry/);
+    const unknown = await htmls(['sahre'], env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/Unknown command "sahre"/);
+  });
+
+  it('the hidden password prompt: typed text never shows; Ctrl-C cancels (exit 130) and gives the terminal back', async () => {
+    const home = tempDir('htmls-cli-tty-');
+    const cli = path.join(ROOT, 'bin/htmls.mjs');
+    /** Runs the login in a real terminal (script(1) makes a pty); stty reports its state before and after. */
+    const inTerminal = async (keys: string) => {
+      const mode = `stty -a | grep -o -- '-\\?echo ' | head -1; stty -a | grep -o -- '-\\?icanon' | head -1`;
+      const shell = `${mode}; "${process.execPath}" "${cli}" login --url ${inject('baseUrl')} --username nobody-${randomBytes(3).toString('hex')}; echo "exit=$?"; ${mode}`;
+      const term = spawn('script', ['-qfec', shell, '/dev/null'], {
+        env: { PATH: process.env.PATH, HOME: home, HTMLS_CONFIG_DIR: home, HTMLS_NO_KEYRING: '1', TERM: 'xterm' } as unknown as NodeJS.ProcessEnv,
+      });
+      let screen = '';
+      term.stdout.on('data', (d) => (screen += d));
+      const exited = new Promise((r) => term.on('exit', r));
+      await expect.poll(() => screen, { timeout: 30_000, interval: 50 }).toMatch(/Password/);
+      term.stdin.write(keys);
+      await exited;
+      const text = screen.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+      const [before, after] = text.split(/exit=\d+/);
+      return { screen, text, code: Number(/exit=(\d+)/.exec(text)?.[1]), before, after };
+    };
+
+    const typed = await inTerminal('typed-secret-pw\r');
+    expect(typed.code).toBe(3);
+    expect(typed.text).toMatch(/invalid credentials/);
+    expect(typed.text).not.toContain('typed-secret-pw');
+
+    const cancelled = await inTerminal('half-typed\u0003');
+    expect(cancelled.code).toBe(130);
+    expect(cancelled.text).not.toContain('half-typed');
+    // Echo and line mode are on again as they were before, and the cursor is shown again.
+    expect(cancelled.before).toMatch(/(^|\s)echo\s[\s\S]*(^|\s)icanon/);
+    expect(cancelled.after).toMatch(/(^|\s)echo\s[\s\S]*(^|\s)icanon/);
+    expect(cancelled.after).not.toMatch(/-echo|-icanon/);
+    expect(cancelled.screen.lastIndexOf('\u001b[?25h')).toBeGreaterThan(cancelled.screen.lastIndexOf('\u001b[?25l'));
+  });
+
+  it('htmls share leaves .git/, .env*, node_modules/ home and says so, unless --include-dotfiles', async () => {
+    const m = await newMember();
+    const dir = path.join(tempDir('htmls-cli-share-dot-'), 'project');
+    for (const d of ['.git', 'node_modules/x', 'docs']) mkdirSync(path.join(dir, d), { recursive: true });
+    writeFileSync(path.join(dir, 'docs/readme.txt'), 'read me');
+    writeFileSync(path.join(dir, '.git/config'), '[remote "origin"] url = https://ghp_secret@github.example/x');
+    writeFileSync(path.join(dir, '.env.local'), 'API_KEY=secret');
+    writeFileSync(path.join(dir, 'node_modules/x/index.js'), 'x');
+    writeFileSync(path.join(dir, '.editorconfig'), 'root = true');
+    const r = await htmls(['share', dir, '--json'], m.env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).items.map((i: { relative_path: string }) => i.relative_path).sort()).toEqual(['project/.editorconfig', 'project/docs/readme.txt']);
+    expect(r.stderr).toMatch(/Left out 3 private paths \(project\/\.env\.local, project\/\.git, project\/node_modules\): add --include-dotfiles/);
+    const all = await htmls(['share', dir, '--include-dotfiles', '--json'], m.env);
+    expect(all.code, all.stderr).toBe(0);
+    expect(JSON.parse(all.stdout).items.map((i: { relative_path: string }) => i.relative_path)).toEqual(
+      expect.arrayContaining(['project/.git/config', 'project/.env.local', 'project/node_modules/x/index.js']),
+    );
+    expect(all.stderr).not.toMatch(/Left out/);
   });
 
   it('shares a folder with a multi-part file, prints a link that serves the bytes, and edits the share', async () => {
@@ -93,14 +215,26 @@ describe('htmls CLI', () => {
     const size = await partSize(m.env);
     const dir = path.join(tempDir('htmls-cli-resume-'), 'big');
     mkdirSync(dir);
-    const data = randomBytes(2 * size + 777);
+    // Three full parts and a small one: when the first part is stored, others are still on the way.
+    const data = randomBytes(3 * size + 777);
     writeFileSync(path.join(dir, 'movie.bin'), data);
     const token = await newTokenOf(m.env);
-    // The CLI SIGKILLs itself right after the store confirmed its first part.
-    const killed = await htmls(['share', dir], { ...m.env, HTMLS_CRASH_AFTER_PARTS: '1' });
-    expect(killed.code).toBeNull();
     const stateDir = path.join(m.env.HTMLS_CONFIG_DIR, 'uploads');
-    const states = readdirSync(stateDir);
+    const storedInState = () => {
+      try {
+        const [file] = readdirSync(stateDir).filter((f) => f.endsWith('.json'));
+        return file ? ((JSON.parse(readFileSync(path.join(stateDir, file), 'utf8')).stored ?? []) as string[]).length : 0;
+      } catch {
+        return 0;
+      }
+    };
+    // Killed from outside, the hard way (as a laptop dies), once its state file shows a stored part.
+    const cli = startCli(['share', dir], m.env);
+    await expect.poll(storedInState, { timeout: 120_000, interval: 10 }).toBeGreaterThanOrEqual(1);
+    cli.proc.kill('SIGKILL');
+    const killed = await cli.done;
+    expect(killed.signal).toBe('SIGKILL');
+    const states = readdirSync(stateDir).filter((f) => f.endsWith('.json'));
     expect(states).toHaveLength(1);
     const groupId = JSON.parse(readFileSync(path.join(stateDir, states[0]), 'utf8')).groupId;
     const before = await call('POST', '/api/shares/upload/status', { token, body: { groupId } });
@@ -108,11 +242,12 @@ describe('htmls CLI', () => {
     const second = await htmls(['share', dir, '--json'], m.env);
     expect(second.code, second.stderr).toBe(0);
     const storedBefore = before.json.files[0].parts.length;
-    expect(second.stderr).toMatch(new RegExp(`resuming: ${storedBefore} of 3 parts already uploaded`));
+    expect(storedBefore).toBeLessThan(4);
+    expect(second.stderr).toMatch(new RegExp(`resuming: ${storedBefore} of 4 parts already uploaded`));
     const share = JSON.parse(second.stdout);
     // Only the parts the store lacked went over the wire again.
-    expect(share.upload).toEqual({ parts_total: 3, parts_resumed: storedBefore, parts_sent: 3 - storedBefore });
-    expect(readdirSync(stateDir)).toHaveLength(0);
+    expect(share.upload).toEqual({ parts_total: 4, parts_resumed: storedBefore, parts_sent: 4 - storedBefore });
+    expect(readdirSync(stateDir).filter((f) => f.endsWith('.json'))).toHaveLength(0);
     expect(share.id).toBe(groupId);
     const got = await fetch(`${share.link}/big/movie.bin`);
     expect(Buffer.from(await got.arrayBuffer()).equals(data)).toBe(true);
@@ -134,6 +269,8 @@ describe('htmls CLI', () => {
     const d = await htmls(['deploy', site, '--slug', slug, '--json'], env);
     expect(d.code, d.stderr).toBe(0);
     expect(JSON.parse(d.stdout).files.map((f: { path: string }) => f.path).sort()).toEqual(['css/app.css', 'index.html']);
+    expect(d.stderr).toMatch(/Left out 4 private paths .*--include-dotfiles/);
+    expect((await fetch(`${inject('hostedUrl')}/p/${slug}/.git/config`)).status).toBe(404);
     const all = await htmls(['deploy', site, '--slug', slug, '--replace', '--include-dotfiles', '--json'], env);
     expect(all.code, all.stderr).toBe(0);
     expect(JSON.parse(all.stdout).files.map((f: { path: string }) => f.path)).toContain('.git/config');
@@ -146,8 +283,7 @@ describe('htmls CLI', () => {
   });
 
   it('deploys a site as the administrator, and deletes a member account', async () => {
-    const env = { HTMLS_CONFIG_DIR: tempDir('htmls-cli-admin-'), HTMLS_ADMIN_TOKEN: inject('adminToken') };
-    expect((await htmls(['login', '--url', inject('baseUrl'), '--admin'], env)).code).toBe(0);
+    const env = await newAdmin();
     const site = path.join(tempDir('htmls-cli-site-'), 'site');
     mkdirSync(site);
     writeFileSync(path.join(site, 'index.html'), '<h1>Deployed by the CLI</h1>');
@@ -205,7 +341,7 @@ describe('htmls CLI', () => {
     const token = await newTokenOf(m.env);
     const caps = (await call('GET', '/api/shares/upload/capabilities', { token })).json;
     // In direct mode the bytes go to the bucket, not through this relay.
-    if (caps.mode !== 'proxy') return ctx.skip();
+    if (caps.mode !== 'proxy') return ctx.skip('direct mode: the parts go to the bucket, not through the relay');
     const base = new URL(inject('baseUrl'));
     const relay = await tcpProxy({ host: base.hostname, port: Number(base.port) });
     try {

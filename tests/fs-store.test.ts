@@ -86,7 +86,7 @@ describe('fs store — multi-part area', () => {
     );
     slow.write(Buffer.alloc(1.5 * MiB, 2));
     const [data] = filesContaining(path.join(root, 'multipart'), 'data');
-    while (readFileSync(data)[0] !== 2) await new Promise((r) => setTimeout(r, 20));
+    await expect.poll(() => readFileSync(data)[0], { timeout: 10_000, interval: 20 }).toBe(2);
     await expect(s.completeMultipart(key, id, [{ partNumber: 1, etag }])).rejects.toBeInstanceOf(StorageInvalidPartError);
     expect(await resend).toBeInstanceOf(StorageNotFoundError);
     // The half-written part lost its marker: the client is told to send it again.

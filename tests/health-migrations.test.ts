@@ -9,7 +9,13 @@ describe('GET /api/health', () => {
   it('reports database, storage and applied migrations', async () => {
     const r = await call('GET', '/api/health');
     expect(r.status).toBe(200);
-    expect(r.json).toEqual({ ok: true, database: 'ok', storage: 'ok', migrations: 'applied' });
+    expect(r.json).toEqual({ ok: true, database: 'ok', storage: 'ok', migrations: 'applied', janitor: { runs: expect.any(Number), last_run_at: expect.toBeOneOf([null, expect.any(String)]) } });
+  });
+
+  it("counts this instance's janitor runs (the first one a second after start)", async () => {
+    await expect.poll(async () => (await call('GET', '/api/health')).json.janitor.runs, { timeout: 15_000 }).toBeGreaterThanOrEqual(1);
+    const { janitor } = (await call('GET', '/api/health')).json;
+    expect(Date.parse(janitor.last_run_at)).not.toBeNaN();
   });
 });
 

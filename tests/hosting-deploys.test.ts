@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminToken, site, uploadSite } from './support/hosting';
-import { baseUrl, call, type CallResult } from './support/http';
+import { baseUrl, call, randomIp, type CallResult } from './support/http';
 import { freshServiceEnv } from './support/services';
 import { startServer, TEST_ADMIN_TOKEN, type RunningServer } from './support/server';
 import { listStoredKeys, openStore } from './support/store';
@@ -72,7 +72,7 @@ describe('atomic deploys', () => {
     const boundary = 'atomicBOUNDARY';
     const head = `--${boundary}\r\nContent-Disposition: form-data; name="slug"\r\n\r\n${slug}\r\n--${boundary}\r\nContent-Disposition: form-data; name="append"\r\n\r\ntrue\r\n--${boundary}\r\nContent-Disposition: form-data; name="f"; filename="index.html"\r\n\r\n<p>new</p>\r\n--${boundary}\r\nContent-Disposition: form-data; name="f"; filename="big.bin"\r\n\r\n`;
     const url = new URL('/api/upload', baseUrl());
-    const req = request(url, { method: 'POST', headers: { Authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'Content-Type': `multipart/form-data; boundary=${boundary}` }, agent: false });
+    const req = request(url, { method: 'POST', headers: { Authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'X-Forwarded-For': randomIp() }, agent: false });
     const done = new Promise<number>((resolve, reject) => {
       req.on('response', (res) => {
         res.resume();

@@ -1,21 +1,21 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { MobileTabs } from '../app/files/_components/mobile-tabs';
+import { MobileTabBar, mobilePanelProps, shownOn } from '../app/files/_components/mobile-tabs';
 
 const tabs = ['Upload', 'Shares', 'Settings'].map((label) => ({
   id: label.toLowerCase(),
   label,
   icon: createElement('svg', { viewBox: '0 0 24 24' }),
-  panel: createElement('p', null, `${label} panel`),
 }));
 
-const render = (active: string) => renderToStaticMarkup(createElement(MobileTabs, { tabs, active, onChange: () => {}, label: 'Sections' }));
+const render = (active: string) => renderToStaticMarkup(createElement(MobileTabBar, { tabs, active, onChange: () => {}, label: 'Sections', idBase: 'x' }));
 
-describe('MobileTabs', () => {
-  it('renders a labelled tab list with the active tab selected and focusable, the others reachable by arrows only', () => {
+describe('MobileTabBar', () => {
+  it('renders a labelled tab list, hidden from sm up, with the active tab selected and focusable, the others reachable by arrows only', () => {
     const html = render('shares');
     expect(html).toContain('role="tablist" aria-label="Sections"');
+    expect(html).toMatch(/role="tablist"[^>]*class="[^"]*\bsm:hidden\b/);
     const tabTags = [...html.matchAll(/<button[^>]*role="tab"[^>]*>/g)].map((m) => m[0]);
     expect(tabTags).toHaveLength(3);
     expect(tabTags.map((t) => /aria-selected="true"/.test(t))).toEqual([false, true, false]);
@@ -24,16 +24,27 @@ describe('MobileTabs', () => {
     for (const t of tabTags) expect(t).toContain('min-h-14');
   });
 
-  it('shows only the active panel, labelled by its tab', () => {
+  it('points every tab at its panel, and a panel on a narrow screen back at its tab', () => {
     const html = render('settings');
-    expect(html).toContain('Settings panel');
-    expect(html).not.toContain('Upload panel');
-    const panel = /<div role="tabpanel" id="([^"]+)" aria-labelledby="([^"]+)"/.exec(html)!;
-    expect(html).toContain(`id="${panel[2]}"`);
-    expect(html).toMatch(new RegExp(`aria-controls="${panel[1]}"[^>]*>`));
+    for (const id of ['upload', 'shares', 'settings']) {
+      const panel = mobilePanelProps('x', id, true);
+      expect(panel.role).toBe('tabpanel');
+      expect(html).toContain(`id="${panel['aria-labelledby']}"`);
+      expect(html).toContain(`aria-controls="${panel.id}"`);
+    }
+  });
+
+  it('announces panels as tab panels only where the tab bar is shown', () => {
+    expect(mobilePanelProps('x', 'upload', false)).toEqual({ id: mobilePanelProps('x', 'upload', true).id });
   });
 
   it('falls back to the first tab for an unknown id', () => {
-    expect(render('nope')).toContain('Upload panel');
+    const first = /<button[^>]*role="tab"[^>]*>/.exec(render('nope'))![0];
+    expect(first).toContain('aria-selected="true"');
+  });
+
+  it('shows a section on each layout independently', () => {
+    expect(shownOn(true, false)).toBe('sm:block max-sm:hidden');
+    expect(shownOn(false, true)).toBe('sm:hidden max-sm:block');
   });
 });

@@ -22,7 +22,10 @@ function routeExports(): RouteExport[] {
   const walk = (dir: string) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, e.name);
-      if (e.isDirectory()) walk(p);
+      // app/api/[...path] only answers unknown /api routes with the JSON 404: not an operation.
+      if (e.isDirectory()) {
+        if (!e.name.startsWith('[...')) walk(p);
+      }
       else if (e.name === 'route.ts') {
         const apiPath = `/${path.relative(path.join(ROOT, 'app'), path.dirname(p)).split(path.sep).join('/')}`.replace(/\[(\w+)\]/g, '{$1}');
         const src = readFileSync(p, 'utf8');
@@ -42,8 +45,9 @@ beforeAll(async () => {
   doc = await (await fetch(`${inject('baseUrl')}/api/openapi.json`)).json();
 });
 
+/** The /api operations (the document also describes the public download routes under /f). */
 const operations = () =>
-  Object.entries(doc.paths).flatMap(([p, methods]) => Object.entries(methods).map(([m, op]) => ({ key: `${m.toUpperCase()} ${p}`, op })));
+  Object.entries(doc.paths).filter(([p]) => p.startsWith('/api/')).flatMap(([p, methods]) => Object.entries(methods).map(([m, op]) => ({ key: `${m.toUpperCase()} ${p}`, op })));
 
 describe('GET /api/openapi.json', () => {
   it('is a valid OpenAPI 3.1 document', async () => {
@@ -87,6 +91,14 @@ describe('GET /api/openapi.json', () => {
     const { Error: error, ValidationError: invalid } = doc.components.schemas as Record<string, any>;
     expect(error.required).toEqual(['error', 'code']);
     expect(invalid.required).toEqual(['error', 'code', 'violations']);
+  });
+
+  it('describes the public ZIP route GET/HEAD /f/{id}/?zip with its ranges and validators', () => {
+    const zip = doc.paths['/f/{id}/'].get;
+    expect(zip.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['id', 'zip', 'folder', 'Range']));
+    expect(Object.keys(zip.responses)).toEqual(expect.arrayContaining(['200', '206', '304', '401', '404', '410', '416']));
+    expect(zip.responses['200'].content).toHaveProperty('application/zip');
+    expect(doc.paths['/f/{id}/'].head.operationId).toBe('headShareZip');
   });
 
   it('embeds the served Concept 1.0 schema for concept bodies', async () => {
@@ -144,8 +156,9 @@ describe('responses match the document', () => {
     expect(me({ role: 'member', user: { ...user, password_hash: 'x' } })).toBe(false);
     expect(me({ role: 'member', user: { ...user, created_at: 'yesterday' } })).toBe(false);
     const health = schemaFor('self-test health', doc.paths['/api/health'].get.responses[200].content['application/json'].schema);
-    expect(health({ ok: true, database: 'ok', storage: 'ok', migrations: 'applied' })).toBe(true);
-    expect(health({ ok: true, database: true, storage: true, migrations: 'applied' })).toBe(false);
+    const janitor = { runs: 1, last_run_at: '2026-01-01T00:00:00.000Z' };
+    expect(health({ ok: true, database: 'ok', storage: 'ok', migrations: 'applied', janitor })).toBe(true);
+    expect(health({ ok: true, database: true, storage: true, migrations: 'applied', janitor })).toBe(false);
     const invalid = schemaFor('self-test 400', doc.paths['/api/concepts'].post.responses[400].content['application/json'].schema);
     expect(invalid({ error: 'e', code: 'invalid_request', violations: [{ path: '/id', message: 'm' }] })).toBe(true);
     expect(invalid({ error: 'e', code: 'invalid_request', violations: [{ path: 1 }] })).toBe(false);

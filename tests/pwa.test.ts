@@ -84,6 +84,13 @@ describe('web app manifests', () => {
       params: { title: 'title', text: 'text', url: 'url', files: [{ name: 'files', accept: ['*/*'] }] },
     });
     expect(m.share_target.action.startsWith(m.scope)).toBe(true);
+    // Shortcuts open the phone layout's tabs, with an icon that exists.
+    expect(m.shortcuts.map((s: { name: string; url: string }) => [s.name, s.url])).toEqual([
+      ['Upload', '/files'],
+      ['Shares', '/files#shares'],
+      ['Settings', '/files#settings'],
+    ]);
+    for (const s of m.shortcuts) expect(pngSize((await bytes(s.icons[0].src)).buf)).toEqual({ width: 96, height: 96 });
   });
 
   it('GET /htmls/manifest.webmanifest — the administrator console as its own app, without a share target', async () => {

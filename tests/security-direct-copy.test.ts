@@ -6,7 +6,7 @@ import { call } from './support/http';
 import { createMember } from './support/members';
 import { ROOT } from './support/server';
 import { testStore } from './support/store';
-import { useS3Storage } from './support/env';
+import { requires } from './support/requires';
 
 /**
  * The attack review's critical finding: a presigned UploadPart URL that signs only `host` lets
@@ -22,7 +22,7 @@ describe('POST /api/shares/upload/part-url — unsigned x-amz-copy-source', () =
     expect(r.leaked).toEqual([]);
   });
 
-  it.runIf(useS3Storage())('GET /api/shares/upload/capabilities — radosgw fails the boot probe: proxy mode, reason logged', async () => {
+  requires('s3').it('GET /api/shares/upload/capabilities — radosgw fails the boot probe: proxy mode, reason logged', async () => {
     const m = await createMember();
     const caps = await call('GET', '/api/shares/upload/capabilities', { token: m.token });
     expect(caps.json).toMatchObject({ mode: 'proxy', partSize: 50_331_648, parallel: 1 });

@@ -4,11 +4,11 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HtmlsClient } from '@/lib/client/sdk';
+import { HtmlsClient } from '@/lib/client/node/sdk';
 import type { StorageDriver } from '@/lib/storage/types';
 import { attemptCopyAttack, memberToken, rawPut } from './support/copy-attack';
-import { useS3Storage } from './support/env';
 import { call } from './support/http';
+import { requires } from './support/requires';
 import { freshServiceEnv } from './support/services';
 import { startServer, tempDir, type RunningServer } from './support/server';
 import { uploadShare } from './support/shares';
@@ -25,21 +25,6 @@ let store: StorageDriver;
 let front: Awaited<ReturnType<typeof strictS3Front>>;
 let bucket: string;
 
-beforeAll(async () => {
-  if (!useS3Storage()) return;
-  const env = await freshServiceEnv();
-  front = await strictS3Front(env.S3_ENDPOINT!);
-  // The janitor runs every second: an oversized upload is aborted on sight, long before the TTL.
-  const served = { ...env, S3_ENDPOINT: front.endpoint, JANITOR_INTERVAL_SECONDS: '1' };
-  server = await startServer(served);
-  store = openStore(env, server.dataDir);
-  bucket = env.S3_BUCKET!;
-});
-afterAll(async () => {
-  await server?.stop();
-  await front?.close();
-});
-
 /** A PUT whose Content-Length header says one thing and whose body is another size. */
 function lyingPut(url: string, declared: number, body: Buffer): Promise<number> {
   return new Promise((resolve) => {
@@ -52,7 +37,21 @@ function lyingPut(url: string, declared: number, body: Buffer): Promise<number> 
   });
 }
 
-describe.runIf(useS3Storage())('direct mode on a store that refuses unsigned headers', () => {
+requires('s3').describe('direct mode on a store that refuses unsigned headers', () => {
+  beforeAll(async () => {
+    const env = await freshServiceEnv();
+    front = await strictS3Front(env.S3_ENDPOINT!);
+    // The janitor runs every second: an oversized upload is aborted on sight, long before the TTL.
+    const served = { ...env, S3_ENDPOINT: front.endpoint, JANITOR_INTERVAL_SECONDS: '1' };
+    server = await startServer(served);
+    store = openStore(env, server.dataDir);
+    bucket = env.S3_BUCKET!;
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await front?.close();
+  });
+
   it('GET /api/shares/upload/capabilities — the store passed the boot probe: direct mode', async () => {
     const token = await memberToken(server.url);
     const caps = await call('GET', '/api/shares/upload/capabilities', { base: server.url, token });
@@ -78,7 +77,13 @@ describe.runIf(useS3Storage())('direct mode on a store that refuses unsigned hea
     expect(signed.status).toBe(200);
     expect(new URL(signed.json.url).searchParams.get('X-Amz-SignedHeaders')?.split(';')).toContain('content-length');
     // The review's 100 MB into a 1-byte part, at 8 MB here: refused by the signature.
-    expect((await rawPut(signed.json.url, {}, Buffer.alloc(8 * 1024 * 1024))).status).toBe(403);
+    // The store may answer 403 and close before the 8 MB are sent: a reset while writing is the
+    // same refusal (what reached the store is checked below: nothing but the 1-byte part).
+    const big = await rawPut(signed.json.url, {}, Buffer.alloc(8 * 1024 * 1024)).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ECONNRESET' || e.code === 'EPIPE') return { status: 'reset before the whole body' };
+      throw e;
+    });
+    expect([403, 'reset before the whole body']).toContain(big.status);
     expect((await rawPut(signed.json.url, {}, Buffer.alloc(0))).status).toBe(403);
     // A header that claims the signed length while more bytes follow: the extra is not a part.
     await lyingPut(signed.json.url, 1, Buffer.alloc(1024 * 1024));
@@ -99,10 +104,8 @@ describe.runIf(useS3Storage())('direct mode on a store that refuses unsigned hea
     const g = good.files[0];
     await store.uploadPart(g.storageKey, g.uploadId, 1, Readable.from([Buffer.alloc(10)]), 10);
     const groups = async () => ((await call('GET', '/api/shares', { base: server.url, token })).json.shares as { id: string }[]).map((s) => s.id);
-    for (let i = 0; i < 120 && (await groups()).includes(bad.groupId); i++) await new Promise((r) => setTimeout(r, 250));
-    expect(await groups()).toEqual([good.groupId]);
-    for (let i = 0; i < 40 && (await store.listMultipartUploads(`shared/${bad.groupId}/`)).length; i++) await new Promise((r) => setTimeout(r, 250));
-    expect(await store.listMultipartUploads(`shared/${bad.groupId}/`)).toEqual([]);
+    await expect.poll(groups, { timeout: 30_000, interval: 250 }).toEqual([good.groupId]);
+    await expect.poll(() => store.listMultipartUploads(`shared/${bad.groupId}/`), { timeout: 10_000, interval: 250 }).toEqual([]);
     expect(await store.listParts(g.storageKey, g.uploadId)).toMatchObject([{ partNumber: 1, size: 10 }]);
   });
 

@@ -59,12 +59,7 @@ describe('the janitor', () => {
       uploads: await store.listMultipartUploads(`shared/${groupId}/`),
       objects: await store.list(`shared/${groupId}/`),
     });
-    let left = await leftovers();
-    for (let i = 0; i < 80 && (left.shares.length || left.uploads.length || left.objects.length); i++) {
-      await new Promise((res) => setTimeout(res, 250));
-      left = await leftovers();
-    }
-    expect(left).toEqual({ shares: [], uploads: [], objects: [] });
+    await expect.poll(leftovers, { timeout: 20_000, interval: 250 }).toEqual({ shares: [], uploads: [], objects: [] });
     // The reservation is released: the whole quota can be reserved again.
     const again = await call('POST', '/api/shares/upload/init', { base: server.url, token, body: { files: [{ clientPath: 'c.bin', size: quota }] } });
     expect(again.status).toBe(201);

@@ -219,17 +219,17 @@ describe('share upload limits', () => {
   });
 
   it('answers 413 quota_exceeded when used + reserved + this upload passes the quota', async () => {
-    const m = await createMember({ quota: 1000 });
-    const over = await initWith(m.token, [{ clientPath: 'a.bin', size: 1001 }]);
+    const m = await createMember({ quota: 3000 });
+    const over = await initWith(m.token, [{ clientPath: 'a.bin', size: 3001 }]);
     expect([over.status, over.json.code]).toEqual([413, 'quota_exceeded']);
-    const { share } = await uploadShare(m.token, { 'a.bin': randomBytes(600) });
+    const { share } = await uploadShare(m.token, { 'a.bin': randomBytes(1800) });
     expect(share).not.toBeNull();
-    const pending = await initWith(m.token, [{ clientPath: 'b.bin', size: 300 }]);
-    expect(pending.status).toBe(201); // 600 used + 300 reserved
+    const pending = await initWith(m.token, [{ clientPath: 'b.bin', size: 1100 }]);
+    expect(pending.status).toBe(201); // 1800 used + 1100 reserved
     const third = await initWith(m.token, [{ clientPath: 'c.bin', size: 101 }]);
-    expect(third.status).toBe(413); // 600 + 300 + 101 > 1000
+    expect(third.status).toBe(413); // 1800 + 1100 + 1024 (a small file reserves 1 KiB) > 3000
     await call('POST', '/api/shares/upload/abort', { token: m.token, body: { groupId: pending.json.groupId } });
-    expect((await initWith(m.token, [{ clientPath: 'c.bin', size: 400 }])).status).toBe(201);
+    expect((await initWith(m.token, [{ clientPath: 'c.bin', size: 1200 }])).status).toBe(201);
   });
 
   it('POST /api/shares/upload/init — a quota refusal says the sizes in human units and what unfinished uploads hold', async () => {

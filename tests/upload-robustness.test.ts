@@ -59,10 +59,6 @@ function droppedRequest(url: string, range: string): Promise<void> {
   });
 }
 
-async function until(done: () => boolean, tries = 200): Promise<void> {
-  for (let i = 0; i < tries && !done(); i++) await new Promise((r) => setTimeout(r, 100));
-}
-
 describe('uploads and downloads under cancellation', () => {
   it('PUT /api/shares/upload/chunk — a client that goes away is neither a 5xx nor a logged database outage', async () => {
     const init = await call('POST', '/api/shares/upload/init', { base: server.url, token, body: { files: [{ clientPath: 'big.bin', size: 8 * MiB }] } });
@@ -94,6 +90,9 @@ describe('uploads and downloads under cancellation', () => {
         await cancelledDownload(server.url + share.items[0].url);
         await cancelledDownload(server.url + share.items[0].url, `bytes=${i}-`);
         await Promise.all(Array.from({ length: 5 }, (_, j) => droppedRequest(server.url + share.items[0].url, `bytes=${i * 10 + j}-`)));
+        // The share ZIP reads the next file ahead: a client that leaves must close both.
+        await cancelledDownload(`${server.url}/f/${s.id}/?zip`);
+        await cancelledDownload(`${server.url}/f/${s.id}/?zip`, `bytes=${i * 100}-`);
       }
       // A HEAD, a conditional GET answered 304: bodies never read at all.
       const head = await fetch(server.url + s.items[0].url, { method: 'HEAD' });
@@ -101,8 +100,10 @@ describe('uploads and downloads under cancellation', () => {
       const again = await fetch(server.url + s.items[0].url, { headers: { 'If-None-Match': head.headers.get('etag')! } });
       expect(again.status).toBe(304);
     }
-    await until(() => openFds() <= baseline + 2);
-    expect(openFds()).toBeLessThanOrEqual(baseline + 2);
+    // On S3 the SDK keeps idle keep-alive sockets, and the ZIP's read-ahead may leave a few more in
+    // its pool (bounded; a leaked body would hold one per cancelled download: 20 here).
+    const slack = process.env.STORAGE === 's3' ? 5 : 2;
+    await expect.poll(openFds, { timeout: 20_000, interval: 100 }).toBeLessThanOrEqual(baseline + slack);
     expect(server.output()).not.toMatch(/DEP0137|Closing file descriptor/);
   });
 });

@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { Button } from './ui';
 
 /** Copies text and says so; falls back to selecting a prompt where the clipboard is denied. */
@@ -19,6 +19,43 @@ export function CopyButton({ text, label = 'Copy link' }: { text: string; label?
     <Button type="button" variant="secondary" onClick={copy} aria-live="polite">
       {copied ? 'Copied' : label}
     </Button>
+  );
+}
+
+const noSubscribe = () => () => {};
+
+/**
+ * Opens the system share sheet with a link (`navigator.share`, on phones and some desktops);
+ * renders nothing where the browser has none, so Copy and QR remain the way there.
+ */
+export function ShareLinkButton({ url, title, label = 'Share link' }: { url: string; title?: string; label?: string }) {
+  const can = useSyncExternalStore(
+    noSubscribe,
+    () => typeof navigator.share === 'function',
+    () => false,
+  );
+  const [error, setError] = useState('');
+  if (!can) return null;
+  async function share() {
+    setError('');
+    try {
+      await navigator.share({ url, ...(title ? { title } : {}) });
+    } catch (err) {
+      // Closing the sheet is no error; a refusal (e.g. no user gesture) says so.
+      if ((err as Error).name !== 'AbortError') setError('Sharing is not available here: copy the link instead.');
+    }
+  }
+  return (
+    <>
+      <Button type="button" variant="secondary" onClick={share}>
+        {label}
+      </Button>
+      {error ? (
+        <span role="alert" className="text-xs text-red-700 dark:text-red-300">
+          {error}
+        </span>
+      ) : null}
+    </>
   );
 }
 
@@ -58,5 +95,6 @@ export function QrCode({ text, size = 160 }: { text: string; size?: number }) {
       live = false;
     };
   }, [text, size]);
-  return src ? <img src={src} width={size} height={size} alt={`QR code for ${text}`} className="rounded-md bg-white p-1" /> : null;
+  // Until it is drawn, its place is kept: nothing below jumps when it appears.
+  return src ? <img src={src} width={size} height={size} alt={`QR code for ${text}`} className="rounded-md bg-white p-1" /> : <span aria-hidden className="inline-block shrink-0" style={{ width: size, height: size }} />;
 }

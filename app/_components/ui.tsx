@@ -14,7 +14,7 @@ export function Button({
   }[variant];
   return (
     <button
-      className={`inline-flex items-center justify-center gap-2 rounded-md px-3 py-2 text-sm font-medium transition disabled:cursor-not-allowed ${styles} ${className}`}
+      className={`inline-flex items-center justify-center gap-2 rounded-md px-3 py-2 text-sm font-medium transition disabled:cursor-not-allowed max-sm:min-h-11 ${styles} ${className}`}
       {...props}
     />
   );
@@ -29,10 +29,10 @@ export function Field({
     <label className="block text-sm">
       <span className="mb-1 block font-medium text-zinc-700 dark:text-zinc-300">{label}</span>
       <input
-        className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-zinc-900 shadow-sm placeholder:text-zinc-400 focus:border-indigo-500 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+        className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-zinc-900 shadow-sm max-sm:min-h-11 placeholder:text-zinc-400 focus:border-indigo-500 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
         {...props}
       />
-      {hint ? <span className="mt-1 block text-xs text-zinc-500">{hint}</span> : null}
+      {hint ? <span className="mt-1 block text-xs text-zinc-500 dark:text-zinc-400">{hint}</span> : null}
     </label>
   );
 }
@@ -79,4 +79,37 @@ export function Badge({ children, tone = 'zinc' }: { children: ReactNode; tone?:
     indigo: 'bg-indigo-100 text-indigo-800 dark:bg-indigo-950 dark:text-indigo-300',
   }[tone];
   return <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ${tones}`}>{children}</span>;
+}
+
+/** A form's closing row: Cancel beside the submit button, right-aligned. */
+export function FormActions({ onCancel, submitLabel = 'Save', variant = 'primary' }: { onCancel: () => void; submitLabel?: string; variant?: 'primary' | 'danger' }) {
+  return (
+    <div className="flex justify-end gap-2">
+      <Button type="button" variant="secondary" onClick={onCancel}>
+        Cancel
+      </Button>
+      <Button type="submit" variant={variant}>
+        {submitLabel}
+      </Button>
+    </div>
+  );
+}
+
+/** A labelled checkbox on one line. */
+export function CheckboxField({ checked, onChange, children }: { checked: boolean; onChange: (checked: boolean) => void; children: ReactNode }) {
+  return (
+    <label className="flex items-center gap-2 text-sm">
+      <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
+      {children}
+    </label>
+  );
+}
+
+/** A confirmation that an action worked, announced to screen readers. */
+export function SuccessText({ children }: { children: ReactNode }) {
+  return children ? (
+    <p role="status" className="text-sm text-green-700 dark:text-green-400">
+      {children}
+    </p>
+  ) : null;
 }

@@ -1,3 +1,4 @@
+import 'server-only';
 import { arrayContains, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { concepts } from '../schema';

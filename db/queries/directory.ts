@@ -1,3 +1,4 @@
+import 'server-only';
 import { and, desc, exists, ilike, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { hostedFiles, projects } from '../schema';

@@ -1,7 +1,10 @@
+import 'server-only';
 import { and, asc, desc, eq, inArray, notExists, notInArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../client';
-import { deploys, hostedFiles, projects, settings, type DeployRow, type HostedFileRow, type ProjectRow } from '../schema';
+import { bumpEpoch, EPOCH } from './settings';
+import { cancelDeletion, scheduleDeletion } from './storage-gc';
+import { deploys, hostedFiles, projects, type DeployRow, type HostedFileRow, type ProjectRow } from '../schema';
 
 export async function findProject(db: Db, slug: string): Promise<ProjectRow | null> {
   const [row] = await db.select().from(projects).where(eq(projects.slug, slug));
@@ -205,20 +208,116 @@ export async function deleteProjectRow(db: Db, slug: string): Promise<string[] |
   return [...batches];
 }
 
-const EPOCH_KEY = 'hosting_epoch';
-
 /**
  * Every change a visitor could see (a deploy going live, a status, a password) bumps this
  * counter in the same transaction; each instance polls it to drop its cached sites.
  */
-export async function bumpHostingEpoch(db: Db): Promise<void> {
-  await db
-    .insert(settings)
-    .values({ key: EPOCH_KEY, value: '1' })
-    .onConflictDoUpdate({ target: settings.key, set: { value: sql`(${settings.value}::bigint + 1)::text`, updatedAt: sql`now()` } });
+export const bumpHostingEpoch = (db: Db) => bumpEpoch(db, EPOCH.hosting);
+
+/**
+ * Deletes a project with every deploy's records and schedules their bytes (`prefixesOf` its
+ * batches) for deletion, in one transaction. The deletion job ids, or null when no such project.
+ */
+export async function deleteProjectWithDeploys(db: Db, slug: string, prefixesOf: (batches: string[]) => string[]): Promise<string[] | null> {
+  return db.transaction(async (tx) => {
+    const batches = await deleteProjectRow(tx, slug);
+    if (batches === null) return null;
+    await bumpHostingEpoch(tx);
+    return scheduleDeletion(tx, prefixesOf(batches));
+  });
 }
 
-export async function readHostingEpoch(db: Db): Promise<string> {
-  const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, EPOCH_KEY));
-  return row?.value ?? '0';
+/** Applies a settings patch under the project's row lock; false when no such project. */
+export async function updateProjectSettings(db: Db, slug: string, patch: ProjectPatch): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    if (!(await lockProject(tx, slug))) return false;
+    if (Object.keys(patch).length === 0) return true;
+    await updateProjectRow(tx, slug, patch);
+    await bumpHostingEpoch(tx);
+    return true;
+  });
+}
+
+/** Makes one of a project's deploys live (rollback); says which of the two was missing. */
+export async function activateProjectDeploy(db: Db, slug: string, id: string): Promise<'ok' | 'no-project' | 'no-deploy'> {
+  return db.transaction(async (tx) => {
+    if (!(await lockProject(tx, slug))) return 'no-project';
+    if (!(await findDeploy(tx, slug, id))) return 'no-deploy';
+    await updateProjectRow(tx, slug, { activeDeployId: id });
+    await bumpHostingEpoch(tx);
+    return 'ok';
+  });
+}
+
+/** One live file online or offline, and the hosting epoch bumped, together; null when no such file. */
+export async function changeLiveFileStatus(db: Db, id: string, status: 'online' | 'offline'): Promise<HostedFileRow | null> {
+  return db.transaction(async (tx) => {
+    const updated = await setLiveFileStatus(tx, id, status);
+    if (updated) await bumpHostingEpoch(tx);
+    return updated;
+  });
+}
+
+/**
+ * Drops a file from the live deploy and schedules `keysOf` it for deletion unless another kept
+ * deploy shares its object, in one transaction; null when no such file.
+ */
+export async function removeLiveFile(db: Db, id: string, keysOf: (file: HostedFileRow) => string[]): Promise<string[] | null> {
+  return db.transaction(async (tx) => {
+    const gone = await deleteLiveFile(tx, id);
+    if (!gone) return null;
+    await bumpHostingEpoch(tx);
+    return gone.shared ? [] : scheduleDeletion(tx, keysOf(gone.file));
+  });
+}
+
+export interface NewDeploy {
+  id: string;
+  slug: string;
+  createdBy: string;
+  files: NewHostedFile[];
+  /** Keep the live deploy's other files. */
+  append: boolean;
+  /** An existing project may take this deploy (append or replace); else the slug must be new. */
+  mayExist: boolean;
+  settings: Omit<ProjectPatch, 'activeDeployId'>;
+  /** Deploys kept per project (the live one always is). */
+  keep: number;
+  /** The upload's guard rows, dropped in the same transaction. */
+  guards: string[];
+}
+
+/**
+ * Makes a deploy live in one transaction: the project (created if new), the deploy and its file
+ * rows, the project's pointer to it, and the pruning of deploys past `keep` with the objects
+ * no kept deploy uses (`releasable` names them). The deletion job ids, or 'slug-taken' when
+ * the project exists and `mayExist` is false.
+ */
+export async function publishDeployRecords(
+  db: Db,
+  d: NewDeploy,
+  releasable: (orphans: { storageKey: string; encodings: string }[], batchesInUse: Set<string>) => string[],
+): Promise<string[] | 'slug-taken'> {
+  return db.transaction(async (tx) => {
+    const created = await insertProject(tx, {
+      slug: d.slug,
+      note: d.settings.note ?? '',
+      passwordHash: d.settings.passwordHash ?? null,
+      spa: d.settings.spa ?? false,
+      allowDotfiles: d.settings.allowDotfiles ?? false,
+    });
+    let base: string | null = null;
+    if (!created) {
+      if (!d.mayExist) return 'slug-taken' as const;
+      const project = await lockProject(tx, d.slug);
+      base = d.append ? (project?.activeDeployId ?? null) : null;
+    }
+    await insertDeploy(tx, { id: d.id, slug: d.slug, createdBy: d.createdBy, files: d.files, base });
+    await updateProjectRow(tx, d.slug, { ...(created ? {} : d.settings), activeDeployId: d.id });
+    const { orphans, batchesInUse } = await pruneDeploys(tx, d.slug, d.keep, d.id);
+    const ids = await scheduleDeletion(tx, releasable(orphans, batchesInUse));
+    await cancelDeletion(tx, d.guards);
+    await bumpHostingEpoch(tx);
+    return ids;
+  });
 }

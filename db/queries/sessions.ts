@@ -1,3 +1,4 @@
+import 'server-only';
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { sessions, users } from '../schema';

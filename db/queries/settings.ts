@@ -1,3 +1,4 @@
+import 'server-only';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { settings } from '../schema';
@@ -7,6 +8,25 @@ export const SETTING = {
   serverSecret: 'server_secret',
   defaultQuotaBytes: 'default_quota_bytes',
 } as const;
+
+/** Counters that every change a guest could see bumps, in the change's own transaction. */
+export const EPOCH = {
+  hosting: 'hosting_epoch',
+  shares: 'shares_epoch',
+} as const;
+
+export type EpochKey = (typeof EPOCH)[keyof typeof EPOCH];
+
+export async function bumpEpoch(db: Db, key: EpochKey): Promise<void> {
+  await db
+    .insert(settings)
+    .values({ key, value: '1' })
+    .onConflictDoUpdate({ target: settings.key, set: { value: sql`(${settings.value}::bigint + 1)::text`, updatedAt: sql`now()` } });
+}
+
+export async function readEpoch(db: Db, key: EpochKey): Promise<string> {
+  return (await getSetting(db, key)) ?? '0';
+}
 
 export async function getSetting(db: Db, key: string): Promise<string | null> {
   const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, key));

@@ -1,5 +1,8 @@
-import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import 'server-only';
+import { and, asc, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client';
+import { bumpEpoch, EPOCH } from './settings';
+import { scheduleDeletion } from './storage-gc';
 import { pendingUploads, shareGroups, shareItems, users, type ShareGroupRow, type ShareItemRow } from '../schema';
 
 export interface ShareWithItems {
@@ -8,10 +11,26 @@ export interface ShareWithItems {
   items: ShareItemRow[];
 }
 
-/** Shares with their items, newest first: one owner's, or everyone's when ownerId is undefined. */
-export async function listShares(db: Db, ownerId?: string | null): Promise<ShareWithItems[]> {
-  const where =
-    ownerId === undefined ? undefined : ownerId === null ? sql`${shareGroups.userId} is null` : eq(shareGroups.userId, ownerId);
+/**
+ * Whose share rows a query reaches: one owner's (`null` is the Admin Token's own), or `'any'`
+ * (the administrator, every owner's). Always said, never implied by a missing owner id.
+ */
+export type ShareOwner = { ownerId: string | null } | 'any';
+
+const ownedBy = (owner: ShareOwner) =>
+  owner === 'any' ? undefined : owner.ownerId === null ? sql`${shareGroups.userId} is null` : eq(shareGroups.userId, owner.ownerId);
+
+/** One member's shares with their items, newest first. */
+export function listSharesByOwner(db: Db, ownerId: string): Promise<ShareWithItems[]> {
+  return listSharesWhere(db, eq(shareGroups.userId, ownerId));
+}
+
+/** Every owner's shares with their items, newest first (the administrator's list). */
+export function listAllShares(db: Db): Promise<ShareWithItems[]> {
+  return listSharesWhere(db, undefined);
+}
+
+async function listSharesWhere(db: Db, where: SQL | undefined): Promise<ShareWithItems[]> {
   const groups = await db
     .select({ group: shareGroups, username: users.username })
     .from(shareGroups)
@@ -29,6 +48,59 @@ export async function listShares(db: Db, ownerId?: string | null): Promise<Share
   return groups.map((g) => ({ group: g.group, username: g.username, items: byGroup.get(g.group.id) ?? [] }));
 }
 
+/** A share with its items when `owner` may manage it, else null (ownership in the WHERE clause). */
+export async function findShareOwnedBy(db: Db, owner: ShareOwner, id: string): Promise<ShareWithItems | null> {
+  const [g] = await db
+    .select({ group: shareGroups, username: users.username })
+    .from(shareGroups)
+    .leftJoin(users, eq(users.id, shareGroups.userId))
+    .where(and(eq(shareGroups.id, id), ownedBy(owner)));
+  if (!g) return null;
+  const items = await db.select().from(shareItems).where(eq(shareItems.groupId, id)).orderBy(asc(shareItems.relativePath));
+  return { group: g.group, username: g.username, items };
+}
+
+export type ShareGroupPatch = Partial<Pick<ShareGroupRow, 'note' | 'expiresAt' | 'passwordHash' | 'status' | 'maxDownloads'>>;
+
+/**
+ * Updates a share's settings, filtered on id and owner, and bumps the shares epoch (guests'
+ * cached views of it drop) in the same transaction. False when no row matched.
+ */
+export async function updateShareGroup(db: Db, owner: ShareOwner, id: string, patch: ShareGroupPatch): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .update(shareGroups)
+      .set({ ...patch, updatedAt: sql`now()` })
+      .where(and(eq(shareGroups.id, id), ownedBy(owner)))
+      .returning({ id: shareGroups.id });
+    if (rows.length === 0) return false;
+    await bumpEpoch(tx, EPOCH.shares);
+    return true;
+  });
+}
+
+/**
+ * Deletes a share (filtered on id and owner) and, in the same transaction, bumps the shares
+ * epoch, gives its bytes back to the owner's usage and schedules `prefix` for deletion. Returns the deletion job ids, or
+ * null when no row matched.
+ */
+export async function deleteShareGroup(db: Db, owner: ShareOwner, id: string, prefix: string): Promise<string[] | null> {
+  return db.transaction(async (tx) => {
+    const [gone] = await tx.delete(shareGroups).where(and(eq(shareGroups.id, id), ownedBy(owner))).returning();
+    if (!gone) return null;
+    if (gone.userId && gone.uploadState === 'complete') {
+      await tx
+        .update(users)
+        .set({ usedBytes: sql`greatest(0, ${users.usedBytes} - ${gone.totalBytes})` })
+        .where(eq(users.id, gone.userId));
+    }
+    const gcIds = await scheduleDeletion(tx, [prefix]);
+    // Last: the one epoch row stays locked for as short a time as the transaction allows.
+    await bumpEpoch(tx, EPOCH.shares);
+    return gcIds;
+  });
+}
+
 export async function findShare(db: Db, id: string): Promise<ShareWithItems | null> {
   const [g] = await db
     .select({ group: shareGroups, username: users.username })
@@ -43,14 +115,6 @@ export async function findShare(db: Db, id: string): Promise<ShareWithItems | nu
 export async function findShareGroup(db: Db, id: string): Promise<ShareGroupRow | null> {
   const [g] = await db.select().from(shareGroups).where(eq(shareGroups.id, id));
   return g ?? null;
-}
-
-export async function findShareItem(db: Db, groupId: string, relativePath: string): Promise<ShareItemRow | null> {
-  const [it] = await db
-    .select()
-    .from(shareItems)
-    .where(and(eq(shareItems.groupId, groupId), eq(shareItems.relativePath, relativePath)));
-  return it ?? null;
 }
 
 /** The pending session for an (uploadId, storageKey) pair, with its group. */
@@ -85,4 +149,53 @@ export async function pendingDirectUploadsPage(db: Db, afterId: string | null, l
     )
     .orderBy(asc(pendingUploads.id))
     .limit(limit);
+}
+
+/** The share row with its owner's name, without the items: the byte path's first query. */
+export async function findShareGroupWithOwner(db: Db, id: string): Promise<{ group: ShareGroupRow; username: string | null } | null> {
+  const [g] = await db
+    .select({ group: shareGroups, username: users.username })
+    .from(shareGroups)
+    .leftJoin(users, eq(users.id, shareGroups.userId))
+    .where(eq(shareGroups.id, id));
+  return g ?? null;
+}
+
+/**
+ * The byte path's one query: the share row, its owner's name and the one item at `relativePath`
+ * (null when none), through the primary key and the unique (group_id, relative_path) index.
+ */
+export async function findShareGroupAndItem(
+  db: Db,
+  id: string,
+  relativePath: string,
+): Promise<{ group: ShareGroupRow; username: string | null; item: ShareItemRow | null } | null> {
+  const [row] = await db
+    .select({ group: shareGroups, username: users.username, item: shareItems })
+    .from(shareGroups)
+    .leftJoin(users, eq(users.id, shareGroups.userId))
+    .leftJoin(shareItems, and(eq(shareItems.groupId, shareGroups.id), eq(shareItems.relativePath, relativePath)))
+    .where(eq(shareGroups.id, id));
+  return row ?? null;
+}
+
+/**
+ * Adds completed downloads in one transaction: per share (every item and ZIP download) and per
+ * item. Rows deleted meanwhile are simply not updated.
+ */
+export async function addDownloadCounts(db: Db, byShare: Map<string, number>, byItem: Map<string, number>): Promise<void> {
+  if (byShare.size === 0 && byItem.size === 0) return;
+  await db.transaction(async (tx) => {
+    for (const [id, n] of byShare) {
+      await tx.update(shareGroups).set({ downloadCount: sql`${shareGroups.downloadCount} + ${n}` }).where(eq(shareGroups.id, id));
+    }
+    for (const [id, n] of byItem) {
+      await tx.update(shareItems).set({ downloadCount: sql`${shareItems.downloadCount} + ${n}` }).where(eq(shareItems.id, id));
+    }
+  });
+}
+
+/** Caches an item's CRC-32 once the server has read its bytes whole (the ZIP download needs it). */
+export async function setShareItemCrc32(db: Db, itemId: string, crc32: number): Promise<void> {
+  await db.update(shareItems).set({ crc32 }).where(eq(shareItems.id, itemId));
 }

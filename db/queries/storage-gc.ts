@@ -1,3 +1,4 @@
+import 'server-only';
 import { eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { storageGc } from '../schema';

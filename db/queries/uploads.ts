@@ -1,5 +1,7 @@
+import 'server-only';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '../client';
+import { scheduleDeletion } from './storage-gc';
 import { pendingUploads, shareGroups, shareItems, users, type ShareGroupRow, type UserRow } from '../schema';
 
 /** The owner's row, locked until the transaction ends: parallel inits queue on it. */
@@ -15,6 +17,16 @@ export async function reservedBy(db: Db, userId: string): Promise<{ bytes: numbe
     .from(shareGroups)
     .where(and(eq(shareGroups.userId, userId), eq(shareGroups.uploadState, 'pending')));
   return { bytes: Number(row?.total ?? 0), uploads: Number(row?.n ?? 0) };
+}
+
+/** Files in a user's uploads not yet completed (one multi-part session each). */
+export async function pendingFilesOf(db: Db, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<string>`count(*)` })
+    .from(pendingUploads)
+    .innerJoin(shareGroups, eq(shareGroups.id, pendingUploads.groupId))
+    .where(and(eq(shareGroups.userId, userId), eq(shareGroups.uploadState, 'pending')));
+  return Number(row?.n ?? 0);
 }
 
 export async function insertPendingGroup(db: Db, group: typeof shareGroups.$inferInsert): Promise<void> {
@@ -75,4 +87,41 @@ export async function stalePendingGroups(db: Db, olderThanMs: number, limit = 10
     .orderBy(shareGroups.createdAt)
     .limit(limit);
   return rows.map((r) => r.id);
+}
+
+/**
+ * Drops a pending group's records and schedules `prefix` (its parts and objects) for deletion
+ * in one transaction; null when the group was no longer pending (a complete won the race).
+ */
+export async function discardPendingGroup(db: Db, groupId: string, prefix: string): Promise<string[] | null> {
+  return db.transaction(async (tx) => {
+    if (!(await deletePendingGroup(tx, groupId))) return null;
+    return scheduleDeletion(tx, [prefix]);
+  });
+}
+
+/** What an owner already holds in unfinished uploads: reserved bytes, uploads and files. */
+export interface HeldByOwner {
+  bytes: number;
+  uploads: number;
+  files: number;
+}
+
+/**
+ * Inserts a pending share group; with `owner`, under a lock on the owner's row (parallel inits
+ * queue on it, so they cannot both take the last slot or byte): `check` sees the owner's row
+ * and what it already holds (both null when the owner is gone), and throws to refuse.
+ */
+export async function reservePendingGroup(
+  db: Db,
+  group: typeof shareGroups.$inferInsert,
+  owner: { id: string; check: (row: UserRow | null, held: HeldByOwner | null) => void } | null,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    if (owner) {
+      const row = await lockUser(tx, owner.id);
+      owner.check(row, row && { ...(await reservedBy(tx, owner.id)), files: await pendingFilesOf(tx, owner.id) });
+    }
+    await insertPendingGroup(tx, group);
+  });
 }

@@ -1,6 +1,8 @@
+import 'server-only';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { shareGroups, users, type UserRow } from '../schema';
+import { bumpEpoch, EPOCH } from './settings';
 import { scheduleDeletion } from './storage-gc';
 
 export async function findUserByUsername(db: Db, username: string): Promise<UserRow | null> {
@@ -57,6 +59,14 @@ export async function deleteUserWithShares(db: Db, id: string, prefixOf: (groupI
     const gcIds = await scheduleDeletion(tx, groups.map((g) => prefixOf(g.id)));
     if (groups.length) await tx.delete(shareGroups).where(inArray(shareGroups.id, groups.map((g) => g.id)));
     await tx.delete(users).where(eq(users.id, id));
+    // Last: the one epoch row stays locked for as short a time as the transaction allows.
+    if (groups.length) await bumpEpoch(tx, EPOCH.shares);
     return gcIds;
   });
+}
+
+/** The name a guest page shows for a share's owner: the display name, else the username. */
+export async function findUserDisplayName(db: Db, id: string): Promise<string | null> {
+  const [u] = await db.select({ displayName: users.displayName, username: users.username }).from(users).where(eq(users.id, id));
+  return u ? u.displayName || u.username : null;
 }

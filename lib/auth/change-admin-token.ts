@@ -5,8 +5,9 @@ import type { Runtime } from '../runtime';
 import { storeAdminToken } from './admin-credential';
 import { createAdminSession, type IssuedSession } from './sessions';
 import { forgetUnlockKey } from './unlock-cookie';
+import { weakTokenReason } from './weak-token';
 
-export const MIN_ADMIN_TOKEN_LENGTH = 8;
+export const MIN_ADMIN_TOKEN_LENGTH = 16;
 
 /**
  * Stores the new token's hash (it then wins over ADMIN_TOKEN), ends every admin session
@@ -17,6 +18,8 @@ export async function changeAdminToken(rt: Runtime, token: string): Promise<Issu
   if (token.length < MIN_ADMIN_TOKEN_LENGTH) {
     throw new AppError('token_too_short', `The Admin Token needs at least ${MIN_ADMIN_TOKEN_LENGTH} characters`);
   }
+  const weak = weakTokenReason(token);
+  if (weak) throw new AppError('token_too_weak', `This Admin Token is easy to guess: ${weak}`);
   await storeAdminToken(rt, token);
   await deleteAdminSessions(rt.db);
   forgetUnlockKey();

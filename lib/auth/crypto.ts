@@ -1,3 +1,4 @@
+import 'server-only';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const sha256Hex = (value: string | Buffer) => createHash('sha256').update(value).digest('hex');

@@ -1,8 +1,10 @@
 import 'server-only';
 import { AppError } from '../errors';
-import { ADMIN_COOKIE, parseCookies, USER_COOKIE } from '../http/cookies';
+import { ADMIN_COOKIE, countCookies, parseCookies, tossedCookieClears, USER_COOKIE } from '../http/cookies';
 import type { Runtime } from '../runtime';
 import { isAdmin, type Principal } from './principal';
+import { isAdminToken } from './admin-credential';
+import { assertUnderRateLimit, enforceRateLimit } from './rate-limit';
 import { resolveToken } from './sessions';
 
 export type AuthNeed = 'none' | 'optional' | 'session' | 'admin' | 'member';
@@ -11,25 +13,39 @@ export interface Authenticated {
   principal: Principal | null;
   /** Cookie-authenticated requests must pass the same-origin check when they change state. */
   viaCookie: boolean;
+  /** Two session cookies of one name were sent: the answer clears them. */
+  tossed?: boolean;
 }
 
 const satisfies = (p: Principal, need: AuthNeed) =>
   need === 'admin' ? isAdmin(p) : need === 'member' ? p.kind === 'user' : true;
 
+/** Routes where scripts may send the raw Admin Token as Bearer (deploys, uploads, /api/auth/me). */
+const ADMIN_TOKEN_AS_BEARER: ReadonlySet<AuthNeed> = new Set(['admin', 'session']);
+
 /**
  * Every route's authentication is decided here. A Bearer token is final; otherwise the
  * member cookie is tried before the admin cookie, and the first that grants the route wins
- * (a browser may hold both after using /files and /htmls).
+ * (a browser may hold both after using /files and /htmls). `ip` is the client address: a
+ * Bearer that is not a live session counts as a failed login from it (guessing the Admin
+ * Token through Bearer is as slow as through the login form).
  */
-export async function authenticate(rt: Runtime, headers: Headers, need: AuthNeed): Promise<Authenticated> {
+export async function authenticate(rt: Runtime, headers: Headers, need: AuthNeed, client: { ip: string; path?: string }): Promise<Authenticated> {
+  const ip = client.ip;
   if (need === 'none') return { principal: null, viaCookie: false };
   const authz = headers.get('authorization');
   if (authz !== null) {
     const m = /^Bearer[ ]+([^\s]+)[ ]*$/i.exec(authz);
-    const principal = m ? await resolveToken(rt, m[1], true) : null;
+    const principal = m ? await resolveBearer(rt, m[1], need, ip) : null;
     return check({ principal, viaCookie: false }, need);
   }
-  const cookies = parseCookies(headers.get('cookie'));
+  const header = headers.get('cookie');
+  // Two session cookies of one name (one tossed in by a same-site page with a longer Path or
+  // a Domain attribute): nobody can tell which is the user's, so neither counts.
+  if (countCookies(header, USER_COOKIE) > 1 || countCookies(header, ADMIN_COOKIE) > 1) {
+    return check({ principal: null, viaCookie: true, tossed: true }, need, headers, client.path);
+  }
+  const cookies = parseCookies(header);
   const found: Principal[] = [];
   for (const name of [USER_COOKIE, ADMIN_COOKIE]) {
     const token = cookies[name];
@@ -44,9 +60,34 @@ export async function authenticate(rt: Runtime, headers: Headers, need: AuthNeed
   return check({ principal: found[0] ?? null, viaCookie: true }, need);
 }
 
-function check(a: Authenticated, need: AuthNeed): Authenticated {
+/**
+ * A live session; else, on routes that take it, the Admin Token, tried only while the
+ * address is under the login limit. Every miss counts against that limit.
+ */
+async function resolveBearer(rt: Runtime, token: string, need: AuthNeed, ip: string): Promise<Principal | null> {
+  const session = await resolveToken(rt, token, false);
+  if (session) return session;
+  await assertUnderRateLimit(rt, 'login', ip);
+  if (ADMIN_TOKEN_AS_BEARER.has(need) && token.length <= 512 && (await isAdminToken(rt, token))) {
+    return { kind: 'admin', user: null, via: 'token' };
+  }
+  // One failed attempt counted; 429 when it was one too many.
+  await enforceRateLimit(rt, 'login', ip);
+  return null;
+}
+
+function check(a: Authenticated, need: AuthNeed, headers?: Headers, path = '/'): Authenticated {
   if (need === 'optional') return a;
-  if (!a.principal) throw new AppError('unauthenticated', 'Sign in to continue');
+  if (!a.principal) {
+    if (a.tossed && headers) {
+      // Clear every copy this response can reach: each prefix of the path, host-only and on
+      // the parent domains (the tossed one may have been set with Domain=).
+      throw new AppError('unauthenticated', 'Two session cookies were sent; sign in again', {
+        'Set-Cookie': tossedCookieClears(headers.get('host'), path),
+      });
+    }
+    throw new AppError('unauthenticated', 'Sign in to continue');
+  }
   if (!satisfies(a.principal, need)) {
     throw new AppError(
       'forbidden',

@@ -12,7 +12,7 @@ export async function getPagePrincipal(): Promise<Principal | null> {
     await assertMigrated(rt);
     const cookieOnly = new Headers(h);
     cookieOnly.delete('authorization');
-    return (await authenticate(rt, cookieOnly, 'optional')).principal;
+    return (await authenticate(rt, cookieOnly, 'optional', { ip: '' })).principal;
   } catch {
     return null;
   }

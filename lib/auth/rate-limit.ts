@@ -1,5 +1,5 @@
 import 'server-only';
-import { hitRateLimit } from '@/db/queries/rate-limits';
+import { hitRateLimit, peekRateLimit } from '@/db/queries/rate-limits';
 import { AppError } from '../errors';
 import type { Runtime } from '../runtime';
 
@@ -17,9 +17,17 @@ export type LimitName = keyof typeof LIMITS;
 export async function enforceRateLimit(rt: Runtime, name: LimitName, ip: string, scope = ''): Promise<void> {
   const { limit, windowSeconds } = LIMITS[name];
   const { count, resetInSeconds } = await hitRateLimit(rt.db, `${name}:${scope}:${ip}`, windowSeconds);
-  if (count > limit) {
-    throw new AppError('rate_limited', `Too many attempts; try again in ${resetInSeconds} seconds`, {
-      'Retry-After': String(resetInSeconds),
-    });
-  }
+  if (count > limit) throw limited(resetInSeconds);
+}
+
+const limited = (resetInSeconds: number) =>
+  new AppError('rate_limited', `Too many attempts; try again in ${resetInSeconds} seconds`, {
+    'Retry-After': String(resetInSeconds),
+  });
+
+/** 429 when the address is already past the limit, without counting this request. */
+export async function assertUnderRateLimit(rt: Runtime, name: LimitName, ip: string, scope = ''): Promise<void> {
+  const { limit, windowSeconds } = LIMITS[name];
+  const { count, resetInSeconds } = await peekRateLimit(rt.db, `${name}:${scope}:${ip}`, windowSeconds);
+  if (count >= limit) throw limited(resetInSeconds);
 }

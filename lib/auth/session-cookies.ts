@@ -7,11 +7,11 @@ import { isSecureRequest } from '../http/origin';
 export function sessionCookie(rt: Runtime, req: Request, kind: 'admin' | 'member', token: string): string {
   return serializeCookie(kind === 'admin' ? ADMIN_COOKIE : USER_COOKIE, token, {
     maxAge: COOKIE_MAX_AGE,
-    secure: isSecureRequest(rt.env, req.headers, req.url),
+    secure: isSecureRequest(rt.env, req.headers),
   });
 }
 
 export function clearSessionCookies(rt: Runtime, req: Request): string[] {
-  const secure = isSecureRequest(rt.env, req.headers, req.url);
+  const secure = isSecureRequest(rt.env, req.headers);
   return [clearCookie(ADMIN_COOKIE, secure), clearCookie(USER_COOKIE, secure)];
 }

@@ -29,23 +29,23 @@ export function forgetUnlockKey(): void {
   cache.key = undefined;
 }
 
-interface Subject {
+export interface UnlockSubject {
   kind: 'project' | 'share';
   id: string;
   createdAt: Date;
   passwordHash: string;
 }
 
-const mac = (key: string, s: Subject, exp: number) =>
+const mac = (key: string, s: UnlockSubject, exp: number) =>
   hmac(key, s.kind, s.id, s.createdAt.getTime(), s.passwordHash, exp);
 
 /** `<expiry seconds>.<hmac>`: binds the id, its creation time, the current hash and expiry. */
-export function signUnlock(key: string, s: Subject, nowMs = Date.now()): string {
+export function signUnlock(key: string, s: UnlockSubject, nowMs = Date.now()): string {
   const exp = Math.floor(nowMs / 1000) + UNLOCK_MAX_AGE;
   return `${exp}.${mac(key, s, exp)}`;
 }
 
-export function verifyUnlock(key: string, s: Subject, value: string | undefined, nowMs = Date.now()): boolean {
+export function verifyUnlock(key: string, s: UnlockSubject, value: string | undefined, nowMs = Date.now()): boolean {
   if (!value) return false;
   const m = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(value);
   if (!m) return false;

@@ -1,33 +1,18 @@
 /** The /htmls console's site upload: one multipart POST with upload progress and a 30-minute limit. */
 import { ApiError } from './api';
+import { appendSiteFields, type SiteFields } from './site-fields';
 import type { ProjectDto } from '@/lib/hosting/project-dto';
 
 export const HOSTED_UPLOAD_TIMEOUT_MS = 30 * 60 * 1000;
 
-export interface SiteUploadOptions {
-  slug?: string;
-  note?: string;
-  password?: string;
-  /** Keep the live deploy's other files. */
-  append?: boolean;
-  /** A new full deploy of an existing project. */
-  replace?: boolean;
-  spa?: boolean;
-  dotfiles?: boolean;
+export interface SiteUploadOptions extends SiteFields {
   signal?: AbortSignal;
   onProgress?: (loaded: number, total: number) => void;
 }
 
 export function uploadSite(files: { file: Blob; path: string }[], opts: SiteUploadOptions = {}): Promise<ProjectDto> {
   const form = new FormData();
-  // Fields must precede the files: the server streams files as they arrive.
-  if (opts.slug) form.append('slug', opts.slug);
-  if (opts.note) form.append('note', opts.note);
-  if (opts.password) form.append('password', opts.password);
-  if (opts.append) form.append('append', 'true');
-  if (opts.replace) form.append('replace', 'true');
-  if (opts.spa !== undefined) form.append('spa', String(opts.spa));
-  if (opts.dotfiles !== undefined) form.append('dotfiles', String(opts.dotfiles));
+  appendSiteFields(form, opts);
   for (const f of files) form.append('file', f.file, f.path);
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();

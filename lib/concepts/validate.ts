@@ -1,3 +1,4 @@
+import 'server-only';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import conceptSchemaFile from '../../public/schemas/concept-1.0.json';

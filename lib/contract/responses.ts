@@ -50,7 +50,13 @@ export const deploySchema = z.object({
   active: z.boolean().describe('This deploy is the one /p/<slug>/ serves'),
   url: z.string().describe('Unlisted preview: /p/<slug>@<id>/'),
 });
-export const shareItemSchema = z.object({ relative_path: z.string(), size: z.number().int(), content_type: z.string(), url: z.string() });
+export const shareItemSchema = z.object({
+  relative_path: z.string(),
+  size: z.number().int(),
+  content_type: z.string(),
+  url: z.string(),
+  download_count: z.number().int().describe('Completed guest downloads of this item (a Range request reaching the last byte counts once; HEAD never). Written in batches about once a second.'),
+});
 export const shareSchema = z.object({
   id: z.string(),
   note: z.string(),
@@ -62,6 +68,8 @@ export const shareSchema = z.object({
   username: z.string().nullable(),
   file_count: z.number().int(),
   total_bytes: z.number().int(),
+  download_count: z.number().int().describe('Completed guest downloads of any item or of the ZIP'),
+  max_downloads: z.number().int().nullable().describe('Null: unlimited. Once download_count reaches it, guests get 410 download_limit'),
   created_at: time,
   url: z.string(),
   items: z.array(shareItemSchema),
@@ -85,7 +93,14 @@ export const validationErrorSchema = errorSchema.extend({
  */
 export const conceptSchema = z.record(z.string(), z.unknown());
 const check = z.enum(['ok', 'unavailable']);
-export const healthSchema = z.object({ ok: z.boolean(), database: check, storage: check, migrations: z.enum(['applied', 'pending']) });
+export const healthSchema = z.object({
+  ok: z.boolean(),
+  database: check,
+  storage: check,
+  migrations: z.enum(['applied', 'pending']),
+  /** This instance's janitor since it started: how many runs it did (it runs when it holds the lease), and when the last began. */
+  janitor: z.object({ runs: z.number().int(), last_run_at: z.string().nullable() }),
+});
 const initFile = z.object({ clientPath: z.string(), relativePath: z.string(), uploadId: z.string(), storageKey: z.string(), partCount: z.number().int() });
 export const initResultSchema = z.object({ groupId: z.string(), mode: z.enum(['direct', 'proxy']), partSize: z.number().int(), files: z.array(initFile) });
 export const capabilitiesSchema = z.object({

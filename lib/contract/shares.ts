@@ -10,6 +10,13 @@ export const MAX_PART_RETRIES = 4;
 const isoTime = z.iso.datetime({ offset: true, message: 'expected an ISO 8601 time such as 2026-12-01T10:00:00Z' });
 const note = z.string().max(2000, 'A note has at most 2,000 characters');
 const password = z.string().max(256, 'A password has at most 256 characters');
+/** Completed downloads after which guests get 410 download_limit; null: no limit. */
+export const MAX_DOWNLOADS_LIMIT = 1_000_000_000;
+const maxDownloads = z
+  .number({ message: 'max_downloads is a whole number of downloads, or null for no limit' })
+  .int('max_downloads is a whole number of downloads, or null for no limit')
+  .min(1, 'max_downloads is at least 1 (or null for no limit)')
+  .max(MAX_DOWNLOADS_LIMIT, 'max_downloads is at most 1,000,000,000');
 export const shareIdSchema = z.string().regex(/^[A-Za-z0-9]{1,64}$/, 'not a share id');
 const uploadId = z.string().min(1).max(1024);
 const storageKey = z.string().min(1).max(1024);
@@ -19,6 +26,7 @@ export const initSchema = z.object({
   note: note.optional(),
   expires_at: isoTime.nullable().optional(),
   password: password.nullable().optional(),
+  max_downloads: maxDownloads.nullable().optional(),
   files: z
     .array(
       z.object({
@@ -62,6 +70,7 @@ export const updateShareSchema = z.object({
   expires_at: isoTime.nullable().optional(),
   password: password.nullable().optional(),
   status: z.enum(['online', 'offline']).optional(),
+  max_downloads: maxDownloads.nullable().optional(),
 });
 
 export type InitInput = z.infer<typeof initSchema>;

@@ -1,3 +1,4 @@
+import 'server-only';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from 'node:zlib';
 import type { Transform } from 'node:stream';

@@ -1,3 +1,4 @@
+import 'server-only';
 import { processState } from '../process-state';
 
 /** Small files and rewritten HTML, keyed by record id and version: never stale. */

@@ -1,5 +1,5 @@
 import 'server-only';
-import { bumpHostingEpoch, findDeploy, findProject, listDeploys as listDeployRows, lockProject, updateProjectRow } from '@/db/queries/hosting';
+import { activateProjectDeploy, findProject, listDeploys as listDeployRows } from '@/db/queries/hosting';
 import { notFound } from '../errors';
 import type { Runtime } from '../runtime';
 import { getProjectDtoOrThrow } from './list-projects';
@@ -17,12 +17,9 @@ export async function listDeploys(rt: Runtime, slug: string): Promise<DeployDto[
 /** POST /api/projects/:slug/deploys/:id/activate — roll back (or forward) to a kept deploy, at once. */
 export async function activateDeploy(rt: Runtime, slug: string, id: string): Promise<ProjectDto> {
   if (!isValidSlug(slug)) throw notFound('No such project');
-  await rt.db.transaction(async (tx) => {
-    if (!(await lockProject(tx, slug))) throw notFound('No such project');
-    if (!(await findDeploy(tx, slug, id))) throw notFound('No such deploy');
-    await updateProjectRow(tx, slug, { activeDeployId: id });
-    await bumpHostingEpoch(tx);
-  });
+  const result = await activateProjectDeploy(rt.db, slug, id);
+  if (result === 'no-project') throw notFound('No such project');
+  if (result === 'no-deploy') throw notFound('No such deploy');
   forgetSites();
   return getProjectDtoOrThrow(rt, slug);
 }

@@ -1,3 +1,4 @@
+import 'server-only';
 import { processState } from '../process-state';
 
 /** The hosted listener's bound port (PORT=0 binds a random one), for links built in pages. */

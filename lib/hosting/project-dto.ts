@@ -1,3 +1,4 @@
+import 'server-only';
 import type { DeployRow, HostedFileRow, ProjectRow } from '@/db/schema';
 
 export interface FileDto {

@@ -1,9 +1,9 @@
 import 'server-only';
-import { bumpHostingEpoch, insertDeploy, insertProject, lockProject, pruneDeploys, updateProjectRow, type NewHostedFile, type ProjectPatch } from '@/db/queries/hosting';
+import { publishDeployRecords, type NewHostedFile, type ProjectPatch } from '@/db/queries/hosting';
 import { randomString } from '../auth/crypto';
 import { AppError } from '../errors';
 import type { Runtime } from '../runtime';
-import { cancelDeletion, runDeletions, scheduleDeletion } from '../storage/gc';
+import { runDeletions } from '../storage/gc';
 import { releasableKeys } from './release-objects';
 import { forgetSites } from './site-cache';
 
@@ -29,28 +29,12 @@ export interface DeployInput {
 export async function publishDeploy(rt: Runtime, input: DeployInput): Promise<string> {
   const id = randomString(12);
   const { slug } = input;
-  const gcIds = await rt.db.transaction(async (tx) => {
-    const created = await insertProject(tx, {
-      slug,
-      note: input.settings.note ?? '',
-      passwordHash: input.settings.passwordHash ?? null,
-      spa: input.settings.spa ?? false,
-      allowDotfiles: input.settings.allowDotfiles ?? false,
-    });
-    let base: string | null = null;
-    if (!created) {
-      if (!input.append && !input.replace) throw new AppError('slug_taken', `The slug "${slug}" is already used; pick another, append to it or replace it`);
-      const project = await lockProject(tx, slug);
-      base = input.append ? (project?.activeDeployId ?? null) : null;
-    }
-    await insertDeploy(tx, { id, slug, createdBy: input.createdBy, files: input.files, base });
-    await updateProjectRow(tx, slug, { ...(created ? {} : input.settings), activeDeployId: id });
-    const { orphans, batchesInUse } = await pruneDeploys(tx, slug, rt.env.deployHistory, id);
-    const ids = await scheduleDeletion(tx, releasableKeys(slug, orphans, batchesInUse));
-    await cancelDeletion(tx, input.guards);
-    await bumpHostingEpoch(tx);
-    return ids;
-  });
+  const gcIds = await publishDeployRecords(
+    rt.db,
+    { id, slug, createdBy: input.createdBy, files: input.files, append: input.append, mayExist: input.append || input.replace, settings: input.settings, keep: rt.env.deployHistory, guards: input.guards },
+    (orphans, batchesInUse) => releasableKeys(slug, orphans, batchesInUse),
+  );
+  if (gcIds === 'slug-taken') throw new AppError('slug_taken', `The slug "${slug}" is already used; pick another, append to it or replace it`);
   forgetSites();
   await runDeletions(rt, gcIds).catch(() => {});
   return id;

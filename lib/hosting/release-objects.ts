@@ -1,3 +1,4 @@
+import 'server-only';
 import { batchOfKey, batchPrefixes, compressedKey } from '../storage/keys';
 import { parseEncodings } from './compression';
 

@@ -1,3 +1,4 @@
+import 'server-only';
 import type { FastReply, FastRequest } from '../http/fast';
 import { processState } from '../process-state';
 import { siteGeneration } from './site-cache';

@@ -1,3 +1,4 @@
+import 'server-only';
 import { encodeUrlPath } from '../paths/relative-path';
 import type { Site, SiteFile } from './site-cache';
 

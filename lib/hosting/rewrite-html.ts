@@ -1,3 +1,4 @@
+import 'server-only';
 export const BASE_TAG = '<base target="_blank">';
 export const VIEWPORT_TAG = '<meta name="viewport" content="width=device-width, initial-scale=1">';
 

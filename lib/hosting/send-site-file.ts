@@ -1,3 +1,4 @@
+import 'server-only';
 import type { FastReply, FastRequest } from '../http/fast';
 import { isHtmlType } from '../http/mime';
 import { readSmall, sendObject, streamWithInsert, type Sendable } from '../http/send-object';

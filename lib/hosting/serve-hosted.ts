@@ -1,3 +1,4 @@
+import 'server-only';
 import { projectUnlockCookie, unlockKey, verifyUnlock } from '../auth/unlock-cookie';
 import { AppError, notFound } from '../errors';
 import { parseCookies } from '../http/cookies';

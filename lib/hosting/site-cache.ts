@@ -1,6 +1,8 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
-import { loadSite, readHostingEpoch } from '@/db/queries/hosting';
+import { loadSite } from '@/db/queries/hosting';
+import { EPOCH } from '@/db/queries/settings';
+import { isWatching, watchEpoch } from '../epoch-watch';
 import type { Encoding } from '../storage/keys';
 import { processState } from '../process-state';
 import type { Runtime } from '../runtime';
@@ -34,19 +36,14 @@ export interface Site {
 
 /**
  * Sites by slug (or slug@deploy), so a hosted request costs no database round trip. Every
- * change bumps a counter in the database in the same transaction (db/queries/hosting.ts);
- * each instance on PostgreSQL polls it 4 times a second and drops its cache when it moved,
- * so another instance's deploy, rollback or status change shows here within ~250 ms. The
- * instance that made the change drops its cache at once. PGlite has one process: no poll.
- * While the database is unreachable the cache stays, and sites keep being served.
+ * change bumps the hosting epoch (lib/epoch-watch.ts): another instance's deploy, rollback or
+ * status change shows here within ~250 ms, and the instance that made the change drops its
+ * cache at once. While the database is unreachable the cache stays.
  */
-const POLL_MS = 250;
 const state = processState('site-cache', () => ({
   gen: 0,
   entries: new Map<string, { site: Site | null; gen: number }>(),
   loading: new Map<string, Promise<Site | null>>(),
-  ready: null as Promise<void> | null,
-  epoch: '',
 }));
 
 /** Changes whenever cached sites are dropped: anything derived from them is stale then. */
@@ -58,32 +55,11 @@ export function forgetSites(): void {
   state.entries.clear();
 }
 
-function watchEpoch(rt: Runtime): Promise<void> {
-  if (state.ready) return state.ready;
-  if (!rt.env.databaseUrl) return (state.ready = Promise.resolve());
-  const poll = async () => {
-    try {
-      const epoch = await readHostingEpoch(rt.db);
-      if (epoch !== state.epoch) {
-        state.epoch = epoch;
-        forgetSites();
-      }
-    } catch {
-      // The database is away: keep what we have, and look again.
-    }
-  };
-  state.ready = poll().finally(() => {
-    const timer = setInterval(() => void poll(), POLL_MS);
-    timer.unref();
-  });
-  return state.ready;
-}
-
 export async function getSite(rt: Runtime, slug: string, deployId?: string): Promise<Site | null> {
   const key = deployId ? `${slug}@${deployId}` : slug;
   const hit = state.entries.get(key);
-  if (hit && hit.gen === state.gen && state.ready) return hit.site;
-  await watchEpoch(rt);
+  if (hit && hit.gen === state.gen && isWatching(EPOCH.hosting)) return hit.site;
+  await watchEpoch(rt, EPOCH.hosting, forgetSites);
   const gen = state.gen;
   const loadKey = `${gen}:${key}`;
   let pending = state.loading.get(loadKey);

@@ -1,3 +1,4 @@
+import 'server-only';
 import { formatBytes } from '../client/format';
 import type { FastReply } from '../http/fast';
 import { escapeHtml } from '../http/html';

@@ -1,14 +1,10 @@
 import 'server-only';
 import { findProject } from '@/db/queries/hosting';
-import { verifyPassword } from '../auth/passwords';
-import { enforceRateLimit } from '../auth/rate-limit';
-import { projectUnlockCookie, signUnlock, UNLOCK_MAX_AGE, unlockKey } from '../auth/unlock-cookie';
+import { projectUnlockCookie } from '../auth/unlock-cookie';
+import { unlockWithPassword } from '../auth/unlock-with-password';
 import { notFound } from '../errors';
-import { serializeCookie } from '../http/cookies';
-import { jsonReply, type FastReply, type FastRequest } from '../http/fast';
+import type { FastReply, FastRequest } from '../http/fast';
 import { isSecureHostedRequest } from '../http/origin';
-import { passwordPage } from '../http/password-page';
-import { readUnlockBody } from '../http/read-body';
 import type { Runtime } from '../runtime';
 
 /**
@@ -16,27 +12,17 @@ import type { Runtime } from '../runtime';
  * The cookie is scoped to the path the form was on (`/p/<slug>`, or a preview's
  * `/p/<slug>@<deploy>`), so it reaches every file of the site and nothing else.
  */
-export async function unlockProject(rt: Runtime, req: FastRequest, slug: string, prefix: string): Promise<FastReply> {
-  await enforceRateLimit(rt, 'unlock', req.ip);
-  const input = await readUnlockBody(req);
-  const project = await findProject(rt.db, slug);
-  if (!project) throw notFound();
-  const target = safeNext(input.next, prefix);
-  const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
-  if (project.passwordHash) {
-    if (!(await verifyPassword(input.password, project.passwordHash))) {
-      if (input.json) return jsonReply(401, { error: 'Wrong password', code: 'wrong_password' });
-      return passwordPage({ status: 401, title: prefix, action: `${prefix}/unlock`, next: target, error: 'Wrong password. Try again.' });
-    }
-    const value = signUnlock(await unlockKey(rt), { kind: 'project', id: slug, createdAt: project.createdAt, passwordHash: project.passwordHash });
-    headers['Set-Cookie'] = serializeCookie(projectUnlockCookie(slug), value, {
-      maxAge: UNLOCK_MAX_AGE,
-      secure: isSecureHostedRequest(rt.env, req),
-      path: prefix,
-    });
-  }
-  if (input.json) return jsonReply(200, { ok: true }, headers);
-  return { status: 303, headers: { ...headers, Location: target }, body: null };
+export function unlockProject(rt: Runtime, req: FastRequest, slug: string, prefix: string): Promise<FastReply> {
+  return unlockWithPassword(rt, req, async (next) => {
+    const project = await findProject(rt.db, slug);
+    if (!project) throw notFound();
+    return {
+      subject: { kind: 'project', id: slug, createdAt: project.createdAt, passwordHash: project.passwordHash },
+      cookie: { name: projectUnlockCookie(slug), path: prefix, secure: isSecureHostedRequest(rt.env, req) },
+      page: { title: prefix, action: `${prefix}/unlock` },
+      next: safeNext(next, prefix),
+    };
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import 'server-only';
-import { bumpHostingEpoch, lockProject, updateProjectRow, type ProjectPatch } from '@/db/queries/hosting';
+import { updateProjectSettings, type ProjectPatch } from '@/db/queries/hosting';
 import { hashPassword } from '../auth/passwords';
 import { notFound } from '../errors';
 import type { Runtime } from '../runtime';
@@ -20,12 +20,7 @@ export async function updateProject(
   if (input.password !== undefined) patch.passwordHash = input.password ? await hashPassword(input.password) : null;
   if (input.spa !== undefined) patch.spa = input.spa;
   if (input.allow_dotfiles !== undefined) patch.allowDotfiles = input.allow_dotfiles;
-  await rt.db.transaction(async (tx) => {
-    if (!(await lockProject(tx, slug))) throw notFound('No such project');
-    if (Object.keys(patch).length === 0) return;
-    await updateProjectRow(tx, slug, patch);
-    await bumpHostingEpoch(tx);
-  });
+  if (!(await updateProjectSettings(rt.db, slug, patch))) throw notFound('No such project');
   forgetSites();
   return getProjectDtoOrThrow(rt, slug);
 }

@@ -1,15 +1,17 @@
+import 'server-only';
 import { isIP } from 'node:net';
+import { processState } from '../process-state';
 
 /** Header server.ts sets on every request it hands to Next; incoming copies are dropped. */
 export const CLIENT_IP_HEADER = 'x-htmls-client-ip';
-const CUSTOM_SERVER = Symbol.for('htmls.customServer');
+const customServer = processState('custom-server', () => ({ running: false }));
 
 export function markCustomServer(): void {
-  (globalThis as Record<symbol, unknown>)[CUSTOM_SERVER] = true;
+  customServer.running = true;
 }
 
 export function runningUnderCustomServer(): boolean {
-  return (globalThis as Record<symbol, unknown>)[CUSTOM_SERVER] === true;
+  return customServer.running;
 }
 
 /**

@@ -1,3 +1,4 @@
+import 'server-only';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline, Readable } from 'node:stream';
 
@@ -18,6 +19,11 @@ export interface FastReply {
   status: number;
   headers: Record<string, string | string[]>;
   body?: Buffer | string | Readable | null;
+  /**
+   * Called once when the whole body (its Content-Length) has been handed to the socket, before
+   * the next request of the client can arrive; never when the client leaves early.
+   */
+  onComplete?: () => void;
 }
 
 export function fromNode(req: IncomingMessage, ip: string): FastRequest {
@@ -66,9 +72,29 @@ export function writeNodeReply(res: ServerResponse, reply: FastReply, method: st
     // pipeline, not pipe: a client that left while the reply was being prepared has already
     // closed `res`, and only pipeline then destroys the body (and closes its file) at once.
     pipeline(body, res, () => {});
+    // Observed after pipeline's own listener, so the stream flows only into the response.
+    if (reply.onComplete) whenFullyRead(body, Number(reply.headers['Content-Length']), reply.onComplete);
     return;
   }
   res.end(body);
+  reply.onComplete?.();
+}
+
+/** Calls `done` when `length` bytes have passed through the (already piped) stream. */
+function whenFullyRead(body: Readable, length: number, done: () => void): void {
+  if (!(length > 0)) {
+    body.once('end', done);
+    return;
+  }
+  let seen = 0;
+  const onData = (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen >= length) {
+      body.off('data', onData);
+      done();
+    }
+  };
+  body.on('data', onData);
 }
 
 /** The last resort of the fast paths: a bare 500, or a closed socket once headers are out. */
@@ -111,6 +137,10 @@ export function toWebResponse(reply: FastReply, method: string): Response {
   } else if (reply.body instanceof Readable) {
     reply.body.destroy();
   }
+  if (method !== 'HEAD' && reply.onComplete) {
+    if (reply.body instanceof Readable) reply.body.once('end', reply.onComplete);
+    else if (reply.body != null) reply.onComplete();
+  }
   return new Response(body, { status: reply.status, headers });
 }
 
@@ -122,7 +152,7 @@ export function textReply(status: number, text: string, extra: Record<string, st
   };
 }
 
-export function jsonReply(status: number, data: unknown, extra: Record<string, string> = {}): FastReply {
+export function jsonReply(status: number, data: unknown, extra: Record<string, string | string[]> = {}): FastReply {
   return {
     status,
     headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...extra },

@@ -1,3 +1,4 @@
+import 'server-only';
 import { getEnv } from '../env';
 import { escapeHtml } from './html';
 

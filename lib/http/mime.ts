@@ -1,3 +1,4 @@
+import 'server-only';
 /** Content types decided by the server from the extension, never taken from a client. */
 const TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',

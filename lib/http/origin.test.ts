@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseEnv } from '../env';
-import { decideHost, hostedOriginFor, isSameOriginRequest, isSecureHostedRequest, isSecureRequest, slugOfUrl } from './origin';
+import { decideHost, hostedOriginFor, isForeignBrowserRequest, isSameOriginRequest, isSecureHostedRequest, isSecureRequest, slugOfUrl } from './origin';
 
 const env = (extra: Record<string, string> = {}) => parseEnv({ PORT: '3000', ...extra });
 const req = (url: string, headers: Record<string, string> = {}, method = 'GET') => ({
@@ -90,6 +90,18 @@ describe('secure requests and the own origin', () => {
     const headers = new Headers({ host: '127.0.0.1:3000', origin: 'http://127.0.0.1:3001' });
     expect(isSameOriginRequest(e, headers, 'http://127.0.0.1:3000/api/files')).toBe(false);
     expect(isSameOriginRequest(e, new Headers({ host: '127.0.0.1:3000', origin: 'http://127.0.0.1:3000' }), 'http://127.0.0.1:3000/api')).toBe(true);
+  });
+
+  it('isForeignBrowserRequest: another Origin or a non-same-origin Sec-Fetch-Site; clients sending neither are not browsers', () => {
+    const e = env();
+    const url = 'http://127.0.0.1:3000/api/auth/logout';
+    const h = (extra: Record<string, string>) => new Headers({ host: '127.0.0.1:3000', ...extra });
+    expect(isForeignBrowserRequest(e, h({ origin: 'https://evil.example' }), url)).toBe(true);
+    expect(isForeignBrowserRequest(e, h({ origin: 'http://127.0.0.1:3001' }), url)).toBe(true);
+    expect(isForeignBrowserRequest(e, h({ 'sec-fetch-site': 'same-site' }), url)).toBe(true);
+    expect(isForeignBrowserRequest(e, h({ 'sec-fetch-site': 'cross-site' }), url)).toBe(true);
+    expect(isForeignBrowserRequest(e, h({ origin: 'http://127.0.0.1:3000', 'sec-fetch-site': 'same-origin' }), url)).toBe(false);
+    expect(isForeignBrowserRequest(e, h({}), url)).toBe(false);
   });
 
   it('hostedOriginFor and slugOfUrl', () => {

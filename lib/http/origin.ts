@@ -5,6 +5,7 @@
  * of every cookie). server.ts and the route handlers both ask this module; nothing else
  * looks at Host or X-Forwarded-Proto.
  */
+import 'server-only';
 import type { Env } from '../env';
 
 export type Listener = 'main' | 'hosted';
@@ -14,7 +15,7 @@ const read = (h: HeaderSource, name: string): string | undefined =>
   h instanceof Headers ? (h.get(name) ?? undefined) : h.header(name);
 
 /** The scheme the client used: PUBLIC_URL's, else X-Forwarded-Proto behind a trusted proxy. */
-export function isSecureRequest(env: Env, headers: HeaderSource, _url?: string): boolean {
+export function isSecureRequest(env: Env, headers: HeaderSource): boolean {
   if (env.publicUrl) return env.publicUrl.startsWith('https:');
   return env.trustProxy > 0 && read(headers, 'x-forwarded-proto')?.split(',')[0].trim() === 'https';
 }
@@ -30,9 +31,8 @@ export function isSecureHostedRequest(env: Env, headers: HeaderSource): boolean 
 export function ownOrigin(env: Env, headers: HeaderSource, fallbackUrl: string): string {
   if (env.publicUrl) return env.publicUrl;
   const host = read(headers, 'host');
-  const proto = env.trustProxy > 0 ? read(headers, 'x-forwarded-proto')?.split(',')[0].trim() : undefined;
-  const base = new URL(fallbackUrl);
-  return host ? `${proto === 'https' ? 'https' : base.protocol.replace(':', '')}://${host}` : base.origin;
+  // The listeners speak plain HTTP: the scheme is the one secure-request rule's answer.
+  return host ? `${isSecureRequest(env, headers) ? 'https' : 'http'}://${host}` : new URL(fallbackUrl).origin;
 }
 
 /**
@@ -44,6 +44,18 @@ export function isSameOriginRequest(env: Env, headers: HeaderSource, url: string
   const origin = read(headers, 'origin');
   if (origin) return origin === ownOrigin(env, headers, url);
   return read(headers, 'sec-fetch-site') === 'same-origin';
+}
+
+/**
+ * A browser request from another origin: an Origin header that is not ours, or a
+ * Sec-Fetch-Site that is not same-origin. Routes that change state without a session
+ * (logout) refuse these; clients that send neither header (curl, scripts) are not browsers.
+ */
+export function isForeignBrowserRequest(env: Env, headers: HeaderSource, url: string): boolean {
+  const origin = read(headers, 'origin');
+  if (origin) return origin !== ownOrigin(env, headers, url);
+  const site = read(headers, 'sec-fetch-site');
+  return site !== undefined && site !== 'same-origin' && site !== 'none';
 }
 
 /** What a request gets, decided from the listener, the Host header and the path alone. */

@@ -1,3 +1,4 @@
+import 'server-only';
 import type { FastReply } from './fast';
 import { guestPageHtml, type GuestTone } from './guest-page';
 import { escapeHtml } from './html';

@@ -1,3 +1,4 @@
+import 'server-only';
 import { AppError } from '../errors';
 import type { FastRequest } from './fast';
 

@@ -1,3 +1,4 @@
+import 'server-only';
 import { toErrorBody } from '../errors';
 import { jsonReply, type FastReply, type FastRequest } from './fast';
 import { messagePage } from './password-page';

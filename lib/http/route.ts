@@ -8,6 +8,8 @@ import { CLIENT_IP_HEADER, resolveClientIp, runningUnderCustomServer } from './c
 import { isSameOriginRequest } from './origin';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
+/** Routes anyone may call (login, register) read at most this much: nothing they take is larger. */
+export const ANONYMOUS_BODY_LIMIT = 4 * 1024;
 
 export interface RouteContext<B, Q> {
   req: Request;
@@ -45,11 +47,8 @@ export function route<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType 
   return async (req: Request, context?: NextContext): Promise<Response> => {
     try {
       const rt = await getRuntime();
-      if (!opts.allowPendingMigrations) await assertMigrated(rt);
-      const { principal, viaCookie } = await authenticate(rt, req.headers, opts.auth);
-      if (viaCookie && principal && STATE_CHANGING.has(req.method) && !isSameOriginRequest(rt.env, req.headers, req.url)) {
-        throw new AppError('forbidden', 'Cross-site request refused');
-      }
+      const ip = clientIp(rt, req.headers);
+      const principal = await admitRequest(rt, opts, { method: req.method, url: req.url, headers: req.headers, ip });
       const rawParams = (context ? await context.params : undefined) ?? {};
       const params = Object.fromEntries(
         Object.entries(rawParams).map(([k, v]) => [k, Array.isArray(v) ? v.join('/') : v]),
@@ -57,15 +56,33 @@ export function route<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType 
       const url = new URL(req.url);
       const query = (opts.query ? parseWith(opts.query, Object.fromEntries(url.searchParams)) : undefined) as z.infer<Q>;
       const body = (
-        opts.body ? parseWith(opts.body, await readJson(req, opts.maxBodyBytes ?? JSON_BODY_LIMIT)) : undefined
+        opts.body ? parseWith(opts.body, await readJson(req, opts.maxBodyBytes ?? (opts.auth === 'none' || opts.auth === 'optional' ? ANONYMOUS_BODY_LIMIT : JSON_BODY_LIMIT))) : undefined
       ) as z.infer<B>;
       return withApiHeaders(
-        await handler({ req, rt, params, body, query, ip: clientIp(rt, req.headers), principal }),
+        await handler({ req, rt, params, body, query, ip, principal }),
       );
     } catch (err) {
       return errorResponse(err);
     }
   };
+}
+
+/**
+ * The steps every API request passes before its input is read, shared by route() and
+ * fastRoute(): migrations applied, authentication, and for a cookie-authenticated change the
+ * same-origin check. `url` is absolute.
+ */
+export async function admitRequest(
+  rt: Runtime,
+  opts: { auth: AuthNeed; allowPendingMigrations?: boolean },
+  req: { method: string; url: string; headers: Headers; ip: string },
+): Promise<Principal | null> {
+  if (!opts.allowPendingMigrations) await assertMigrated(rt);
+  const { principal, viaCookie } = await authenticate(rt, req.headers, opts.auth, { ip: req.ip, path: new URL(req.url).pathname });
+  if (viaCookie && principal && STATE_CHANGING.has(req.method) && !isSameOriginRequest(rt.env, req.headers, req.url)) {
+    throw new AppError('forbidden', 'Cross-site request refused');
+  }
+  return principal;
 }
 
 export function clientIp(rt: Runtime, headers: Headers): string {
@@ -74,7 +91,7 @@ export function clientIp(rt: Runtime, headers: Headers): string {
   return resolveClientIp(undefined, headers.get('x-forwarded-for'), rt.env.trustProxy);
 }
 
-function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -125,7 +142,9 @@ export const noContent = (headers?: HeadersInit) => new Response(null, { status:
 
 export function errorResponse(err: unknown): Response {
   const { status, body, headers } = toErrorBody(err);
-  return withApiHeaders(Response.json(body, { status, headers }));
+  const h = new Headers();
+  for (const [k, v] of Object.entries(headers)) for (const item of Array.isArray(v) ? v : [v]) h.append(k, item);
+  return withApiHeaders(Response.json(body, { status, headers: h }));
 }
 
 function withApiHeaders(res: Response): Response {

@@ -1,7 +1,9 @@
+import 'server-only';
+import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { StorageDriver } from '../storage/types';
+import type { ByteRange, StorageDriver } from '../storage/types';
 import type { FastReply, FastRequest } from './fast';
-import { etagMatches, ifRangeAllows, parseRange } from './range';
+import { evaluatePreconditions, ifRangeAllows, parseRanges } from './range';
 
 export interface Sendable {
   storageKey: string;
@@ -11,46 +13,117 @@ export interface Sendable {
   headers: Record<string, string>;
   /** When set, the bytes to send instead of reading the store (cached or rewritten). */
   buffer?: Buffer;
+  /** Called once when a GET's body has been sent through the representation's last byte. */
+  onComplete?: () => void;
+}
+
+/** One representation of a known size whose bytes (or any range of them) can be opened. */
+export interface Representation {
+  size: number;
+  etag: string;
+  lastModified: Date;
+  /** Content-Type and the rest; ETag, Last-Modified, Accept-Ranges and lengths are added. */
+  headers: Record<string, string>;
+  /** The bytes of `range` (inclusive), or all of them without one. Never called for HEAD. */
+  open(range?: ByteRange): Promise<Readable | Buffer> | Readable | Buffer;
+  /** Called once when a GET's body has been sent through the representation's last byte. */
+  onComplete?: () => void;
 }
 
 /**
- * 200/206/304/416 for one object: ETag and If-None-Match, a single Range with If-Range,
- * HEAD without a body. Bytes stream from the store; nothing is read whole.
+ * 200/206/304/412/416 for one object of the store (or a buffer in place of it).
+ * Bytes stream from the store; nothing is read whole.
  */
-export async function sendObject(req: FastRequest, storage: StorageDriver, obj: Sendable): Promise<FastReply> {
+export function sendObject(req: FastRequest, storage: StorageDriver, obj: Sendable): Promise<FastReply> {
+  const buffer = obj.buffer;
+  return sendRepresentation(req, {
+    size: buffer ? buffer.length : obj.size,
+    etag: obj.etag,
+    lastModified: obj.lastModified,
+    headers: obj.headers,
+    onComplete: obj.onComplete,
+    open: (range) => {
+      if (buffer) return range ? buffer.subarray(range.start, range.end + 1) : buffer;
+      if (obj.size === 0) return Buffer.alloc(0);
+      return storage.get(obj.storageKey, range).then((g) => g.body);
+    },
+  });
+}
+
+/**
+ * RFC 9110 §13–14 for any representation (share items, hosted files, the share ZIP):
+ * preconditions in the RFC's order (412 / 304), then Range with an exact If-Range: one range is
+ * a 206 with Content-Range, several a streamed 206 multipart/byteranges (exact Content-Length,
+ * parts opened one after another), none satisfiable a 416 with `bytes *\/size`. HEAD ignores
+ * Range (RFC 9110 §14.2) and never has a body.
+ */
+export async function sendRepresentation(req: FastRequest, rep: Representation): Promise<FastReply> {
+  const { size } = rep;
   const base: Record<string, string> = {
-    ...obj.headers,
-    ETag: obj.etag,
-    'Last-Modified': obj.lastModified.toUTCString(),
+    ...rep.headers,
+    ETag: rep.etag,
+    'Last-Modified': rep.lastModified.toUTCString(),
     'Accept-Ranges': 'bytes',
   };
-  if (etagMatches(req.header('if-none-match'), obj.etag)) {
-    return { status: 304, headers: base, body: null };
-  }
-  const size = obj.buffer ? obj.buffer.length : obj.size;
-  const wanted = ifRangeAllows(req.header('if-range'), obj.etag, obj.lastModified)
-    ? parseRange(req.header('range'), size)
-    : ({ kind: 'full' } as const);
+  const header = (name: string) => req.header(name);
+  const pre = evaluatePreconditions(req.method, header, rep);
+  if (pre === 'not-modified') return { status: 304, headers: base, body: null };
+  if (pre === 'failed') return { status: 412, headers: { ...withoutBodyHeaders(base), 'Content-Length': '0' }, body: null };
+  const head = req.method === 'HEAD';
+  const wanted =
+    !head && ifRangeAllows(header('if-range'), rep.etag, rep.lastModified)
+      ? parseRanges(header('range'), size)
+      : ({ kind: 'full' } as const);
   if (wanted.kind === 'unsatisfiable') {
     return {
       status: 416,
-      headers: { ...base, 'Content-Range': `bytes */${size}`, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': '0' },
+      headers: { ...withoutBodyHeaders(base), 'Content-Range': `bytes */${size}`, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': '0' },
       body: null,
     };
   }
-  const head = req.method === 'HEAD';
+  if (wanted.kind === 'partial' && wanted.ranges.length === 1) {
+    const range = wanted.ranges[0];
+    const headers = { ...base, 'Content-Range': `bytes ${range.start}-${range.end}/${size}`, 'Content-Length': String(range.end - range.start + 1) };
+    const reachesEnd = range.end === size - 1;
+    return { status: 206, headers, body: await rep.open(range), onComplete: reachesEnd ? rep.onComplete : undefined };
+  }
   if (wanted.kind === 'partial') {
-    const { start, end } = wanted.range;
-    const headers = { ...base, 'Content-Range': `bytes ${start}-${end}/${size}`, 'Content-Length': String(end - start + 1) };
-    if (head) return { status: 206, headers, body: null };
-    const body = obj.buffer ? obj.buffer.subarray(start, end + 1) : (await storage.get(obj.storageKey, wanted.range)).body;
-    return { status: 206, headers, body };
+    const { ranges } = wanted;
+    const type = rep.headers['Content-Type'] ?? 'application/octet-stream';
+    const boundary = randomBytes(12).toString('hex');
+    const heads = ranges.map((r, i) =>
+      Buffer.from(`${i === 0 ? '' : '\r\n'}--${boundary}\r\nContent-Type: ${type}\r\nContent-Range: bytes ${r.start}-${r.end}/${size}\r\n\r\n`),
+    );
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    const length = heads.reduce((n, h, i) => n + h.length + ranges[i].end - ranges[i].start + 1, tail.length);
+    const headers: Record<string, string> = {
+      ...base,
+      'Content-Type': `multipart/byteranges; boundary=${boundary}`,
+      'Content-Length': String(length),
+    };
+    const body = Readable.from(
+      (async function* () {
+        for (let i = 0; i < ranges.length; i++) {
+          yield heads[i];
+          const part = await rep.open(ranges[i]);
+          if (Buffer.isBuffer(part)) yield part;
+          else yield* part;
+        }
+        yield tail;
+      })(),
+      { objectMode: false },
+    );
+    return { status: 206, headers, body, onComplete: ranges[ranges.length - 1].end === size - 1 ? rep.onComplete : undefined };
   }
   const headers = { ...base, 'Content-Length': String(size) };
   if (head) return { status: 200, headers, body: null };
-  if (obj.buffer) return { status: 200, headers, body: obj.buffer };
-  if (size === 0) return { status: 200, headers, body: Buffer.alloc(0) };
-  return { status: 200, headers, body: (await storage.get(obj.storageKey)).body };
+  return { status: 200, headers, body: await rep.open(), onComplete: rep.onComplete };
+}
+
+/** A 412/416 has no body of the representation: its type and name go. */
+function withoutBodyHeaders(h: Record<string, string>): Record<string, string> {
+  const { 'Content-Type': _t, 'Content-Disposition': _d, 'Content-Encoding': _e, ...rest } = h;
+  return rest;
 }
 
 /** Reads a whole (small) object into memory: only for objects under the cache limit. */

@@ -1,3 +1,4 @@
+import 'server-only';
 /**
  * The longest any request may take: an upload part (the console allows 30 minutes). The
  * janitor treats a temporary file older than this as left behind by a crash.

@@ -90,6 +90,7 @@ describe('URL paths', () => {
     expect(decodeUrlPath('a%20b/%E8%A7%86.mp4')).toBe('a b/视.mp4');
     expect(decodeUrlPath('%2e%2e%252f')).toBe('..%2f');
     expect(decodeUrlPath('%E0%A4%A')).toBeNull();
+    expect(decodeUrlPath('a/%00')).toBeNull();
     expect(encodeUrlPath('a b/视#?.mp4')).toBe('a%20b/%E8%A7%86%23%3F.mp4');
   });
 });

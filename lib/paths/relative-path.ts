@@ -49,13 +49,17 @@ export function sanitizeRelativePath(input: string): string {
 /** What two paths must not share within one project or share: NFC, then case-folded. */
 export const pathKey = (path: string) => path.normalize('NFC').toLowerCase().normalize('NFC');
 
-/** Decodes a URL path (each segment once) into a relative path, or null when malformed. */
+/**
+ * Decodes a URL path (each segment once) into a relative path, or null when malformed. A NUL
+ * is malformed too: no stored path has one, and the database refuses it in a query (a 500).
+ */
 export function decodeUrlPath(encoded: string): string | null {
   try {
-    return encoded
+    const decoded = encoded
       .split('/')
       .map((s) => decodeURIComponent(s))
       .join('/');
+    return decoded.includes('\0') ? null : decoded;
   } catch {
     return null;
   }

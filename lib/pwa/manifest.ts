@@ -1,3 +1,4 @@
+import 'server-only';
 import sizes from '@/assets/icons.json';
 
 /** The two installable apps: the file-sharing console and the administrator's. */
@@ -11,6 +12,13 @@ export const THEME = {
 
 /** The share sheet posts here; the service worker receives it (app/files/share-target without one). */
 export const SHARE_TARGET_ACTION = '/files/share-target';
+
+/** The /files phone layout's tabs; the hash opens one (app/files/_components/files-app.tsx). */
+const FILES_TABS = [
+  { name: 'Upload', hash: '' },
+  { name: 'Shares', hash: '#shares' },
+  { name: 'Settings', hash: '#settings' },
+];
 
 const APPS = {
   files: {
@@ -53,6 +61,12 @@ export function webAppManifest(app: AppName) {
             enctype: 'multipart/form-data',
             params: { title: 'title', text: 'text', url: 'url', files: [{ name: 'files', accept: ['*/*'] }] },
           },
+          // The app icon's menu (long press, right click): straight to a tab of the phone layout.
+          shortcuts: FILES_TABS.map(({ name, hash }) => ({
+            name,
+            url: `${scope}${hash}`,
+            icons: [{ src: '/icons/icon-96.png', sizes: '96x96', type: 'image/png' }],
+          })),
         }
       : {}),
   };

@@ -1,7 +1,6 @@
 import 'server-only';
 import { findShareGroup } from '@/db/queries/shares';
-import { scheduleDeletion } from '@/db/queries/storage-gc';
-import { deletePendingGroup, stalePendingGroups } from '@/db/queries/uploads';
+import { discardPendingGroup, stalePendingGroups } from '@/db/queries/uploads';
 import type { Principal } from '../auth/principal';
 import { AppError } from '../errors';
 import type { Runtime } from '../runtime';
@@ -30,10 +29,7 @@ export async function abortUpload(rt: Runtime, principal: Principal, groupId: st
  * being pending: of an abort and a complete, exactly one wins. False when it was not pending.
  */
 export async function discardGroup(rt: Runtime, groupId: string): Promise<boolean> {
-  const gcIds = await rt.db.transaction(async (tx) => {
-    if (!(await deletePendingGroup(tx, groupId))) return null;
-    return scheduleDeletion(tx, [sharedGroupPrefix(groupId)]);
-  });
+  const gcIds = await discardPendingGroup(rt.db, groupId, sharedGroupPrefix(groupId));
   if (!gcIds) return false;
   await runDeletions(rt, gcIds);
   return true;

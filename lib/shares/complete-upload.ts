@@ -7,6 +7,7 @@ import type { CompleteInput } from '../contract/shares';
 import { AppError, notFound } from '../errors';
 import { mapLimit } from '../map-limit';
 import { pathKey } from '../paths/relative-path';
+import { processState } from '../process-state';
 import type { Runtime } from '../runtime';
 import { isStorageNotFound, type ObjectInfo, type PartInfo } from '../storage/types';
 import { discardGroup } from './abort-upload';
@@ -24,9 +25,30 @@ const alreadyCompleted = () => new AppError('already_completed', 'This upload is
  * transaction whose conditional update decides the race with a second complete or an abort.
  */
 export async function completeUpload(rt: Runtime, principal: Principal, input: CompleteInput): Promise<ShareDto> {
+  // Completes of one group in this process run one after the other: the later ones then find
+  // it complete (409) instead of racing the first one's merges in the store, where each store
+  // fails its own way (NoSuchUpload, a 500 from radosgw…). Across instances the conditional
+  // publish below still decides.
+  const running = processState('completingGroups', () => new Map<string, Promise<unknown>>());
+  const before = running.get(input.groupId);
+  const mine = (async () => {
+    await before?.catch(() => {});
+    return completeOnce(rt, principal, input);
+  })();
+  running.set(input.groupId, mine);
+  try {
+    return await mine;
+  } finally {
+    if (running.get(input.groupId) === mine) running.delete(input.groupId);
+  }
+}
+
+async function completeOnce(rt: Runtime, principal: Principal, input: CompleteInput): Promise<ShareDto> {
   const group = await ownGroupOrThrow(rt, principal, input.groupId);
   if (group.uploadState === 'complete') throw alreadyCompleted();
   const pending = await listPendingUploads(rt.db, group.id);
+  // A complete that won meanwhile deleted the pending rows: this one lost the race (409).
+  if (pending.length === 0) throw await whyGone(rt, group.id);
   checkNamedParts(pending, input);
 
   let stored: { pending: PendingUploadRow; object: ObjectInfo }[];

@@ -1,5 +1,5 @@
 import 'server-only';
-import { insertPendingGroup, insertPendingUploads, lockUser, reservedBy } from '@/db/queries/uploads';
+import { insertPendingUploads, reservePendingGroup, type HeldByOwner } from '@/db/queries/uploads';
 import { isAdmin, ownerIdOf, type Principal } from '../auth/principal';
 import { randomId } from '../auth/crypto';
 import { hashPassword } from '../auth/passwords';
@@ -34,6 +34,9 @@ export async function initUpload(rt: Runtime, principal: Principal, input: InitI
     return { ...f, relativePath };
   });
   const total = files.reduce((n, f) => n + f.size, 0);
+  // Every file holds at least MIN_RESERVATION of the quota while pending: its session costs
+  // something even when the file is empty, so the quota bounds them too.
+  const reserve = files.reduce((n, f) => n + Math.max(f.size, MIN_RESERVATION), 0);
   if (total > MAX_SHARE_BYTES) throw new AppError('too_large', 'A share holds at most 50 GB');
   const expiresAt = input.expires_at ? new Date(input.expires_at) : null;
   const passwordHash = input.password ? await hashPassword(input.password) : null;
@@ -41,25 +44,33 @@ export async function initUpload(rt: Runtime, principal: Principal, input: InitI
   const ownerId = ownerIdOf(principal);
   const groupId = randomId(16);
 
-  await rt.db.transaction(async (tx) => {
-    if (ownerId) {
-      const owner = await lockUser(tx, ownerId);
-      if (!owner) throw new AppError('unauthenticated', 'Sign in to continue');
-      if (!isAdmin(principal)) checkQuota(Number(owner.quotaBytes), Number(owner.usedBytes), await reservedBy(tx, ownerId), total);
-    }
-    await insertPendingGroup(tx, {
-      id: groupId,
-      userId: ownerId,
-      note: input.note ?? '',
-      passwordHash,
-      expiresAt,
-      status: 'offline',
-      uploadState: 'pending',
-      uploadMode: caps.mode,
-      partSize: caps.partSize,
-      reservedBytes: total,
-    });
-  });
+  const group = {
+    id: groupId,
+    userId: ownerId,
+    note: input.note ?? '',
+    passwordHash,
+    expiresAt,
+    status: 'offline' as const,
+    uploadState: 'pending' as const,
+    uploadMode: caps.mode,
+    partSize: caps.partSize,
+    reservedBytes: reserve,
+    maxDownloads: input.max_downloads ?? null,
+  };
+  await reservePendingGroup(
+    rt.db,
+    group,
+    ownerId === null
+      ? null
+      : {
+          id: ownerId,
+          check: (owner, held) => {
+            if (!owner || !held) throw new AppError('unauthenticated', 'Sign in to continue');
+            checkPendingCaps(rt, held, files.length);
+            if (!isAdmin(principal)) checkQuota(Number(owner.quotaBytes), Number(owner.usedBytes), held, reserve);
+          },
+        },
+  );
 
   try {
     const started = await mapLimit(files, 32, async (f) => {
@@ -90,6 +101,24 @@ export async function initUpload(rt: Runtime, principal: Principal, input: InitI
   } catch (e) {
     await discardGroup(rt, groupId).catch(() => {});
     throw e;
+  }
+}
+
+/** Bytes of quota each pending file holds at least (an empty file too). */
+export const MIN_RESERVATION = 1024;
+
+/**
+ * A member holds at most MAX_PENDING_UPLOADS unfinished uploads and MAX_PENDING_FILES files in
+ * them: each is a multi-part session in the store, and nothing else bounds empty files.
+ * Runs under the owner's row lock, so parallel inits cannot both take the last slot.
+ */
+function checkPendingCaps(rt: Runtime, held: HeldByOwner, newFiles: number): void {
+  const { maxPendingUploads, maxPendingFiles } = rt.env;
+  if (held.uploads >= maxPendingUploads) {
+    throw new AppError('too_many_pending', `You have ${held.uploads} unfinished uploads (at most ${maxPendingUploads}): resume or discard one first`);
+  }
+  if (held.files + newFiles > maxPendingFiles) {
+    throw new AppError('too_many_pending', `Unfinished uploads may hold at most ${maxPendingFiles} files; ${held.files} are waiting and this one adds ${newFiles}: resume or discard one first`);
   }
 }
 

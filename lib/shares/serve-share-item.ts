@@ -1,22 +1,19 @@
-import contentDisposition from 'content-disposition';
-import { verifyPassword } from '../auth/passwords';
-import { enforceRateLimit } from '../auth/rate-limit';
-import { shareUnlockCookie, signUnlock, UNLOCK_MAX_AGE, unlockKey } from '../auth/unlock-cookie';
+import 'server-only';
+import { shareUnlockCookie } from '../auth/unlock-cookie';
+import { unlockWithPassword } from '../auth/unlock-with-password';
 import { AppError, notFound } from '../errors';
-import { serializeCookie } from '../http/cookies';
-import { jsonReply, type FastReply, type FastRequest } from '../http/fast';
+import { contentDisposition } from '../http/content-disposition';
+import { type FastReply, type FastRequest } from '../http/fast';
 import { isActiveType } from '../http/mime';
-import { passwordPage } from '../http/password-page';
-import { readUnlockBody } from '../http/read-body';
 import { errorReply } from '../http/reply-errors';
 import { sendObject } from '../http/send-object';
 import { decodeUrlPath } from '../paths/relative-path';
 import { assertMigrated, getRuntime, type Runtime } from '../runtime';
 import { isSecureRequest } from '../http/origin';
-import { guestAccess, shareSubject } from './access';
+import { gateReply, guestGroupAccess, guestItemAccess, refusal, shareSubject } from './access';
+import { countDownload } from './count-downloads';
 
 const URL_PATTERN = /^\/f\/([^/]+)(?:\/(.*))?$/;
-const expired = () => new AppError('expired', 'This share has expired');
 
 /** /f/<id>/<path> (the bytes) and POST /f/<id>/unlock, without the framework. */
 export async function serveShareItem(req: FastRequest): Promise<FastReply> {
@@ -37,11 +34,9 @@ export async function gateSharePage(req: FastRequest): Promise<FastReply | null>
     await assertMigrated(rt);
     const { id } = parse(req.url);
     if (req.method !== 'GET' && req.method !== 'HEAD') return null;
-    const access = await guestAccess(rt, id, req.header('cookie'));
+    const access = await guestGroupAccess(rt, id, req.header('cookie'));
     if (access.state === 'missing') throw notFound('This share does not exist or is offline');
-    if (access.state === 'expired') throw expired();
-    if (access.state === 'locked') return passwordPage({ status: 401, title: `/f/${id}`, action: `/f/${id}/unlock`, next: `/f/${id}` });
-    return null;
+    return gateReply(access, id);
   } catch (e) {
     return errorReply(e, req);
   }
@@ -66,14 +61,12 @@ async function handle(rt: Runtime, req: FastRequest): Promise<FastReply> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     throw new AppError('method_not_allowed', 'Only GET and HEAD are allowed here', { Allow: 'GET, HEAD' });
   }
-  const access = await guestAccess(rt, id, req.header('cookie'));
-  if (access.state === 'missing') throw notFound();
-  if (access.state === 'expired') throw expired();
   const path = rest ? decodeUrlPath(rest) : null;
-  if (access.state === 'locked') {
-    return passwordPage({ status: 401, title: `/f/${id}`, action: `/f/${id}/unlock`, next: `/f/${id}` });
-  }
-  const item = path === null ? undefined : access.share.items.find((it) => it.relativePath === path);
+  // One indexed query for the share and this item (share_items_group_relative_path_key); an
+  // undecodable path matches no item but still meets the gate first (401/410 before 404).
+  const { access, item } = await guestItemAccess(rt, id, path ?? '', req.header('cookie'));
+  const refused = gateReply(access, id);
+  if (refused) return refused;
   if (!item) throw notFound();
 
   const active = isActiveType(item.contentType);
@@ -81,7 +74,7 @@ async function handle(rt: Runtime, req: FastRequest): Promise<FastReply> {
   const name = item.relativePath.split('/').pop()!;
   const headers: Record<string, string> = {
     'Content-Type': item.contentType,
-    'Content-Disposition': contentDisposition(name, { type: download ? 'attachment' : 'inline' }),
+    'Content-Disposition': contentDisposition(name, download ? 'attachment' : 'inline'),
     'X-Content-Type-Options': 'nosniff',
     'Cache-Control': 'private, no-cache',
     'Referrer-Policy': 'no-referrer',
@@ -94,31 +87,22 @@ async function handle(rt: Runtime, req: FastRequest): Promise<FastReply> {
     etag: item.etag.startsWith('"') ? item.etag : `"${item.etag}"`,
     lastModified: item.createdAt,
     headers,
+    // HEAD never reaches this; a Range counts only when it reaches the last byte.
+    onComplete: () => countDownload(id, item.id),
   });
 }
 
 /** POST /f/:id/unlock — form (303 to the share) or JSON (200 + cookie); 401 when wrong. */
-async function unlock(rt: Runtime, req: FastRequest, id: string): Promise<FastReply> {
-  await enforceRateLimit(rt, 'unlock', req.ip);
-  const input = await readUnlockBody(req);
-  const access = await guestAccess(rt, id, undefined);
-  if (access.state === 'missing') throw notFound();
-  if (access.state === 'expired') throw expired();
-  const { share } = access;
-  const target = `/f/${id}`;
-  const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
-  if (share.group.passwordHash) {
-    if (!(await verifyPassword(input.password, share.group.passwordHash))) {
-      if (input.json) return jsonReply(401, { error: 'Wrong password', code: 'wrong_password' });
-      return passwordPage({ status: 401, title: target, action: `${target}/unlock`, next: target, error: 'Wrong password. Try again.' });
-    }
-    const value = signUnlock(await unlockKey(rt), shareSubject(share));
-    headers['Set-Cookie'] = serializeCookie(shareUnlockCookie(id), value, {
-      maxAge: UNLOCK_MAX_AGE,
-      secure: isSecureRequest(rt.env, req),
-      path: target,
-    });
-  }
-  if (input.json) return { status: 200, headers: { ...headers, 'Content-Type': 'application/json' }, body: '{"ok":true}' };
-  return { status: 303, headers: { ...headers, Location: target }, body: null };
+function unlock(rt: Runtime, req: FastRequest, id: string): Promise<FastReply> {
+  return unlockWithPassword(rt, req, async () => {
+    const access = await guestGroupAccess(rt, id, undefined);
+    if (access.state === 'missing' || access.state === 'expired') throw refusal(access.state);
+    const target = `/f/${id}`;
+    return {
+      subject: { ...shareSubject(access.share), passwordHash: access.share.group.passwordHash },
+      cookie: { name: shareUnlockCookie(id), path: target, secure: isSecureRequest(rt.env, req) },
+      page: { title: target, action: `${target}/unlock` },
+      next: target,
+    };
+  });
 }

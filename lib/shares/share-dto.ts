@@ -1,3 +1,4 @@
+import 'server-only';
 import type { ShareWithItems } from '@/db/queries/shares';
 import { encodeUrlPath } from '../paths/relative-path';
 
@@ -6,6 +7,8 @@ export interface ShareItemDto {
   size: number;
   content_type: string;
   url: string;
+  /** Completed guest downloads of this item (written about once a second). */
+  download_count: number;
 }
 
 export interface ShareDto {
@@ -19,6 +22,10 @@ export interface ShareDto {
   username: string | null;
   file_count: number;
   total_bytes: number;
+  /** Completed guest downloads of any item or the ZIP. */
+  download_count: number;
+  /** Null: unlimited. Once download_count reaches it, guests get 410 download_limit. */
+  max_downloads: number | null;
   created_at: string;
   url: string;
   items: ShareItemDto[];
@@ -39,6 +46,8 @@ export function toShareDto({ group, username, items }: ShareWithItems): ShareDto
     username,
     file_count: items.length,
     total_bytes: group.uploadState === 'complete' ? Number(group.totalBytes) : Number(group.reservedBytes),
+    download_count: Number(group.downloadCount),
+    max_downloads: group.maxDownloads,
     created_at: group.createdAt.toISOString(),
     url: `/f/${group.id}`,
     items: items.map((it) => ({
@@ -46,6 +55,7 @@ export function toShareDto({ group, username, items }: ShareWithItems): ShareDto
       size: Number(it.size),
       content_type: it.contentType,
       url: shareItemUrl(group.id, it.relativePath),
+      download_count: Number(it.downloadCount),
     })),
   };
 }

@@ -1,3 +1,4 @@
+import 'server-only';
 import { Transform } from 'node:stream';
 import { StorageIncompleteBodyError } from './types';
 

@@ -1,3 +1,4 @@
+import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { createReadStream, type Stats } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -135,7 +136,7 @@ export function createFsStorage(root: string): StorageDriver {
       return placeAt(await writeTemp(body, opts?.size), key);
     },
 
-    async get(key, range?: ByteRange): Promise<GetResult> {
+    async get(key, range?: ByteRange, opts?: { chunkSize?: number }): Promise<GetResult> {
       const file = dataFile(key);
       const handle = await fs.open(file, 'r').catch((e) => {
         throw isNotFound(e) ? new StorageNotFoundError('no such object') : e;
@@ -145,7 +146,7 @@ export function createFsStorage(root: string): StorageDriver {
         fd: handle,
         start: range?.start,
         end: range?.end,
-        highWaterMark: CHUNK,
+        highWaterMark: opts?.chunkSize ?? CHUNK,
       });
       return { ...info(key, st), body, range };
     },

@@ -1,3 +1,4 @@
+import 'server-only';
 import path from 'node:path';
 import type { Env } from '../env';
 import { createFsStorage } from './fs';

@@ -1,3 +1,4 @@
+import 'server-only';
 /**
  * The two key families of the spec. Hosted files carry an upload batch id after the slug, so
  * a new version never overwrites the bytes a live record points to; a batch's compressed

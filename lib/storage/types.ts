@@ -1,3 +1,4 @@
+import 'server-only';
 import type { Readable } from 'node:stream';
 
 export interface ObjectInfo {
@@ -44,7 +45,8 @@ export interface StorageDriver {
   /** Presigned part URLs need a store a browser can reach on its own. */
   readonly supportsPresign: boolean;
   put(key: string, body: Readable | Buffer, opts?: { size?: number; contentType?: string }): Promise<ObjectInfo>;
-  get(key: string, range?: ByteRange): Promise<GetResult>;
+  /** `chunkSize`: the fs store's read size (its default 1 MiB); the S3 body is the socket's. */
+  get(key: string, range?: ByteRange, opts?: { chunkSize?: number }): Promise<GetResult>;
   head(key: string): Promise<ObjectInfo | null>;
   delete(key: string): Promise<void>;
   /** Deletes every object, and every unfinished multi-part upload, whose key starts with prefix. */

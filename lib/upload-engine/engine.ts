@@ -86,6 +86,7 @@ async function openGroup<Body>(
       note: opts.note || undefined,
       expires_at: opts.expiresAt ?? undefined,
       password: opts.password || undefined,
+      max_downloads: opts.maxDownloads ?? undefined,
       files: sources.map((s) => ({ clientPath: s.clientPath, size: s.size, contentType: s.contentType || undefined })),
     },
     signal,

@@ -72,6 +72,8 @@ export interface UploadOptions {
   note?: string;
   expiresAt?: string | null;
   password?: string;
+  /** Completed downloads after which guests get 410 download_limit; null/undefined: unlimited. */
+  maxDownloads?: number | null;
   /** Cancels the upload; with `abortOnCancel` (the default) the server forgets it too. */
   signal?: AbortSignal;
   abortOnCancel?: boolean;

@@ -1,3 +1,4 @@
+import 'server-only';
 import type { UserRow } from '@/db/schema';
 
 export interface UserDto {

@@ -208,4 +208,9 @@ export interface BenchContext {
   shareFile: string;
   /** Idle RSS of the server, read before any transfer. */
   idle: number;
+  /**
+   * Restarts the server on the same data (base, hosted, pid and idle follow): a memory figure
+   * starts from a settled server, not from what earlier sections' transfers left in its heap.
+   */
+  restart: () => Promise<void>;
 }

@@ -1,6 +1,7 @@
 import type { TestProject } from 'vitest/node';
 // @ts-expect-error plain ESM helper shared with npm start
 import { ensureBuilt } from '../../scripts/build-hash.mjs';
+import { missingReason, requiredServices } from './requires';
 import { dropTestDatabase, freshServiceEnv } from './services';
 import { ROOT, startServer, TEST_ADMIN_TOKEN } from './server';
 
@@ -18,6 +19,8 @@ declare module 'vitest' {
 /** Builds if the sources changed, then starts one real server on fresh database and store. */
 export default async function setup(project: TestProject) {
   process.chdir(ROOT);
+  // HTMLS_REQUIRE=postgres,s3: fail the run now if this configuration is not the one asked for.
+  for (const s of requiredServices()) missingReason(s);
   ensureBuilt({ quiet: true });
   const env = await freshServiceEnv();
   const server = await startServer(env);

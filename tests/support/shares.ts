@@ -6,6 +6,7 @@ export interface UploadOptions {
   note?: string;
   password?: string;
   expires_at?: string | null;
+  max_downloads?: number | null;
   base?: string;
   /** Skip complete (leave the upload pending). */
   noComplete?: boolean;
@@ -32,6 +33,7 @@ export async function uploadShare(token: string, files: ShareFiles, opts: Upload
       note: opts.note,
       password: opts.password,
       expires_at: opts.expires_at,
+      max_downloads: opts.max_downloads,
       files: Object.entries(files).map(([clientPath, data]) => ({ clientPath, size: data.length })),
     },
   });

@@ -4,8 +4,9 @@ import net from 'node:net';
  * A TCP relay in front of a real service (S3, PostgreSQL), so a test can make that service
  * vanish for one server only — `cut()` drops every connection and refuses new ones — and come
  * back on the same port with `restore()`, without disturbing tests that share the service.
+ * `onForward` sees every byte sent to the service (to wait until something reached it).
  */
-export async function tcpProxy(target: { host: string; port: number }) {
+export async function tcpProxy(target: { host: string; port: number }, onForward?: (bytes: Buffer) => void) {
   const sockets = new Set<net.Socket>();
   const make = () =>
     net.createServer((client) => {
@@ -19,6 +20,7 @@ export async function tcpProxy(target: { host: string; port: number }) {
       };
       client.on('error', drop).on('close', drop);
       upstream.on('error', drop).on('close', drop);
+      if (onForward) client.on('data', onForward);
       client.pipe(upstream).pipe(client);
     });
   let server = make();

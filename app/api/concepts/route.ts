@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { conceptsQuerySchema } from '@/lib/contract/concepts';
-import { createConcept, listConceptDocs } from '@/lib/concepts/manage';
+import { createConcept } from '@/lib/concepts/create-concept';
+import { listConceptDocs } from '@/lib/concepts/list-concepts';
 import { json, route } from '@/lib/http/route';
 
 // GET /api/concepts?tag= — every concept, or those with a tag, by id (administrator)

@@ -1,5 +1,5 @@
 import { json, route } from '@/lib/http/route';
-import { listSharesFor } from '@/lib/shares/manage';
+import { listSharesFor } from '@/lib/shares/list-shares';
 
 // GET /api/shares — the caller's shares (the administrator: everyone's), newest first
 export const GET = route({ auth: 'session' }, async ({ rt, principal }) => json({ shares: await listSharesFor(rt, principal!) }));

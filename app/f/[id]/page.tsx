@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
 import { cookies } from 'next/headers';
 import { notFound } from 'next/navigation';
+import { findUserDisplayName } from '@/db/queries/users';
 import { previewKind } from '@/lib/http/mime';
 import { assertMigrated, getRuntime } from '@/lib/runtime';
 import { guestAccess } from '@/lib/shares/access';
-import { toShareDto } from '@/lib/shares/share-dto';
-import { ShareView } from './_components/share-view';
+import { ShareView, type ViewShare } from './_components/share-view';
 
 export const metadata: Metadata = { title: 'Shared files', referrer: 'no-referrer', robots: { index: false } };
 
@@ -13,7 +13,11 @@ type Params = Promise<{ id: string }>;
 
 /**
  * The guest page of a share. Under server.ts the 404/410/401 cases never reach here (the fast
- * path answers them with the right status); under plain `next start` they render here.
+ * path answers them with the right status, in lib/http/guest-page.ts's layout); under plain
+ * `next start` they render here.
+ *
+ * The render costs O(items) small work and reads no object: names, sizes and preview kinds
+ * only. Previews are fetched by the visitor's browser, by Range, when they scroll into view.
  */
 export default async function SharePage({ params }: { params: Params }) {
   const { id } = await params;
@@ -25,7 +29,14 @@ export default async function SharePage({ params }: { params: Params }) {
   if (access.state === 'expired') {
     return (
       <Centered title="This share has expired">
-        <p className="text-sm text-zinc-500">Ask the person who sent you the link for a new one.</p>
+        <p className="text-sm text-zinc-500 dark:text-zinc-400">Ask the person who sent you the link for a new one.</p>
+      </Centered>
+    );
+  }
+  if (access.state === 'exhausted') {
+    return (
+      <Centered title="This share has reached its download limit">
+        <p className="text-sm text-zinc-500 dark:text-zinc-400">Ask the person who sent you the link to share it again.</p>
       </Centered>
     );
   }
@@ -42,33 +53,18 @@ export default async function SharePage({ params }: { params: Params }) {
       </Centered>
     );
   }
-  const share = toShareDto(access.share);
-  const rows = new Map(access.share.items.map((it) => [it.relativePath, it]));
-  const items = await Promise.all(
-    share.items.map(async (it) => {
-      const preview = previewKind(it.content_type);
-      const row = rows.get(it.relative_path)!;
-      // Small text files are shown inline, read on the server (never more than 64 KB).
-      const text = preview === 'text' && it.size > 0 ? await readHead(rt, row.storageKey, it.size) : undefined;
-      return { ...it, preview, text };
-    }),
-  );
-  return <ShareView share={{ ...share, items }} />;
-}
-
-const TEXT_PREVIEW_BYTES = 64 * 1024;
-
-async function readHead(rt: Awaited<ReturnType<typeof getRuntime>>, key: string, size: number): Promise<string | undefined> {
-  try {
-    const end = Math.min(size, TEXT_PREVIEW_BYTES) - 1;
-    const { body } = await rt.storage.get(key, { start: 0, end });
-    const chunks: Buffer[] = [];
-    for await (const c of body) chunks.push(Buffer.from(c));
-    const text = Buffer.concat(chunks).toString('utf8');
-    return size > TEXT_PREVIEW_BYTES ? `${text}\n…` : text;
-  } catch {
-    return undefined;
-  }
+  const { group, items } = access.share;
+  const sharedBy = group.userId ? await findUserDisplayName(rt.db, group.userId) : null;
+  const share: ViewShare = {
+    id: group.id,
+    note: group.note,
+    sharedBy: sharedBy ?? 'the administrator',
+    createdAt: group.createdAt.toISOString(),
+    expiresAt: group.expiresAt ? group.expiresAt.toISOString() : null,
+    totalBytes: Number(group.totalBytes),
+    items: items.map((it) => [it.relativePath, Number(it.size), previewKind(it.contentType)]),
+  };
+  return <ShareView share={share} />;
 }
 
 function Centered({ title, children }: { title: string; children: React.ReactNode }) {

@@ -37,7 +37,7 @@ export function ExpiryPicker({ value, onChange, disabled }: { value: ExpiryChoic
               disabled={disabled}
               aria-pressed={on}
               onClick={() => onChange({ days: p.days })}
-              className={`rounded-md px-2.5 py-1.5 text-sm ring-1 ${on ? 'bg-indigo-600 text-white ring-indigo-600' : 'ring-zinc-300 dark:ring-zinc-700'}`}
+              className={`rounded-md px-2.5 py-1.5 text-sm ring-1 max-sm:min-h-11 max-sm:min-w-11 ${on ? 'bg-indigo-600 text-white ring-indigo-600' : 'ring-zinc-300 dark:ring-zinc-700'}`}
             >
               {p.label}
             </button>
@@ -53,7 +53,7 @@ export function ExpiryPicker({ value, onChange, disabled }: { value: ExpiryChoic
           disabled={disabled}
           min={new Date().toISOString().slice(0, 10)}
           onChange={(e) => onChange(e.target.value ? { date: e.target.value } : { days: 7 })}
-          className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+          className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm max-sm:min-h-11 dark:border-zinc-700 dark:bg-zinc-900"
         />
       </div>
     </div>

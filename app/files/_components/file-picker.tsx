@@ -1,10 +1,11 @@
 'use client';
 
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
+import { DropZone } from '@/app/_components/drop-zone';
 import { filesAndHandlesFromDrop, filesFromList, type PickedFile } from '@/lib/client/collect-files';
 
 const PICK =
-  'cursor-pointer rounded-md bg-white px-3 py-2 font-medium ring-1 ring-zinc-300 hover:bg-zinc-100 focus-within:outline-2 focus-within:outline-indigo-500 dark:bg-zinc-900 dark:ring-zinc-700';
+  'inline-flex cursor-pointer items-center rounded-md bg-white px-3 py-2 max-sm:min-h-11 font-medium ring-1 ring-zinc-300 hover:bg-zinc-100 focus-within:outline-2 focus-within:outline-indigo-500 dark:bg-zinc-900 dark:ring-zinc-700';
 
 /**
  * A drop zone with "Choose files" and "Choose folder". A drop also hands over file handles
@@ -24,7 +25,6 @@ export function FilePicker({
   /** Offer the phone's photo library (a camera-roll picker on mobile). */
   media?: boolean;
 }) {
-  const [dragging, setDragging] = useState(false);
   const folderInput = useRef<HTMLInputElement>(null);
   useEffect(() => {
     folderInput.current?.setAttribute('webkitdirectory', '');
@@ -34,21 +34,13 @@ export function FilePicker({
     input.value = '';
   };
   return (
-    <div
-      onDragOver={(e) => {
-        e.preventDefault();
-        setDragging(true);
-      }}
-      onDragLeave={() => setDragging(false)}
-      onDrop={async (e) => {
-        e.preventDefault();
-        setDragging(false);
+    <DropZone
+      testId={`${testIdPrefix}dropzone`}
+      onDrop={async (data) => {
         if (disabled) return;
-        const { files, handles } = await filesAndHandlesFromDrop(e.dataTransfer);
+        const { files, handles } = await filesAndHandlesFromDrop(data);
         onFiles(files, handles.length ? handles : null);
       }}
-      data-testid={`${testIdPrefix}dropzone`}
-      className={`rounded-lg border-2 border-dashed p-6 text-center text-sm ${dragging ? 'border-indigo-500 bg-indigo-50 dark:bg-indigo-950' : 'border-zinc-300 dark:border-zinc-700'}`}
     >
       <p className="text-zinc-600 dark:text-zinc-400">{prompt}</p>
       <div className="mt-3 flex flex-wrap justify-center gap-2">
@@ -67,6 +59,6 @@ export function FilePicker({
           </label>
         ) : null}
       </div>
-    </div>
+    </DropZone>
   );
 }

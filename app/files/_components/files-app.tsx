@@ -1,23 +1,51 @@
 'use client';
 
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import { Button } from '@/app/_components/ui';
 import { api } from '@/lib/client/api';
+import { NARROW, useMediaQuery } from '@/lib/client/use-media-query';
 import type { UserDto } from '@/lib/users/user-dto';
+import { AccountCard } from './account-card';
 import { AuthTabs } from './auth-tabs';
+import { MobileTabBar, mobilePanelProps, shownOn, type MobileTab } from './mobile-tabs';
 import { ProfilePanel } from './profile-panel';
 import { QuotaMeter } from './quota-meter';
 import { SharesPanel } from './shares-panel';
 import type { FilesSession } from './types';
+import { SettingsIcon, SharesIcon, UploadIcon } from './tab-icons';
 import { reservedBy, useShares } from './use-shares';
 import { UsersPanel } from './users-panel';
 
 type View = 'shares' | 'profile' | 'users';
+/** The phone layout's tabs: the native clients' Upload, Shares and Settings. */
+type Tab = 'upload' | 'shares' | 'settings';
+const TABS: (MobileTab & { id: Tab })[] = [
+  { id: 'upload', label: 'Upload', icon: <UploadIcon /> },
+  { id: 'shares', label: 'Shares', icon: <SharesIcon /> },
+  { id: 'settings', label: 'Settings', icon: <SettingsIcon /> },
+];
+const isTab = (s: string): s is Tab => TABS.some((t) => t.id === s);
 
 export function FilesApp({ initialSession }: { initialSession: FilesSession | null }) {
   const [session, setSession] = useState(initialSession);
   const [view, setView] = useState<View>('shares');
+  const [tab, setTab] = useState<Tab>('upload');
+  const narrow = useMediaQuery(NARROW);
+  const idBase = useId();
   const shares = useShares(session !== null, session?.user?.id ?? null);
+
+  // /files#shares and #settings open that tab (a reload keeps it); a share-sheet launch
+  // (?shared=) always opens Upload, where the files are.
+  useEffect(() => {
+    const hash = window.location.hash.slice(1);
+    if (isTab(hash) && !new URLSearchParams(window.location.search).has('shared')) setTab(hash);
+  }, []);
+  function selectTab(id: string) {
+    if (!isTab(id)) return;
+    setTab(id);
+    const { pathname, search } = window.location;
+    window.history.replaceState(window.history.state, '', id === 'upload' ? `${pathname}${search}` : `${pathname}${search}#${id}`);
+  }
 
   const refresh = useCallback(async () => {
     try {
@@ -32,6 +60,7 @@ export function FilesApp({ initialSession }: { initialSession: FilesSession | nu
     await api('/api/auth/logout', { method: 'POST' }).catch(() => {});
     setSession(null);
     setView('shares');
+    setTab('upload');
   }
 
   if (!session) return <AuthTabs onSignedIn={setSession} />;
@@ -43,22 +72,31 @@ export function FilesApp({ initialSession }: { initialSession: FilesSession | nu
     ...(session.role === 'admin' ? [{ id: 'users' as const, label: 'Users' }] : []),
   ];
 
+  // Wide screens: today's header, section links and one view. Phones (below 640 px): the same
+  // components on three tabs above a bottom tab bar; CSS picks what is seen, so the server's
+  // HTML is right for both before any script runs.
+  const settingsOpen = narrow && tab === 'settings';
+  const reserved = user ? reservedBy(shares.shares, user.id) : 0;
   return (
-    <div className="min-h-screen">
+    <div className="min-h-dvh max-sm:pb-[calc(4.5rem+env(safe-area-inset-bottom))]">
       <header className="border-b border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
         <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-3 px-4 py-3">
           <h1 className="text-lg font-semibold">htmls · files</h1>
-          <div className="flex flex-wrap items-center gap-4 text-sm">
-            {user ? <QuotaMeter user={user} reserved={reservedBy(shares.shares, user.id)} /> : null}
-            <span data-testid="signed-in-as" className="font-medium">
+          <div className="flex min-w-0 flex-wrap items-center gap-4 text-sm">
+            {user && !narrow ? (
+              <div className="max-sm:hidden">
+                <QuotaMeter user={user} reserved={reserved} />
+              </div>
+            ) : null}
+            <span data-testid="signed-in-as" className="min-w-0 truncate font-medium">
               {name}
             </span>
-            <Button variant="ghost" onClick={logout}>
+            <Button variant="ghost" className="max-sm:hidden" onClick={logout}>
               Sign out
             </Button>
           </div>
         </div>
-        <nav aria-label="Sections" className="mx-auto flex max-w-5xl gap-1 px-4">
+        <nav aria-label="Sections" className="mx-auto flex max-w-5xl gap-1 px-4 max-sm:hidden">
           {views.map((v) => (
             <button
               key={v.id}
@@ -71,11 +109,30 @@ export function FilesApp({ initialSession }: { initialSession: FilesSession | nu
           ))}
         </nav>
       </header>
-      <main className="mx-auto max-w-5xl space-y-6 px-4 py-6">
-        {view === 'shares' ? <SharesPanel session={session} data={shares} onUsageChanged={refresh} /> : null}
-        {view === 'profile' && user ? <ProfilePanel user={user} onSaved={refresh} onDeleted={() => setSession(null)} /> : null}
-        {view === 'users' && session.role === 'admin' ? <UsersPanel selfId={user?.id ?? null} onChanged={refresh} /> : null}
+      <main className="mx-auto max-w-5xl space-y-6 px-4 py-6 max-sm:py-4">
+        <SharesPanel
+          session={session}
+          data={shares}
+          onUsageChanged={refresh}
+          onShowList={narrow ? () => selectTab('shares') : undefined}
+          layout={(upload, list) => (
+            <>
+              <section {...mobilePanelProps(idBase, 'upload', narrow)} className={shownOn(view === 'shares', tab === 'upload')}>
+                {upload}
+              </section>
+              <section {...mobilePanelProps(idBase, 'shares', narrow)} className={shownOn(view === 'shares', tab === 'shares')}>
+                {list}
+              </section>
+            </>
+          )}
+        />
+        <section {...mobilePanelProps(idBase, 'settings', narrow)} className={`space-y-6 ${shownOn(view !== 'shares', tab === 'settings')}`}>
+          {settingsOpen ? <AccountCard user={user} name={name} reserved={reserved} onSignOut={logout} /> : null}
+          {user && (view === 'profile' || settingsOpen) ? <ProfilePanel user={user} onSaved={refresh} onDeleted={() => setSession(null)} /> : null}
+          {session.role === 'admin' && (view === 'users' || settingsOpen) ? <UsersPanel selfId={user?.id ?? null} onChanged={refresh} /> : null}
+        </section>
       </main>
+      <MobileTabBar tabs={TABS} active={tab} onChange={selectTab} label="Sections" idBase={idBase} />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import { Button, Card, ErrorText, Field } from '@/app/_components/ui';
+import { Button, Card, ErrorText, Field, SuccessText } from '@/app/_components/ui';
 import { api } from '@/lib/client/api';
 import { describeError } from '@/lib/client/format';
 import type { UserDto } from '@/lib/users/user-dto';
@@ -45,7 +45,7 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
     <>
       <Card>
         <h2 className="text-base font-semibold">Profile</h2>
-        <p className="mt-1 text-sm text-zinc-500">
+        <p className="mt-1 text-sm text-zinc-500 dark:text-zinc-400">
           Signed in as <strong>{user.username}</strong> (usernames cannot be changed).
         </p>
         <form onSubmit={save} className="mt-4 grid gap-4 sm:grid-cols-3">
@@ -54,11 +54,7 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
           <Field label="Phone" type="tel" value={form.phone} maxLength={32} onChange={(e) => setForm({ ...form, phone: e.target.value })} />
           <div className="space-y-2 sm:col-span-3">
             <ErrorText>{error}</ErrorText>
-            {saved ? (
-              <p role="status" className="text-sm text-green-700 dark:text-green-400">
-                Profile saved.
-              </p>
-            ) : null}
+            <SuccessText>{saved ? 'Profile saved.' : null}</SuccessText>
             <Button type="submit">Save profile</Button>
           </div>
         </form>

@@ -5,13 +5,13 @@ import type { UserDto } from '@/lib/users/user-dto';
  * Used, held by unfinished uploads, and free: the three numbers init checks against. A
  * discarded or completed upload moves its part from "held" at once.
  */
-export function QuotaMeter({ user, reserved }: { user: UserDto; reserved: number }) {
+export function QuotaMeter({ user, reserved, className = 'w-56' }: { user: UserDto; reserved: number; className?: string }) {
   const quota = user.quota_bytes;
   const free = Math.max(0, quota - user.used_bytes - reserved);
   const pct = (n: number) => (quota > 0 ? Math.min(100, (n / quota) * 100) : 0);
   const full = quota <= 0 || free / quota < 0.1;
   return (
-    <div className="w-56" data-testid="quota">
+    <div className={className} data-testid="quota">
       <div className="mb-1 flex justify-between gap-2 text-xs text-zinc-600 dark:text-zinc-400">
         <span>
           {formatBytes(user.used_bytes)} of {formatBytes(quota)} used

@@ -72,7 +72,7 @@ export function ResumeDialog({
           {done !== null && record ? ` · ${done} of ${record.totalParts} parts already uploaded` : ''}. Choose the same files or folder again; only what is missing is sent.
         </p>
         {planned && planned.length <= 20 ? (
-          <ul className="max-h-32 overflow-auto text-xs text-zinc-500">
+          <ul className="max-h-32 overflow-auto text-xs text-zinc-500 dark:text-zinc-400">
             {planned.map((f) => (
               <li key={f.clientPath} className="truncate">
                 {f.clientPath}

@@ -2,8 +2,10 @@
 
 import { useState } from 'react';
 import { Dialog, QrCode } from '@/app/_components/client-ui';
-import { Button, Field } from '@/app/_components/ui';
+import { PasswordChangeFields } from '@/app/_components/password-change-fields';
+import { Button, Field, FormActions } from '@/app/_components/ui';
 import type { ShareDto } from '@/lib/shares/share-dto';
+import { DownloadLimitField } from './download-limit-field';
 import { toLocalInput } from './expiry-picker';
 import { generatePassword } from './upload-form';
 
@@ -12,7 +14,7 @@ export function QrDialog({ open, link, onClose }: { open: boolean; link: string;
     <Dialog open={open} onClose={onClose} title="Scan to open">
       <div className="flex flex-col items-center gap-3">
         <QrCode text={link} size={220} />
-        <p className="break-all text-xs text-zinc-500">{link}</p>
+        <p className="break-all text-xs text-zinc-500 dark:text-zinc-400">{link}</p>
         <Button variant="secondary" onClick={onClose}>
           Close
         </Button>
@@ -69,9 +71,12 @@ function EditShareForm({ share, onSave, onCancel }: { share: ShareDto; onSave: (
   const [expiry, setExpiry] = useState(initialExpiry);
   const [password, setPassword] = useState('');
   const [clearPassword, setClearPassword] = useState(false);
+  const initialLimit = share.max_downloads === null ? '' : String(share.max_downloads);
+  const [limit, setLimit] = useState(initialLimit);
   async function submit(e: React.FormEvent) {
     e.preventDefault();
     const body: Record<string, unknown> = {};
+    if (limit !== initialLimit) body.max_downloads = limit === '' ? null : Number(limit);
     if (note !== share.note) body.note = note;
     if (expiry !== initialExpiry) body.expires_at = expiry ? new Date(expiry).toISOString() : null;
     if (clearPassword) body.password = null;
@@ -92,32 +97,16 @@ function EditShareForm({ share, onSave, onCancel }: { share: ShareDto; onSave: (
           </Button>
         ) : null}
       </div>
-      <div className="flex items-end gap-2">
-        <div className="flex-1">
-          <Field
-            label={share.has_password ? 'New password (leave empty to keep)' : 'Password (optional)'}
-            value={password}
-            autoComplete="off"
-            onChange={(e) => setPassword(e.target.value)}
-            disabled={clearPassword}
-          />
-        </div>
-        <Button type="button" variant="secondary" onClick={() => setPassword(generatePassword())} disabled={clearPassword}>
-          Generate
-        </Button>
-      </div>
-      {share.has_password ? (
-        <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" checked={clearPassword} onChange={(e) => setClearPassword(e.target.checked)} />
-          Remove the password
-        </label>
-      ) : null}
-      <div className="flex justify-end gap-2">
-        <Button type="button" variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit">Save</Button>
-      </div>
+      <PasswordChangeFields
+        hasPassword={share.has_password}
+        password={password}
+        onPassword={setPassword}
+        clear={clearPassword}
+        onClear={setClearPassword}
+        generate={generatePassword}
+      />
+      <DownloadLimitField label={`Download limit (empty: unlimited; ${share.download_count} so far)`} value={limit} onChange={setLimit} />
+      <FormActions onCancel={onCancel} />
     </form>
   );
 }

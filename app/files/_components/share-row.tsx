@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import { CopyButton } from '@/app/_components/client-ui';
+import { CopyButton, ShareLinkButton } from '@/app/_components/client-ui';
 import { Badge, Button, ErrorText } from '@/app/_components/ui';
 import { api } from '@/lib/client/api';
 import type { PickedFile } from '@/lib/client/collect-files';
@@ -39,6 +39,8 @@ export function ShareRow({
   const link = absolute(s.url);
   const pending = s.upload_state === 'pending';
   const expired = s.expires_at !== null && Date.parse(s.expires_at) <= Date.now();
+  const limitReached = s.max_downloads !== null && s.download_count >= s.max_downloads;
+  const downloads = `${s.download_count} ${s.download_count === 1 ? 'download' : 'downloads'}${s.max_downloads !== null ? ` of ${s.max_downloads} allowed` : ''}`;
 
   async function patch(body: Record<string, unknown>) {
     setError('');
@@ -84,12 +86,26 @@ export function ShareRow({
             {pending ? <Badge tone="amber">upload unfinished</Badge> : <Badge tone={s.status === 'online' ? 'green' : 'zinc'}>{s.status}</Badge>}
             {s.has_password ? <Badge tone="indigo">🔒 password</Badge> : null}
             {expired ? <Badge tone="red">expired</Badge> : null}
+            {limitReached ? <Badge tone="red">download limit reached</Badge> : null}
           </div>
-          <p className="mt-1 text-xs text-zinc-500">
+          <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
             {pending ? `holds ${formatBytes(s.total_bytes)} of quota${parts}` : `${s.file_count} ${s.file_count === 1 ? 'file' : 'files'} · ${formatBytes(s.total_bytes)}`} · created {formatDate(s.created_at)}
-            {pending ? '' : ` · expires ${formatDate(s.expires_at)}`}
+            {pending ? '' : ` · expires ${formatDate(s.expires_at)} · `}
+            {pending ? null : <span data-testid="downloads">{downloads}</span>}
             {showOwner ? ` · by ${s.username ?? 'administrator'}` : ''}
           </p>
+          {!pending && s.download_count > 0 ? (
+            <details className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
+              <summary className="cursor-pointer">Downloads per file</summary>
+              <ul className="mt-1 space-y-0.5">
+                {s.items.map((it) => (
+                  <li key={it.relative_path} className="break-all">
+                    {it.relative_path}: {it.download_count}
+                  </li>
+                ))}
+              </ul>
+            </details>
+          ) : null}
         </div>
         <div className="flex flex-wrap gap-1">
           {pending && mine ? (
@@ -100,6 +116,7 @@ export function ShareRow({
           {!pending ? (
             <>
               <CopyButton text={link} />
+              <ShareLinkButton url={link} title={s.note || undefined} />
               <Button variant="secondary" onClick={() => setOpen('qr')}>
                 QR
               </Button>

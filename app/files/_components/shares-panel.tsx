@@ -1,5 +1,6 @@
 'use client';
 
+import type { ReactNode } from 'react';
 import type { PickedFile } from '@/lib/client/collect-files';
 import { ShareList } from './share-list';
 import type { FilesSession } from './types';
@@ -7,8 +8,29 @@ import { UploadForm } from './upload-form';
 import { reservedBy, type SharesData } from './use-shares';
 import { useUploadRunner } from './use-upload-runner';
 
-/** The shares view: a new-share form above the list; one upload (new or resumed) at a time. */
-export function SharesPanel({ session, data, onUsageChanged }: { session: FilesSession; data: SharesData; onUsageChanged: () => void }) {
+/**
+ * The shares view: a new-share form above the list; one upload (new or resumed) at a time.
+ * `layout` places the two (the phone layout puts them on separate tabs, both kept mounted).
+ */
+export function SharesPanel({
+  session,
+  data,
+  onUsageChanged,
+  onShowList,
+  layout = (upload, list) => (
+    <>
+      {upload}
+      {list}
+    </>
+  ),
+}: {
+  session: FilesSession;
+  data: SharesData;
+  onUsageChanged: () => void;
+  layout?: (upload: ReactNode, list: ReactNode) => ReactNode;
+  /** Shows the list when it is not beside the form (the phone layout's Shares tab). */
+  onShowList?: () => void;
+}) {
   const user = session.user;
   // The new share shows up as pending (and holding its quota) as soon as the server has it.
   const runner = useUploadRunner(user?.id ?? null, () => void data.reload());
@@ -25,10 +47,8 @@ export function SharesPanel({ session, data, onUsageChanged }: { session: FilesS
     }
   }
   const resumable = (data.shares ?? []).filter((s) => s.upload_state === 'pending' && s.user_id === (user?.id ?? null)).length;
-  return (
-    <>
-      <UploadForm runner={runner} free={free} resumable={resumable} onDone={changed} />
-      <ShareList session={session} data={data} busy={runner.progress !== null} onResume={resume} onChanged={changed} />
-    </>
+  return layout(
+    <UploadForm runner={runner} free={free} resumable={resumable} onDone={changed} onShowList={onShowList} />,
+    <ShareList session={session} data={data} busy={runner.progress !== null} onResume={resume} onChanged={changed} />,
   );
 }

@@ -7,6 +7,7 @@ import { describeError, formatBytes } from '@/lib/client/format';
 import { useSharedItems } from '@/lib/client/use-shared-items';
 import { isCancel } from '@/lib/upload-engine/retry';
 import type { ShareDto } from '@/lib/shares/share-dto';
+import { DownloadLimitField } from './download-limit-field';
 import { ExpiryPicker, expiryFromChoice, type ExpiryChoice } from './expiry-picker';
 import { FilePicker } from './file-picker';
 import { ShareCreated, UploadProgressView } from './upload-progress';
@@ -19,12 +20,26 @@ export function generatePassword(length = 16): string {
 }
 
 /** The "New share" card: pick or drop, note, expiry, password, then the upload's progress. */
-export function UploadForm({ runner, free, resumable, onDone }: { runner: UploadRunner; free: number; resumable: number; onDone: () => void }) {
+export function UploadForm({
+  runner,
+  free,
+  resumable,
+  onDone,
+  onShowList,
+}: {
+  runner: UploadRunner;
+  free: number;
+  resumable: number;
+  onDone: () => void;
+  /** Where the list is elsewhere (the phone layout's Shares tab): a way there from the notice. */
+  onShowList?: () => void;
+}) {
   const [picked, setPicked] = useState<PickedFile[]>([]);
   const [handles, setHandles] = useState<FileSystemHandle[] | null>(null);
   const [note, setNote] = useState('');
   const [expiry, setExpiry] = useState<ExpiryChoice>({ days: 7 });
   const [password, setPassword] = useState('');
+  const [limit, setLimit] = useState('');
   const [error, setError] = useState('');
   const [result, setResult] = useState<ShareDto | null>(null);
   const uploading = runner.progress !== null;
@@ -52,19 +67,20 @@ export function UploadForm({ runner, free, resumable, onDone }: { runner: Upload
     setResult(null);
     if (picked.length === 0) return setError('Choose or drop some files first.');
     if (total > free) {
-      return setError(`These files need ${formatBytes(total)} but only ${formatBytes(free)} of your quota is free.${resumable ? ' Unfinished uploads hold part of it: resume or discard them below.' : ''}`);
+      return setError(`These files need ${formatBytes(total)} but only ${formatBytes(free)} of your quota is free.${resumable ? ' Unfinished uploads hold part of it: resume or discard them in the share list.' : ''}`);
     }
     try {
-      const share = await runner.start(picked, { note, expiresAt: expiryFromChoice(expiry), password }, handles ?? undefined);
+      const share = await runner.start(picked, { note, expiresAt: expiryFromChoice(expiry), password, maxDownloads: limit ? Number(limit) : null }, handles ?? undefined);
       setResult(share);
       setPicked([]);
       setHandles(null);
       setNote('');
       setPassword('');
+      setLimit('');
     } catch (err) {
-      if ((err as { code?: string }).code === 'paused') setError('Paused: the parts sent so far are kept. Use Resume on the share below.');
+      if ((err as { code?: string }).code === 'paused') setError('Paused: the parts sent so far are kept. Use Resume on the share in the list.');
       else if (isCancel(err)) setError('Upload cancelled. Nothing was kept.');
-      else setError(`${describeError(err)}${(err as { status?: number }).status === 0 || ((err as { status?: number }).status ?? 0) >= 500 ? ' The parts sent so far are kept: use Resume on the share below.' : ''}`);
+      else setError(`${describeError(err)}${(err as { status?: number }).status === 0 || ((err as { status?: number }).status ?? 0) >= 500 ? ' The parts sent so far are kept: use Resume on the share in the list.' : ''}`);
     } finally {
       onDone();
     }
@@ -75,7 +91,15 @@ export function UploadForm({ runner, free, resumable, onDone }: { runner: Upload
       <h2 className="text-base font-semibold">New share</h2>
       {resumable > 0 && !uploading ? (
         <p className="mt-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800 dark:bg-amber-950 dark:text-amber-300">
-          {resumable === 1 ? 'An upload was interrupted.' : `${resumable} uploads were interrupted.`} Resume or discard {resumable === 1 ? 'it' : 'them'} in the list below.
+          {resumable === 1 ? 'An upload was interrupted.' : `${resumable} uploads were interrupted.`} Resume or discard {resumable === 1 ? 'it' : 'them'} in the share list.
+          {onShowList ? (
+            <>
+              {' '}
+              <button type="button" onClick={onShowList} className="font-medium underline max-sm:inline-flex max-sm:min-h-11 max-sm:items-center">
+                Open Shares
+              </button>
+            </>
+          ) : null}
         </p>
       ) : null}
       <div className="mt-3">
@@ -114,6 +138,7 @@ export function UploadForm({ runner, free, resumable, onDone }: { runner: Upload
             Generate
           </Button>
         </div>
+        <DownloadLimitField label="Download limit (optional)" value={limit} onChange={setLimit} disabled={uploading} />
       </div>
       {runner.progress && runner.resuming ? <p className="mt-4 text-sm font-medium">Resuming an interrupted upload…</p> : null}
       {runner.progress ? <UploadProgressView progress={runner.progress} /> : null}

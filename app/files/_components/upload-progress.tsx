@@ -1,4 +1,7 @@
-import { CopyButton, QrCode } from '@/app/_components/client-ui';
+'use client';
+
+import { useEffect, useRef } from 'react';
+import { CopyButton, QrCode, ShareLinkButton } from '@/app/_components/client-ui';
 import { ProgressBar } from '@/app/_components/ui';
 import { formatBytes, formatEta, formatSpeed } from '@/lib/client/format';
 import type { UploadProgress } from '@/lib/upload-engine/types';
@@ -12,7 +15,7 @@ export function UploadProgressView({ progress: p }: { progress: UploadProgress }
     <div className="mt-4 space-y-2" data-testid="upload-progress">
       <div className="flex flex-wrap justify-between gap-2 text-sm" aria-live="polite">
         <span>{p.stage === 'preparing' ? 'Preparing…' : p.stage === 'finishing' ? 'Finishing…' : `${formatBytes(p.loaded)} of ${formatBytes(p.total)}`}</span>
-        <span className="text-zinc-500">{p.stage === 'uploading' ? `${formatSpeed(p.speed)} · ${formatEta(p.eta)} left` : ''}</span>
+        <span className="text-zinc-500 dark:text-zinc-400">{p.stage === 'uploading' ? `${formatSpeed(p.speed)} · ${formatEta(p.eta)} left` : ''}</span>
       </div>
       <ProgressBar value={p.loaded} max={p.total} label="Upload progress" />
       {p.files.length > 1 ? (
@@ -34,15 +37,21 @@ export function UploadProgressView({ progress: p }: { progress: UploadProgress }
 
 export function ShareCreated({ share }: { share: ShareDto }) {
   const link = absolute(share.url);
+  const ref = useRef<HTMLDivElement>(null);
+  // On a phone the form fills the screen: bring the new link into view.
+  useEffect(() => ref.current?.scrollIntoView?.({ block: 'nearest' }), []);
   return (
-    <div role="status" className="flex flex-wrap items-center gap-4 rounded-lg bg-green-50 p-4 dark:bg-green-950">
+    <div ref={ref} role="status" className="flex flex-wrap items-center gap-4 rounded-lg bg-green-50 p-4 dark:bg-green-950">
       <QrCode text={link} size={112} />
       <div className="min-w-0 flex-1 space-y-2">
         <p className="text-sm font-medium text-green-800 dark:text-green-300">Your link is ready</p>
         <a href={share.url} target="_blank" rel="noreferrer" className="block break-all text-sm text-indigo-700 underline dark:text-indigo-300" data-testid="share-link">
           {link}
         </a>
-        <CopyButton text={link} />
+        <div className="flex flex-wrap gap-2">
+          <CopyButton text={link} />
+          <ShareLinkButton url={link} title={share.note || undefined} />
+        </div>
       </div>
     </div>
   );

@@ -14,6 +14,8 @@ export interface NewShare {
   note: string;
   expiresAt: string | null;
   password: string;
+  /** Null: unlimited. */
+  maxDownloads?: number | null;
 }
 
 export interface UploadRunner {

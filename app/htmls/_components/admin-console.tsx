@@ -1,10 +1,10 @@
 'use client';
 
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useRouter } from 'next/navigation';
 import { Button, ErrorText } from '@/app/_components/ui';
 import { api } from '@/lib/client/api';
-import { describeError } from '@/lib/client/format';
+import { useApiData } from '@/lib/client/use-api-data';
 import type { ProjectDto } from '@/lib/hosting/project-dto';
 import { ChangeTokenForm } from './change-token-form';
 import { ProjectCard } from './project-card';
@@ -12,20 +12,9 @@ import { UploadSite } from './upload-site';
 
 export function AdminConsole({ hostedBase, sandboxed }: { hostedBase: string | null; sandboxed: boolean }) {
   const router = useRouter();
-  const [projects, setProjects] = useState<ProjectDto[] | null>(null);
-  const [error, setError] = useState('');
+  const { data, error, reload: load } = useApiData<{ projects: ProjectDto[] }>('/api/files');
+  const projects = data?.projects ?? null;
   const [filter, setFilter] = useState('');
-
-  const load = useCallback(async () => {
-    try {
-      setProjects((await api<{ projects: ProjectDto[] }>('/api/files')).projects);
-    } catch (err) {
-      setError(describeError(err));
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   async function logout() {
     await api('/api/auth/logout', { method: 'POST' }).catch(() => {});
@@ -76,9 +65,9 @@ export function AdminConsole({ hostedBase, sandboxed }: { hostedBase: string | n
           </div>
           <ErrorText>{error}</ErrorText>
           {projects === null ? (
-            <p className="mt-2 text-sm text-zinc-500">Loading…</p>
+            <p className="mt-2 text-sm text-zinc-500 dark:text-zinc-400">Loading…</p>
           ) : projects.length === 0 ? (
-            <p className="mt-2 rounded-lg border border-dashed border-zinc-300 p-6 text-center text-sm text-zinc-500 dark:border-zinc-700">
+            <p className="mt-2 rounded-lg border border-dashed border-zinc-300 p-6 text-center text-sm text-zinc-500 dark:text-zinc-400 dark:border-zinc-700">
               No projects yet. Drop a folder above to publish your first site.
             </p>
           ) : (

@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import { Button, Card, ErrorText, Field } from '@/app/_components/ui';
+import { Button, Card, ErrorText, Field, SuccessText } from '@/app/_components/ui';
 import { api } from '@/lib/client/api';
 
 export function ChangeTokenForm() {
@@ -28,15 +28,15 @@ export function ChangeTokenForm() {
   return (
     <Card>
       <h2 className="text-base font-semibold">Change the Admin Token</h2>
-      <p className="mt-1 text-sm text-zinc-500">
+      <p className="mt-1 text-sm text-zinc-500 dark:text-zinc-400">
         Every other admin session ends, and guests must re-enter project and share passwords.
       </p>
       <form onSubmit={submit} className="mt-4 grid gap-4 sm:grid-cols-2">
-        <Field label="New token" type="password" autoComplete="new-password" minLength={8} required value={token} onChange={(e) => setToken(e.target.value)} />
-        <Field label="Repeat it" type="password" autoComplete="new-password" minLength={8} required value={confirm} onChange={(e) => setConfirm(e.target.value)} />
+        <Field label="New token" type="password" autoComplete="new-password" minLength={16} required value={token} onChange={(e) => setToken(e.target.value)} />
+        <Field label="Repeat it" type="password" autoComplete="new-password" minLength={16} required value={confirm} onChange={(e) => setConfirm(e.target.value)} />
         <div className="sm:col-span-2 space-y-2">
           <ErrorText>{error}</ErrorText>
-          {done ? <p role="status" className="text-sm text-green-700 dark:text-green-400">Admin Token changed.</p> : null}
+          <SuccessText>{done ? 'Admin Token changed.' : null}</SuccessText>
           <Button type="submit">Change token</Button>
         </div>
       </form>

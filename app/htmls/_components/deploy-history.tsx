@@ -1,28 +1,18 @@
 'use client';
 
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Badge, Button, ErrorText } from '@/app/_components/ui';
 import { api } from '@/lib/client/api';
 import { describeError, formatBytes, formatDate } from '@/lib/client/format';
+import { useApiData } from '@/lib/client/use-api-data';
 import type { DeployDto } from '@/lib/hosting/project-dto';
 import { siteUrl } from '@/lib/hosting/site-url';
 
 /** A project's kept deploys: when, how many files, how big, who; preview and roll back. */
 export function DeployHistory({ slug, hostedBase, liveId, onChanged }: { slug: string; hostedBase: string | null; liveId: string | null; onChanged: () => void }) {
-  const [deploys, setDeploys] = useState<DeployDto[] | null>(null);
-  const [error, setError] = useState('');
+  const { data, error, setError } = useApiData<{ deploys: DeployDto[] }>(`/api/projects/${slug}/deploys`, [liveId]);
+  const deploys = data?.deploys ?? null;
   const [busy, setBusy] = useState('');
-
-  const load = useCallback(async () => {
-    try {
-      setDeploys((await api<{ deploys: DeployDto[] }>(`/api/projects/${slug}/deploys`)).deploys);
-    } catch (err) {
-      setError(describeError(err));
-    }
-  }, [slug]);
-  useEffect(() => {
-    void load();
-  }, [load, liveId]);
 
   async function activate(id: string) {
     setError('');
@@ -37,7 +27,7 @@ export function DeployHistory({ slug, hostedBase, liveId, onChanged }: { slug: s
     }
   }
 
-  if (deploys === null) return <p className="mt-3 text-sm text-zinc-500">{error || 'Loading deploys…'}</p>;
+  if (deploys === null) return <p className="mt-3 text-sm text-zinc-500 dark:text-zinc-400">{error || 'Loading deploys…'}</p>;
   return (
     <div className="mt-3" data-testid={`deploys-${slug}`}>
       <ErrorText>{error}</ErrorText>
@@ -45,9 +35,9 @@ export function DeployHistory({ slug, hostedBase, liveId, onChanged }: { slug: s
         {deploys.map((d) => (
           <li key={d.id} className="flex flex-wrap items-center justify-between gap-2 py-2" data-testid={`deploy-${d.id}`}>
             <span className="flex flex-wrap items-center gap-2">
-              <span className="font-mono text-xs text-zinc-500">{d.id}</span>
+              <span className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{d.id}</span>
               <span>{formatDate(d.created_at)}</span>
-              <span className="text-zinc-500">
+              <span className="text-zinc-500 dark:text-zinc-400">
                 {d.file_count} {d.file_count === 1 ? 'file' : 'files'} · {formatBytes(d.total_bytes)} · by {d.created_by || 'admin'}
               </span>
               {d.active ? <Badge tone="green">live</Badge> : null}

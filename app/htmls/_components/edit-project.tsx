@@ -1,7 +1,8 @@
 'use client';
 
 import { useState } from 'react';
-import { Button, Field } from '@/app/_components/ui';
+import { PasswordChangeFields } from '@/app/_components/password-change-fields';
+import { CheckboxField, Field, FormActions } from '@/app/_components/ui';
 import type { ProjectDto } from '@/lib/hosting/project-dto';
 
 export function EditProject({ project, onSave, onCancel }: { project: ProjectDto; onSave: (body: Record<string, unknown>) => Promise<void>; onCancel: () => void }) {
@@ -19,33 +20,14 @@ export function EditProject({ project, onSave, onCancel }: { project: ProjectDto
       }}
     >
       <Field label="Note" value={note} maxLength={2000} onChange={(e) => setNote(e.target.value)} />
-      <Field
-        label={project.has_password ? 'New password (leave empty to keep)' : 'Password (optional)'}
-        value={password}
-        autoComplete="off"
-        disabled={clear}
-        onChange={(e) => setPassword(e.target.value)}
-      />
-      {project.has_password ? (
-        <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" checked={clear} onChange={(e) => setClear(e.target.checked)} />
-          Remove the password
-        </label>
-      ) : null}
-      <label className="flex items-center gap-2 text-sm">
-        <input type="checkbox" checked={spa} onChange={(e) => setSpa(e.target.checked)} />
+      <PasswordChangeFields hasPassword={project.has_password} password={password} onPassword={setPassword} clear={clear} onClear={setClear} />
+      <CheckboxField checked={spa} onChange={setSpa}>
         Single-page app: unknown paths without an extension serve the index file
-      </label>
-      <label className="flex items-center gap-2 text-sm">
-        <input type="checkbox" checked={dotfiles} onChange={(e) => setDotfiles(e.target.checked)} />
+      </CheckboxField>
+      <CheckboxField checked={dotfiles} onChange={setDotfiles}>
         Serve dotfiles (.env, .git/…); .well-known/ is always served
-      </label>
-      <div className="flex justify-end gap-2">
-        <Button type="button" variant="secondary" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit">Save</Button>
-      </div>
+      </CheckboxField>
+      <FormActions onCancel={onCancel} />
     </form>
   );
 }

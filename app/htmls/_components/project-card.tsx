@@ -43,7 +43,7 @@ export function ProjectCard({ project: p, hostedBase, onChanged }: { project: Pr
             {online === 0 ? <Badge tone="zinc">hidden (no file online)</Badge> : null}
           </div>
           {p.note ? <p className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">{p.note}</p> : null}
-          <p className="mt-1 text-xs text-zinc-500">
+          <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
             {p.file_count} {p.file_count === 1 ? 'file' : 'files'} · {formatBytes(p.total_bytes)} · {formatDate(p.created_at)}
           </p>
         </div>
@@ -72,7 +72,7 @@ export function ProjectCard({ project: p, hostedBase, onChanged }: { project: Pr
               <a href={siteUrl(hostedBase, p.slug, f.path)} target="_blank" rel="noreferrer" className="break-all hover:underline">
                 {f.path}
               </a>
-              <span className="flex items-center gap-2 text-xs text-zinc-500">
+              <span className="flex items-center gap-2 text-xs text-zinc-500 dark:text-zinc-400">
                 {formatBytes(f.size)}
                 <Button
                   variant="secondary"

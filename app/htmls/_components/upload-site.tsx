@@ -1,6 +1,7 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
+import { DropZone } from '@/app/_components/drop-zone';
 import { CopyButton } from '@/app/_components/client-ui';
 import { Button, Card, ErrorText, Field, ProgressBar } from '@/app/_components/ui';
 import { filesFromDrop, filesFromList, isJunk, type PickedFile } from '@/lib/client/collect-files';
@@ -30,7 +31,6 @@ export function UploadSite({ projects, hostedBase, onDone }: { projects: Project
   const [progress, setProgress] = useState<{ loaded: number; total: number; speed: number } | null>(null);
   const [error, setError] = useState('');
   const [done, setDone] = useState<ProjectDto | null>(null);
-  const [dragging, setDragging] = useState(false);
   const abortRef = useRef<AbortController | null>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   useEffect(() => folderInput.current?.setAttribute('webkitdirectory', ''), []);
@@ -91,19 +91,12 @@ export function UploadSite({ projects, hostedBase, onDone }: { projects: Project
     <Card>
       <h2 className="text-base font-semibold">Publish a site</h2>
       <form onSubmit={submit}>
-        <div
-          data-testid="site-dropzone"
-          onDragOver={(e) => {
-            e.preventDefault();
-            setDragging(true);
+        <DropZone
+          testId="site-dropzone"
+          className="mt-3"
+          onDrop={async (data) => {
+            if (!progress) add(await filesFromDrop(data));
           }}
-          onDragLeave={() => setDragging(false)}
-          onDrop={async (e) => {
-            e.preventDefault();
-            setDragging(false);
-            if (!progress) add(await filesFromDrop(e.dataTransfer));
-          }}
-          className={`mt-3 rounded-lg border-2 border-dashed p-6 text-center text-sm ${dragging ? 'border-indigo-500 bg-indigo-50 dark:bg-indigo-950' : 'border-zinc-300 dark:border-zinc-700'}`}
         >
           <p className="text-zinc-600 dark:text-zinc-400">Drop a site folder (with index.html) or a .zip of it here</p>
           <div className="mt-3 flex flex-wrap justify-center gap-2">
@@ -122,12 +115,12 @@ export function UploadSite({ projects, hostedBase, onDone }: { projects: Project
             </p>
           ) : null}
           {skipped > 0 || includePrivate ? (
-            <label className="mt-2 inline-flex items-center gap-2 text-xs text-zinc-600 dark:text-zinc-400">
+            <label className="mt-2 inline-flex items-center gap-2 text-xs text-zinc-600 dark:text-zinc-400" data-testid="site-private-note">
               <input type="checkbox" checked={includePrivate} onChange={(e) => setIncludePrivate(e.target.checked)} />
               {includePrivate ? 'Publishing dotfiles and node_modules (they are served too)' : `${skipped} private ${skipped === 1 ? 'file' : 'files'} left out (.git, .env…, node_modules): include them`}
             </label>
           ) : null}
-        </div>
+        </DropZone>
         <div className="mt-4 grid gap-4 sm:grid-cols-2">
           <div className="flex items-start gap-2">
             <div className="flex-1">
@@ -164,7 +157,7 @@ export function UploadSite({ projects, hostedBase, onDone }: { projects: Project
               <span>
                 {formatBytes(progress.loaded)} of {formatBytes(progress.total)}
               </span>
-              <span className="text-zinc-500">
+              <span className="text-zinc-500 dark:text-zinc-400">
                 {formatSpeed(progress.speed)} · {progress.speed > 0 ? formatEta((progress.total - progress.loaded) / progress.speed) : '—'} left
               </span>
             </div>

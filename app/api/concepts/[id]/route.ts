@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { deleteConcept, getConcept, putConcept } from '@/lib/concepts/manage';
+import { deleteConcept } from '@/lib/concepts/delete-concept';
+import { getConcept } from '@/lib/concepts/get-concept';
+import { putConcept } from '@/lib/concepts/replace-concept';
 import { json, noContent, route } from '@/lib/http/route';
 
 // GET /api/concepts/:id — one concept (administrator)

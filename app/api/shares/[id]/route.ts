@@ -1,6 +1,7 @@
 import { updateShareSchema } from '@/lib/contract/shares';
 import { json, noContent, route } from '@/lib/http/route';
-import { deleteShare, updateShare } from '@/lib/shares/manage';
+import { deleteShare } from '@/lib/shares/delete-share';
+import { updateShare } from '@/lib/shares/update-share';
 
 // PATCH /api/shares/:id — note, expiry, password, online/offline (null clears expiry/password)
 export const PATCH = route({ auth: 'session', body: updateShareSchema }, async ({ rt, principal, params, body }) =>

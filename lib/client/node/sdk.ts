@@ -5,30 +5,21 @@
  * is kept in a state file after init, and a new run asks the server which parts arrived.
  */
 import { openAsBlob } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { runShareUpload } from '../upload-engine/engine';
-import type { UploadPlan, UploadProgress } from '../upload-engine/types';
-import { ApiError } from './api';
+import { runShareUpload } from '../../upload-engine/engine';
+import type { UploadPlan, UploadProgress } from '../../upload-engine/types';
+import { ApiError } from '../api';
+import { appendSiteFields, type SiteFields } from '../site-fields';
+import { collectFiles } from './local-files';
 import { fileSource, nodeTransport, parseResponse } from './node-transport';
-import { isPrivatePath } from './private-paths';
-import { fingerprint, readState, removeState, writeState } from './upload-state';
+import { fingerprint, readState, removeState, stateRecorder, writeState } from './upload-state';
 import type { ProjectDto } from '@/lib/hosting/project-dto';
 import type { ShareDto } from '@/lib/shares/share-dto';
 import type { UserDto } from '@/lib/users/user-dto';
 
 export { ApiError };
 export type { UploadPlan, UploadProgress };
-
-export interface LocalFile {
-  /** Absolute path on disk. */
-  file: string;
-  /** Path inside the share or site. */
-  path: string;
-  size: number;
-  mtimeMs: number;
-}
 
 export interface ShareUploadOptions {
   note?: string;
@@ -39,6 +30,10 @@ export interface ShareUploadOptions {
   onPlan?: (plan: UploadPlan) => void;
   /** After each part the store confirmed: (parts stored in this run). */
   onPartDone?: (count: number) => void;
+  /** `.git/`, `.env*`, `.hg/`, `.svn/` and `node_modules/` are left out unless this is set. */
+  includeDotfiles?: boolean;
+  /** The private paths left out, once, before the upload starts. */
+  onSkipped?: (paths: string[]) => void;
   /** Where the resume state lives; default <config dir>/uploads/<hash of the file list>.json. */
   stateFile?: string;
   stateDir?: string;
@@ -48,27 +43,6 @@ export interface ShareUploadOptions {
 }
 
 export const configDir = () => process.env.HTMLS_CONFIG_DIR || path.join(os.homedir(), '.config', 'htmls');
-
-/** Every file under the given files and folders; a folder keeps its own name as the top folder. */
-export async function collectFiles(inputs: string[]): Promise<LocalFile[]> {
-  const out: LocalFile[] = [];
-  const walk = async (abs: string, rel: string) => {
-    const st = await stat(abs);
-    if (st.isDirectory()) {
-      for (const e of (await readdir(abs)).sort()) {
-        if (/^(\.DS_Store|Thumbs\.db|desktop\.ini)$/i.test(e)) continue;
-        await walk(path.join(abs, e), `${rel}/${e}`);
-      }
-    } else if (st.isFile()) {
-      out.push({ file: abs, path: rel, size: st.size, mtimeMs: st.mtimeMs });
-    }
-  };
-  for (const input of inputs) {
-    const abs = path.resolve(input);
-    await walk(abs, path.basename(abs));
-  }
-  return out;
-}
 
 export class HtmlsClient {
   baseUrl: string;
@@ -124,18 +98,13 @@ export class HtmlsClient {
    */
   async deployHosted(
     folder: string,
-    opts: { slug?: string; note?: string; password?: string; append?: boolean; replace?: boolean; spa?: boolean; includeDotfiles?: boolean } = {},
+    opts: Omit<SiteFields, 'dotfiles'> & { includeDotfiles?: boolean; onSkipped?: (paths: string[]) => void } = {},
   ): Promise<ProjectDto> {
-    const files = (await collectFiles([folder])).filter((f) => opts.includeDotfiles || !isPrivatePath(f.path));
+    const { files, skipped } = await collectFiles([folder], { includePrivate: opts.includeDotfiles });
+    if (skipped.length > 0) opts.onSkipped?.(skipped);
     if (files.length === 0) throw new ApiError(400, 'invalid_request', `${folder} holds no files`);
     const form = new FormData();
-    if (opts.slug) form.append('slug', opts.slug);
-    if (opts.note) form.append('note', opts.note);
-    if (opts.password) form.append('password', opts.password);
-    if (opts.append) form.append('append', 'true');
-    if (opts.replace) form.append('replace', 'true');
-    if (opts.spa) form.append('spa', 'true');
-    if (opts.includeDotfiles) form.append('dotfiles', 'true');
+    appendSiteFields(form, { ...opts, spa: opts.spa || undefined, dotfiles: opts.includeDotfiles || undefined });
     for (const f of files) form.append('file', await openAsBlob(f.file), f.path);
     const res = await fetch(`${this.baseUrl}/api/upload`, { method: 'POST', headers: this.token ? { Authorization: `Bearer ${this.token}` } : {}, body: form }).catch(() => {
       throw new ApiError(0, 'network_error', `Could not reach ${this.baseUrl}`);
@@ -149,13 +118,15 @@ export class HtmlsClient {
    * asks the server which parts already arrived.
    */
   async uploadShare(inputs: string[], opts: ShareUploadOptions = {}): Promise<ShareDto> {
-    const files = await collectFiles(inputs);
+    const { files, skipped } = await collectFiles(inputs, { includePrivate: opts.includeDotfiles });
+    if (skipped.length > 0) opts.onSkipped?.(skipped);
     if (files.length === 0) throw new ApiError(400, 'invalid_request', 'Nothing to share: no files found');
     const stateFile = opts.stateFile ?? path.join(opts.stateDir ?? path.join(configDir(), 'uploads'), `${fingerprint(this.baseUrl, files)}.json`);
     const sources = files.map((f) => fileSource(f.file, f.path, f.size));
     const transport = nodeTransport(this.baseUrl, this.token);
     const saved = await readState(stateFile);
     let partsStored = 0;
+    let recorder: ReturnType<typeof stateRecorder> | undefined;
     const run = (resumeGroupId?: string) =>
       runShareUpload(transport, sources, {
         note: opts.note,
@@ -166,12 +137,17 @@ export class HtmlsClient {
         backoffMs: opts.backoffMs,
         onProgress: opts.onProgress,
         onPlan: async (plan) => {
-          if (!resumeGroupId) await writeState(stateFile, { baseUrl: this.baseUrl, groupId: plan.groupId });
+          const state = resumeGroupId && saved ? saved : { baseUrl: this.baseUrl, groupId: plan.groupId };
+          if (!resumeGroupId) await writeState(stateFile, state);
+          recorder = stateRecorder(stateFile, state);
           opts.onPlan?.(plan);
         },
-        onPartStored: () => opts.onPartDone?.(++partsStored),
+        onPartStored: (file, partNumber) => {
+          recorder?.partStored(file.clientPath, partNumber);
+          opts.onPartDone?.(++partsStored);
+        },
         // A refusal or an unreadable file will not go away by retrying: nothing to resume.
-        onAbandoned: () => void removeState(stateFile),
+        onAbandoned: () => void recorder?.close().then(() => removeState(stateFile)),
       });
     let share: ShareDto;
     if (saved && saved.baseUrl === this.baseUrl) {
@@ -185,6 +161,7 @@ export class HtmlsClient {
         else if (e.status === 404 || e.code === 'files_changed') {
           // The old upload is gone (aborted, expired) or its files changed: start afresh.
           if (e.code === 'files_changed') await this.request('POST', '/api/shares/upload/abort', { groupId: saved.groupId }).catch(() => {});
+          await recorder?.close();
           await removeState(stateFile);
           share = await run();
         } else throw e;
@@ -192,6 +169,7 @@ export class HtmlsClient {
     } else {
       share = await run();
     }
+    await recorder?.close();
     await removeState(stateFile);
     return share;
   }

@@ -6,8 +6,8 @@
 import { createReadStream } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import type { PutRequest, UploadSource, UploadTransport } from '../upload-engine/types';
-import { ApiError } from './api';
+import type { PutRequest, UploadSource, UploadTransport } from '../../upload-engine/types';
+import { ApiError } from '../api';
 
 export interface FileRange {
   file: string;

@@ -1,0 +1,128 @@
+'use client';
+
+import { useMemo, useState } from 'react';
+import { formatBytes } from '@/lib/format-bytes';
+import { encodeUrlPath } from '@/lib/paths/relative-path';
+import { LazyPreview } from './lazy-preview';
+
+export type PreviewKind = 'video' | 'audio' | 'image' | 'pdf' | 'text' | null;
+/** One item as the page ships it: [relative path, size, preview kind] — compact for 500 rows. */
+export type Item = [path: string, size: number, preview: PreviewKind];
+
+/** Rows rendered at first (and on the server); "Show more" adds as many again. */
+const PAGE = 60;
+
+const itemUrl = (shareId: string, path: string) => `/f/${shareId}/${encodeUrlPath(path)}`;
+const folderZipUrl = (shareId: string, folder: string) => `/f/${shareId}/?zip&folder=${encodeURIComponent(folder)}`;
+
+/** Items grouped by folder, folders in path order, so a shared tree reads as a tree. */
+function byFolder(items: Item[]): [string, Item[]][] {
+  const groups = new Map<string, Item[]>();
+  for (const it of items) {
+    const cut = it[0].lastIndexOf('/');
+    const folder = cut < 0 ? '' : it[0].slice(0, cut);
+    const list = groups.get(folder);
+    if (list) list.push(it);
+    else groups.set(folder, [it]);
+  }
+  return [...groups.entries()].sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b)));
+}
+
+/** Files and bytes under each folder, subfolders included: what its ZIP holds. */
+function folderTotals(items: Item[]): Map<string, { files: number; bytes: number }> {
+  const totals = new Map<string, { files: number; bytes: number }>();
+  for (const [path, size] of items) {
+    const parts = path.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const f = parts.slice(0, i).join('/');
+      const t = totals.get(f) ?? { files: 0, bytes: 0 };
+      t.files++;
+      t.bytes += size;
+      totals.set(f, t);
+    }
+  }
+  return totals;
+}
+
+/** The share's files by folder, a page at a time, each folder with its own ZIP download. */
+export function ItemList({ shareId, items }: { shareId: string; items: Item[] }) {
+  const [shown, setShown] = useState(PAGE);
+  const groups = useMemo(() => byFolder(items), [items]);
+  const totals = useMemo(() => folderTotals(items), [items]);
+  let left = shown;
+  const visible: [string, Item[]][] = [];
+  for (const [folder, list] of groups) {
+    if (left <= 0) break;
+    visible.push([folder, list.slice(0, left)]);
+    left -= list.length;
+  }
+  return (
+    <>
+      {visible.map(([folder, list]) => (
+        <section key={folder || '.'} className="mb-6" aria-label={folder || 'Files'}>
+          {folder ? <FolderHeading shareId={shareId} folder={folder} total={totals.get(folder)!} /> : null}
+          <ul className="space-y-3">
+            {list.map((it) => (
+              <Row key={it[0]} shareId={shareId} item={it} />
+            ))}
+          </ul>
+        </section>
+      ))}
+      {shown < items.length ? (
+        <div className="flex flex-wrap items-center gap-3">
+          <button
+            type="button"
+            onClick={() => setShown((n) => n + PAGE)}
+            className="min-h-11 rounded-md border border-zinc-300 px-4 py-2 text-sm font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+          >
+            {`Show ${Math.min(PAGE, items.length - shown)} more`}
+          </button>
+          <span className="text-sm text-zinc-500 dark:text-zinc-400">{`${shown} of ${items.length} files shown`}</span>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+function FolderHeading({ shareId, folder, total }: { shareId: string; folder: string; total: { files: number; bytes: number } }) {
+  return (
+    <h2 className="mb-2 flex flex-wrap items-center gap-2 text-sm font-semibold text-zinc-600 dark:text-zinc-400">
+      <span aria-hidden>📁</span>
+      <span className="break-all">{folder}/</span>
+      <a
+        href={folderZipUrl(shareId, folder)}
+        download
+        className="inline-flex min-h-11 items-center rounded-md px-2 font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300"
+      >
+        {`Download folder (${total.files} ${total.files === 1 ? 'file' : 'files'}, ${formatBytes(total.bytes)})`}
+        <span className="sr-only">{` ${folder} as ZIP`}</span>
+      </a>
+    </h2>
+  );
+}
+
+function Row({ shareId, item: [path, size, preview] }: { shareId: string; item: Item }) {
+  const name = path.split('/').pop()!;
+  const url = itemUrl(shareId, path);
+  return (
+    <li className="rounded-xl border border-zinc-200 bg-white p-4 shadow-sm dark:border-zinc-800 dark:bg-zinc-900">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <a href={url} className="break-all font-medium hover:underline" title={path}>
+          {name}
+        </a>
+        <span className="flex items-center gap-3 text-sm text-zinc-500 dark:text-zinc-400">
+          <span>{formatBytes(size)}</span>
+          <a
+            className="inline-flex min-h-11 items-center rounded-md bg-indigo-600 px-3 font-medium text-white hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
+            href={`${url}?download=1`}
+            download={name}
+            aria-label={`Download ${name}`}
+          >
+            Download
+          </a>
+        </span>
+      </div>
+      {preview && size > 0 ? <LazyPreview url={url} name={name} size={size} kind={preview} /> : null}
+    </li>
+  );
+}

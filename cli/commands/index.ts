@@ -1,0 +1,13 @@
+/** Every command, in the order `htmls --help` lists them. */
+import type { Command } from '../command';
+import account from './account';
+import deploy from './deploy';
+import login from './login';
+import logout from './logout';
+import me from './me';
+import share from './share';
+import shareRm from './share-rm';
+import shareSet from './share-set';
+import shares from './shares';
+
+export const COMMANDS = [login, logout, me, share, shares, shareSet, shareRm, deploy, account] as unknown as readonly Command[];

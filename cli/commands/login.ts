@@ -1,0 +1,44 @@
+import { HtmlsClient } from '../../lib/client/node/sdk';
+import { defineCommand, UsageError } from '../command';
+import { describeStore, lastUrl, saveCredentials } from '../credentials';
+import { secret } from '../prompt';
+
+export default defineCommand({
+  name: 'login',
+  summary: 'Sign in to a server as a member (password) or the administrator (Admin Token)',
+  details:
+    'The password comes from HTMLS_PASSWORD, the Admin Token from HTMLS_ADMIN_TOKEN, or a hidden prompt.\n' +
+    'The session goes to the OS keyring when there is one, else to a 0600 file in ~/.config/htmls.',
+  signedIn: false,
+  options: {
+    url: { type: 'string', value: 'URL', description: 'The server (default: HTMLS_URL, the last server, or http://localhost:3000)' },
+    username: { type: 'string', value: 'NAME', description: 'Your username (or HTMLS_USERNAME)' },
+    admin: { type: 'boolean', description: 'Sign in as the administrator with the Admin Token' },
+  },
+  async run({ options: o, out }) {
+    const url = (o.url ?? process.env.HTMLS_URL ?? (await lastUrl()) ?? 'http://localhost:3000').replace(/\/+$/, '');
+    const client = new HtmlsClient({ baseUrl: url });
+    if (o.admin) {
+      const r = await client.loginAdmin(await secret('HTMLS_ADMIN_TOKEN', 'Admin Token:'));
+      const where = await saveCredentials({ url, role: 'admin', username: null }, r.token);
+      return out(`Signed in to ${url} as the administrator (session kept in ${describeStore(where)}).`, {
+        url,
+        role: 'admin',
+        expires_at: r.expires_at,
+        stored_in: where,
+      });
+    }
+    const username = o.username ?? process.env.HTMLS_USERNAME;
+    if (!username) throw new UsageError('Give --username NAME (or --admin)');
+    const r = await client.login(username, await secret('HTMLS_PASSWORD', 'Password:'));
+    const name = r.user?.username ?? username;
+    const where = await saveCredentials({ url, role: r.role, username: name }, r.token);
+    return out(`Signed in to ${url} as ${name} (session kept in ${describeStore(where)}).`, {
+      url,
+      role: r.role,
+      user: r.user,
+      expires_at: r.expires_at,
+      stored_in: where,
+    });
+  },
+});

@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import { defineCommand, UsageError } from '../command';
+import { parseExpiry, progressBar, reportSkipped } from '../format-args';
+import { INCLUDE_DOTFILES } from './shared-options';
+
+export default defineCommand({
+  name: 'share',
+  summary: 'Upload files and folders as one share and print its link',
+  args: '<files or folders…>',
+  details:
+    'Large files go up in parts; if the command is interrupted (Ctrl-C, a crash, a lost network),\n' +
+    'run it again with the same files: it resumes, sending only the parts the server lacks.',
+  signedIn: true,
+  options: {
+    note: { type: 'string', value: 'TEXT', description: 'A note shown on the share page' },
+    expires: { type: 'string', value: 'WHEN', description: 'When the link stops working: 7d, 24h, 90m or an ISO time' },
+    password: { type: 'string', value: 'P', description: 'Ask guests for this password' },
+    'generate-password': { type: 'boolean', description: 'Make up a strong password and print it' },
+    qr: { type: 'boolean', description: 'Print a QR code of the link (the default in a terminal)' },
+    ...INCLUDE_DOTFILES,
+  },
+  async run({ args, options: o, json, client, creds, out }) {
+    if (args.length === 0) throw new UsageError('Name the files or folders to share');
+    const password = o['generate-password'] ? randomBytes(12).toString('base64url') : o.password;
+    const stats = { parts_total: 0, parts_resumed: 0, parts_sent: 0 };
+    // Ctrl-C leaves the upload where it is: the state file lets the same command resume it.
+    process.once('SIGINT', () => {
+      process.stderr.write('\nInterrupted: run the same command again to resume the upload.\n');
+      process.exit(130);
+    });
+    const share = await client.uploadShare(args, {
+      note: o.note,
+      expiresAt: o.expires ? parseExpiry(o.expires) : undefined,
+      password,
+      includeDotfiles: o['include-dotfiles'],
+      onSkipped: reportSkipped,
+      onProgress: progressBar(json),
+      onPartDone: (n) => (stats.parts_sent = n),
+      onPlan: (plan) => {
+        stats.parts_total = plan.totalParts;
+        stats.parts_resumed = plan.storedParts;
+        // On stderr even with --json: stdout stays one JSON document.
+        if (plan.resumed) process.stderr.write(`resuming: ${plan.storedParts} of ${plan.totalParts} parts already uploaded\n`);
+      },
+    });
+    if (!json && process.stderr.isTTY) process.stderr.write('\n');
+    const link = `${creds.url}${share.url}`;
+    if (json) return out('', { ...share, link, upload: stats, ...(o['generate-password'] ? { password } : {}) });
+    console.log(link);
+    if (o['generate-password']) console.log(`password: ${password}`);
+    if (o.qr || process.stdout.isTTY) {
+      const qrcode = await import('qrcode');
+      console.log(await qrcode.toString(link, { type: 'terminal', small: true }));
+    }
+  },
+});

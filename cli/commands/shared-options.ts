@@ -1,0 +1,8 @@
+import type { Options } from '../command';
+
+export const INCLUDE_DOTFILES = {
+  'include-dotfiles': {
+    type: 'boolean',
+    description: 'Also send .git/, .hg/, .svn/, .env* and node_modules/ (left out by default: they hold secrets)',
+  },
+} as const satisfies Options;

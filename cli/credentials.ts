@@ -1,0 +1,97 @@
+/**
+ * Where the CLI keeps its session: the OS keyring when there is one (macOS Keychain, Windows
+ * Credential Manager, the Secret Service on Linux desktops, through @napi-rs/keyring), else a
+ * 0600 file. credentials.json always holds the server URL, role and username; it holds the
+ * token itself only when no keyring could take it. HTMLS_NO_KEYRING=1 forces the file.
+ */
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { configDir } from '../lib/client/node/sdk';
+
+export interface Credentials {
+  url: string;
+  role: 'admin' | 'member';
+  username: string | null;
+}
+
+export type Store = 'keyring' | 'file';
+
+interface SavedFile extends Credentials {
+  store: Store;
+  /** Only when store is 'file'. */
+  token?: string;
+}
+
+export interface SignedIn extends Credentials {
+  token: string;
+  store: Store;
+}
+
+const SERVICE = 'htmls';
+export const credentialsFile = () => path.join(configDir(), 'credentials.json');
+
+/** The keyring entry for a server, or null when no keyring is usable here. */
+async function keyringEntry(url: string) {
+  if (process.env.HTMLS_NO_KEYRING === '1') return null;
+  try {
+    const { AsyncEntry } = await import('@napi-rs/keyring');
+    return new AsyncEntry(SERVICE, url);
+  } catch {
+    // No prebuilt binary for this platform.
+    return null;
+  }
+}
+
+async function writeFile600(data: SavedFile) {
+  await mkdir(configDir(), { recursive: true, mode: 0o700 });
+  await rm(credentialsFile(), { force: true }); // a new file gets mode 0600 even if the old one was wider
+  await writeFile(credentialsFile(), JSON.stringify(data), { mode: 0o600 });
+}
+
+/** Saves the session; says where the token went. */
+export async function saveCredentials(c: Credentials, token: string): Promise<Store> {
+  const entry = await keyringEntry(c.url);
+  if (entry) {
+    try {
+      await entry.setPassword(token);
+      // A store that accepts and forgets (no persistent keyring) is no store.
+      if ((await entry.getPassword()) === token) {
+        await writeFile600({ ...c, store: 'keyring' });
+        return 'keyring';
+      }
+    } catch {
+      // No keyring service (SSH sessions, containers, CI): the file below.
+    }
+  }
+  await writeFile600({ ...c, store: 'file', token });
+  return 'file';
+}
+
+export async function loadCredentials(): Promise<SignedIn | null> {
+  let saved: SavedFile;
+  try {
+    saved = JSON.parse(await readFile(credentialsFile(), 'utf8')) as SavedFile;
+  } catch {
+    return null;
+  }
+  if (saved.token) return { ...saved, store: 'file', token: saved.token };
+  const entry = await keyringEntry(saved.url);
+  const token = await entry?.getPassword().catch(() => null);
+  return token ? { ...saved, store: 'keyring', token } : null;
+}
+
+/** The server URL of the last session, even when its token is gone. */
+export async function lastUrl(): Promise<string | undefined> {
+  try {
+    return (JSON.parse(await readFile(credentialsFile(), 'utf8')) as SavedFile).url;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function forgetCredentials(c: { url: string; store: Store } | null): Promise<void> {
+  if (c?.store === 'keyring') await (await keyringEntry(c.url))?.deletePassword().catch(() => false);
+  await rm(credentialsFile(), { force: true });
+}
+
+export const describeStore = (store: Store) => (store === 'keyring' ? 'the OS keyring' : credentialsFile());

@@ -1,0 +1,38 @@
+/** Small parsers and printers the commands share. */
+import { formatBytes, formatEta, formatSpeed } from '../lib/client/format';
+import { UsageError } from './command';
+
+/** "7d", "24h", "90m", or an ISO time → ISO time. */
+export function parseExpiry(text: string, now = Date.now()): string {
+  const m = /^(\d+)\s*([dhm])$/i.exec(text.trim());
+  if (m) {
+    const unit = { d: 86400_000, h: 3600_000, m: 60_000 }[m[2].toLowerCase() as 'd' | 'h' | 'm'];
+    return new Date(now + Number(m[1]) * unit).toISOString();
+  }
+  const t = Date.parse(text);
+  if (Number.isNaN(t)) throw new UsageError(`Cannot read the expiry "${text}": use 7d, 24h, 90m or an ISO time`);
+  return new Date(t).toISOString();
+}
+
+/** A progress line on stderr: redrawn in a terminal, at most five lines a second otherwise. */
+export function progressBar(json: boolean) {
+  let last = 0;
+  return (p: { loaded: number; total: number; speed: number; eta: number }) => {
+    if (json) return;
+    const now = Date.now();
+    if (now - last < 200 && p.loaded < p.total) return;
+    last = now;
+    const width = 28;
+    const filled = p.total ? Math.round((p.loaded / p.total) * width) : width;
+    const line = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${formatBytes(p.loaded)} / ${formatBytes(p.total)}  ${formatSpeed(p.speed)}  ETA ${formatEta(p.eta)}`;
+    process.stderr.write(process.stderr.isTTY ? `\r${line}` : `${line}\n`);
+  };
+}
+
+/** Says on stderr which private files stayed home (stdout stays the result). */
+export function reportSkipped(paths: string[]) {
+  const shown = paths.slice(0, 5).join(', ');
+  process.stderr.write(
+    `Left out ${paths.length} private ${paths.length === 1 ? 'path' : 'paths'} (${shown}${paths.length > 5 ? ', …' : ''}): add --include-dotfiles to send them.\n`,
+  );
+}

@@ -1,0 +1,62 @@
+/**
+ * What the CLI says for each error code. The server's codes come from lib/errors.ts: a new
+ * code without a message here fails `npm run typecheck`.
+ */
+import { ApiError } from '../lib/client/api';
+import type { ErrorCode } from '../lib/errors';
+
+const SERVER: Record<ErrorCode, string> = {
+  invalid_request: 'The server refused the request as invalid.',
+  invalid_path: 'A file path is not allowed.',
+  duplicate_path: 'Two files would land at the same path.',
+  too_many_files: 'Too many files for one upload.',
+  too_large: 'The upload is larger than the server allows.',
+  token_too_short: 'The token is too short.',
+  token_too_weak: 'That token is too easy to guess: choose a longer, random one.',
+  size_mismatch: 'A file changed size while it was being sent: share it again.',
+  unauthenticated: 'Not signed in (or the session ended): run `htmls login`.',
+  wrong_password: 'Wrong password.',
+  forbidden: 'Your account may not do that.',
+  account_disabled: 'This account is disabled.',
+  not_found: 'Not found (or not yours).',
+  method_not_allowed: 'The server does not take this request here: is the URL an htmls server?',
+  slug_taken: 'That site name is taken: choose another --slug, or add --replace (a new version) or --append.',
+  username_taken: 'That username is taken.',
+  upload_not_complete: "That share's upload never finished: share the files again.",
+  already_completed: 'That upload is already complete.',
+  conflict: 'Someone changed this at the same time; try again.',
+  expired: 'That share has expired.',
+  quota_exceeded: 'Not enough free quota for this upload.',
+  part_too_large: 'The server refused a part as too large.',
+  download_limit: 'This share reached its download limit.',
+  too_many_pending: 'Too many unfinished uploads: let them finish, or cancel some, then try again.',
+  body_too_large: 'The request is larger than the server takes.',
+  unsupported_media_type: 'The server refused the kind of content sent.',
+  range_not_satisfiable: 'The requested range is outside the file.',
+  rate_limited: 'Too many attempts.',
+  request_timeout: 'The request took too long and the server closed it; try again.',
+  internal_error: 'The server failed; its log says why.',
+  storage_unavailable: 'The server cannot reach its file storage right now; try again shortly.',
+  migrations_pending: 'The server is being upgraded; try again in a minute.',
+  database_unavailable: 'The server cannot reach its database right now; try again shortly.',
+};
+
+/** Codes the client itself raises. */
+const CLIENT = {
+  network_error: 'Could not reach the server.',
+  local_file_error: 'A file could not be read; the upload was cancelled.',
+  files_changed: 'The files changed since the interrupted upload: it starts afresh.',
+  http_error: 'The server answered with an error.',
+  timeout: 'The server took too long to answer.',
+} as const;
+
+const MESSAGES: Record<string, string> = { ...SERVER, ...CLIENT };
+
+export function explain(e: unknown): string {
+  if (e instanceof ApiError) {
+    if (e.code === 'rate_limited') return `Too many attempts; try again in ${e.retryAfter ?? 60} seconds.`;
+    const friendly = MESSAGES[e.code];
+    return friendly && friendly !== e.message ? `${friendly} (${e.message})` : e.message;
+  }
+  return (e as Error).message;
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "share_items" ADD COLUMN "crc32" bigint;

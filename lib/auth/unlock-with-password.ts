@@ -1,0 +1,55 @@
+import 'server-only';
+import { AppError, toErrorBody } from '../errors';
+import { serializeCookie } from '../http/cookies';
+import { jsonReply, type FastReply, type FastRequest } from '../http/fast';
+import { passwordPage } from '../http/password-page';
+import { readUnlockBody } from '../http/read-body';
+import type { Runtime } from '../runtime';
+import { verifyPassword } from './passwords';
+import { enforceRateLimit } from './rate-limit';
+import { signUnlock, UNLOCK_MAX_AGE, unlockKey, type UnlockSubject } from './unlock-cookie';
+
+/** What a password-protected resource (a hosted project, a share) tells the unlock flow. */
+export interface UnlockTarget {
+  /** The resource's subject; `passwordHash` null when it has no password (then it just opens). */
+  subject: Omit<UnlockSubject, 'passwordHash'> & { passwordHash: string | null };
+  cookie: { name: string; path: string; secure: boolean };
+  /** The password page: its title and form action. */
+  page: { title: string; action: string };
+  /** Where the form goes back to on success (already checked to stay inside the resource). */
+  next: string;
+}
+
+/**
+ * The one unlock use case of /p/<slug>/unlock and /f/<id>/unlock: rate limit per address, read
+ * the form or JSON, check the password, set the signed cookie. Form → 303 to `next` (401
+ * password page when wrong); JSON → 200 `{ok:true}` (401 `wrong_password` when wrong).
+ * `find` looks the resource up (and throws its own 404/410) once the body has been read.
+ */
+export async function unlockWithPassword(
+  rt: Runtime,
+  req: FastRequest,
+  find: (next: string | undefined) => Promise<UnlockTarget>,
+): Promise<FastReply> {
+  await enforceRateLimit(rt, 'unlock', req.ip);
+  const input = await readUnlockBody(req);
+  const target = await find(input.next);
+  const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
+  const { passwordHash } = target.subject;
+  if (passwordHash) {
+    if (!(await verifyPassword(input.password, passwordHash))) {
+      if (input.json) return jsonReply(401, toErrorBody(wrongPassword()).body);
+      return passwordPage({ status: 401, ...target.page, next: target.next, error: 'Wrong password. Try again.' });
+    }
+    const value = signUnlock(await unlockKey(rt), { ...target.subject, passwordHash });
+    headers['Set-Cookie'] = serializeCookie(target.cookie.name, value, {
+      maxAge: UNLOCK_MAX_AGE,
+      secure: target.cookie.secure,
+      path: target.cookie.path,
+    });
+  }
+  if (input.json) return jsonReply(200, { ok: true }, headers);
+  return { status: 303, headers: { ...headers, Location: target.next }, body: null };
+}
+
+const wrongPassword = () => new AppError('wrong_password', 'Wrong password');

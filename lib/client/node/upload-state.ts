@@ -1,0 +1,59 @@
+/**
+ * The CLI's resume state: after init, the group id is kept in a 0600 file named by the server
+ * and the files (path, size, modification time), so a new run of the same command resumes.
+ * Each part the store confirms is added to the file (`stored`), so a person — or a test —
+ * can see how far an interrupted upload got without asking the server.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+export interface UploadState {
+  baseUrl: string;
+  groupId: string;
+  /** Parts the store confirmed, as "clientPath#partNumber". */
+  stored?: string[];
+}
+
+export function fingerprint(baseUrl: string, files: { path: string; size: number; mtimeMs: number }[]): string {
+  const h = createHash('sha256').update(baseUrl);
+  for (const f of [...files].sort((a, b) => a.path.localeCompare(b.path))) h.update(`\n${f.path}\u0000${f.size}\u0000${Math.floor(f.mtimeMs)}`);
+  return h.digest('hex').slice(0, 32);
+}
+
+export async function readState(file: string): Promise<UploadState | null> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as UploadState;
+  } catch {
+    return null;
+  }
+}
+
+/** Atomic (temporary file, then rename): a reader never sees half a file. */
+export async function writeState(file: string, state: UploadState) {
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${process.pid}.tmp`;
+  await writeFile(tmp, JSON.stringify(state), { mode: 0o600 });
+  await rename(tmp, file);
+}
+
+export const removeState = (file: string) => rm(file, { force: true });
+
+/** Writes the state after each confirmed part, one write at a time, never losing the last. */
+export function stateRecorder(file: string, state: UploadState) {
+  const stored = new Set(state.stored ?? []);
+  let chain: Promise<void> = Promise.resolve();
+  let closed = false;
+  return {
+    partStored(clientPath: string, partNumber: number) {
+      if (closed) return;
+      stored.add(`${clientPath}#${partNumber}`);
+      chain = chain.then(() => writeState(file, { ...state, stored: [...stored] })).catch(() => {});
+    },
+    /** No more writes; resolves once the last one is done (then the file may be removed). */
+    close: () => {
+      closed = true;
+      return chain;
+    },
+  };
+}

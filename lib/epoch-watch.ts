@@ -1,0 +1,59 @@
+import 'server-only';
+import { readEpoch, type EpochKey } from '@/db/queries/settings';
+import { processState } from './process-state';
+import type { Runtime } from './runtime';
+
+/**
+ * Cross-instance invalidation for the guest caches (hosted sites, share items): every change a
+ * guest could see bumps a counter in the database in the change's own transaction; each
+ * instance on PostgreSQL polls the counter 4 times a second and calls `onMove` when it moved,
+ * so another instance's change shows here within ~250 ms. PGlite has one process: no poll.
+ * While the database is unreachable nothing is dropped, and guests keep being served.
+ */
+const POLL_MS = 250;
+const state = processState('epoch-watch', () => new Map<EpochKey, { ready: Promise<void>; readAt: number }>());
+
+/** Starts the poll of `key` once per process; resolves after its first reading. */
+export function watchEpoch(rt: Runtime, key: EpochKey, onMove: () => void): Promise<void> {
+  const running = state.get(key);
+  if (running) return running.ready;
+  if (!rt.env.databaseUrl) {
+    // One process: every change is made here, and drops the caches itself.
+    const none = { ready: Promise.resolve(), readAt: Infinity };
+    state.set(key, none);
+    return none.ready;
+  }
+  const watch = { ready: Promise.resolve(), readAt: 0 };
+  let seen = '';
+  let polling = false;
+  const poll = async () => {
+    // A database that hangs rather than refuses: one reading at a time, not one per tick.
+    if (polling) return;
+    polling = true;
+    try {
+      const epoch = await readEpoch(rt.db, key);
+      if (epoch !== seen) {
+        seen = epoch;
+        onMove();
+      }
+      watch.readAt = Date.now();
+    } catch {
+      // The database is away: keep what we have, and look again.
+    } finally {
+      polling = false;
+    }
+  };
+  watch.ready = poll().finally(() => setInterval(() => void poll(), POLL_MS).unref());
+  state.set(key, watch);
+  return watch.ready;
+}
+
+/** True once `watchEpoch(key)` has been started in this process. */
+export const isWatching = (key: EpochKey) => state.has(key);
+
+/**
+ * True while `key`'s last reading is at most `maxAgeMs` old (always on PGlite): a cache that
+ * must not outlive a revocation by more than that (a share taken offline or given a password
+ * while this instance cannot reach the database) stops answering from memory after it.
+ */
+export const readRecently = (key: EpochKey, maxAgeMs: number) => Date.now() - (state.get(key)?.readAt ?? 0) <= maxAgeMs;

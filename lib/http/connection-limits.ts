@@ -1,0 +1,79 @@
+/**
+ * Bounds on what one client can hold open (issue 13, item 5): connections per address and
+ * per listener, and how long a request may take to arrive. Framework-free; server.ts applies
+ * them to both listeners.
+ */
+import 'server-only';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { normalizeIp } from './client-ip';
+
+/**
+ * Routes whose bodies may legitimately take long (a 48-64 MB part on a slow phone, a site's
+ * deploy, a 500-file complete): they keep the long server-wide limit. Every other request must
+ * have arrived, headers and body, within the short one.
+ */
+const LONG_BODY = /^\/api\/(?:shares\/upload\/(?:chunk|complete)|upload)(?:[/?]|$)/;
+
+export const takesLongBody = (method: string, url: string) => method !== 'GET' && method !== 'HEAD' && LONG_BODY.test(url);
+
+/**
+ * Caps open connections per peer address (`perIp`, 0: none) and per listener (`total`, 0:
+ * none). A connection past a cap is closed before a byte is read. Behind a proxy every
+ * connection comes from the proxy, so the caller passes perIp = 0 there (the proxy caps).
+ */
+export function capConnections(server: Server, opts: { perIp: number; total: number }): void {
+  if (opts.total > 0) server.maxConnections = opts.total;
+  if (opts.perIp <= 0) return;
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const ip = normalizeIp(socket.remoteAddress ?? 'unknown');
+    const n = (open.get(ip) ?? 0) + 1;
+    if (n > opts.perIp) {
+      socket.destroy();
+      return;
+    }
+    open.set(ip, n);
+    socket.once('close', () => {
+      const left = (open.get(ip) ?? 1) - 1;
+      if (left <= 0) open.delete(ip);
+      else open.set(ip, left);
+    });
+  });
+}
+
+/**
+ * A request that has not fully arrived `ms` after it began is answered 408 and its connection
+ * closed (or just closed once a reply is under way). The timer outlives the reply while the
+ * body is still coming: a client that keeps trickling an unread body does not keep the socket.
+ */
+export function limitRequestTime(req: IncomingMessage, res: ServerResponse, ms: number): void {
+  // A request without a body has arrived with its headers (headersTimeout guards those). No
+  // timer for it: one per GET, alive for `ms` on a keep-alive socket, kept every request's
+  // objects alive that long, and the young generation's collections slowed to ~5 ms each.
+  if (req.complete || !hasBody(req)) return;
+  // Kept here: once the reply ends, Node detaches the socket from req (req.socket becomes null).
+  const socket = req.socket;
+  const timer = setTimeout(() => {
+    if (req.complete) return;
+    if (!res.headersSent && !res.writableEnded) {
+      try {
+        res.writeHead(408, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', Connection: 'close' });
+        res.end(JSON.stringify({ error: 'The request took too long to arrive', code: 'request_timeout' }));
+      } catch {
+        /* the socket is closed below either way */
+      }
+    }
+    // Give the 408 a moment to leave, then drop the connection whatever the client does.
+    setTimeout(() => socket.destroy(), 200).unref();
+  }, ms);
+  timer.unref();
+  req.once('end', () => clearTimeout(timer));
+  socket.once('close', () => clearTimeout(timer));
+}
+
+/** Whether a body follows the headers (RFC 9112 §6.3: a length above 0 or a transfer coding). */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}

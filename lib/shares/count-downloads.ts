@@ -1,0 +1,76 @@
+import 'server-only';
+import { addDownloadCounts } from '@/db/queries/shares';
+import { processState } from '../process-state';
+import { getRuntime } from '../runtime';
+
+/**
+ * Download counts off the byte path: countDownload() only bumps an in-process buffer; a timer
+ * writes the sums every second (one transaction), and flushDownloadCounts() writes the rest at
+ * shutdown. A failed write keeps its counts for the next tick. The buffer is a processState():
+ * server.ts and Next's bundle are two copies of this module in one process.
+ */
+const FLUSH_MS = 1000;
+
+interface Buffered {
+  byShare: Map<string, number>;
+  byItem: Map<string, number>;
+  /** Per share, counts taken by a write still in flight: not in the database yet either. */
+  writing: Map<string, number>;
+  timer: NodeJS.Timeout | null;
+  flushing: Promise<void> | null;
+}
+
+const state = processState<Buffered>('download-counts', () => ({ byShare: new Map(), byItem: new Map(), writing: new Map(), timer: null, flushing: null }));
+
+const bump = (m: Map<string, number>, k: string, n: number) => m.set(k, (m.get(k) ?? 0) + n);
+
+/** A write FLUSH_MS from now, unless one is already due. */
+function scheduleFlush(s: Buffered): void {
+  if (s.timer) return;
+  s.timer = setTimeout(() => {
+    s.timer = null;
+    void flushDownloadCounts();
+  }, FLUSH_MS);
+  s.timer.unref();
+}
+
+/** One completed guest download: of an item, or of the share's ZIP when itemId is null. */
+export function countDownload(shareId: string, itemId: string | null): void {
+  const s = state;
+  bump(s.byShare, shareId, 1);
+  if (itemId !== null) bump(s.byItem, itemId, 1);
+  scheduleFlush(s);
+}
+
+/** Downloads of this share counted here but not yet written (for the max_downloads check). */
+export function unflushedDownloads(shareId: string): number {
+  const s = state;
+  return (s.byShare.get(shareId) ?? 0) + (s.writing.get(shareId) ?? 0);
+}
+
+/** Writes every buffered count now (also at shutdown); never throws. */
+export async function flushDownloadCounts(): Promise<void> {
+  const s = state;
+  if (s.flushing) await s.flushing;
+  if (s.byShare.size === 0 && s.byItem.size === 0) return;
+  const byShare = s.byShare;
+  const byItem = s.byItem;
+  s.byShare = new Map();
+  s.byItem = new Map();
+  s.writing = byShare;
+  s.flushing = (async () => {
+    try {
+      const rt = await getRuntime();
+      await addDownloadCounts(rt.db, byShare, byItem);
+    } catch (e) {
+      console.error('[htmls] download counts not written yet:', e);
+      for (const [k, n] of byShare) bump(s.byShare, k, n);
+      for (const [k, n] of byItem) bump(s.byItem, k, n);
+      scheduleFlush(s);
+    } finally {
+      s.writing = new Map();
+      s.flushing = null;
+    }
+  })();
+  await s.flushing;
+}

@@ -1,0 +1,21 @@
+import 'server-only';
+import { deleteShareGroup } from '@/db/queries/shares';
+import type { Principal } from '../auth/principal';
+import { shareOwnerOf } from '../auth/share-owner';
+import { notFound } from '../errors';
+import type { Runtime } from '../runtime';
+import { runDeletions } from '../storage/gc';
+import { sharedGroupPrefix } from '../storage/keys';
+import { forgetShares } from './share-item-cache';
+
+/**
+ * DELETE /api/shares/:id — records and the owner's usage in one transaction that also
+ * schedules the bytes for deletion, then the bytes. A crash after the commit leaves the janitor
+ * a job. Another member's share is "not found", never "forbidden".
+ */
+export async function deleteShare(rt: Runtime, principal: Principal, id: string): Promise<void> {
+  const gcIds = await deleteShareGroup(rt.db, shareOwnerOf(principal), id, sharedGroupPrefix(id));
+  if (!gcIds) throw notFound('No such share');
+  forgetShares();
+  await runDeletions(rt, gcIds);
+}

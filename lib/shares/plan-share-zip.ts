@@ -1,0 +1,60 @@
+import 'server-only';
+import { createHash } from 'node:crypto';
+import type { ShareItemRow } from '@/db/schema';
+import { planZip, type ZipPlan } from '../zip/zip-layout';
+
+export interface ShareZip {
+  plan: ZipPlan;
+  /** The share item behind each planned entry; null for a folder entry. */
+  items: (ShareItemRow | null)[];
+  etag: string;
+  lastModified: Date;
+  /** Suggested file name: `<share id>.zip`, or `<folder name>.zip` for one folder. */
+  fileName: string;
+  fileCount: number;
+}
+
+/**
+ * The archive of a share's items — all of them, or those under `folder` (a share path without
+ * a trailing slash). Paths inside the archive keep their folders; for one folder they start at
+ * that folder (`folder=a/b` gives `b/…`), so unzipping yields the folder itself. Entries are
+ * sorted by path, folders come before their contents, every timestamp is the item's stored
+ * time: the same items always give the same bytes, which the ETag names. null: no item matches.
+ */
+export function planShareZip(shareId: string, allItems: ShareItemRow[], folder: string | null): ShareZip | null {
+  const prefix = folder ? `${folder}/` : '';
+  const items = allItems.filter((it) => it.relativePath.startsWith(prefix));
+  if (items.length === 0) return null;
+  const cut = folder ? prefix.length - (folder.split('/').pop()!.length + 1) : 0;
+  const byName = new Map<string, ShareItemRow | null>();
+  const times = new Map<string, number>();
+  for (const it of items) {
+    const name = it.relativePath.slice(cut);
+    byName.set(name, it);
+    // Each folder entry is as old as the newest item under it.
+    const parts = name.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const dir = `${parts.slice(0, i).join('/')}/`;
+      if (!byName.has(dir)) byName.set(dir, null);
+      times.set(dir, Math.max(times.get(dir) ?? 0, it.createdAt.getTime()));
+    }
+  }
+  const names = [...byName.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const plan = planZip(
+    names.map((name) => {
+      const it = byName.get(name)!;
+      return { name, size: it ? Number(it.size) : 0, mtime: it ? it.createdAt : new Date(times.get(name)!) };
+    }),
+  );
+  const hash = createHash('sha256').update(`zip1\0${shareId}\0${folder ?? ''}`);
+  for (const it of items) hash.update(`\0${it.relativePath}\0${it.size}\0${it.etag}\0${it.createdAt.getTime()}`);
+  const lastModified = new Date(Math.max(...items.map((it) => it.createdAt.getTime())));
+  return {
+    plan,
+    items: names.map((n) => byName.get(n)!),
+    etag: `"z${hash.digest('base64url').slice(0, 32)}"`,
+    lastModified,
+    fileName: `${folder ? folder.split('/').pop() : shareId}.zip`,
+    fileCount: items.length,
+  };
+}

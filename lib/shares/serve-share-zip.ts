@@ -1,0 +1,72 @@
+import 'server-only';
+import { setShareItemCrc32 } from '@/db/queries/shares';
+import { AppError, notFound } from '../errors';
+import type { FastReply, FastRequest } from '../http/fast';
+import { sendRepresentation } from '../http/send-object';
+import { contentDisposition } from '../http/content-disposition';
+import { errorReply } from '../http/reply-errors';
+import { decodeUrlPath } from '../paths/relative-path';
+import { assertMigrated, getRuntime } from '../runtime';
+import { gateReply, guestAccess } from './access';
+import { countDownload } from './count-downloads';
+import { planShareZip } from './plan-share-zip';
+import { knownCrcs, streamShareZip } from './stream-share-zip';
+
+const ZIP_URL = /^\/f\/([^/?]+)\/?\?(.*)$/;
+
+/** Whether a /f/<id>[/]?… URL asks for the ZIP (`?zip`, with or without `&folder=`). */
+export function isShareZipUrl(url: string): boolean {
+  const m = ZIP_URL.exec(url);
+  return !!m && new URLSearchParams(m[2]).has('zip');
+}
+
+/**
+ * GET/HEAD /f/<id>/?zip[&folder=<path>] — every item of the share (or of one folder) as one
+ * streamed STORE ZIP with an exact Content-Length, an ETag from the items, and RFC 9110
+ * conditionals and ranges (lib/http/send-object.ts: 206/416/304/412, If-Range, multipart), so
+ * browsers and `curl -C -` resume it. The guest gate is the
+ * items' one: 404 missing/offline/uploading, 410 expired, 401 password page without the cookie,
+ * 410 download_limit once max_downloads is reached. A download through the last byte counts once
+ * for the share (item null).
+ */
+export async function serveShareZip(req: FastRequest): Promise<FastReply> {
+  try {
+    const rt = await getRuntime();
+    await assertMigrated(rt);
+    const m = ZIP_URL.exec(req.url);
+    const id = m ? decodeUrlPath(m[1]!) : null;
+    if (!m || !id) throw notFound();
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      throw new AppError('method_not_allowed', 'Only GET and HEAD are allowed here', { Allow: 'GET, HEAD' });
+    }
+    const access = await guestAccess(rt, id, req.header('cookie'));
+    // Not open: the password page, or the refusal thrown.
+    if (access.state !== 'open') return gateReply(access, id)!;
+    const folder = (new URLSearchParams(m[2]).get('folder') ?? '').replace(/^\/+|\/+$/g, '');
+    const zip = planShareZip(id, access.share.items, folder || null);
+    if (!zip) throw notFound('No file in this folder');
+
+    const saveCrc = (item: { id: string }, crc: number) => {
+      setShareItemCrc32(rt.db, item.id, crc).catch((e) => console.error('[htmls] caching a CRC-32 failed:', e));
+    };
+    // One CRC list per request: the parts of a multi-range request share what they learn.
+    const crcs = knownCrcs(zip);
+    return await sendRepresentation(req, {
+      size: zip.plan.total,
+      etag: zip.etag,
+      lastModified: zip.lastModified,
+      headers: {
+        'Content-Type': 'application/zip',
+        'Content-Disposition': contentDisposition(zip.fileName, 'attachment'),
+        'X-Content-Type-Options': 'nosniff',
+        'Cache-Control': 'private, no-cache',
+        'Referrer-Policy': 'no-referrer',
+      },
+      open: (range) => streamShareZip(rt.storage, zip, range ?? { start: 0, end: zip.plan.total - 1 }, crcs, saveCrc),
+      // A download is complete when the last byte went out (a resumed one counts once, at its end).
+      onComplete: () => countDownload(id, null),
+    });
+  } catch (e) {
+    return errorReply(e, req);
+  }
+}

@@ -1,0 +1,114 @@
+import { randomBytes } from 'node:crypto';
+import postgres from 'postgres';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { call, cookieFrom } from './support/http';
+import { postgresUrl } from './support/env';
+import { requires } from './support/requires';
+import { freshServiceEnv } from './support/services';
+import { startServer, tempDir, TEST_ADMIN_TOKEN, type RunningServer } from './support/server';
+import { uploadShare } from './support/shares';
+
+// The byte path keeps a published share's item in memory (lib/shares/share-item-cache.ts), so a
+// video player's seeks cost no database round trip. What a guest relies on: a change made on
+// one instance reaches the other within a second, and a cached file keeps playing while the
+// database is away. PGlite belongs to one process: PostgreSQL only.
+let a: RunningServer;
+let b: RunningServer;
+let dbUrl: string;
+let token: string;
+
+const range = (base: string, url: string, headers: Record<string, string> = {}) =>
+  fetch(`${base}${url}`, { headers: { Range: 'bytes=0-9', ...headers } }).then(async (r) => ({ status: r.status, body: Buffer.from(await r.arrayBuffer()) }));
+
+requires('postgres').describe('the share item cache', () => {
+  beforeAll(async () => {
+    const services = await freshServiceEnv();
+    dbUrl = services.DATABASE_URL!;
+    const env = { ...services, DATA_DIR: tempDir('htmls-cache-'), UPLOAD_MODE: 'proxy' };
+    [a, b] = await Promise.all([startServer(env), startServer(env)]);
+    const username = `cache${randomBytes(4).toString('hex')}`;
+    await call('POST', '/api/users', { base: a.url, token: TEST_ADMIN_TOKEN, body: { username, password: 'long enough', quota_bytes: 1024 ** 3 } });
+    token = (await call('POST', '/api/auth/login', { base: a.url, body: { username, password: 'long enough' } })).json.token;
+  });
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+  });
+
+  async function publish(files: Record<string, Buffer>) {
+    const { share } = await uploadShare(token, files, { base: a.url });
+    expect(share).not.toBeNull();
+    expect((await call('PATCH', `/api/shares/${share.id}`, { base: a.url, token, body: { status: 'online' } })).status).toBe(200);
+    return share as { id: string; items: { url: string }[] };
+  }
+
+  it('an offline switch, a password and a deletion on one instance reach the other within a second', async () => {
+    const data = randomBytes(1000);
+    const share = await publish({ 'clip.bin': data });
+    const url = share.items[0].url;
+    // B has served it, so B holds it in its cache from here on.
+    await expect.poll(async () => (await range(b.url, url)).status, { timeout: 5000 }).toBe(206);
+    expect((await range(b.url, url)).body.equals(data.subarray(0, 10))).toBe(true);
+
+    const patch = (body: object) => call('PATCH', `/api/shares/${share.id}`, { base: a.url, token, body });
+    await patch({ status: 'offline' });
+    await expect.poll(async () => (await range(b.url, url)).status, { timeout: 1000, interval: 50 }).toBe(404);
+    // The instance that made the change never serves the old state, not even once.
+    expect((await range(a.url, url)).status).toBe(404);
+
+    await patch({ status: 'online', password: 'cache-test-pw' });
+    await expect.poll(async () => (await range(b.url, url)).status, { timeout: 1000, interval: 50 }).toBe(401);
+    const unlock = await call('POST', `/f/${share.id}/unlock`, { base: a.url, body: { password: 'cache-test-pw' } });
+    const cookie = cookieFrom(unlock.cookies, `htmls_share_unlock_${share.id}`);
+    expect((await range(b.url, url, { Cookie: cookie })).status).toBe(206);
+
+    // A new password makes the old unlock cookie worthless on B too.
+    await patch({ password: 'another-pw-entirely' });
+    await expect.poll(async () => (await range(b.url, url, { Cookie: cookie })).status, { timeout: 1000, interval: 50 }).toBe(401);
+
+    await patch({ expires_at: new Date(Date.now() - 60_000).toISOString() });
+    await expect.poll(async () => (await range(b.url, url)).status, { timeout: 1000, interval: 50 }).toBe(410);
+
+    expect((await call('DELETE', `/api/shares/${share.id}`, { base: a.url, token })).status).toBe(204);
+    await expect.poll(async () => (await range(b.url, url)).status, { timeout: 1000, interval: 50 }).toBe(404);
+  });
+
+  it('a download limit is never answered from the cache: the limit holds on the other instance', async () => {
+    const share = await publish({ 'once.bin': randomBytes(100) });
+    const url = share.items[0].url;
+    expect((await fetch(`${b.url}${url}`)).status).toBe(200);
+    await call('PATCH', `/api/shares/${share.id}`, { base: a.url, token, body: { max_downloads: 1 } });
+    // The first download (before the limit) is counted when B flushes its counts: wait for it.
+    await expect.poll(async () => (await call('GET', '/api/shares', { base: a.url, token })).json.shares.find((s: { id: string }) => s.id === share.id).download_count, { timeout: 10_000 }).toBe(1);
+    await expect.poll(async () => (await fetch(`${b.url}${url}`)).status, { timeout: 1000, interval: 50 }).toBe(410);
+  });
+
+  it('keeps serving a cached file while the database is briefly away, answers 503 for the rest, and stops after 10 s', { timeout: 60_000 }, async () => {
+    const data = randomBytes(2000);
+    const share = await publish({ 'a.bin': data, 'b.bin': randomBytes(10) });
+    const [cached, uncached] = share.items.map((i) => i.url);
+    expect((await range(b.url, cached)).status).toBe(206);
+    const name = new URL(dbUrl).pathname.slice(1);
+    const admin = postgres(postgresUrl()!, { max: 1, onnotice: () => {} });
+    try {
+      await admin.unsafe(`alter database "${name}" allow_connections false`);
+      await admin.unsafe(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}' and pid <> pg_backend_pid()`);
+      // At once (the cache answers for 10 s after its last reading of the epoch, and reaching
+      // a refusing database may take a while on a busy machine): the cached file still plays.
+      const r = await range(b.url, cached);
+      expect(r.status).toBe(206);
+      expect(r.body.equals(data.subarray(0, 10))).toBe(true);
+      await expect.poll(async () => (await call('GET', '/api/shares', { base: b.url, token })).status, { timeout: 5000 }).toBe(503);
+      const miss = await call('GET', uncached, { base: b.url, headers: { Accept: 'application/json' } });
+      expect(miss.status).toBe(503);
+      expect(miss.json.code).toBe('database_unavailable');
+      // Not for ever: after 10 s without a reading of the shares epoch, the cache stops answering
+      // (a share taken offline meanwhile on an instance that can reach the database must not
+      // keep playing here).
+      await expect.poll(async () => (await range(b.url, cached)).status, { timeout: 20_000, interval: 500 }).toBe(503);
+    } finally {
+      await admin.unsafe(`alter database "${name}" allow_connections true`);
+      await admin.end();
+    }
+    await expect.poll(async () => (await range(b.url, uncached)).status, { timeout: 10_000 }).toBe(206);
+  });
+});

@@ -1,0 +1,157 @@
+import { execFileSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { call, cookieFrom, randomIp } from './support/http';
+import { createMember, type Member } from './support/members';
+import { uploadShare, type ShareFiles } from './support/shares';
+
+let owner: Member;
+const dir = mkdtempSync(join(tmpdir(), 'share-zip-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const base = () => inject('baseUrl');
+const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+  fetch(base() + path, { method, headers, redirect: 'manual' });
+const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+const files: ShareFiles = {
+  'clips/movie.mp4': randomBytes(700_000),
+  'clips/deep/trailer.mov': randomBytes(123_457),
+  'docs/résumé 東京 (1).txt': Buffer.from('curriculum vitae'),
+  'empty.txt': Buffer.alloc(0),
+  'top.bin': randomBytes(65_537),
+};
+
+async function share(f: ShareFiles = files, opts: { password?: string } = {}): Promise<string> {
+  const { share } = await uploadShare(owner.token, f, opts);
+  return share.id as string;
+}
+
+/** python3's zipfile reads every member (CRC checked): name → sha256 of its bytes ("/" for folders). */
+function readZip(file: string): Record<string, string> {
+  const script = [
+    'import zipfile,json,sys,hashlib',
+    'z=zipfile.ZipFile(sys.argv[1])',
+    'assert z.testzip() is None',
+    'print(json.dumps({i.filename: ("/" if i.is_dir() else hashlib.sha256(z.read(i)).hexdigest()) for i in z.infolist()}))',
+  ].join('\n');
+  return JSON.parse(execFileSync('python3', ['-c', script, file]).toString());
+}
+
+function expected(f: ShareFiles, strip = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [path, data] of Object.entries(f)) {
+    const name = path.slice(strip.length);
+    const parts = name.split('/');
+    for (let i = 1; i < parts.length; i++) out[`${parts.slice(0, i).join('/')}/`] = '/';
+    out[name] = sha(data);
+  }
+  return out;
+}
+
+const curl = (...args: string[]) => execFileSync('curl', ['-sS', '--fail', ...args], { cwd: dir }).toString();
+
+beforeAll(async () => {
+  owner = await createMember();
+});
+
+describe('GET /f/:id/?zip', () => {
+  it('resumes a cold download with curl -C - into bytes identical to a full one; unzip -t and python read every file', async () => {
+    const id = await share();
+    const url = `${base()}/f/${id}/?zip`;
+    // Interrupted first: only the first 300,000 bytes arrived (no CRC known yet on the server).
+    curl('-r', '0-299999', '-o', 'resumed.zip', url);
+    expect(statSync(join(dir, 'resumed.zip')).size).toBe(300_000);
+    curl('-C', '-', '-o', 'resumed.zip', url);
+    const full = await get(`/f/${id}/?zip`);
+    expect(full.status).toBe(200);
+    const bytes = Buffer.from(await full.arrayBuffer());
+    expect(full.headers.get('content-length')).toBe(String(bytes.length));
+    expect(readFileSync(join(dir, 'resumed.zip')).equals(bytes)).toBe(true);
+    writeFileSync(join(dir, 'full.zip'), bytes);
+    expect(execFileSync('unzip', ['-t', join(dir, 'full.zip')]).toString()).toMatch(/No errors detected/);
+    expect(readZip(join(dir, 'full.zip'))).toEqual(expected(files));
+    // unzip -l lists the UTF-8 name as such.
+    expect(execFileSync('unzip', ['-l', join(dir, 'full.zip')]).toString()).toContain('docs/résumé 東京 (1).txt');
+  });
+
+  it('exact length, ETag, 304, HEAD, attachment name; a range inside a file and one of the central directory', async () => {
+    const id = await share();
+    const head = await get(`/${['f', id].join('/')}?zip`, {}, 'HEAD');
+    expect(head.status).toBe(200);
+    const size = Number(head.headers.get('content-length'));
+    const etag = head.headers.get('etag')!;
+    expect(head.headers.get('content-type')).toBe('application/zip');
+    expect(head.headers.get('accept-ranges')).toBe('bytes');
+    expect(head.headers.get('content-disposition')).toBe(`attachment; filename="${id}.zip"`);
+    expect(await head.text()).toBe('');
+    // Ranges before any full read (cold CRCs): the middle of movie.mp4, and the last 100 bytes.
+    const mid = await get(`/f/${id}/?zip`, { Range: 'bytes=1000-1999' });
+    expect([mid.status, mid.headers.get('content-range')]).toEqual([206, `bytes 1000-1999/${size}`]);
+    const midBytes = Buffer.from(await mid.arrayBuffer());
+    const tail = await get(`/f/${id}/?zip`, { Range: 'bytes=-100' });
+    expect(tail.status).toBe(206);
+    const tailBytes = Buffer.from(await tail.arrayBuffer());
+    const full = Buffer.from(await (await get(`/f/${id}/?zip`)).arrayBuffer());
+    expect(full.length).toBe(size);
+    expect(midBytes.equals(full.subarray(1000, 2000))).toBe(true);
+    expect(tailBytes.equals(full.subarray(size - 100))).toBe(true);
+    // Same items, same bytes and ETag.
+    const again = await get(`/f/${id}/?zip`);
+    expect(again.headers.get('etag')).toBe(etag);
+    expect(Buffer.from(await again.arrayBuffer()).equals(full)).toBe(true);
+    expect((await get(`/f/${id}/?zip`, { 'If-None-Match': etag })).status).toBe(304);
+    expect((await get(`/f/${id}/?zip`, { Range: `bytes=${size}-` })).status).toBe(416);
+    const stale = await get(`/f/${id}/?zip`, { Range: 'bytes=0-9', 'If-Range': '"other"' });
+    expect(stale.status).toBe(200);
+    await stale.body?.cancel();
+    expect((await get(`/f/${id}/?zip`, { 'If-Match': '"other"' })).status).toBe(412);
+    // Two ranges: a multipart/byteranges answer whose parts are the archive's bytes.
+    const multi = await get(`/f/${id}/?zip`, { Range: 'bytes=0-9,-10' });
+    expect(multi.status).toBe(206);
+    expect(multi.headers.get('content-type')).toMatch(/^multipart\/byteranges; boundary=/);
+    const parts = Buffer.from(await multi.arrayBuffer()).toString('latin1');
+    expect(parts).toContain(`Content-Range: bytes 0-9/${size}`);
+    expect(parts).toContain(full.subarray(0, 10).toString('latin1'));
+    expect(parts).toContain(full.subarray(size - 10).toString('latin1'));
+    expect((await get(`/f/${id}/?zip`, {}, 'DELETE')).status).toBe(405);
+  });
+
+  it('one folder: ?zip&folder=clips holds clips/ and below; a missing folder is 404', async () => {
+    const id = await share();
+    const r = await get(`/f/${id}/?zip&folder=clips`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-disposition')).toBe('attachment; filename="clips.zip"');
+    writeFileSync(join(dir, 'clips.zip'), Buffer.from(await r.arrayBuffer()));
+    const clips = Object.fromEntries(Object.entries(files).filter(([p]) => p.startsWith('clips/')));
+    expect(readZip(join(dir, 'clips.zip'))).toEqual(expected(clips));
+    const deep = await get(`/f/${id}/?zip&folder=${encodeURIComponent('clips/deep')}`);
+    writeFileSync(join(dir, 'deep.zip'), Buffer.from(await deep.arrayBuffer()));
+    expect(readZip(join(dir, 'deep.zip'))).toEqual(expected({ 'clips/deep/trailer.mov': files['clips/deep/trailer.mov']! }, 'clips/'));
+    expect((await get(`/f/${id}/?zip&folder=nope`)).status).toBe(404);
+    expect((await get(`/f/${id}/?zip&folder=clip`)).status).toBe(404);
+  });
+
+  it('guest gates: password refused without the unlock cookie, offline 404, expired 410, missing 404', async () => {
+    const id = await share({ 'a.txt': Buffer.from('secret bytes') }, { password: 'open sesame' });
+    const locked = await get(`/f/${id}/?zip`);
+    expect(locked.status).toBe(401);
+    expect(await locked.text()).not.toContain('secret bytes');
+    expect((await get(`/f/${id}/?zip`, { Range: 'bytes=0-9' })).status).toBe(401);
+    const right = await call('POST', `/f/${id}/unlock`, { ip: randomIp(), body: { password: 'open sesame' } });
+    const cookie = cookieFrom(right.cookies, `htmls_share_unlock_${id}`);
+    const open = await get(`/f/${id}/?zip`, { Cookie: cookie });
+    expect(open.status).toBe(200);
+    writeFileSync(join(dir, 'locked.zip'), Buffer.from(await open.arrayBuffer()));
+    expect(readZip(join(dir, 'locked.zip'))).toEqual({ 'a.txt': sha(Buffer.from('secret bytes')) });
+
+    const patch = (body: unknown) => call('PATCH', `/api/shares/${id}`, { token: owner.token, body });
+    expect((await patch({ status: 'offline' })).status).toBe(200);
+    expect((await get(`/f/${id}/?zip`, { Cookie: cookie })).status).toBe(404);
+    expect((await patch({ status: 'online', expires_at: new Date(Date.now() - 1000).toISOString() })).status).toBe(200);
+    expect((await get(`/f/${id}/?zip`, { Cookie: cookie })).status).toBe(410);
+    expect((await get('/f/doesnotexist123/?zip')).status).toBe(404);
+  });
+});
