@@ -72,7 +72,9 @@ export async function benchZipDownloads(ctx: BenchContext, single: UploadedShare
   const url = `${ctx.base}/f/${id}/?zip`;
   const { peak, result } = await peakRss(ctx.pid, () => Promise.all(Array.from({ length: 20 }, () => curlTo(url, quick ? 5 : 20))));
   const received = result.reduce((a, b) => a + b, 0);
-  if (received < 20 * Math.min(bytes, 64 * MiB)) throw new Error(`20 ZIP downloads received only ${received} bytes`);
+  // Each must have been streaming (how far it got in the time depends on the machine's speed).
+  const stalled = result.filter((b) => b < Math.min(bytes, MiB)).length;
+  if (stalled) throw new Error(`${stalled} of 20 ZIP downloads received under 1 MiB (${result.join(', ')} bytes)`);
   rows.push({
     metric: 'server RSS growth during 20 ZIP downloads',
     value: `${fmt((peak - ctx.idle) / MiB, 1)} MiB`,
