@@ -6,6 +6,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -184,8 +185,9 @@ export const shareItems = pgTable(
     /** Completed guest downloads of this item (a Range reaching the last byte counts once). */
     downloadCount: bytes('download_count').notNull().default(0),
     /**
-     * CRC-32 of the object's bytes, filled the first time the server reads it whole (a ZIP
-     * download): the "Download all" ZIP needs it for data descriptors and its central directory.
+     * CRC-32 of the object's bytes: combined from its parts' CRCs at complete when they went
+     * through the server, else filled the first time the server reads it whole (a ZIP download).
+     * The "Download all" ZIP needs it for data descriptors and its central directory.
      */
     crc32: bigint('crc32', { mode: 'number' }),
     createdAt: createdAt(),
@@ -218,6 +220,25 @@ export const pendingUploads = pgTable(
     index('pending_uploads_group_id_idx').on(t.groupId),
     index('pending_uploads_created_at_idx').on(t.createdAt),
   ],
+);
+
+/**
+ * The CRC-32 of each part that went through the server (proxy uploads), hashed as it streamed.
+ * Completing a file combines them into share_items.crc32 when every part's ETag still matches
+ * what the store lists, so the "Download all" ZIP need not read the file for it.
+ */
+export const uploadPartCrcs = pgTable(
+  'upload_part_crcs',
+  {
+    pendingUploadId: uuid('pending_upload_id')
+      .notNull()
+      .references(() => pendingUploads.id, { onDelete: 'cascade' }),
+    partNumber: integer('part_number').notNull(),
+    etag: text('etag').notNull(),
+    size: bytes('size').notNull(),
+    crc32: bigint('crc32', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.pendingUploadId, t.partNumber] })],
 );
 
 /**

@@ -61,7 +61,8 @@ describe('GET /f/:id/?zip', () => {
   it('resumes a cold download with curl -C - into bytes identical to a full one; unzip -t and python read every file', async () => {
     const id = await share();
     const url = `${base()}/f/${id}/?zip`;
-    // Interrupted first: only the first 300,000 bytes arrived (no CRC known yet on the server).
+    // Interrupted first: only the first 300,000 bytes arrived (on S3 in direct mode no CRC is known
+    // yet: the parts never passed the server; lib/shares/stream-share-zip.test.ts covers fs).
     curl('-r', '0-299999', '-o', 'resumed.zip', url);
     expect(statSync(join(dir, 'resumed.zip')).size).toBe(300_000);
     curl('-C', '-', '-o', 'resumed.zip', url);
@@ -87,7 +88,7 @@ describe('GET /f/:id/?zip', () => {
     expect(head.headers.get('accept-ranges')).toBe('bytes');
     expect(head.headers.get('content-disposition')).toBe(`attachment; filename="${id}.zip"`);
     expect(await head.text()).toBe('');
-    // Ranges before any full read (cold CRCs): the middle of movie.mp4, and the last 100 bytes.
+    // Ranges before any full read (cold CRCs in direct mode): the middle of movie.mp4, and the last 100 bytes.
     const mid = await get(`/f/${id}/?zip`, { Range: 'bytes=1000-1999' });
     expect([mid.status, mid.headers.get('content-range')]).toEqual([206, `bytes 1000-1999/${size}`]);
     const midBytes = Buffer.from(await mid.arrayBuffer());

@@ -1,8 +1,8 @@
 import 'server-only';
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { scheduleDeletion } from './storage-gc';
-import { pendingUploads, shareGroups, shareItems, users, type ShareGroupRow, type UserRow } from '../schema';
+import { pendingUploads, shareGroups, shareItems, uploadPartCrcs, users, type ShareGroupRow, type UserRow } from '../schema';
 
 /** The owner's row, locked until the transaction ends: parallel inits queue on it. */
 export async function lockUser(tx: Db, userId: string): Promise<UserRow | null> {
@@ -125,3 +125,37 @@ export async function reservePendingGroup(
     await insertPendingGroup(tx, group);
   });
 }
+
+export type PartCrcRow = typeof uploadPartCrcs.$inferSelect;
+
+/**
+ * Records the CRC-32 of a part the server just stored. False when the pending upload is gone
+ * meanwhile (completed or cancelled): its CRCs no longer matter.
+ */
+export async function recordPartCrc(db: Db, row: PartCrcRow): Promise<boolean> {
+  try {
+    await db
+      .insert(uploadPartCrcs)
+      .values(row)
+      .onConflictDoUpdate({ target: [uploadPartCrcs.pendingUploadId, uploadPartCrcs.partNumber], set: { etag: row.etag, size: row.size, crc32: row.crc32 } });
+    return true;
+  } catch (e) {
+    if (pgCode(e) === '23503') return false; // foreign key: the pending row was deleted
+    throw e;
+  }
+}
+
+/** Recorded part CRCs of the given pending uploads, by pending upload id. */
+export async function partCrcsOf(db: Db, pendingIds: string[]): Promise<Map<string, PartCrcRow[]>> {
+  const out = new Map<string, PartCrcRow[]>();
+  for (let i = 0; i < pendingIds.length; i += 500) {
+    const rows = await db.select().from(uploadPartCrcs).where(inArray(uploadPartCrcs.pendingUploadId, pendingIds.slice(i, i + 500)));
+    for (const r of rows) out.set(r.pendingUploadId, [...(out.get(r.pendingUploadId) ?? []), r]);
+  }
+  return out;
+}
+
+const pgCode = (e: unknown): string | undefined => {
+  const err = e as { code?: string; cause?: { code?: string } };
+  return err?.code ?? err?.cause?.code;
+};

@@ -16,7 +16,7 @@ export function shareZipPaths(): Record<string, Record<string, unknown>> {
       'A STORE (uncompressed) ZIP, streamed from the store without a temporary copy: entries sorted by path, folders kept as entries, UTF-8 names (flag bit 11), each entry\'s time its item\'s stored time (UTC), data descriptors (flag bit 3) carrying each CRC-32, ZIP64 fields for entries of 4 GiB or more, offsets past 4 GiB and 65,535 entries or more.',
       'Its Content-Length is exact and known before the first byte and its layout is deterministic, so the ZIP answers RFC 9110 conditional and range requests as items do (304, 412, 206 with one range or multipart/byteranges, 416 with `bytes */<size>`, exact If-Range): `curl -C -`, wget -c and browsers resume it byte-identically.',
       '`folder=a/b` packs only the items under `a/b/`, with names starting at `b/` (unzipping gives the folder itself).',
-      'CRC-32s are cached per item (share_items.crc32) from the first time the server reads an item whole; a range that needs a CRC not yet known (a data descriptor or the central directory) makes the server read that item once first.',
+      'CRC-32s are known per item (share_items.crc32): combined from the parts\' CRCs when the file was uploaded through the server (proxy mode), else cached from the first time the server reads the item whole; a range that needs a CRC not yet known (a data descriptor or the central directory) makes the server read that item once first.',
       'A download that reaches the last byte counts once for the share (HEAD and 304 never). Errors as for items: JSON for `Accept: application/json`, else a small HTML page.',
     ].join('\n\n'),
     operationId: 'getShareZip',

@@ -1,6 +1,6 @@
 import 'server-only';
 import { findShare, findShareGroup, listPendingUploads } from '@/db/queries/shares';
-import { publishGroup } from '@/db/queries/uploads';
+import { partCrcsOf, publishGroup, type PartCrcRow } from '@/db/queries/uploads';
 import type { PendingUploadRow, ShareGroupRow } from '@/db/schema';
 import type { Principal } from '../auth/principal';
 import type { CompleteInput } from '../contract/shares';
@@ -12,6 +12,7 @@ import type { Runtime } from '../runtime';
 import { isStorageNotFound, type ObjectInfo, type PartInfo } from '../storage/types';
 import { discardGroup } from './abort-upload';
 import { expectedPartSize } from './capabilities';
+import { crc32OfParts } from '../zip/crc32-combine';
 import { ownGroupOrThrow } from './own-group';
 import { toShareDto, type ShareDto } from './share-dto';
 
@@ -51,7 +52,7 @@ async function completeOnce(rt: Runtime, principal: Principal, input: CompleteIn
   if (pending.length === 0) throw await whyGone(rt, group.id);
   checkNamedParts(pending, input);
 
-  let stored: { pending: PendingUploadRow; object: ObjectInfo }[];
+  let stored: { pending: PendingUploadRow; object: ObjectInfo; parts: PartInfo[] | null }[];
   try {
     // Every file is checked against the store first, so a missing part completes nothing.
     const checked = await mapLimit(pending, STORE_CONCURRENCY, (p) => storedState(rt, group, p));
@@ -66,7 +67,7 @@ async function completeOnce(rt: Runtime, principal: Principal, input: CompleteIn
       const object = Array.isArray(parts)
         ? await rt.storage.completeMultipart(p.storageKey, p.uploadId, parts.map((x) => ({ partNumber: x.partNumber, etag: x.etag, size: x.size })))
         : parts;
-      return { pending: p, object };
+      return { pending: p, object, parts: Array.isArray(parts) ? parts : null };
     });
   } catch (e) {
     if (isStorageNotFound(e)) throw await whyGone(rt, group.id);
@@ -76,16 +77,18 @@ async function completeOnce(rt: Runtime, principal: Principal, input: CompleteIn
     throw e;
   }
 
+  const crcs = await partCrcsOf(rt.db, pending.map((p) => p.id));
   const won = await publishGroup(
     rt.db,
     group,
-    stored.map(({ pending: p, object }) => ({
+    stored.map(({ pending: p, object, parts }) => ({
       relativePath: p.relativePath,
       pathKey: pathKey(p.relativePath),
       storageKey: p.storageKey,
       size: object.size,
       contentType: p.contentType,
       etag: object.etag,
+      crc32: parts ? fileCrc(parts, crcs.get(p.id) ?? []) : null,
     })),
   );
   if (!won) {
@@ -150,4 +153,20 @@ async function storedState(rt: Runtime, group: ShareGroupRow, p: PendingUploadRo
   const shapeOk = mine.every((x) => x.size === expectedPartSize(declared, group.partSize, x.partNumber));
   if (size !== declared || !shapeOk) return 'size_mismatch';
   return mine;
+}
+
+/**
+ * The file's CRC-32 from its parts' recorded CRCs, only when every part the store merged is the
+ * one that was hashed (same ETag and size); otherwise null, and the first ZIP download hashes it.
+ */
+function fileCrc(parts: PartInfo[], recorded: PartCrcRow[]): number | null {
+  const byNumber = new Map(recorded.map((r) => [r.partNumber, r]));
+  const unquote = (etag: string) => etag.replace(/^"|"$/g, '');
+  const hashed = [];
+  for (const part of parts) {
+    const r = byNumber.get(part.partNumber);
+    if (!r || unquote(r.etag) !== unquote(part.etag) || r.size !== part.size) return null;
+    hashed.push({ crc32: r.crc32, size: r.size });
+  }
+  return hashed.length ? crc32OfParts(hashed) : null;
 }
