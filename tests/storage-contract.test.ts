@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createFsStorage } from '@/lib/storage/fs';
 import { createS3Storage } from '@/lib/storage/s3';
-import { StorageInvalidKeyError, StorageNotFoundError, type StorageDriver } from '@/lib/storage/types';
+import { StorageInvalidKeyError, StorageNotFoundError, StorageUnavailableError, type StorageDriver } from '@/lib/storage/types';
 import { s3FromEnv } from './support/env';
 import { tempDir } from './support/server';
 import { requires } from './support/requires';
@@ -67,6 +67,17 @@ for (const [name, make, suite] of drivers) {
       const got = await s.get('files/site/range.bin', { start: 10, end: 99 });
       expect(got.size).toBe(100_000);
       expect((await readAll(got.body)).equals(data.subarray(10, 100))).toBe(true);
+    });
+
+    if (name === 'fs') it('readRange: a small range in one buffer; a missing object is not found, a short one a store fault', async () => {
+      const s = await get();
+      const data = randomBytes(300_000);
+      await s.put('files/site/seek.bin', data);
+      for (const [start, end] of [[0, 0], [1000, 66_535], [299_990, 299_999]]) {
+        expect((await s.readRange!('files/site/seek.bin', { start, end })).equals(data.subarray(start, end + 1))).toBe(true);
+      }
+      await expect(s.readRange!('files/site/none.bin', { start: 0, end: 9 })).rejects.toBeInstanceOf(StorageNotFoundError);
+      await expect(s.readRange!('files/site/seek.bin', { start: 299_990, end: 300_009 })).rejects.toBeInstanceOf(StorageUnavailableError);
     });
 
     it('heads an object, and answers null for a missing one', async () => {

@@ -31,6 +31,12 @@ export interface Representation {
 }
 
 /**
+ * Ranges up to this size are read into one buffer where the store can (fs): a player's seek
+ * then costs one positional read and one socket write, with no stream to set up and tear down.
+ */
+const SMALL_RANGE = 256 * 1024;
+
+/**
  * 200/206/304/412/416 for one object of the store (or a buffer in place of it).
  * Bytes stream from the store; nothing is read whole.
  */
@@ -45,6 +51,7 @@ export function sendObject(req: FastRequest, storage: StorageDriver, obj: Sendab
     open: (range) => {
       if (buffer) return range ? buffer.subarray(range.start, range.end + 1) : buffer;
       if (obj.size === 0) return Buffer.alloc(0);
+      if (range && storage.readRange && range.end - range.start < SMALL_RANGE) return storage.readRange(obj.storageKey, range);
       return storage.get(obj.storageKey, range).then((g) => g.body);
     },
   });

@@ -47,6 +47,11 @@ export interface StorageDriver {
   put(key: string, body: Readable | Buffer, opts?: { size?: number; contentType?: string }): Promise<ObjectInfo>;
   /** `chunkSize`: the fs store's read size (its default 1 MiB); the S3 body is the socket's. */
   get(key: string, range?: ByteRange, opts?: { chunkSize?: number }): Promise<GetResult>;
+  /**
+   * fs only: the bytes of a small range in one buffer (one positional read, no stream), for the
+   * seeks of a video player. A file shorter than the range is a store fault: StorageUnavailableError.
+   */
+  readRange?(key: string, range: ByteRange): Promise<Buffer>;
   head(key: string): Promise<ObjectInfo | null>;
   delete(key: string): Promise<void>;
   /** Deletes every object, and every unfinished multi-part upload, whose key starts with prefix. */
