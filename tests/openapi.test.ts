@@ -5,6 +5,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { endpoints, type EndpointName } from '@/lib/contract/endpoints';
 import { siteForm } from './support/hosting';
 import { call, type CallOptions, type CallResult } from './support/http';
 import { registerMember, uniqueName } from './support/members';
@@ -12,8 +13,18 @@ import { ROOT } from './support/server';
 
 interface RouteExport {
   op: string;
-  /** The `auth` given to route(), or null for a handler that does not go through it. */
-  auth: string | null;
+  /** The operation handed to route() (or to fastRoute() by the handler it calls). */
+  name: string | null;
+}
+
+/** The operation a fast-path route file's handler passes to fastRoute() (the chunk upload). */
+function fastRouteOperation(routeSrc: string): string | null {
+  const handler = /import \{ (\w+) \} from '@\/(lib\/[\w/-]+)'/g;
+  for (const [, , mod] of routeSrc.matchAll(handler)) {
+    const m = /fastRoute\(operations\.(\w+),/.exec(readFileSync(path.join(ROOT, `${mod}.ts`), 'utf8'));
+    if (m) return m[1];
+  }
+  return null;
 }
 
 /** Every (METHOD, /api/path) that has a route file, read from app/api/**\/route.ts. */
@@ -29,8 +40,8 @@ function routeExports(): RouteExport[] {
       else if (e.name === 'route.ts') {
         const apiPath = `/${path.relative(path.join(ROOT, 'app'), path.dirname(p)).split(path.sep).join('/')}`.replace(/\[(\w+)\]/g, '{$1}');
         const src = readFileSync(p, 'utf8');
-        for (const m of src.matchAll(/export (?:const|async function|function) (GET|POST|PUT|PATCH|DELETE)\b( = route\(\{ auth: '(\w+)')?/g)) {
-          out.push({ op: `${m[1]} ${apiPath}`, auth: m[3] ?? null });
+        for (const m of src.matchAll(/export (?:const|async function|function) (GET|POST|PUT|PATCH|DELETE)\b(?: = route\(operations\.(\w+),)?/g)) {
+          out.push({ op: `${m[1]} ${apiPath}`, name: m[2] ?? fastRouteOperation(src) });
         }
       }
     }
@@ -64,11 +75,16 @@ describe('GET /api/openapi.json', () => {
     expect(operations().map((o) => o.key).sort()).toEqual(routeExports().map((r) => r.op).sort());
   });
 
-  it("gives each operation the auth its route() checks, and security to match", () => {
-    const byKey = new Map(operations().map((o) => [o.key, o.op]));
+  it('each route file runs the operation of its own method and path (lib/contract/operations.ts)', () => {
     for (const r of routeExports()) {
-      const op = byKey.get(r.op);
-      if (r.auth !== null) expect([r.op, op['x-htmls-auth']]).toEqual([r.op, r.auth]);
+      expect([r.op, r.name]).toEqual([r.op, expect.any(String)]);
+      const { method, path: p } = endpoints[r.name as EndpointName];
+      expect([r.op, `${method} ${p}`]).toEqual([r.op, r.op]);
+    }
+  });
+
+  it('gives each operation security schemes that match its x-htmls-auth', () => {
+    for (const { key, op } of operations()) {
       const schemes = (op.security as Record<string, unknown>[]).map((s) => Object.keys(s)[0] ?? '(none)');
       const expected = {
         none: [],
@@ -77,7 +93,33 @@ describe('GET /api/openapi.json', () => {
         admin: ['bearer', 'adminCookie', 'userCookie'],
         member: ['bearer', 'userCookie'],
       }[op['x-htmls-auth'] as string];
-      expect([r.op, schemes]).toEqual([r.op, expected]);
+      expect([key, schemes]).toEqual([key, expected]);
+    }
+  });
+
+  // What the document says of each operation's caller is what the server enforces: no
+  // credentials is 401 wherever a session is needed, a member is refused the administrator's
+  // operations and the administrator the member-only ones (403), and 'optional' never asks.
+  it("answers each operation's documented auth: 401 without credentials, 403 for the wrong role", async () => {
+    const member = await registerMember();
+    const admin = (await call('POST', '/api/auth/login', { body: { token: inject('adminToken') } })).json.token as string;
+    const id = '00000000-0000-4000-8000-000000000000';
+    for (const { key, op } of operations()) {
+      const [method, template] = key.split(' ');
+      const url = template.replace(/\{\w+\}/g, id);
+      const auth = op['x-htmls-auth'] as string;
+      const anonymous = await call(method, url, { body: method === 'GET' ? undefined : {} });
+      // (A 'none' operation may answer 401 of its own: login with no credentials.)
+      if (auth === 'optional') expect([key, anonymous.status]).toEqual([key, 200]);
+      else if (auth !== 'none') expect([key, anonymous.status, anonymous.json?.code]).toEqual([key, 401, 'unauthenticated']);
+      if (auth === 'admin') {
+        const asMember = await call(method, url, { token: member.token, body: method === 'GET' ? undefined : {} });
+        expect([key, asMember.status, asMember.json?.code]).toEqual([key, 403, 'forbidden']);
+      }
+      if (auth === 'member') {
+        const asAdmin = await call(method, url, { token: admin, body: method === 'GET' ? undefined : {} });
+        expect([key, asAdmin.status]).toEqual([key, 403]);
+      }
     }
   });
 

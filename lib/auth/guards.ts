@@ -7,7 +7,9 @@ import { isAdminToken } from './admin-credential';
 import { assertUnderRateLimit, enforceRateLimit } from './rate-limit';
 import { resolveToken } from './sessions';
 
-export type AuthNeed = 'none' | 'optional' | 'session' | 'admin' | 'member';
+/** What an operation asks of its caller (lib/contract/endpoints.ts). */
+export type { Auth as AuthNeed } from '../contract/endpoints';
+import type { Auth as AuthNeed } from '../contract/endpoints';
 
 export interface Authenticated {
   principal: Principal | null;

@@ -1,81 +1,16 @@
 /**
- * The OpenAPI 3.1 document of every /api route, built from the zod schemas the routes
- * validate with (lib/contract/*) — one source, no hand-written copy of a request body. Concept
+ * The OpenAPI 3.1 document of every /api route, built from the operations the routes run
+ * (lib/contract/operations.ts) — one source, no hand-written copy of a request body. Concept
  * bodies are the served JSON Schema file itself, since that is what the routes validate with.
- * tests/openapi.test.ts fails when a route file exists without an entry here or the reverse,
- * when an entry's auth differs from its route()'s, or when a real response breaks its schema.
  */
 import { z } from 'zod';
 import conceptSchemaFile from '../../public/schemas/concept-1.0.json';
 import { statusByCode } from '../errors';
-import { changeTokenSchema, loginSchema } from './auth';
-import { conceptsQuerySchema } from './concepts';
-import { fileStatusSchema, updateProjectSchema } from './hosting';
 import { shareZipPaths } from './openapi-share-zip';
+import { operations, type Auth, type Operation } from './operations';
 import * as R from './responses';
-import { abortSchema, chunkQuerySchema, completeSchema, initSchema, partUrlSchema, resumeSchema, updateShareSchema } from './shares';
-import { createUserSchema, profileSchema, registerSchema, settingsSchema, updateUserSchema } from './users';
 
-/** As the route's `route({ auth })`; the test compares the two. */
-type Auth = 'none' | 'optional' | 'session' | 'admin' | 'member';
-interface Op {
-  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
-  path: string;
-  summary: string;
-  auth: Auth;
-  body?: z.ZodType;
-  /** Non-JSON request bodies. */
-  rawBody?: 'multipart' | 'octets';
-  query?: z.ZodObject;
-  status: number;
-  response?: z.ZodType;
-  errors: number[];
-  /** Its 400 lists every schema violation (concepts). */
-  violations?: true;
-}
-
-const obj = (shape: Record<string, z.ZodType>) => z.object(shape);
-const ops: Op[] = [
-  { method: 'get', path: '/api/health', summary: 'Health of the database, the store and the migrations', auth: 'none', status: 200, response: R.healthSchema, errors: [503] },
-  { method: 'post', path: '/api/auth/login', summary: 'Sign in with username and password, or the Admin Token', auth: 'none', body: loginSchema, status: 200, response: R.loginResultSchema, errors: [400, 401, 403, 429] },
-  { method: 'post', path: '/api/auth/register', summary: 'Register a member account (default quota) and sign in', auth: 'none', body: registerSchema, status: 201, response: obj({ user: R.userSchema, token: z.string(), expires_at: z.string() }), errors: [400, 409, 429] },
-  { method: 'post', path: '/api/auth/logout', summary: 'Revoke the session and clear the cookies (refused from another origin)', auth: 'none', status: 200, response: R.okSchema, errors: [403] },
-  { method: 'get', path: '/api/auth/check', summary: 'Whether the caller is signed in (never 401)', auth: 'optional', status: 200, response: obj({ authenticated: z.boolean(), role: z.enum(['admin', 'member']).nullable() }), errors: [429] },
-  { method: 'get', path: '/api/auth/me', summary: 'The caller: role, and profile with quota and usage', auth: 'session', status: 200, response: obj({ role: z.enum(['admin', 'member']), user: R.userSchema.nullable() }), errors: [401] },
-  { method: 'patch', path: '/api/auth/profile', summary: "Change the member's display name, email and phone", auth: 'member', body: profileSchema, status: 200, response: obj({ user: R.userSchema }), errors: [400, 401, 403] },
-  { method: 'delete', path: '/api/auth/account', summary: 'Delete the account with its shares, objects and sessions', auth: 'member', status: 204, errors: [401, 403] },
-  { method: 'patch', path: '/api/auth/token', summary: 'Replace the Admin Token (at least 16 characters, not a known-weak value)', auth: 'admin', body: changeTokenSchema, status: 200, response: obj({ ok: z.literal(true), token: z.string(), expires_at: z.string() }), errors: [400, 401, 403] },
-  { method: 'get', path: '/api/users', summary: 'Every user with quota and usage', auth: 'admin', status: 200, response: obj({ users: z.array(R.userSchema) }), errors: [401, 403] },
-  { method: 'post', path: '/api/users', summary: 'Create a user', auth: 'admin', body: createUserSchema, status: 201, response: obj({ user: R.userSchema }), errors: [400, 401, 403, 409] },
-  { method: 'patch', path: '/api/users/{id}', summary: 'Change quota, status, role, profile or password', auth: 'admin', body: updateUserSchema, status: 200, response: obj({ user: R.userSchema }), errors: [400, 401, 403, 404] },
-  { method: 'delete', path: '/api/users/{id}', summary: 'Delete a user, as account deletion', auth: 'admin', status: 204, errors: [401, 403, 404] },
-  { method: 'get', path: '/api/settings', summary: 'The default quota for new registrations', auth: 'admin', status: 200, response: settingsSchema, errors: [401, 403] },
-  { method: 'patch', path: '/api/settings', summary: 'Change the default quota (existing users unchanged)', auth: 'admin', body: settingsSchema, status: 200, response: settingsSchema, errors: [400, 401, 403] },
-  { method: 'get', path: '/api/files', summary: 'Hosted projects with their files', auth: 'admin', status: 200, response: obj({ projects: z.array(R.projectSchema) }), errors: [401, 403] },
-  { method: 'delete', path: '/api/files/{id}', summary: 'Delete one hosted file and its bytes', auth: 'admin', status: 204, errors: [401, 403, 404] },
-  { method: 'post', path: '/api/upload', summary: 'Upload a site as a new deploy: fields slug?, note?, password?, append? or replace? ("true"), spa?, dotfiles? first, then one part per file named by its relative path (UTF-8), or one .zip part that is unpacked', auth: 'admin', rawBody: 'multipart', status: 201, response: obj({ project: R.projectSchema }), errors: [400, 401, 403, 409, 413] },
-  { method: 'get', path: '/api/projects/{slug}/deploys', summary: "A project's kept deploys, newest first (DEPLOY_HISTORY of them)", auth: 'admin', status: 200, response: obj({ deploys: z.array(R.deploySchema) }), errors: [401, 403, 404] },
-  { method: 'post', path: '/api/projects/{slug}/deploys/{id}/activate', summary: 'Make a kept deploy live at once (rollback)', auth: 'admin', status: 200, response: obj({ project: R.projectSchema }), errors: [401, 403, 404] },
-  { method: 'patch', path: '/api/status', summary: 'Set a hosted file online or offline', auth: 'admin', body: fileStatusSchema, status: 200, response: obj({ file: R.fileSchema }), errors: [400, 401, 403, 404] },
-  { method: 'patch', path: '/api/projects/{slug}', summary: 'Change the note, the password, SPA mode or dotfiles of a project', auth: 'admin', body: updateProjectSchema, status: 200, response: obj({ project: R.projectSchema }), errors: [400, 401, 403, 404] },
-  { method: 'delete', path: '/api/projects/{slug}', summary: 'Delete a project with its files and bytes', auth: 'admin', status: 204, errors: [401, 403, 404] },
-  { method: 'get', path: '/api/shares', summary: "The caller's shares (the administrator: all)", auth: 'session', status: 200, response: obj({ shares: z.array(R.shareSchema) }), errors: [401] },
-  { method: 'patch', path: '/api/shares/{id}', summary: 'Change note, expiry, password, status or max_downloads (null: unlimited)', auth: 'session', body: updateShareSchema, status: 200, response: obj({ share: R.shareSchema }), errors: [400, 401, 404, 409] },
-  { method: 'delete', path: '/api/shares/{id}', summary: 'Delete a share and its objects; usage shrinks', auth: 'session', status: 204, errors: [401, 404] },
-  { method: 'get', path: '/api/shares/upload/capabilities', summary: 'Upload mode, part size, parallelism and limits', auth: 'session', status: 200, response: R.capabilitiesSchema, errors: [401] },
-  { method: 'post', path: '/api/shares/upload/init', summary: 'Check limits and quota, create the offline group and one multi-part upload per file', auth: 'session', body: initSchema, status: 201, response: R.initResultSchema, errors: [400, 401, 409, 413] },
-  { method: 'post', path: '/api/shares/upload/part-url', summary: "A presigned UploadPart URL (direct mode); it signs the part's exact length, so PUT exactly that many bytes with the returned headers", auth: 'session', body: partUrlSchema, status: 200, response: R.partUrlResultSchema, errors: [400, 401, 404] },
-  { method: 'put', path: '/api/shares/upload/chunk', summary: 'One part through the server (proxy mode); Content-Length required', auth: 'session', rawBody: 'octets', query: chunkQuerySchema, status: 200, response: R.chunkResultSchema, errors: [400, 401, 404, 413] },
-  { method: 'post', path: '/api/shares/upload/complete', summary: 'Merge the stored parts and publish the share', auth: 'session', body: completeSchema, status: 200, response: obj({ share: R.shareSchema }), errors: [400, 401, 404, 409, 502] },
-  { method: 'post', path: '/api/shares/upload/abort', summary: "Abort every part upload of the group and delete its records (the administrator: any member's)", auth: 'session', body: abortSchema, status: 200, response: R.okSchema, errors: [400, 401, 404, 409] },
-  { method: 'post', path: '/api/shares/upload/status', summary: 'Parts the store already holds, to resume an upload', auth: 'session', body: resumeSchema, status: 200, response: R.uploadStatusSchema, errors: [400, 401, 404, 409] },
-  { method: 'get', path: '/api/concepts', summary: 'Concepts, optionally by tag', auth: 'admin', query: conceptsQuerySchema, status: 200, response: obj({ concepts: z.array(R.conceptSchema) }), errors: [400, 401, 403] },
-  { method: 'post', path: '/api/concepts', summary: 'Store a concept (validated against Concept 1.0)', auth: 'admin', body: R.conceptSchema, status: 201, response: obj({ concept: R.conceptSchema }), errors: [400, 401, 403, 409], violations: true },
-  { method: 'get', path: '/api/concepts/{id}', summary: 'One concept', auth: 'admin', status: 200, response: obj({ concept: R.conceptSchema }), errors: [401, 403, 404] },
-  { method: 'put', path: '/api/concepts/{id}', summary: 'Replace a concept', auth: 'admin', body: R.conceptSchema, status: 200, response: obj({ concept: R.conceptSchema }), errors: [400, 401, 403, 404], violations: true },
-  { method: 'delete', path: '/api/concepts/{id}', summary: 'Delete a concept', auth: 'admin', status: 204, errors: [401, 403, 404] },
-  { method: 'get', path: '/api/openapi.json', summary: 'This document (OpenAPI 3.1)', auth: 'none', status: 200, response: z.object({ openapi: z.string() }).catchall(z.unknown()), errors: [] },
-];
+type Op = Operation;
 
 const REF = '#/components/schemas/';
 const JSON_TYPE = 'application/json';
@@ -154,7 +89,7 @@ function operation(op: Op) {
   responses.default = { description: 'Internal error (no detail), or 503 while migrations are pending', content: { [JSON_TYPE]: { schema: { $ref: `${REF}Error` } } } };
   return {
     summary: op.summary,
-    operationId: `${op.method}${op.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+    operationId: `${op.method.toLowerCase()}${op.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
     'x-htmls-auth': op.auth,
     security: securityFor(op.auth),
     ...(parameters.length ? { parameters } : {}),
@@ -222,7 +157,7 @@ function publicDownloadPaths(): Record<string, Record<string, unknown>> {
 
 export function openApiDocument(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const op of ops) (paths[op.path] ??= {})[op.method] = operation(op);
+  for (const op of Object.values(operations) as Op[]) (paths[op.path] ??= {})[op.method.toLowerCase()] = operation(op);
   Object.assign(paths, publicDownloadPaths());
   return {
     openapi: '3.1.0',

@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { statusByCode, type ErrorCode } from '../errors';
 
 /**
- * Response shapes of API.md, for the OpenAPI document (the routes build them in lib/*-dto.ts;
- * tests/openapi.test.ts checks real responses against these).
+ * Response shapes of API.md: the OpenAPI document's, and the types the server builds them as
+ * (lib/*-dto.ts: z.output of these) and the clients read. tests/openapi.test.ts checks real
+ * responses against them.
  */
 const time = z.iso.datetime().describe('ISO 8601 time in UTC');
 export const userSchema = z.object({

@@ -1,45 +1,13 @@
 import 'server-only';
+import type { z } from 'zod';
+import type { deploySchema, fileSchema, projectSchema } from '../contract/responses';
 import type { DeployRow, HostedFileRow, ProjectRow } from '@/db/schema';
 
-export interface FileDto {
-  id: string;
-  slug: string;
-  path: string;
-  size: number;
-  content_type: string;
-  status: 'online' | 'offline';
-  created_at: string;
-}
+export type FileDto = z.output<typeof fileSchema>;
 
-export interface ProjectDto {
-  slug: string;
-  note: string;
-  has_password: boolean;
-  file_count: number;
-  total_bytes: number;
-  created_at: string;
-  url: string;
-  /** Unknown extensionless paths serve the index file. */
-  spa: boolean;
-  /** Paths with dot-segments are served. */
-  allow_dotfiles: boolean;
-  /** The live deploy. */
-  deploy_id: string | null;
-  /** Whether the live deploy has an HTML page (else /p/<slug>/ is a file listing). */
-  has_html: boolean;
-  files: FileDto[];
-}
+export type ProjectDto = z.output<typeof projectSchema>;
 
-export interface DeployDto {
-  id: string;
-  created_at: string;
-  file_count: number;
-  total_bytes: number;
-  created_by: string;
-  active: boolean;
-  /** Unlisted preview of this deploy (behind the project's password, if any). */
-  url: string;
-}
+export type DeployDto = z.output<typeof deploySchema>;
 
 export function toFileDto(f: HostedFileRow): FileDto {
   return {

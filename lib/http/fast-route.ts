@@ -1,11 +1,10 @@
 import 'server-only';
-import type { z } from 'zod';
-import type { AuthNeed } from '../auth/guards';
 import type { Principal } from '../auth/principal';
+import type { Operation } from '../contract/operations';
 import { AppError, toErrorBody } from '../errors';
 import { getRuntime, type Runtime } from '../runtime';
 import { jsonReply, type FastReply, type FastRequest } from './fast';
-import { admitRequest, parseWith } from './route';
+import { admitRequest, parseWith, type QueryInput } from './route';
 
 export interface FastRouteContext<Q> {
   req: FastRequest;
@@ -14,11 +13,6 @@ export interface FastRouteContext<Q> {
   principal: Principal | null;
 }
 
-interface FastRouteOptions<Q extends z.ZodType> {
-  method: string;
-  auth: AuthNeed;
-  query?: Q;
-}
 
 /** The request headers admitRequest() reads (authentication and the same-origin check). */
 const ADMISSION_HEADERS = ['authorization', 'cookie', 'origin', 'sec-fetch-site', 'host', 'x-forwarded-proto'];
@@ -30,13 +24,10 @@ const ADMISSION_HEADERS = ['authorization', 'cookie', 'origin', 'sec-fetch-site'
  * contract's JSON and closes the connection: the unread rest of a refused body is not worth
  * draining.
  */
-export function fastRoute<Q extends z.ZodType = z.ZodUndefined>(
-  opts: FastRouteOptions<Q>,
-  handler: (ctx: FastRouteContext<z.infer<Q>>) => Promise<FastReply>,
-) {
+export function fastRoute<O extends Operation>(op: O, handler: (ctx: FastRouteContext<QueryInput<O>>) => Promise<FastReply>) {
   return async (req: FastRequest): Promise<FastReply> => {
     try {
-      if (req.method !== opts.method) throw new AppError('method_not_allowed', `Use ${opts.method}`, { Allow: opts.method });
+      if (req.method !== op.method) throw new AppError('method_not_allowed', `Use ${op.method}`, { Allow: op.method });
       const rt = await getRuntime();
       const headers = new Headers();
       for (const name of ADMISSION_HEADERS) {
@@ -44,8 +35,8 @@ export function fastRoute<Q extends z.ZodType = z.ZodUndefined>(
         if (v !== undefined) headers.set(name, v);
       }
       const url = `http://${req.header('host') ?? 'localhost'}${req.url}`;
-      const principal = await admitRequest(rt, opts, { method: req.method, url, headers, ip: req.ip });
-      const query = (opts.query ? parseWith(opts.query, Object.fromEntries(new URL(url).searchParams)) : undefined) as z.infer<Q>;
+      const principal = await admitRequest(rt, op, { method: req.method, url, headers, ip: req.ip });
+      const query = (op.query ? parseWith(op.query, Object.fromEntries(new URL(url).searchParams)) : undefined) as QueryInput<O>;
       return await handler({ req, rt, query, principal });
     } catch (e) {
       const { status, body, headers } = toErrorBody(e);

@@ -1,6 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { authenticate, type AuthNeed } from '../auth/guards';
+import type { Operation } from '../contract/operations';
 import type { Principal } from '../auth/principal';
 import { AppError, toErrorBody } from '../errors';
 import { assertMigrated, getRuntime, type Runtime } from '../runtime';
@@ -21,45 +22,46 @@ export interface RouteContext<B, Q> {
   principal: Principal | null;
 }
 
-interface RouteOptions<B extends z.ZodType, Q extends z.ZodType> {
-  auth: AuthNeed;
-  /** JSON body schema. Without one the body is left for the handler (uploads). */
-  body?: B;
-  query?: Q;
-  maxBodyBytes?: number;
-  /** Only /api/health answers while migrations are pending. */
-  allowPendingMigrations?: boolean;
-}
+/** What the handler gets as `body`: the parsed JSON, the raw JSON when the handler checks it, or nothing. */
+export type BodyInput<O extends Operation> = O extends { body: infer S extends z.ZodType }
+  ? O extends { bodyCheckedBy: 'handler' }
+    ? unknown
+    : z.infer<S>
+  : undefined;
+export type QueryInput<O extends Operation> = O extends { query: infer S extends z.ZodType } ? z.infer<S> : undefined;
 
-type Handler<B, Q> = (ctx: RouteContext<B, Q>) => Promise<Response>;
+type Handler<O extends Operation> = (ctx: RouteContext<BodyInput<O>, QueryInput<O>>) => Promise<Response>;
 type NextContext = { params: Promise<Record<string, string | string[]>> };
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** The JSON body limit of an operation. */
+export const bodyLimitOf = (op: Operation) => op.maxBodyBytes ?? (op.auth === 'none' || op.auth === 'optional' ? ANONYMOUS_BODY_LIMIT : JSON_BODY_LIMIT);
+
 /**
  * The one wrapper every /api handler goes through: migrations, authentication, same-origin
- * check, input validation, error mapping. Handlers only do the domain call.
+ * check, input validation, error mapping — each as its operation (lib/contract/operations.ts)
+ * defines it. Handlers only do the domain call.
  */
-export function route<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined>(
-  opts: RouteOptions<B, Q>,
-  handler: Handler<z.infer<B>, z.infer<Q>>,
-) {
+export function route<O extends Operation>(op: O, handler: Handler<O>) {
   return async (req: Request, context?: NextContext): Promise<Response> => {
     try {
       const rt = await getRuntime();
       const ip = clientIp(rt, req.headers);
-      const principal = await admitRequest(rt, opts, { method: req.method, url: req.url, headers: req.headers, ip });
+      const principal = await admitRequest(rt, op, { method: req.method, url: req.url, headers: req.headers, ip });
       const rawParams = (context ? await context.params : undefined) ?? {};
       const params = Object.fromEntries(
         Object.entries(rawParams).map(([k, v]) => [k, Array.isArray(v) ? v.join('/') : v]),
       );
       const url = new URL(req.url);
-      const query = (opts.query ? parseWith(opts.query, Object.fromEntries(url.searchParams)) : undefined) as z.infer<Q>;
-      const body = (
-        opts.body ? parseWith(opts.body, await readJson(req, opts.maxBodyBytes ?? (opts.auth === 'none' || opts.auth === 'optional' ? ANONYMOUS_BODY_LIMIT : JSON_BODY_LIMIT))) : undefined
-      ) as z.infer<B>;
+      const query = (op.query ? parseWith(op.query, Object.fromEntries(url.searchParams)) : undefined) as QueryInput<O>;
+      let body: unknown;
+      if (op.body) {
+        const raw = await readJson(req, bodyLimitOf(op));
+        body = op.bodyCheckedBy === 'handler' ? raw : parseWith(op.body, raw);
+      }
       return withApiHeaders(
-        await handler({ req, rt, params, body, query, ip, principal }),
+        await handler({ req, rt, params, body: body as BodyInput<O>, query, ip, principal }),
       );
     } catch (err) {
       return errorResponse(err);

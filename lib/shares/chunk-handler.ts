@@ -1,5 +1,5 @@
 import 'server-only';
-import { chunkQuerySchema } from '../contract/shares';
+import { operations } from '../contract/operations';
 import { AppError } from '../errors';
 import { jsonReply } from '../http/fast';
 import { fastRoute } from '../http/fast-route';
@@ -10,7 +10,7 @@ import { uploadChunk } from './upload-part';
  * server.ts calls this before Next (a Next handler moves bytes at a third of the speed); the
  * route handler at the same path calls it too under plain `next start`.
  */
-export const handleChunk = fastRoute({ method: 'PUT', auth: 'session', query: chunkQuerySchema }, async ({ req, rt, principal, query }) => {
+export const handleChunk = fastRoute(operations.uploadChunk, async ({ req, rt, principal, query }) => {
   const length = req.header('content-length');
   if (length === undefined || !/^\d{1,15}$/.test(length) || req.header('transfer-encoding')) {
     throw new AppError('invalid_request', 'Send the part with a Content-Length header (no chunked encoding)');

@@ -1,35 +1,12 @@
 import 'server-only';
+import type { z } from 'zod';
+import type { shareItemSchema, shareSchema } from '../contract/responses';
 import type { ShareWithItems } from '@/db/queries/shares';
 import { encodeUrlPath } from '../paths/relative-path';
 
-export interface ShareItemDto {
-  relative_path: string;
-  size: number;
-  content_type: string;
-  url: string;
-  /** Completed guest downloads of this item (written about once a second). */
-  download_count: number;
-}
+export type ShareItemDto = z.output<typeof shareItemSchema>;
 
-export interface ShareDto {
-  id: string;
-  note: string;
-  status: 'online' | 'offline';
-  upload_state: 'pending' | 'complete';
-  expires_at: string | null;
-  has_password: boolean;
-  user_id: string | null;
-  username: string | null;
-  file_count: number;
-  total_bytes: number;
-  /** Completed guest downloads of any item or the ZIP. */
-  download_count: number;
-  /** Null: unlimited. Once download_count reaches it, guests get 410 download_limit. */
-  max_downloads: number | null;
-  created_at: string;
-  url: string;
-  items: ShareItemDto[];
-}
+export type ShareDto = z.output<typeof shareSchema>;
 
 export const shareItemUrl = (id: string, relativePath: string) => `/f/${id}/${encodeUrlPath(relativePath)}`;
 

@@ -8,7 +8,9 @@
  * server) leaves the group to be resumed. Environment-neutral: see types.ts.
  */
 import { ApiError } from '../client/api';
-import type { Capabilities, ChunkResult, InitFile, InitResult, PartUrlResult, UploadStatus, UploadStatusFile } from '../contract/upload-protocol';
+import { endpoints, type EndpointName } from '../contract/endpoints';
+import type { BodyOf, ResponseOf } from '../contract/operations';
+import type { ChunkResult, InitFile, UploadStatusFile } from '../contract/upload-protocol';
 import { planParts, splitByStatus, type PartJob, type StoredPart } from './plan';
 import { ProgressTracker } from './progress';
 import { backoffWithJitter, cancelled, isCancel, isRetryable, retryDelay, sleep } from './retry';
@@ -33,7 +35,7 @@ export async function runShareUpload<Body>(transport: UploadTransport<Body>, sou
     const bySource = new Map(sources.map((s) => [s.clientPath, s]));
     const progress = new ProgressTracker(sources, opts.onProgress);
     progress.report();
-    const caps = await transport.json<Capabilities>('GET', '/api/shares/upload/capabilities', undefined, stop.signal);
+    const caps = await call(transport, 'uploadCapabilities', undefined, stop.signal);
     const { group, status } = await openGroup(transport, sources, bySource, opts, stop.signal);
     const run = new PartRunner(transport, group, bySource, progress, opts, stop);
     try {
@@ -52,7 +54,7 @@ export async function runShareUpload<Body>(transport: UploadTransport<Body>, sou
     } catch (e) {
       const keep = isRetryable(e) || (isCancel(e) && opts.abortOnCancel === false);
       if (!keep) {
-        await transport.json('POST', '/api/shares/upload/abort', { groupId: group.groupId }).catch(() => {});
+        await call(transport, 'abortUpload', { groupId: group.groupId }).catch(() => {});
         opts.onAbandoned?.(group.groupId);
       }
       throw e;
@@ -71,7 +73,7 @@ async function openGroup<Body>(
   signal: AbortSignal,
 ): Promise<{ group: Group; status: UploadStatusFile[] }> {
   if (opts.resumeGroupId) {
-    const st = await transport.json<UploadStatus>('POST', '/api/shares/upload/status', { groupId: opts.resumeGroupId }, signal);
+    const st = await call(transport, 'uploadStatus', { groupId: opts.resumeGroupId }, signal);
     for (const f of st.files) {
       const local = bySource.get(f.clientPath);
       if (!local) throw new ApiError(-1, 'files_changed', `${f.clientPath} is missing: choose the same files again`);
@@ -79,9 +81,9 @@ async function openGroup<Body>(
     }
     return { group: st, status: st.files };
   }
-  const init = await transport.json<InitResult>(
-    'POST',
-    '/api/shares/upload/init',
+  const init = await call(
+    transport,
+    'initUpload',
     {
       note: opts.note || undefined,
       expires_at: opts.expiresAt ?? undefined,
@@ -168,13 +170,13 @@ class PartRunner<Body> {
         this.progress.partSent(keyOf(job), job.file.clientPath, sent);
       };
       if (group.mode === 'direct') {
-        const signed = await transport.json<PartUrlResult>('POST', '/api/shares/upload/part-url', ref, attempt.signal);
+        const signed = await call(transport, 'partUrl', ref, attempt.signal);
         const r = await transport.put({ url: signed.url, api: false, headers: signed.headers ?? {}, body, length: job.end - job.start, signal: attempt.signal, onProgress });
         if (!r.etag) throw new ApiError(-1, 'cors_error', 'The storage bucket did not expose the ETag header (check its CORS rules).');
         return r.etag;
       }
       const q = new URLSearchParams({ ...ref, partNumber: String(job.partNumber) });
-      const r = await transport.put({ url: `/api/shares/upload/chunk?${q}`, api: true, headers: {}, body, length: job.end - job.start, signal: attempt.signal, onProgress });
+      const r = await transport.put({ url: `${endpoints.uploadChunk.path}?${q}`, api: true, headers: {}, body, length: job.end - job.start, signal: attempt.signal, onProgress });
       return (JSON.parse(r.text) as ChunkResult).etag;
     } catch (e) {
       if (stalled) throw new ApiError(0, 'stalled', `No byte moved for ${Math.round(stallMs / 1000)} s`);
@@ -208,10 +210,10 @@ async function complete<Body>(
   };
   for (let attempt = 0; ; attempt++) {
     try {
-      return (await transport.json<{ share: ShareDto }>('POST', '/api/shares/upload/complete', body, signal)).share;
+      return (await call(transport, 'completeUpload', body, signal)).share;
     } catch (e) {
       if (attempt > 0 && e instanceof ApiError && e.code === 'already_completed') {
-        const { shares } = await transport.json<{ shares: ShareDto[] }>('GET', '/api/shares', undefined, signal);
+        const { shares } = await call(transport, 'listShares', undefined, signal);
         const share = shares.find((s) => s.id === group.groupId);
         if (share) return share;
       }
@@ -220,4 +222,13 @@ async function complete<Body>(
       await sleep(retryDelay(e, attempt + 1, backoff), signal);
     }
   }
+}
+
+/** The contract's JSON operations the engine calls (GET or POST). */
+type JsonOperation = { [K in EndpointName]: (typeof endpoints)[K]['method'] extends 'GET' | 'POST' ? K : never }[EndpointName];
+
+/** One operation of the contract: method and path from endpoints.ts, body and answer typed by its schemas. */
+function call<N extends JsonOperation>(transport: UploadTransport<unknown>, name: N, body: BodyOf<N>, signal?: AbortSignal): Promise<ResponseOf<N>> {
+  const { method, path } = endpoints[name];
+  return transport.json<ResponseOf<N>>(method as 'GET' | 'POST', path, body, signal);
 }

@@ -1,18 +1,9 @@
 import 'server-only';
+import type { z } from 'zod';
+import type { userSchema } from '../contract/responses';
 import type { UserRow } from '@/db/schema';
 
-export interface UserDto {
-  id: string;
-  username: string;
-  display_name: string;
-  email: string;
-  phone: string;
-  role: 'member' | 'admin';
-  status: 'active' | 'disabled';
-  quota_bytes: number;
-  used_bytes: number;
-  created_at: string;
-}
+export type UserDto = z.output<typeof userSchema>;
 
 /** The only shape a user leaves the server in: never the password hash. */
 export function toUserDto(u: UserRow): UserDto {

@@ -1,12 +1,12 @@
-import { createUserSchema } from '@/lib/contract/users';
+import { operations } from '@/lib/contract/operations';
 import { json, route } from '@/lib/http/route';
 import { createAccount } from '@/lib/users/create-account';
 import { listAccounts } from '@/lib/users/list-accounts';
 
 // GET /api/users — every user with quota and usage (administrator)
-export const GET = route({ auth: 'admin' }, async ({ rt }) => json({ users: await listAccounts(rt) }));
+export const GET = route(operations.listUsers, async ({ rt }) => json({ users: await listAccounts(rt) }));
 
 // POST /api/users — create a user (administrator); quota defaults to the setting
-export const POST = route({ auth: 'admin', body: createUserSchema }, async ({ rt, body }) =>
+export const POST = route(operations.createUser, async ({ rt, body }) =>
   json({ user: await createAccount(rt, body) }, 201),
 );

@@ -1,9 +1,10 @@
 import { clearSessionCookies } from '@/lib/auth/session-cookies';
+import { operations } from '@/lib/contract/operations';
 import { route } from '@/lib/http/route';
 import { deleteAccount } from '@/lib/users/delete-account';
 
 // DELETE /api/auth/account — the member deletes their account, shares, objects and sessions
-export const DELETE = route({ auth: 'member' }, async ({ rt, req, principal }) => {
+export const DELETE = route(operations.deleteOwnAccount, async ({ rt, req, principal }) => {
   if (principal?.kind !== 'user') throw new Error('unreachable');
   await deleteAccount(rt, principal.user.id);
   const res = new Response(null, { status: 204 });

@@ -1,11 +1,11 @@
 import { logIn } from '@/lib/auth/log-in';
 import { enforceRateLimit } from '@/lib/auth/rate-limit';
 import { sessionCookie } from '@/lib/auth/session-cookies';
-import { loginSchema } from '@/lib/contract/auth';
+import { operations } from '@/lib/contract/operations';
 import { json, route } from '@/lib/http/route';
 
 // POST /api/auth/login — Admin Token or username/password; sets the session cookie
-export const POST = route({ auth: 'none', body: loginSchema }, async ({ rt, req, body, ip }) => {
+export const POST = route(operations.login, async ({ rt, req, body, ip }) => {
   await enforceRateLimit(rt, 'login', ip);
   const r = await logIn(rt, body);
   return json(

@@ -1,12 +1,12 @@
 import { enforceRateLimit } from '@/lib/auth/rate-limit';
-import { createMemberSession } from '@/lib/auth/sessions';
 import { sessionCookie } from '@/lib/auth/session-cookies';
-import { registerSchema } from '@/lib/contract/users';
+import { createMemberSession } from '@/lib/auth/sessions';
+import { operations } from '@/lib/contract/operations';
 import { json, route } from '@/lib/http/route';
 import { createAccount } from '@/lib/users/create-account';
 
 // POST /api/auth/register — self-registration as a member with the default quota; signs in
-export const POST = route({ auth: 'none', body: registerSchema }, async ({ rt, req, body, ip }) => {
+export const POST = route(operations.register, async ({ rt, req, body, ip }) => {
   await enforceRateLimit(rt, 'register', ip);
   const user = await createAccount(rt, { ...body, role: 'member', quota_bytes: undefined });
   const s = await createMemberSession(rt, user.id);

@@ -1,15 +1,15 @@
-import { updateShareSchema } from '@/lib/contract/shares';
+import { operations } from '@/lib/contract/operations';
 import { json, noContent, route } from '@/lib/http/route';
 import { deleteShare } from '@/lib/shares/delete-share';
 import { updateShare } from '@/lib/shares/update-share';
 
 // PATCH /api/shares/:id — note, expiry, password, online/offline (null clears expiry/password)
-export const PATCH = route({ auth: 'session', body: updateShareSchema }, async ({ rt, principal, params, body }) =>
+export const PATCH = route(operations.updateShare, async ({ rt, principal, params, body }) =>
   json({ share: await updateShare(rt, principal!, params.id, body) }),
 );
 
 // DELETE /api/shares/:id — the share, its bytes, and the owner's usage
-export const DELETE = route({ auth: 'session' }, async ({ rt, principal, params }) => {
+export const DELETE = route(operations.deleteShare, async ({ rt, principal, params }) => {
   await deleteShare(rt, principal!, params.id);
   return noContent();
 });

@@ -1,15 +1,15 @@
-import { updateUserSchema } from '@/lib/contract/users';
+import { operations } from '@/lib/contract/operations';
 import { json, noContent, route } from '@/lib/http/route';
 import { deleteAccount } from '@/lib/users/delete-account';
 import { updateAccount } from '@/lib/users/update-account';
 
 // PATCH /api/users/:id — quota, status, role, profile or password (administrator)
-export const PATCH = route({ auth: 'admin', body: updateUserSchema }, async ({ rt, params, body }) =>
+export const PATCH = route(operations.updateUser, async ({ rt, params, body }) =>
   json({ user: await updateAccount(rt, params.id, body) }),
 );
 
 // DELETE /api/users/:id — as account deletion (administrator)
-export const DELETE = route({ auth: 'admin' }, async ({ rt, params }) => {
+export const DELETE = route(operations.deleteUser, async ({ rt, params }) => {
   await deleteAccount(rt, params.id);
   return noContent();
 });

@@ -1,0 +1,61 @@
+/**
+ * Every /api operation's method and path, by name: the one table the routes (through
+ * lib/contract/operations.ts), the OpenAPI document, the upload engine and the consoles read.
+ * No zod here, so browser code can import it without the schemas.
+ */
+export type Auth = 'none' | 'optional' | 'session' | 'admin' | 'member';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+const e = <const M extends Method, const P extends string>(method: M, path: P) => ({ method, path });
+
+export const endpoints = {
+  health: e('GET', '/api/health'),
+  login: e('POST', '/api/auth/login'),
+  register: e('POST', '/api/auth/register'),
+  logout: e('POST', '/api/auth/logout'),
+  checkAuth: e('GET', '/api/auth/check'),
+  me: e('GET', '/api/auth/me'),
+  updateProfile: e('PATCH', '/api/auth/profile'),
+  deleteOwnAccount: e('DELETE', '/api/auth/account'),
+  changeAdminToken: e('PATCH', '/api/auth/token'),
+  listUsers: e('GET', '/api/users'),
+  createUser: e('POST', '/api/users'),
+  updateUser: e('PATCH', '/api/users/{id}'),
+  deleteUser: e('DELETE', '/api/users/{id}'),
+  getSettings: e('GET', '/api/settings'),
+  updateSettings: e('PATCH', '/api/settings'),
+  listProjects: e('GET', '/api/files'),
+  deleteFile: e('DELETE', '/api/files/{id}'),
+  uploadSite: e('POST', '/api/upload'),
+  listDeploys: e('GET', '/api/projects/{slug}/deploys'),
+  activateDeploy: e('POST', '/api/projects/{slug}/deploys/{id}/activate'),
+  setFileStatus: e('PATCH', '/api/status'),
+  updateProject: e('PATCH', '/api/projects/{slug}'),
+  deleteProject: e('DELETE', '/api/projects/{slug}'),
+  listShares: e('GET', '/api/shares'),
+  updateShare: e('PATCH', '/api/shares/{id}'),
+  deleteShare: e('DELETE', '/api/shares/{id}'),
+  uploadCapabilities: e('GET', '/api/shares/upload/capabilities'),
+  initUpload: e('POST', '/api/shares/upload/init'),
+  partUrl: e('POST', '/api/shares/upload/part-url'),
+  uploadChunk: e('PUT', '/api/shares/upload/chunk'),
+  completeUpload: e('POST', '/api/shares/upload/complete'),
+  abortUpload: e('POST', '/api/shares/upload/abort'),
+  uploadStatus: e('POST', '/api/shares/upload/status'),
+  listConcepts: e('GET', '/api/concepts'),
+  createConcept: e('POST', '/api/concepts'),
+  getConcept: e('GET', '/api/concepts/{id}'),
+  replaceConcept: e('PUT', '/api/concepts/{id}'),
+  deleteConcept: e('DELETE', '/api/concepts/{id}'),
+  openapi: e('GET', '/api/openapi.json'),
+} as const;
+
+export type EndpointName = keyof typeof endpoints;
+
+/** The path of an endpoint with its `{param}`s filled in (each percent-encoded). */
+export function endpointPath(name: EndpointName, params: Record<string, string> = {}): string {
+  return endpoints[name].path.replace(/\{(\w+)\}/g, (_, k: string) => {
+    if (params[k] === undefined) throw new Error(`${name}: missing path parameter ${k}`);
+    return encodeURIComponent(params[k]);
+  });
+}
