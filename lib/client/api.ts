@@ -1,3 +1,6 @@
+import { endpointPath, endpoints, type EndpointName } from '../contract/endpoints';
+import type { BodyOf, ResponseOf } from '../contract/operations';
+
 /** Browser and CLI side of the contract: one fetch wrapper that turns error bodies into ApiError. */
 export class ApiError extends Error {
   constructor(
@@ -42,4 +45,19 @@ export async function api<T>(path: string, opts: ApiOptions = {}): Promise<T> {
     throw new ApiError(res.status, data?.code ?? 'http_error', data?.error ?? `Request failed (${res.status})`, retry);
   }
   return data as T;
+}
+
+export interface OperationOptions<N extends EndpointName> extends Omit<ApiOptions, 'method' | 'body'> {
+  /** The `{param}`s of the operation's path. */
+  params?: Record<string, string>;
+  body?: BodyOf<N>;
+}
+
+/**
+ * One operation of the contract by name (lib/contract/endpoints.ts): its method and path from
+ * the one table, its body and answer typed by its schemas (lib/contract/operations.ts).
+ */
+export function callOperation<N extends EndpointName>(name: N, opts: OperationOptions<N> = {}): Promise<ResponseOf<N>> {
+  const { params, ...rest } = opts;
+  return api<ResponseOf<N>>(endpointPath(name, params), { ...rest, method: endpoints[name].method });
 }
