@@ -1,4 +1,5 @@
 /** The /htmls console's site upload: one multipart POST with upload progress and a 30-minute limit. */
+import { endpoints } from '../contract/endpoints';
 import { ApiError } from './api';
 import { appendSiteFields, type SiteFields } from './site-fields';
 import type { ProjectDto } from '@/lib/hosting/project-dto';
@@ -16,7 +17,7 @@ export function uploadSite(files: { file: Blob; path: string }[], opts: SiteUplo
   for (const f of files) form.append('file', f.file, f.path);
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', '/api/upload');
+    xhr.open(endpoints.uploadSite.method, endpoints.uploadSite.path);
     xhr.timeout = HOSTED_UPLOAD_TIMEOUT_MS;
     xhr.upload.onprogress = (e) => opts.onProgress?.(e.loaded, e.total);
     const onAbort = () => xhr.abort();

@@ -1,20 +1,26 @@
 'use client';
 
 import { useCallback, useEffect, useState } from 'react';
+import { endpointPath, endpoints, type EndpointName } from '../contract/endpoints';
+import type { ResponseOf } from '../contract/operations';
 import { api } from './api';
 import { describeError } from './format';
 
+type GetOperation = { [K in EndpointName]: (typeof endpoints)[K]['method'] extends 'GET' ? K : never }[EndpointName];
+
 /**
- * The consoles' one data-loading hook: GETs `path` on mount (and when `path` or `deps` change),
- * keeps the answer, and turns a failure into a readable message. `reload` fetches again after a
- * change; `setError` lets the caller show its own action's failure in the same place.
+ * The consoles' one data-loading hook: GETs the operation `name` (its `{param}`s from `params`)
+ * on mount (and when the path or `deps` change), keeps the answer, and turns a failure into a
+ * readable message. `reload` fetches again after a change; `setError` lets the caller show its
+ * own action's failure in the same place.
  */
-export function useApiData<T>(path: string, deps: readonly unknown[] = []) {
-  const [data, setData] = useState<T | null>(null);
+export function useApiData<N extends GetOperation>(name: N, params?: Record<string, string>, deps: readonly unknown[] = []) {
+  const path = endpointPath(name, params);
+  const [data, setData] = useState<ResponseOf<N> | null>(null);
   const [error, setError] = useState('');
   const reload = useCallback(async () => {
     try {
-      setData(await api<T>(path));
+      setData(await api<ResponseOf<N>>(path));
       setError('');
     } catch (err) {
       setError(describeError(err));

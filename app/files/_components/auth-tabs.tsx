@@ -2,8 +2,8 @@
 
 import { useId, useState } from 'react';
 import { Button, Card, ErrorText, Field } from '@/app/_components/ui';
-import { api, ApiError } from '@/lib/client/api';
-import type { UserDto } from '@/lib/users/user-dto';
+import { ApiError, callOperation } from '@/lib/client/api';
+import type { BodyOf } from '@/lib/contract/operations';
 import type { FilesSession } from './types';
 
 type Tab = 'login' | 'register' | 'admin';
@@ -13,7 +13,7 @@ const TABS: { id: Tab; label: string }[] = [
   { id: 'admin', label: 'Administrator' },
 ];
 
-type LoginResponse = { role: 'admin' | 'member'; user: UserDto | null };
+type SignIn = 'login' | 'register';
 
 export function AuthTabs({ onSignedIn }: { onSignedIn: (s: FilesSession) => void }) {
   const [tab, setTab] = useState<Tab>('login');
@@ -21,12 +21,12 @@ export function AuthTabs({ onSignedIn }: { onSignedIn: (s: FilesSession) => void
   const [busy, setBusy] = useState(false);
   const baseId = useId();
 
-  async function run(body: Record<string, string>, path: string) {
+  async function run(body: BodyOf<SignIn>, op: SignIn) {
     setBusy(true);
     setError('');
     try {
-      const r = await api<LoginResponse>(path, { body });
-      onSignedIn({ role: r.role ?? r.user?.role ?? 'member', user: r.user });
+      const r = await callOperation(op, { body });
+      onSignedIn({ role: 'role' in r ? r.role : r.user.role, user: r.user });
     } catch (err) {
       setError(describe(err));
     } finally {
@@ -67,11 +67,11 @@ export function AuthTabs({ onSignedIn }: { onSignedIn: (s: FilesSession) => void
         </div>
         <div role="tabpanel" aria-labelledby={`${baseId}-${tab}`} className="mt-6">
           {tab === 'login' ? (
-            <CredentialsForm key="login" submitLabel="Log in" busy={busy} onSubmit={(v) => run(v, '/api/auth/login')} />
+            <CredentialsForm key="login" submitLabel="Log in" busy={busy} onSubmit={(v) => run(v, 'login')} />
           ) : tab === 'register' ? (
-            <CredentialsForm key="register" register submitLabel="Create account" busy={busy} onSubmit={(v) => run(v, '/api/auth/register')} />
+            <CredentialsForm key="register" register submitLabel="Create account" busy={busy} onSubmit={(v) => run(v, 'register')} />
           ) : (
-            <TokenForm busy={busy} onSubmit={(token) => run({ token }, '/api/auth/login')} />
+            <TokenForm busy={busy} onSubmit={(token) => run({ token }, 'login')} />
           )}
           <div className="mt-4">
             <ErrorText>{error}</ErrorText>
@@ -98,7 +98,7 @@ function CredentialsForm({
   register?: boolean;
   submitLabel: string;
   busy: boolean;
-  onSubmit: (v: Record<string, string>) => void;
+  onSubmit: (v: { username: string; password: string; display_name?: string }) => void;
 }) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');

@@ -2,12 +2,13 @@
 
 import { useState } from 'react';
 import { Button, Card, ErrorText, Field, SuccessText } from '@/app/_components/ui';
-import { api } from '@/lib/client/api';
+import { callOperation } from '@/lib/client/api';
 import { describeError, parseSize } from '@/lib/client/format';
+import type { UserDto } from '@/lib/users/user-dto';
 
 /** The administrator creates a member or another administrator. */
 export function CreateUserCard({ onCreated }: { onCreated: () => void }) {
-  const [form, setForm] = useState({ username: '', password: '', quota: '', role: 'member' });
+  const [form, setForm] = useState({ username: '', password: '', quota: '', role: 'member' as UserDto['role'] });
   const [error, setError] = useState('');
   const [done, setDone] = useState('');
   async function submit(e: React.FormEvent) {
@@ -17,7 +18,7 @@ export function CreateUserCard({ onCreated }: { onCreated: () => void }) {
     const quota = form.quota.trim() ? parseSize(form.quota) : undefined;
     if (quota === null) return setError('Enter the quota as a number of MB or GB, e.g. 500 MB or 2 GB.');
     try {
-      await api('/api/users', { body: { username: form.username, password: form.password, role: form.role, quota_bytes: quota } });
+      await callOperation('createUser', { body: { username: form.username, password: form.password, role: form.role, quota_bytes: quota } });
       setDone(`Created ${form.username.toLowerCase()}.`);
       setForm({ username: '', password: '', quota: '', role: 'member' });
       onCreated();
@@ -34,7 +35,7 @@ export function CreateUserCard({ onCreated }: { onCreated: () => void }) {
         <Field label="Quota (MB or GB)" placeholder="default" value={form.quota} onChange={(e) => setForm({ ...form, quota: e.target.value })} />
         <label className="block text-sm">
           <span className="mb-1 block font-medium text-zinc-700 dark:text-zinc-300">Role</span>
-          <select value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value })} className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900">
+          <select value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value as UserDto['role'] })} className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900">
             <option value="member">member</option>
             <option value="admin">admin</option>
           </select>

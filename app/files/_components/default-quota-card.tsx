@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from 'react';
 import { Button, Card, ErrorText, Field, SuccessText } from '@/app/_components/ui';
-import { api } from '@/lib/client/api';
+import { callOperation } from '@/lib/client/api';
 import { describeError, parseSize } from '@/lib/client/format';
 import { quotaText } from './quota-text';
 
@@ -12,7 +12,7 @@ export function DefaultQuotaCard() {
   const [message, setMessage] = useState('');
   const [error, setError] = useState('');
   useEffect(() => {
-    api<{ default_quota_bytes: number }>('/api/settings').then(
+    callOperation('getSettings').then(
       (s) => setValue(quotaText(s.default_quota_bytes)),
       (err) => setError(describeError(err)),
     );
@@ -24,7 +24,7 @@ export function DefaultQuotaCard() {
     const bytes = parseSize(value);
     if (bytes === null) return setError('Enter the quota as a number of MB or GB, e.g. 50 MB or 1 GB.');
     try {
-      const s = await api<{ default_quota_bytes: number }>('/api/settings', { method: 'PATCH', body: { default_quota_bytes: bytes } });
+      const s = await callOperation('updateSettings', { body: { default_quota_bytes: bytes } });
       setValue(quotaText(s.default_quota_bytes));
       setMessage('Saved. New registrations get this quota; existing users keep theirs.');
     } catch (err) {

@@ -3,11 +3,12 @@
 import { useState } from 'react';
 import { ErrorText, Field, FormActions } from '@/app/_components/ui';
 import { parseSize } from '@/lib/client/format';
+import type { BodyOf } from '@/lib/contract/operations';
 import type { UserDto } from '@/lib/users/user-dto';
 import { quotaText } from './quota-text';
 
 /** The administrator's edit form for one user: quota, name, a new password. */
-export function EditUserForm({ user, onSave, onCancel }: { user: UserDto; onSave: (body: Record<string, unknown>) => Promise<void>; onCancel: () => void }) {
+export function EditUserForm({ user, onSave, onCancel }: { user: UserDto; onSave: (body: BodyOf<'updateUser'>) => Promise<void>; onCancel: () => void }) {
   const [quota, setQuota] = useState(quotaText(user.quota_bytes));
   const [name, setName] = useState(user.display_name);
   const [password, setPassword] = useState('');

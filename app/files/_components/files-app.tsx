@@ -2,9 +2,8 @@
 
 import { useCallback, useEffect, useId, useState } from 'react';
 import { Button } from '@/app/_components/ui';
-import { api } from '@/lib/client/api';
+import { callOperation } from '@/lib/client/api';
 import { NARROW, useMediaQuery } from '@/lib/client/use-media-query';
-import type { UserDto } from '@/lib/users/user-dto';
 import { AccountCard } from './account-card';
 import { AuthTabs } from './auth-tabs';
 import { MobileTabBar, mobilePanelProps, shownOn, type MobileTab } from './mobile-tabs';
@@ -49,7 +48,7 @@ export function FilesApp({ initialSession }: { initialSession: FilesSession | nu
 
   const refresh = useCallback(async () => {
     try {
-      const me = await api<{ role: 'admin' | 'member'; user: UserDto | null }>('/api/auth/me');
+      const me = await callOperation('me');
       setSession(me);
     } catch {
       setSession(null);
@@ -57,7 +56,7 @@ export function FilesApp({ initialSession }: { initialSession: FilesSession | nu
   }, []);
 
   async function logout() {
-    await api('/api/auth/logout', { method: 'POST' }).catch(() => {});
+    await callOperation('logout').catch(() => {});
     setSession(null);
     setView('shares');
     setTab('upload');

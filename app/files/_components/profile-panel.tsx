@@ -2,7 +2,7 @@
 
 import { useState } from 'react';
 import { Button, Card, ErrorText, Field, SuccessText } from '@/app/_components/ui';
-import { api } from '@/lib/client/api';
+import { callOperation } from '@/lib/client/api';
 import { describeError } from '@/lib/client/format';
 import type { UserDto } from '@/lib/users/user-dto';
 
@@ -19,7 +19,7 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
     setError('');
     setSaved(false);
     try {
-      await api('/api/auth/profile', { method: 'PATCH', body: form });
+      await callOperation('updateProfile', { body: form });
       setSaved(true);
       onSaved();
     } catch (err) {
@@ -32,7 +32,7 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
     setBusy(true);
     setDeleteError('');
     try {
-      await api('/api/auth/account', { method: 'DELETE' });
+      await callOperation('deleteOwnAccount');
       onDeleted();
     } catch (err) {
       setDeleteError(describeError(err));

@@ -3,12 +3,11 @@
 import { useEffect, useState } from 'react';
 import { Dialog } from '@/app/_components/client-ui';
 import { Button, ErrorText } from '@/app/_components/ui';
-import { api } from '@/lib/client/api';
+import { callOperation } from '@/lib/client/api';
 import { filesFromHandles, type PickedFile } from '@/lib/client/collect-files';
 import { describeError, formatBytes } from '@/lib/client/format';
 import { matchFiles, type PlannedFile } from '@/lib/client/match-files';
 import type { PendingUpload } from '@/lib/client/pending-uploads';
-import type { UploadStatus } from '@/lib/contract/upload-protocol';
 import type { ShareDto } from '@/lib/shares/share-dto';
 import { FilePicker } from './file-picker';
 
@@ -35,7 +34,7 @@ export function ResumeDialog({
   useEffect(() => {
     if (!open || planned) return;
     // Started in another browser or by the CLI: the server knows the paths and sizes.
-    api<UploadStatus>('/api/shares/upload/status', { body: { groupId: share.id } }).then(
+    callOperation('uploadStatus', { body: { groupId: share.id } }).then(
       (s) => setPlanned(s.files.map((f) => ({ clientPath: f.clientPath, size: f.size }))),
       (e) => setError(describeError(e)),
     );

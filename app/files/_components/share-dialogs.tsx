@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Dialog, QrCode } from '@/app/_components/client-ui';
 import { PasswordChangeFields } from '@/app/_components/password-change-fields';
 import { Button, Field, FormActions } from '@/app/_components/ui';
+import type { BodyOf } from '@/lib/contract/operations';
 import type { ShareDto } from '@/lib/shares/share-dto';
 import { DownloadLimitField } from './download-limit-field';
 import { toLocalInput } from './expiry-picker';
@@ -57,7 +58,7 @@ export function ConfirmDialog({
  * Edits note, expiry and password. Only what changed is sent: saving a new password leaves the
  * expiry exactly as it was. The expiry is a date and a time (local), never just a day.
  */
-export function EditShareDialog({ share, open, onClose, onSave }: { share: ShareDto; open: boolean; onClose: () => void; onSave: (body: Record<string, unknown>) => Promise<void> }) {
+export function EditShareDialog({ share, open, onClose, onSave }: { share: ShareDto; open: boolean; onClose: () => void; onSave: (body: BodyOf<'updateShare'>) => Promise<void> }) {
   return (
     <Dialog open={open} onClose={onClose} title="Edit share">
       {open ? <EditShareForm share={share} onCancel={onClose} onSave={onSave} /> : null}
@@ -65,7 +66,7 @@ export function EditShareDialog({ share, open, onClose, onSave }: { share: Share
   );
 }
 
-function EditShareForm({ share, onSave, onCancel }: { share: ShareDto; onSave: (body: Record<string, unknown>) => Promise<void>; onCancel: () => void }) {
+function EditShareForm({ share, onSave, onCancel }: { share: ShareDto; onSave: (body: BodyOf<'updateShare'>) => Promise<void>; onCancel: () => void }) {
   const initialExpiry = share.expires_at ? toLocalInput(share.expires_at) : '';
   const [note, setNote] = useState(share.note);
   const [expiry, setExpiry] = useState(initialExpiry);
@@ -75,7 +76,7 @@ function EditShareForm({ share, onSave, onCancel }: { share: ShareDto; onSave: (
   const [limit, setLimit] = useState(initialLimit);
   async function submit(e: React.FormEvent) {
     e.preventDefault();
-    const body: Record<string, unknown> = {};
+    const body: BodyOf<'updateShare'> = {};
     if (limit !== initialLimit) body.max_downloads = limit === '' ? null : Number(limit);
     if (note !== share.note) body.note = note;
     if (expiry !== initialExpiry) body.expires_at = expiry ? new Date(expiry).toISOString() : null;

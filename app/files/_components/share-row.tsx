@@ -3,10 +3,11 @@
 import { useState } from 'react';
 import { CopyButton, ShareLinkButton } from '@/app/_components/client-ui';
 import { Badge, Button, ErrorText } from '@/app/_components/ui';
-import { api } from '@/lib/client/api';
+import { callOperation } from '@/lib/client/api';
 import type { PickedFile } from '@/lib/client/collect-files';
 import { describeError, formatBytes, formatDate } from '@/lib/client/format';
 import { forgetPendingUpload, type PendingUpload } from '@/lib/client/pending-uploads';
+import type { BodyOf } from '@/lib/contract/operations';
 import type { ShareDto } from '@/lib/shares/share-dto';
 import { ResumeDialog } from './resume-dialog';
 import { ConfirmDialog, EditShareDialog, QrDialog } from './share-dialogs';
@@ -42,10 +43,10 @@ export function ShareRow({
   const limitReached = s.max_downloads !== null && s.download_count >= s.max_downloads;
   const downloads = `${s.download_count} ${s.download_count === 1 ? 'download' : 'downloads'}${s.max_downloads !== null ? ` of ${s.max_downloads} allowed` : ''}`;
 
-  async function patch(body: Record<string, unknown>) {
+  async function patch(body: BodyOf<'updateShare'>) {
     setError('');
     try {
-      await api(`/api/shares/${s.id}`, { method: 'PATCH', body });
+      await callOperation('updateShare', { params: { id: s.id }, body });
       onChanged();
     } catch (err) {
       setError(describeError(err));
@@ -55,8 +56,8 @@ export function ShareRow({
     close();
     try {
       // An unfinished upload is aborted: its parts are deleted and its reservation freed at once.
-      if (pending) await api('/api/shares/upload/abort', { body: { groupId: s.id } });
-      else await api(`/api/shares/${s.id}`, { method: 'DELETE' });
+      if (pending) await callOperation('abortUpload', { body: { groupId: s.id } });
+      else await callOperation('deleteShare', { params: { id: s.id } });
       if (pending) await forgetPendingUpload(s.id);
     } catch (err) {
       setError(describeError(err));

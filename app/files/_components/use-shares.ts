@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useState } from 'react';
-import { api } from '@/lib/client/api';
+import { callOperation } from '@/lib/client/api';
 import { describeError } from '@/lib/client/format';
 import { forgetPendingUpload, listPendingUploads, type PendingUpload } from '@/lib/client/pending-uploads';
 import type { ShareDto } from '@/lib/shares/share-dto';
@@ -25,7 +25,7 @@ export function useShares(enabled: boolean, ownerId: string | null): SharesData 
   const [pending, setPending] = useState(new Map<string, PendingUpload>());
   const reload = useCallback(async () => {
     try {
-      const list = (await api<{ shares: ShareDto[] }>('/api/shares')).shares;
+      const list = (await callOperation('listShares')).shares;
       const stillPending = new Set(list.filter((s) => s.upload_state === 'pending').map((s) => s.id));
       const records = (await listPendingUploads()).filter((r) => r.ownerId === ownerId);
       for (const r of records) if (!stillPending.has(r.groupId)) await forgetPendingUpload(r.groupId);

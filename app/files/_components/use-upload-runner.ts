@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { PickedFile } from '@/lib/client/collect-files';
 import { forgetPendingUpload, markPartDone, savePendingUpload, type PendingUpload } from '@/lib/client/pending-uploads';
 import { blobSource, browserTransport } from '@/lib/client/share-upload';
-import { api, ApiError } from '@/lib/client/api';
+import { ApiError, callOperation } from '@/lib/client/api';
 import { runShareUpload } from '@/lib/upload-engine/engine';
 import { isCancel } from '@/lib/upload-engine/retry';
 import type { UploadProgress } from '@/lib/upload-engine/types';
@@ -107,7 +107,7 @@ export function useUploadRunner(ownerId: string | null, onGroupCreated: () => vo
     } catch (e) {
       if (isCancel(e) && !discardOnStop.current) throw new ApiError(0, 'paused', 'Paused: the parts sent so far are kept.');
       if (isCancel(e) && group) {
-        await api('/api/shares/upload/abort', { body: { groupId: group } }).catch(() => {});
+        await callOperation('abortUpload', { body: { groupId: group } }).catch(() => {});
         await queue(() => forgetPendingUpload(group));
       }
       throw e;

@@ -3,9 +3,10 @@
 import { useState } from 'react';
 import { Dialog } from '@/app/_components/client-ui';
 import { Badge, Button, Card, ErrorText, ProgressBar } from '@/app/_components/ui';
-import { api } from '@/lib/client/api';
+import { callOperation } from '@/lib/client/api';
 import { describeError, formatBytes, formatDate } from '@/lib/client/format';
 import { useApiData } from '@/lib/client/use-api-data';
+import type { BodyOf } from '@/lib/contract/operations';
 import type { UserDto } from '@/lib/users/user-dto';
 import { CreateUserCard } from './create-user-card';
 import { DefaultQuotaCard } from './default-quota-card';
@@ -13,15 +14,15 @@ import { EditUserForm } from './edit-user-form';
 
 /** The administrator's Users tab: default quota, create a user, the table with edit/disable/delete. */
 export function UsersPanel({ selfId, onChanged }: { selfId: string | null; onChanged: () => void }) {
-  const { data, error, setError, reload: load } = useApiData<{ users: UserDto[] }>('/api/users');
+  const { data, error, setError, reload: load } = useApiData('listUsers');
   const users = data?.users ?? null;
   const [editing, setEditing] = useState<UserDto | null>(null);
   const [deleting, setDeleting] = useState<UserDto | null>(null);
 
-  async function patch(u: UserDto, body: Record<string, unknown>) {
+  async function patch(u: UserDto, body: BodyOf<'updateUser'>) {
     setError('');
     try {
-      await api(`/api/users/${u.id}`, { method: 'PATCH', body });
+      await callOperation('updateUser', { params: { id: u.id }, body });
       await load();
       if (u.id === selfId) onChanged();
     } catch (err) {
@@ -31,7 +32,7 @@ export function UsersPanel({ selfId, onChanged }: { selfId: string | null; onCha
 
   async function remove(u: UserDto) {
     try {
-      await api(`/api/users/${u.id}`, { method: 'DELETE' });
+      await callOperation('deleteUser', { params: { id: u.id } });
       setDeleting(null);
       await load();
       if (u.id === selfId) onChanged();
@@ -78,7 +79,7 @@ export function UsersPanel({ selfId, onChanged }: { selfId: string | null; onCha
                       <select
                         id={`role-${u.id}`}
                         value={u.role}
-                        onChange={(e) => patch(u, { role: e.target.value })}
+                        onChange={(e) => patch(u, { role: e.target.value as UserDto['role'] })}
                         className="rounded-md border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900"
                       >
                         <option value="member">member</option>

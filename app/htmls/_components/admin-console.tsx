@@ -3,21 +3,20 @@
 import { useState } from 'react';
 import { useRouter } from 'next/navigation';
 import { Button, ErrorText } from '@/app/_components/ui';
-import { api } from '@/lib/client/api';
+import { callOperation } from '@/lib/client/api';
 import { useApiData } from '@/lib/client/use-api-data';
-import type { ProjectDto } from '@/lib/hosting/project-dto';
 import { ChangeTokenForm } from './change-token-form';
 import { ProjectCard } from './project-card';
 import { UploadSite } from './upload-site';
 
 export function AdminConsole({ hostedBase, sandboxed }: { hostedBase: string | null; sandboxed: boolean }) {
   const router = useRouter();
-  const { data, error, reload: load } = useApiData<{ projects: ProjectDto[] }>('/api/files');
+  const { data, error, reload: load } = useApiData('listProjects');
   const projects = data?.projects ?? null;
   const [filter, setFilter] = useState('');
 
   async function logout() {
-    await api('/api/auth/logout', { method: 'POST' }).catch(() => {});
+    await callOperation('logout').catch(() => {});
     router.refresh();
   }
 

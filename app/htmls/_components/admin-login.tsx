@@ -3,7 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { Button, Card, ErrorText, Field } from '@/app/_components/ui';
-import { api, ApiError } from '@/lib/client/api';
+import { ApiError, callOperation } from '@/lib/client/api';
 
 export function AdminLogin() {
   const router = useRouter();
@@ -16,7 +16,7 @@ export function AdminLogin() {
     setBusy(true);
     setError('');
     try {
-      await api('/api/auth/login', { body: { token } });
+      await callOperation('login', { body: { token } });
       router.refresh();
     } catch (err) {
       setError(err instanceof ApiError && err.status === 401 ? 'That Admin Token is not right.' : (err as Error).message);

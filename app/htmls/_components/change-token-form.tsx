@@ -2,7 +2,7 @@
 
 import { useState } from 'react';
 import { Button, Card, ErrorText, Field, SuccessText } from '@/app/_components/ui';
-import { api } from '@/lib/client/api';
+import { callOperation } from '@/lib/client/api';
 
 export function ChangeTokenForm() {
   const [token, setToken] = useState('');
@@ -16,7 +16,7 @@ export function ChangeTokenForm() {
     setDone(false);
     if (token !== confirm) return setError('The two tokens differ.');
     try {
-      await api('/api/auth/token', { method: 'PATCH', body: { token } });
+      await callOperation('changeAdminToken', { body: { token } });
       setDone(true);
       setToken('');
       setConfirm('');

@@ -2,15 +2,14 @@
 
 import { useState } from 'react';
 import { Badge, Button, ErrorText } from '@/app/_components/ui';
-import { api } from '@/lib/client/api';
+import { callOperation } from '@/lib/client/api';
 import { describeError, formatBytes, formatDate } from '@/lib/client/format';
 import { useApiData } from '@/lib/client/use-api-data';
-import type { DeployDto } from '@/lib/hosting/project-dto';
 import { siteUrl } from '@/lib/hosting/site-url';
 
 /** A project's kept deploys: when, how many files, how big, who; preview and roll back. */
 export function DeployHistory({ slug, hostedBase, liveId, onChanged }: { slug: string; hostedBase: string | null; liveId: string | null; onChanged: () => void }) {
-  const { data, error, setError } = useApiData<{ deploys: DeployDto[] }>(`/api/projects/${slug}/deploys`, [liveId]);
+  const { data, error, setError } = useApiData('listDeploys', { slug }, [liveId]);
   const deploys = data?.deploys ?? null;
   const [busy, setBusy] = useState('');
 
@@ -18,7 +17,7 @@ export function DeployHistory({ slug, hostedBase, liveId, onChanged }: { slug: s
     setError('');
     setBusy(id);
     try {
-      await api(`/api/projects/${slug}/deploys/${id}/activate`, { method: 'POST' });
+      await callOperation('activateDeploy', { params: { slug, id } });
       onChanged();
     } catch (err) {
       setError(describeError(err));

@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { CopyButton, Dialog } from '@/app/_components/client-ui';
 import { Badge, Button, ErrorText } from '@/app/_components/ui';
-import { api } from '@/lib/client/api';
+import { callOperation } from '@/lib/client/api';
 import { describeError, formatBytes, formatDate } from '@/lib/client/format';
 import type { ProjectDto } from '@/lib/hosting/project-dto';
 import { siteUrl } from '@/lib/hosting/site-url';
@@ -76,12 +76,12 @@ export function ProjectCard({ project: p, hostedBase, onChanged }: { project: Pr
                 {formatBytes(f.size)}
                 <Button
                   variant="secondary"
-                  onClick={() => run(() => api('/api/status', { method: 'PATCH', body: { id: f.id, status: f.status === 'online' ? 'offline' : 'online' } }))}
+                  onClick={() => run(() => callOperation('setFileStatus', { body: { id: f.id, status: f.status === 'online' ? 'offline' : 'online' } }))}
                   aria-label={`${f.status === 'online' ? 'Take offline' : 'Put online'} ${f.path}`}
                 >
                   {f.status === 'online' ? 'Online' : 'Offline'}
                 </Button>
-                <Button variant="ghost" onClick={() => run(() => api(`/api/files/${f.id}`, { method: 'DELETE' }))} aria-label={`Delete ${f.path}`}>
+                <Button variant="ghost" onClick={() => run(() => callOperation('deleteFile', { params: { id: f.id } }))} aria-label={`Delete ${f.path}`}>
                   ✕
                 </Button>
               </span>
@@ -96,7 +96,7 @@ export function ProjectCard({ project: p, hostedBase, onChanged }: { project: Pr
             onCancel={() => setEditing(false)}
             onSave={(body) =>
               run(async () => {
-                await api(`/api/projects/${p.slug}`, { method: 'PATCH', body });
+                await callOperation('updateProject', { params: { slug: p.slug }, body });
                 setEditing(false);
               })
             }
@@ -109,7 +109,7 @@ export function ProjectCard({ project: p, hostedBase, onChanged }: { project: Pr
           <Button variant="secondary" onClick={() => setDeleting(false)}>
             Cancel
           </Button>
-          <Button variant="danger" onClick={() => run(() => api(`/api/projects/${p.slug}`, { method: 'DELETE' }))}>
+          <Button variant="danger" onClick={() => run(() => callOperation('deleteProject', { params: { slug: p.slug } }))}>
             Delete project
           </Button>
         </div>

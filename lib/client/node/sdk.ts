@@ -7,6 +7,8 @@
 import { openAsBlob } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { endpointPath, endpoints, type EndpointName } from '../../contract/endpoints';
+import type { BodyOf, ResponseOf } from '../../contract/operations';
 import { runShareUpload } from '../../upload-engine/engine';
 import type { UploadPlan, UploadProgress } from '../../upload-engine/types';
 import { ApiError } from '../api';
@@ -16,7 +18,6 @@ import { fileSource, nodeTransport, parseResponse } from './node-transport';
 import { fingerprint, readState, removeState, stateRecorder, writeState } from './upload-state';
 import type { ProjectDto } from '@/lib/hosting/project-dto';
 import type { ShareDto } from '@/lib/shares/share-dto';
-import type { UserDto } from '@/lib/users/user-dto';
 
 export { ApiError };
 export type { UploadPlan, UploadProgress };
@@ -70,26 +71,30 @@ export class HtmlsClient {
     return parseResponse<T>(res);
   }
 
+  /** One operation of the contract by name: method and path from endpoints.ts, body and answer typed by its schemas. */
+  private op<N extends EndpointName>(name: N, body?: BodyOf<N>, params?: Record<string, string>): Promise<ResponseOf<N>> {
+    return this.request<ResponseOf<N>>(endpoints[name].method, endpointPath(name, params), body);
+  }
+
   async login(username: string, password: string) {
-    const r = await this.request<{ role: 'admin' | 'member'; user: UserDto | null; token: string; expires_at: string }>('POST', '/api/auth/login', { username, password });
+    const r = await this.op('login', { username, password });
     this.token = r.token;
     return r;
   }
 
   async loginAdmin(token: string) {
-    const r = await this.request<{ role: 'admin'; user: null; token: string; expires_at: string }>('POST', '/api/auth/login', { token });
+    const r = await this.op('login', { token });
     this.token = r.token;
     return r;
   }
 
-  logout = () => this.request<{ ok: true }>('POST', '/api/auth/logout');
-  me = () => this.request<{ role: 'admin' | 'member'; user: UserDto | null }>('GET', '/api/auth/me');
-  updateProfile = (p: { display_name?: string; email?: string; phone?: string }) => this.request<{ user: UserDto }>('PATCH', '/api/auth/profile', p);
-  deleteAccount = () => this.request<void>('DELETE', '/api/auth/account');
-  listShares = async () => (await this.request<{ shares: ShareDto[] }>('GET', '/api/shares')).shares;
-  updateShare = async (id: string, p: { note?: string; expires_at?: string | null; password?: string | null; status?: 'online' | 'offline' }) =>
-    (await this.request<{ share: ShareDto }>('PATCH', `/api/shares/${encodeURIComponent(id)}`, p)).share;
-  deleteShare = (id: string) => this.request<void>('DELETE', `/api/shares/${encodeURIComponent(id)}`);
+  logout = () => this.op('logout');
+  me = () => this.op('me');
+  updateProfile = (p: BodyOf<'updateProfile'>) => this.op('updateProfile', p);
+  deleteAccount = () => this.op('deleteOwnAccount');
+  listShares = async () => (await this.op('listShares')).shares;
+  updateShare = async (id: string, p: BodyOf<'updateShare'>) => (await this.op('updateShare', p, { id })).share;
+  deleteShare = (id: string) => this.op('deleteShare', undefined, { id });
 
   /**
    * POST /api/upload: fields first, then each file streamed from disk (openAsBlob); a .zip is
@@ -106,10 +111,11 @@ export class HtmlsClient {
     const form = new FormData();
     appendSiteFields(form, { ...opts, spa: opts.spa || undefined, dotfiles: opts.includeDotfiles || undefined });
     for (const f of files) form.append('file', await openAsBlob(f.file), f.path);
-    const res = await fetch(`${this.baseUrl}/api/upload`, { method: 'POST', headers: this.token ? { Authorization: `Bearer ${this.token}` } : {}, body: form }).catch(() => {
+    const { method, path: p } = endpoints.uploadSite;
+    const res = await fetch(this.baseUrl + p, { method, headers: this.token ? { Authorization: `Bearer ${this.token}` } : {}, body: form }).catch(() => {
       throw new ApiError(0, 'network_error', `Could not reach ${this.baseUrl}`);
     });
-    return (await parseResponse<{ project: ProjectDto }>(res)).project;
+    return (await parseResponse<ResponseOf<'uploadSite'>>(res)).project;
   }
 
   /**
@@ -160,7 +166,7 @@ export class HtmlsClient {
         if (done) share = done;
         else if (e.status === 404 || e.code === 'files_changed') {
           // The old upload is gone (aborted, expired) or its files changed: start afresh.
-          if (e.code === 'files_changed') await this.request('POST', '/api/shares/upload/abort', { groupId: saved.groupId }).catch(() => {});
+          if (e.code === 'files_changed') await this.op('abortUpload', { groupId: saved.groupId }).catch(() => {});
           await recorder?.close();
           await removeState(stateFile);
           share = await run();
