@@ -4,6 +4,7 @@
  * putting the same parts straight to the S3 server (s3). Never our own code path.
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -17,9 +18,8 @@ import { MiB, request } from './common';
  */
 const BARE_SERVER = `
 const http = require('http'), fs = require('fs'), path = require('path');
-let n = 0;
 http.createServer(async (req, res) => {
-  const fh = await fs.promises.open(path.join(process.argv[1], 'bare-' + (n++)), 'w');
+  const fh = await fs.promises.open(path.join(process.argv[1], 'bare-' + req.url.slice(1)), 'w');
   let batch = [], bytes = 0, pos = 0;
   for await (const c of req) {
     batch.push(c); bytes += c.length;
@@ -31,8 +31,11 @@ http.createServer(async (req, res) => {
 }).listen(Number(process.argv[2]), '127.0.0.1', () => console.log('up'));`;
 
 export interface Baseline {
-  /** Milliseconds to put the file's bytes as `partSize` parts, `parallel` at a time. */
-  upload(file: string, size: number, partSize: number, parallel: number): Promise<number>;
+  /**
+   * Milliseconds to put the file's bytes as `partSize` parts, `parallel` at a time, and how to
+   * delete what it stored (called by the bench when it deletes ours too).
+   */
+  upload(file: string, size: number, partSize: number, parallel: number): Promise<{ ms: number; cleanup: () => Promise<void> }>;
   label: string;
   stop(): Promise<void>;
 }
@@ -44,13 +47,16 @@ export async function bareNodeBaseline(dir: string): Promise<Baseline> {
   return {
     label: 'bare Node server writing the PUTs to files on the same disk',
     async upload(file, size, partSize, parallel) {
+      const run = randomBytes(4).toString('hex');
       const t0 = performance.now();
-      await eachPart(size, partSize, parallel, (start, end) =>
-        request(`http://127.0.0.1:${port}/`, { method: 'PUT', headers: { 'Content-Length': String(end - start) }, body: createReadStream(file, { start, end: end - 1, highWaterMark: MiB }) }),
+      await eachPart(size, partSize, parallel, (start, end, n) =>
+        request(`http://127.0.0.1:${port}/${run}-${n}`, { method: 'PUT', headers: { 'Content-Length': String(end - start) }, body: createReadStream(file, { start, end: end - 1, highWaterMark: MiB }) }),
       );
       const ms = performance.now() - t0;
-      await Promise.all(Array.from({ length: Math.ceil(size / partSize) }, (_, i) => rm(path.join(dir, `bare-${i}`), { force: true })));
-      return ms;
+      const cleanup = async () => {
+        await Promise.all(Array.from({ length: Math.ceil(size / partSize) }, (_, i) => rm(path.join(dir, `bare-${run}-${i + 1}`), { force: true })));
+      };
+      return { ms, cleanup };
     },
     stop: async () => void proc.kill(),
   };
@@ -76,8 +82,7 @@ export function sdkBaseline(env: Record<string, string | undefined>): Baseline {
         client.send(new UploadPartCommand({ Bucket, Key, UploadId, PartNumber: n, ContentLength: end - start, Body: createReadStream(file, { start, end: end - 1, highWaterMark: MiB }) })),
       );
       const ms = performance.now() - t0;
-      await client.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId }));
-      return ms;
+      return { ms, cleanup: async () => void (await client.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId }))) };
     },
     stop: async () => client.destroy(),
   };
