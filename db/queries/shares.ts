@@ -180,17 +180,22 @@ export async function findShareGroupAndItem(
 }
 
 /**
- * Adds completed downloads in one transaction: per share (every item and ZIP download) and per
- * item. Rows deleted meanwhile are simply not updated.
+ * Adds completed downloads in one transaction of two statements: per share (every item and ZIP
+ * download) and per item, each one UPDATE … FROM (VALUES …) however many rows. Rows deleted
+ * meanwhile are simply not updated.
  */
 export async function addDownloadCounts(db: Db, byShare: Map<string, number>, byItem: Map<string, number>): Promise<void> {
   if (byShare.size === 0 && byItem.size === 0) return;
+  const values = (counts: Map<string, number>, idType: 'text' | 'uuid') =>
+    sql.join([...counts].map(([id, n]) => sql`(${id}::${sql.raw(idType)}, ${n}::bigint)`), sql`, `);
   await db.transaction(async (tx) => {
-    for (const [id, n] of byShare) {
-      await tx.update(shareGroups).set({ downloadCount: sql`${shareGroups.downloadCount} + ${n}` }).where(eq(shareGroups.id, id));
+    if (byShare.size > 0) {
+      await tx.execute(sql`UPDATE ${shareGroups} SET download_count = ${shareGroups.downloadCount} + v.n
+        FROM (VALUES ${values(byShare, 'text')}) AS v(id, n) WHERE ${shareGroups.id} = v.id`);
     }
-    for (const [id, n] of byItem) {
-      await tx.update(shareItems).set({ downloadCount: sql`${shareItems.downloadCount} + ${n}` }).where(eq(shareItems.id, id));
+    if (byItem.size > 0) {
+      await tx.execute(sql`UPDATE ${shareItems} SET download_count = ${shareItems.downloadCount} + v.n
+        FROM (VALUES ${values(byItem, 'uuid')}) AS v(id, n) WHERE ${shareItems.id} = v.id`);
     }
   });
 }

@@ -52,7 +52,7 @@ export async function authenticate(rt: Runtime, headers: Headers, need: AuthNeed
   for (const name of [USER_COOKIE, ADMIN_COOKIE]) {
     const token = cookies[name];
     if (!token) continue;
-    const p = await resolveToken(rt, token, false);
+    const p = await resolveToken(rt, token);
     if (!p) continue;
     if (name === ADMIN_COOKIE && p.kind !== 'admin') continue;
     if (name === USER_COOKIE && p.kind !== 'user') continue;
@@ -67,7 +67,7 @@ export async function authenticate(rt: Runtime, headers: Headers, need: AuthNeed
  * address is under the login limit. Every miss counts against that limit.
  */
 async function resolveBearer(rt: Runtime, token: string, need: AuthNeed, ip: string): Promise<Principal | null> {
-  const session = await resolveToken(rt, token, false);
+  const session = await resolveToken(rt, token);
   if (session) return session;
   await assertUnderRateLimit(rt, 'login', ip);
   if (ADMIN_TOKEN_AS_BEARER.has(need) && token.length <= 512 && (await isAdminToken(rt, token))) {

@@ -5,7 +5,7 @@ import {
   insertSession,
 } from '@/db/queries/sessions';
 import type { Runtime } from '../runtime';
-import { adminCredentialTag, isAdminToken } from './admin-credential';
+import { adminCredentialTag } from './admin-credential';
 import { randomToken, sha256Hex } from './crypto';
 import type { Principal } from './principal';
 
@@ -39,11 +39,11 @@ export async function createMemberSession(rt: Runtime, userId: string): Promise<
 }
 
 /**
- * Resolves a session token (cookie or Bearer). With allowAdminToken, the Admin Token itself
- * is accepted too (Bearer only). Disabled users and admin sessions opened under an older
- * Admin Token resolve to nothing.
+ * Resolves a session token (cookie or Bearer). Disabled users and admin sessions opened under
+ * an older Admin Token resolve to nothing. (The Admin Token itself as a Bearer is the guards'
+ * to accept: lib/auth/guards.ts.)
  */
-export async function resolveToken(rt: Runtime, token: string, allowAdminToken: boolean): Promise<Principal | null> {
+export async function resolveToken(rt: Runtime, token: string): Promise<Principal | null> {
   if (!token || token.length > 512) return null;
   const tokenHash = sha256Hex(token);
   const row = await findLiveSession(rt.db, tokenHash);
@@ -57,7 +57,6 @@ export async function resolveToken(rt: Runtime, token: string, allowAdminToken: 
     if (row.user && row.user.status === 'active') return { kind: 'user', user: row.user, tokenHash };
     return null;
   }
-  if (allowAdminToken && (await isAdminToken(rt, token))) return { kind: 'admin', user: null, via: 'token' };
   return null;
 }
 
