@@ -33,6 +33,8 @@ export interface Operation {
   maxBodyBytes?: number;
   /** Only /api/health answers while migrations are pending. */
   allowPendingMigrations?: true;
+  /** A browser request from another site is refused even without a session (logout: signing out is a change too). */
+  refuseCrossSite?: true;
   status: number;
   response?: z.ZodType;
   errors: number[];
@@ -46,7 +48,7 @@ export const operations = {
   health: { ...endpoints.health, summary: 'Health of the database, the store and the migrations', auth: 'none', allowPendingMigrations: true, status: 200, response: R.healthSchema, errors: [503] },
   login: { ...endpoints.login, summary: 'Sign in with username and password, or the Admin Token', auth: 'none', body: loginSchema, status: 200, response: R.loginResultSchema, errors: [400, 401, 403, 429] },
   register: { ...endpoints.register, summary: 'Register a member account (default quota) and sign in', auth: 'none', body: registerSchema, status: 201, response: obj({ user: R.userSchema, token: z.string(), expires_at: z.string() }), errors: [400, 409, 429] },
-  logout: { ...endpoints.logout, summary: 'Revoke the session and clear the cookies (refused from another origin)', auth: 'none', status: 200, response: R.okSchema, errors: [403] },
+  logout: { ...endpoints.logout, summary: 'Revoke the session and clear the cookies (refused from another origin)', auth: 'none', refuseCrossSite: true, status: 200, response: R.okSchema, errors: [403] },
   checkAuth: { ...endpoints.checkAuth, summary: 'Whether the caller is signed in (never 401)', auth: 'optional', status: 200, response: obj({ authenticated: z.boolean(), role: z.enum(['admin', 'member']).nullable() }), errors: [429] },
   me: { ...endpoints.me, summary: 'The caller: role, and profile with quota and usage', auth: 'session', status: 200, response: obj({ role: z.enum(['admin', 'member']), user: R.userSchema.nullable() }), errors: [401] },
   updateProfile: { ...endpoints.updateProfile, summary: "Change the member's display name, email and phone", auth: 'member', body: profileSchema, status: 200, response: obj({ user: R.userSchema }), errors: [400, 401, 403] },

@@ -1,15 +1,12 @@
 import { clearSessionCookies } from '@/lib/auth/session-cookies';
 import { revokeSession } from '@/lib/auth/sessions';
 import { operations } from '@/lib/contract/operations';
-import { AppError } from '@/lib/errors';
 import { ADMIN_COOKIE, parseCookies, USER_COOKIE } from '@/lib/http/cookies';
-import { isForeignBrowserRequest } from '@/lib/http/origin';
 import { route } from '@/lib/http/route';
 
-// POST /api/auth/logout — revokes the presented session(s) and clears both cookies
+// POST /api/auth/logout — revokes the presented session(s) and clears both cookies (route() refuses
+// another site's browser first: the operation's refuseCrossSite)
 export const POST = route(operations.logout, async ({ rt, req }) => {
-  // Signing someone out is a state change too: a form on another site may not do it.
-  if (isForeignBrowserRequest(rt.env, req.headers, req.url)) throw new AppError('forbidden', 'Cross-site request refused');
   const cookies = parseCookies(req.headers.get('cookie'));
   const bearer = /^Bearer[ ]+(\S+)/i.exec(req.headers.get('authorization') ?? '')?.[1];
   for (const token of [cookies[USER_COOKIE], cookies[ADMIN_COOKIE], bearer]) {
