@@ -17,17 +17,7 @@ interface RouteExport {
   name: string | null;
 }
 
-/** The operation a fast-path route file's handler passes to fastRoute() (the chunk upload). */
-function fastRouteOperation(routeSrc: string): string | null {
-  const handler = /import \{ (\w+) \} from '@\/(lib\/[\w/-]+)'/g;
-  for (const [, , mod] of routeSrc.matchAll(handler)) {
-    const m = /fastRoute\(operations\.(\w+),/.exec(readFileSync(path.join(ROOT, `${mod}.ts`), 'utf8'));
-    if (m) return m[1];
-  }
-  return null;
-}
-
-/** Every (METHOD, /api/path) that has a route file, read from app/api/**\/route.ts. */
+/** Every (METHOD, /api/path) that has a route file (app/api/**\/route.ts) or a fastRoute() in lib/. */
 function routeExports(): RouteExport[] {
   const out: RouteExport[] = [];
   const walk = (dir: string) => {
@@ -41,12 +31,26 @@ function routeExports(): RouteExport[] {
         const apiPath = `/${path.relative(path.join(ROOT, 'app'), path.dirname(p)).split(path.sep).join('/')}`.replace(/\[(\w+)\]/g, '{$1}');
         const src = readFileSync(p, 'utf8');
         for (const m of src.matchAll(/export (?:const|async function|function) (GET|POST|PUT|PATCH|DELETE)\b(?: = route\(operations\.(\w+),)?/g)) {
-          out.push({ op: `${m[1]} ${apiPath}`, name: m[2] ?? fastRouteOperation(src) });
+          out.push({ op: `${m[1]} ${apiPath}`, name: m[2] ?? null });
         }
       }
     }
   };
   walk(path.join(ROOT, 'app/api'));
+  // The byte paths server.ts answers before Next (the chunk upload): a fastRoute() in lib/, no route file.
+  const walkLib = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walkLib(p);
+      else if (/\.ts$/.test(e.name) && !e.name.includes('.test.')) {
+        for (const m of readFileSync(p, 'utf8').matchAll(/= fastRoute\(operations\.(\w+),/g)) {
+          const { method, path: apiPath } = endpoints[m[1] as EndpointName];
+          out.push({ op: `${method} ${apiPath}`, name: m[1] });
+        }
+      }
+    }
+  };
+  walkLib(path.join(ROOT, 'lib'));
   return out.sort((a, b) => a.op.localeCompare(b.op));
 }
 

@@ -8,6 +8,8 @@ import { pendingUploads, shareGroups, shareItems, users, type ShareGroupRow, typ
 export interface ShareWithItems {
   group: ShareGroupRow;
   username: string | null;
+  /** The owner's display name, else username (null: the administrator's share). */
+  ownerName: string | null;
   items: ShareItemRow[];
 }
 
@@ -21,6 +23,8 @@ const ownedBy = (owner: ShareOwner) =>
   owner === 'any' ? undefined : owner.ownerId === null ? sql`${shareGroups.userId} is null` : eq(shareGroups.userId, owner.ownerId);
 
 /** One member's shares with their items, newest first. */
+const ownerName = (g: { username: string | null; displayName: string | null }) => g.displayName || g.username;
+
 export function listSharesByOwner(db: Db, ownerId: string): Promise<ShareWithItems[]> {
   return listSharesWhere(db, eq(shareGroups.userId, ownerId));
 }
@@ -32,7 +36,7 @@ export function listAllShares(db: Db): Promise<ShareWithItems[]> {
 
 async function listSharesWhere(db: Db, where: SQL | undefined): Promise<ShareWithItems[]> {
   const groups = await db
-    .select({ group: shareGroups, username: users.username })
+    .select({ group: shareGroups, username: users.username, displayName: users.displayName })
     .from(shareGroups)
     .leftJoin(users, eq(users.id, shareGroups.userId))
     .where(where)
@@ -45,19 +49,19 @@ async function listSharesWhere(db: Db, where: SQL | undefined): Promise<ShareWit
     .orderBy(asc(shareItems.relativePath));
   const byGroup = new Map<string, ShareItemRow[]>();
   for (const it of items) byGroup.set(it.groupId, [...(byGroup.get(it.groupId) ?? []), it]);
-  return groups.map((g) => ({ group: g.group, username: g.username, items: byGroup.get(g.group.id) ?? [] }));
+  return groups.map((g) => ({ group: g.group, username: g.username, ownerName: ownerName(g), items: byGroup.get(g.group.id) ?? [] }));
 }
 
 /** A share with its items when `owner` may manage it, else null (ownership in the WHERE clause). */
 export async function findShareOwnedBy(db: Db, owner: ShareOwner, id: string): Promise<ShareWithItems | null> {
   const [g] = await db
-    .select({ group: shareGroups, username: users.username })
+    .select({ group: shareGroups, username: users.username, displayName: users.displayName })
     .from(shareGroups)
     .leftJoin(users, eq(users.id, shareGroups.userId))
     .where(and(eq(shareGroups.id, id), ownedBy(owner)));
   if (!g) return null;
   const items = await db.select().from(shareItems).where(eq(shareItems.groupId, id)).orderBy(asc(shareItems.relativePath));
-  return { group: g.group, username: g.username, items };
+  return { group: g.group, username: g.username, ownerName: ownerName(g), items };
 }
 
 export type ShareGroupPatch = Partial<Pick<ShareGroupRow, 'note' | 'expiresAt' | 'passwordHash' | 'status' | 'maxDownloads'>>;
@@ -103,13 +107,13 @@ export async function deleteShareGroup(db: Db, owner: ShareOwner, id: string, pr
 
 export async function findShare(db: Db, id: string): Promise<ShareWithItems | null> {
   const [g] = await db
-    .select({ group: shareGroups, username: users.username })
+    .select({ group: shareGroups, username: users.username, displayName: users.displayName })
     .from(shareGroups)
     .leftJoin(users, eq(users.id, shareGroups.userId))
     .where(eq(shareGroups.id, id));
   if (!g) return null;
   const items = await db.select().from(shareItems).where(eq(shareItems.groupId, id)).orderBy(asc(shareItems.relativePath));
-  return { group: g.group, username: g.username, items };
+  return { group: g.group, username: g.username, ownerName: ownerName(g), items };
 }
 
 export async function findShareGroup(db: Db, id: string): Promise<ShareGroupRow | null> {

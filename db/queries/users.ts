@@ -64,9 +64,3 @@ export async function deleteUserWithShares(db: Db, id: string, prefixOf: (groupI
     return gcIds;
   });
 }
-
-/** The name a guest page shows for a share's owner: the display name, else the username. */
-export async function findUserDisplayName(db: Db, id: string): Promise<string | null> {
-  const [u] = await db.select({ displayName: users.displayName, username: users.username }).from(users).where(eq(users.id, id));
-  return u ? u.displayName || u.username : null;
-}

@@ -7,8 +7,8 @@ import { uploadChunk } from './upload-part';
 
 /**
  * PUT /api/shares/upload/chunk — a proxy-mode part streamed from the socket into the store.
- * server.ts calls this before Next (a Next handler moves bytes at a third of the speed); the
- * route handler at the same path calls it too under plain `next start`.
+ * server.ts calls this before Next (a Next handler moves bytes at a third of the speed): it has
+ * no route file.
  */
 export const handleChunk = fastRoute(operations.uploadChunk, async ({ req, rt, principal, query }) => {
   const length = req.header('content-length');
