@@ -2,9 +2,8 @@ import 'server-only';
 import { createHash } from 'node:crypto';
 import { loadSite } from '@/db/queries/hosting';
 import { EPOCH } from '@/db/queries/settings';
-import { isWatching, watchEpoch } from '../epoch-watch';
+import { epochCache } from '../epoch-cache';
 import type { Encoding } from '../storage/keys';
-import { processState } from '../process-state';
 import type { Runtime } from '../runtime';
 import { hasContentHash, parseEncodings } from './compression';
 
@@ -36,48 +35,20 @@ export interface Site {
 
 /**
  * Sites by slug (or slug@deploy), so a hosted request costs no database round trip. Every
- * change bumps the hosting epoch (lib/epoch-watch.ts): another instance's deploy, rollback or
- * status change shows here within ~250 ms, and the instance that made the change drops its
- * cache at once. While the database is unreachable the cache stays.
+ * change bumps the hosting epoch: another instance's deploy, rollback or status change shows
+ * here within ~250 ms, and the instance that made the change drops its cache at once. While
+ * the database is unreachable the cache stays.
  */
-const state = processState('site-cache', () => ({
-  gen: 0,
-  entries: new Map<string, { site: Site | null; gen: number }>(),
-  loading: new Map<string, Promise<Site | null>>(),
-}));
+const cache = epochCache<Site | null>({ name: 'site-cache', epoch: EPOCH.hosting, maxEntries: 10_000 });
 
 /** Changes whenever cached sites are dropped: anything derived from them is stale then. */
-export const siteGeneration = () => state.gen;
+export const siteGeneration = (): number => cache.generation();
 
 /** Drops every cached site on this instance (after a change made here). */
-export function forgetSites(): void {
-  state.gen++;
-  state.entries.clear();
-}
+export const forgetSites = (): void => cache.forget();
 
-export async function getSite(rt: Runtime, slug: string, deployId?: string): Promise<Site | null> {
-  const key = deployId ? `${slug}@${deployId}` : slug;
-  const hit = state.entries.get(key);
-  if (hit && hit.gen === state.gen && isWatching(EPOCH.hosting)) return hit.site;
-  await watchEpoch(rt, EPOCH.hosting, forgetSites);
-  const gen = state.gen;
-  const loadKey = `${gen}:${key}`;
-  let pending = state.loading.get(loadKey);
-  if (!pending) {
-    pending = fetchSite(rt, slug, deployId)
-      .then((site) => {
-        // A change that landed while this loaded makes it stale: serve it once, never cache it.
-        if (gen === state.gen) {
-          if (state.entries.size > 10_000) state.entries.clear();
-          state.entries.set(key, { site, gen });
-        }
-        return site;
-      })
-      .finally(() => state.loading.delete(loadKey));
-    state.loading.set(loadKey, pending);
-  }
-  return pending;
-}
+export const getSite = (rt: Runtime, slug: string, deployId?: string): Promise<Site | null> =>
+  cache.get(rt, deployId ? `${slug}@${deployId}` : slug, () => fetchSite(rt, slug, deployId));
 
 async function fetchSite(rt: Runtime, slug: string, deployId?: string): Promise<Site | null> {
   const loaded = await loadSite(rt.db, slug, deployId);

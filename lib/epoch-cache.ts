@@ -1,0 +1,76 @@
+import 'server-only';
+import type { EpochKey } from '@/db/queries/settings';
+import { isWatching, readRecently, watchEpoch } from './epoch-watch';
+import { processState } from './process-state';
+import type { Runtime } from './runtime';
+
+export interface EpochCacheOptions<V> {
+  /** The processState name (one cache per process, whichever copy of lib/ asks). */
+  name: string;
+  /** The database counter every change to what the cache holds bumps (lib/epoch-watch.ts). */
+  epoch: EpochKey;
+  /** The oldest entry goes first past this many. */
+  maxEntries: number;
+  /**
+   * Without a reading of the epoch for this long (the database unreachable from this instance
+   * only), entries are not used. Unset: they serve for as long as the database is away.
+   */
+  staleAfterMs?: number;
+  /** Whether a loaded value may be kept (default: all). A value not kept serves its one request. */
+  keep?: (value: V) => boolean;
+}
+
+export interface EpochCache<V> {
+  /** The cached value of `key`, or `load()`'s (one load per key at a time). */
+  get(rt: Runtime, key: string, load: () => Promise<V>): Promise<V>;
+  /** Drops every entry on this instance (after a change made here). */
+  forget(): void;
+  /** Changes whenever entries are dropped: anything derived from them is stale then. */
+  generation(): number;
+}
+
+/**
+ * A guest cache of database rows, so the hosted and share byte paths cost no database round
+ * trip in the steady state. Every change a guest could see bumps `epoch` in its own
+ * transaction: another instance's change empties this cache within ~250 ms, this instance's at
+ * once (forget()). A load that a change overtook serves its request and is never kept.
+ */
+export function epochCache<V>(opts: EpochCacheOptions<V>): EpochCache<V> {
+  const state = processState(opts.name, () => ({
+    gen: 0,
+    entries: new Map<string, V>(),
+    loading: new Map<string, Promise<V>>(),
+  }));
+  const fresh = () => (opts.staleAfterMs === undefined ? isWatching(opts.epoch) : readRecently(opts.epoch, opts.staleAfterMs));
+  const forget = () => {
+    state.gen++;
+    state.entries.clear();
+  };
+
+  return {
+    async get(rt, key, load) {
+      // forget() empties the map as it moves gen: what is in it is current.
+      if (state.entries.has(key) && fresh()) return state.entries.get(key)!;
+      await watchEpoch(rt, opts.epoch, forget);
+      const gen = state.gen;
+      const loadKey = `${gen}:${key}`;
+      let pending = state.loading.get(loadKey);
+      if (!pending) {
+        pending = load()
+          .then((value) => {
+            if (gen === state.gen && (opts.keep?.(value) ?? true)) {
+              // Map order is insertion order: the oldest entry goes first.
+              if (state.entries.size >= opts.maxEntries) state.entries.delete(state.entries.keys().next().value!);
+              state.entries.set(key, value);
+            }
+            return value;
+          })
+          .finally(() => state.loading.delete(loadKey));
+        state.loading.set(loadKey, pending);
+      }
+      return pending;
+    },
+    forget,
+    generation: () => state.gen,
+  };
+}
