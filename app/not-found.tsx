@@ -14,7 +14,7 @@ export default function NotFound() {
           </svg>
         </div>
         <h1 className="mb-2 text-xl font-semibold">Nothing here</h1>
-        <p className="text-zinc-600 dark:text-zinc-400">
+        <p className="text-subtle">
           This link does not lead to anything. It may be mistyped, taken offline or deleted. Check the address, or ask the person who sent it.
         </p>
         <p className="mt-5 border-t border-zinc-200 pt-4 text-sm dark:border-zinc-800">

@@ -20,7 +20,7 @@ export default async function DirectoryPage({ searchParams }: { searchParams: Se
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 className="text-2xl font-semibold">Sites</h1>
-          <p className="text-sm text-zinc-500 dark:text-zinc-400">Static sites hosted here.</p>
+          <p className="text-sm text-muted">Static sites hosted here.</p>
         </div>
         <form role="search" action="/" className="flex gap-2">
           <label className="sr-only" htmlFor="q">
@@ -38,7 +38,7 @@ export default async function DirectoryPage({ searchParams }: { searchParams: Se
       </header>
 
       {projects.length === 0 ? (
-        <p className="mt-10 rounded-xl border border-dashed border-zinc-300 p-8 text-center text-sm text-zinc-500 dark:text-zinc-400 dark:border-zinc-700">
+        <p className="mt-10 rounded-xl border border-dashed border-zinc-300 p-8 text-center text-sm text-muted dark:border-zinc-700">
           {q ? `No site matches “${q}”.` : 'No sites are published yet.'}
         </p>
       ) : (
@@ -47,7 +47,7 @@ export default async function DirectoryPage({ searchParams }: { searchParams: Se
             <li key={p.slug}>
               <a href={`/p/${encodeURIComponent(p.slug)}`} className="block px-4 py-3 hover:bg-zinc-50 dark:hover:bg-zinc-800">
                 <span className="font-mono text-sm font-medium text-indigo-700 dark:text-indigo-400">{p.slug}</span>
-                {p.note ? <span className="mt-0.5 block text-sm text-zinc-600 dark:text-zinc-400">{p.note}</span> : null}
+                {p.note ? <span className="mt-0.5 block text-sm text-subtle">{p.note}</span> : null}
               </a>
             </li>
           ))}
@@ -59,7 +59,7 @@ export default async function DirectoryPage({ searchParams }: { searchParams: Se
         {hasMore ? <Link href={href(page + 1)}>Older →</Link> : <span />}
       </nav>
 
-      <footer className="mt-16 flex flex-wrap gap-4 text-xs text-zinc-500 dark:text-zinc-400">
+      <footer className="mt-16 flex flex-wrap gap-4 text-xs text-muted">
         <a href="/files">Share files</a>
         <a href="/user-guide.html">User guide</a>
         <a href="/architecture.html">Architecture</a>

@@ -9,7 +9,7 @@ export function AccountCard({ user, name, reserved, onSignOut }: { user: UserDto
   return (
     <Card>
       <h2 className="text-base font-semibold">Account</h2>
-      <p className="mt-1 break-words text-sm text-zinc-600 dark:text-zinc-400">
+      <p className="mt-1 break-words text-sm text-subtle">
         Signed in as <strong className="text-zinc-900 dark:text-zinc-100">{name}</strong>
       </p>
       {user ? (

@@ -59,7 +59,7 @@ export function AuthTabs({ onSignedIn }: { onSignedIn: (s: FilesSession) => void
                 setTab(t.id);
                 setError('');
               }}
-              className={`flex-1 rounded-md px-3 py-1.5 text-sm font-medium max-sm:min-h-11 ${tab === t.id ? 'bg-white shadow dark:bg-zinc-900' : 'text-zinc-600 dark:text-zinc-400'}`}
+              className={`flex-1 rounded-md px-3 py-1.5 text-sm font-medium max-sm:min-h-11 ${tab === t.id ? 'bg-white shadow dark:bg-zinc-900' : 'text-subtle'}`}
             >
               {t.label}
             </button>

@@ -42,7 +42,7 @@ export function FilePicker({
         onFiles(files, handles.length ? handles : null);
       }}
     >
-      <p className="text-zinc-600 dark:text-zinc-400">{prompt}</p>
+      <p className="text-subtle">{prompt}</p>
       <div className="mt-3 flex flex-wrap justify-center gap-2">
         <label className={PICK}>
           Choose files

@@ -70,7 +70,7 @@ export function MobileTabBar({ tabs, active, onChange, label, idBase }: { tabs: 
             tabIndex={selected ? 0 : -1}
             onClick={() => onChange(t.id)}
             data-testid={`tab-${t.id}`}
-            className={`flex min-h-14 flex-1 flex-col items-center justify-center gap-0.5 text-xs font-medium ${selected ? 'text-indigo-700 dark:text-indigo-300' : 'text-zinc-600 dark:text-zinc-400'}`}
+            className={`flex min-h-14 flex-1 flex-col items-center justify-center gap-0.5 text-xs font-medium ${selected ? 'text-indigo-700 dark:text-indigo-300' : 'text-subtle'}`}
           >
             <span aria-hidden className="size-6 [&>svg]:size-6 [&>svg]:fill-none [&>svg]:stroke-current [&>svg]:[stroke-width:2]">
               {t.icon}

@@ -45,7 +45,7 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
     <>
       <Card>
         <h2 className="text-base font-semibold">Profile</h2>
-        <p className="mt-1 text-sm text-zinc-500 dark:text-zinc-400">
+        <p className="mt-1 text-sm text-muted">
           Signed in as <strong>{user.username}</strong> (usernames cannot be changed).
         </p>
         <form onSubmit={save} className="mt-4 grid gap-4 sm:grid-cols-3">
@@ -61,7 +61,7 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
       </Card>
       <Card className="border-red-200 dark:border-red-900">
         <h2 className="text-base font-semibold text-red-700 dark:text-red-400">Delete account</h2>
-        <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+        <p className="mt-1 text-sm text-subtle">
           This deletes your account, every share and every file in them at once. Links you sent stop working. It cannot be undone.
         </p>
         <form onSubmit={remove} className="mt-4 space-y-3">

@@ -12,7 +12,7 @@ export function QuotaMeter({ user, reserved, className = 'w-56' }: { user: UserD
   const full = quota <= 0 || free / quota < 0.1;
   return (
     <div className={className} data-testid="quota">
-      <div className="mb-1 flex justify-between gap-2 text-xs text-zinc-600 dark:text-zinc-400">
+      <div className="mb-1 flex justify-between gap-2 text-xs text-subtle">
         <span>
           {formatBytes(user.used_bytes)} of {formatBytes(quota)} used
         </span>
@@ -30,7 +30,7 @@ export function QuotaMeter({ user, reserved, className = 'w-56' }: { user: UserD
         <div className="h-full bg-indigo-600" style={{ width: `${pct(user.used_bytes)}%` }} />
         <div className="h-full bg-amber-500" style={{ width: `${pct(reserved)}%` }} />
       </div>
-      <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400" data-testid="quota-free">
+      <p className="mt-1 text-xs text-subtle" data-testid="quota-free">
         {formatBytes(free)} free{reserved > 0 ? ` · ${formatBytes(reserved)} held by unfinished uploads` : ''}
       </p>
     </div>

@@ -66,12 +66,12 @@ export function ResumeDialog({
   return (
     <Dialog open={open} onClose={onClose} title="Resume upload">
       <div className="space-y-3 text-sm" data-testid="resume-dialog">
-        <p className="text-zinc-600 dark:text-zinc-400">
+        <p className="text-subtle">
           {planned ? `${planned.length} ${planned.length === 1 ? 'file' : 'files'}, ${formatBytes(planned.reduce((n, f) => n + f.size, 0))}` : 'Loading…'}
           {done !== null && record ? ` · ${done} of ${record.totalParts} parts already uploaded` : ''}. Choose the same files or folder again; only what is missing is sent.
         </p>
         {planned && planned.length <= 20 ? (
-          <ul className="max-h-32 overflow-auto text-xs text-zinc-500 dark:text-zinc-400">
+          <ul className="max-h-32 overflow-auto text-xs text-muted">
             {planned.map((f) => (
               <li key={f.clientPath} className="truncate">
                 {f.clientPath}

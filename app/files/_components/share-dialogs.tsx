@@ -15,7 +15,7 @@ export function QrDialog({ open, link, onClose }: { open: boolean; link: string;
     <Dialog open={open} onClose={onClose} title="Scan to open">
       <div className="flex flex-col items-center gap-3">
         <QrCode text={link} size={220} />
-        <p className="break-all text-xs text-zinc-500 dark:text-zinc-400">{link}</p>
+        <p className="break-all text-xs text-muted">{link}</p>
         <Button variant="secondary" onClick={onClose}>
           Close
         </Button>
@@ -41,7 +41,7 @@ export function ConfirmDialog({
 }) {
   return (
     <Dialog open={open} onClose={onClose} title={title}>
-      <p className="text-sm text-zinc-600 dark:text-zinc-400">{text}</p>
+      <p className="text-sm text-subtle">{text}</p>
       <div className="mt-4 flex justify-end gap-2">
         <Button variant="secondary" onClick={onClose}>
           Cancel

@@ -27,9 +27,9 @@ export function ShareList({
       <h2 className="text-base font-semibold">{admin && !session.user ? 'All shares' : admin ? 'All shares (yours and members’)' : 'Your shares'}</h2>
       <ErrorText>{error}</ErrorText>
       {shares === null ? (
-        <p className="mt-3 text-sm text-zinc-500 dark:text-zinc-400">Loading…</p>
+        <p className="mt-3 text-sm text-muted">Loading…</p>
       ) : shares.length === 0 ? (
-        <div className="mt-4 rounded-lg border border-dashed border-zinc-300 p-6 text-center text-sm text-zinc-500 dark:text-zinc-400 dark:border-zinc-700">
+        <div className="mt-4 rounded-lg border border-dashed border-zinc-300 p-6 text-center text-sm text-muted dark:border-zinc-700">
           No shares yet. Upload files to make your first link.
         </div>
       ) : (

@@ -89,14 +89,14 @@ export function ShareRow({
             {expired ? <Badge tone="red">expired</Badge> : null}
             {limitReached ? <Badge tone="red">download limit reached</Badge> : null}
           </div>
-          <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
+          <p className="mt-1 text-xs text-muted">
             {pending ? `holds ${formatBytes(s.total_bytes)} of quota${parts}` : `${s.file_count} ${s.file_count === 1 ? 'file' : 'files'} · ${formatBytes(s.total_bytes)}`} · created {formatDate(s.created_at)}
             {pending ? '' : ` · expires ${formatDate(s.expires_at)} · `}
             {pending ? null : <span data-testid="downloads">{downloads}</span>}
             {showOwner ? ` · by ${s.username ?? 'administrator'}` : ''}
           </p>
           {!pending && s.download_count > 0 ? (
-            <details className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
+            <details className="mt-1 text-xs text-muted">
               <summary className="cursor-pointer">Downloads per file</summary>
               <ul className="mt-1 space-y-0.5">
                 {s.items.map((it) => (

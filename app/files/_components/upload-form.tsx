@@ -117,7 +117,7 @@ export function UploadForm({
               </Button>
             ) : null}
           </div>
-          <ul className="mt-1 max-h-40 overflow-auto text-xs text-zinc-600 dark:text-zinc-400">
+          <ul className="mt-1 max-h-40 overflow-auto text-xs text-subtle">
             {picked.slice(0, 200).map((p) => (
               <li key={p.path} className="flex justify-between gap-2">
                 <span className="truncate">{p.path}</span>

@@ -15,7 +15,7 @@ export function UploadProgressView({ progress: p }: { progress: UploadProgress }
     <div className="mt-4 space-y-2" data-testid="upload-progress">
       <div className="flex flex-wrap justify-between gap-2 text-sm" aria-live="polite">
         <span>{p.stage === 'preparing' ? 'Preparing…' : p.stage === 'finishing' ? 'Finishing…' : `${formatBytes(p.loaded)} of ${formatBytes(p.total)}`}</span>
-        <span className="text-zinc-500 dark:text-zinc-400">{p.stage === 'uploading' ? `${formatSpeed(p.speed)} · ${formatEta(p.eta)} left` : ''}</span>
+        <span className="text-muted">{p.stage === 'uploading' ? `${formatSpeed(p.speed)} · ${formatEta(p.eta)} left` : ''}</span>
       </div>
       <ProgressBar value={p.loaded} max={p.total} label="Upload progress" />
       {p.files.length > 1 ? (

@@ -49,13 +49,13 @@ export function UsersPanel({ selfId, onChanged }: { selfId: string | null; onCha
         <h2 className="text-base font-semibold">Users</h2>
         <ErrorText>{error}</ErrorText>
         {users === null ? (
-          <p className="mt-3 text-sm text-zinc-500 dark:text-zinc-400">Loading…</p>
+          <p className="mt-3 text-sm text-muted">Loading…</p>
         ) : users.length === 0 ? (
-          <p className="mt-3 text-sm text-zinc-500 dark:text-zinc-400">No users yet. Members appear here once they register.</p>
+          <p className="mt-3 text-sm text-muted">No users yet. Members appear here once they register.</p>
         ) : (
           <div className="mt-3 overflow-x-auto">
             <table className="w-full min-w-[40rem] text-left text-sm">
-              <thead className="text-xs uppercase text-zinc-500 dark:text-zinc-400">
+              <thead className="text-xs uppercase text-muted">
                 <tr>
                   <th className="py-2 pr-3">User</th>
                   <th className="py-2 pr-3">Role</th>
@@ -70,7 +70,7 @@ export function UsersPanel({ selfId, onChanged }: { selfId: string | null; onCha
                   <tr key={u.id} className="border-t border-zinc-200 dark:border-zinc-800" data-testid={`user-${u.username}`}>
                     <td className="py-2 pr-3">
                       <div className="font-medium">{u.username}</div>
-                      <div className="text-xs text-zinc-500 dark:text-zinc-400">{[u.display_name, u.email].filter(Boolean).join(' · ')}</div>
+                      <div className="text-xs text-muted">{[u.display_name, u.email].filter(Boolean).join(' · ')}</div>
                     </td>
                     <td className="py-2 pr-3">
                       <label className="sr-only" htmlFor={`role-${u.id}`}>
@@ -95,7 +95,7 @@ export function UsersPanel({ selfId, onChanged }: { selfId: string | null; onCha
                       </div>
                       <ProgressBar value={u.used_bytes} max={u.quota_bytes} label={`Storage used by ${u.username}`} />
                     </td>
-                    <td className="py-2 pr-3 text-xs text-zinc-500 dark:text-zinc-400">{formatDate(u.created_at)}</td>
+                    <td className="py-2 pr-3 text-xs text-muted">{formatDate(u.created_at)}</td>
                     <td className="py-2 text-right">
                       <div className="flex justify-end gap-1">
                         <Button variant="secondary" onClick={() => setEditing(u)} aria-label={`Edit ${u.username}`}>
@@ -129,7 +129,7 @@ export function UsersPanel({ selfId, onChanged }: { selfId: string | null; onCha
         ) : null}
       </Dialog>
       <Dialog open={deleting !== null} onClose={() => setDeleting(null)} title={`Delete ${deleting?.username ?? ''}?`}>
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">Their account, shares and files are deleted at once. This cannot be undone.</p>
+        <p className="text-sm text-subtle">Their account, shares and files are deleted at once. This cannot be undone.</p>
         <div className="mt-4 flex justify-end gap-2">
           <Button variant="secondary" onClick={() => setDeleting(null)}>
             Cancel

@@ -64,9 +64,9 @@ export function AdminConsole({ hostedBase, sandboxed }: { hostedBase: string | n
           </div>
           <ErrorText>{error}</ErrorText>
           {projects === null ? (
-            <p className="mt-2 text-sm text-zinc-500 dark:text-zinc-400">Loading…</p>
+            <p className="mt-2 text-sm text-muted">Loading…</p>
           ) : projects.length === 0 ? (
-            <p className="mt-2 rounded-lg border border-dashed border-zinc-300 p-6 text-center text-sm text-zinc-500 dark:text-zinc-400 dark:border-zinc-700">
+            <p className="mt-2 rounded-lg border border-dashed border-zinc-300 p-6 text-center text-sm text-muted dark:border-zinc-700">
               No projects yet. Drop a folder above to publish your first site.
             </p>
           ) : (

@@ -29,7 +29,7 @@ export function AdminLogin() {
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-4">
       <Card>
         <h1 className="text-xl font-semibold">Hosting console</h1>
-        <p className="mt-1 text-sm text-zinc-500 dark:text-zinc-400">Sign in with the Admin Token.</p>
+        <p className="mt-1 text-sm text-muted">Sign in with the Admin Token.</p>
         <form onSubmit={submit} className="mt-6 space-y-4">
           <Field
             label="Admin Token"

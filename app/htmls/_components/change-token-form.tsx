@@ -28,7 +28,7 @@ export function ChangeTokenForm() {
   return (
     <Card>
       <h2 className="text-base font-semibold">Change the Admin Token</h2>
-      <p className="mt-1 text-sm text-zinc-500 dark:text-zinc-400">
+      <p className="mt-1 text-sm text-muted">
         Every other admin session ends, and guests must re-enter project and share passwords.
       </p>
       <form onSubmit={submit} className="mt-4 grid gap-4 sm:grid-cols-2">

@@ -26,7 +26,7 @@ export function DeployHistory({ slug, hostedBase, liveId, onChanged }: { slug: s
     }
   }
 
-  if (deploys === null) return <p className="mt-3 text-sm text-zinc-500 dark:text-zinc-400">{error || 'Loading deploys…'}</p>;
+  if (deploys === null) return <p className="mt-3 text-sm text-muted">{error || 'Loading deploys…'}</p>;
   return (
     <div className="mt-3" data-testid={`deploys-${slug}`}>
       <ErrorText>{error}</ErrorText>
@@ -34,9 +34,9 @@ export function DeployHistory({ slug, hostedBase, liveId, onChanged }: { slug: s
         {deploys.map((d) => (
           <li key={d.id} className="flex flex-wrap items-center justify-between gap-2 py-2" data-testid={`deploy-${d.id}`}>
             <span className="flex flex-wrap items-center gap-2">
-              <span className="font-mono text-xs text-zinc-500 dark:text-zinc-400">{d.id}</span>
+              <span className="font-mono text-xs text-muted">{d.id}</span>
               <span>{formatDate(d.created_at)}</span>
-              <span className="text-zinc-500 dark:text-zinc-400">
+              <span className="text-muted">
                 {d.file_count} {d.file_count === 1 ? 'file' : 'files'} · {formatBytes(d.total_bytes)} · by {d.created_by || 'admin'}
               </span>
               {d.active ? <Badge tone="green">live</Badge> : null}

@@ -43,7 +43,7 @@ export function ProjectCard({ project: p, hostedBase, onChanged }: { project: Pr
             {online === 0 ? <Badge tone="zinc">hidden (no file online)</Badge> : null}
           </div>
           {p.note ? <p className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">{p.note}</p> : null}
-          <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
+          <p className="mt-1 text-xs text-muted">
             {p.file_count} {p.file_count === 1 ? 'file' : 'files'} · {formatBytes(p.total_bytes)} · {formatDate(p.created_at)}
           </p>
         </div>
@@ -72,7 +72,7 @@ export function ProjectCard({ project: p, hostedBase, onChanged }: { project: Pr
               <a href={siteUrl(hostedBase, p.slug, f.path)} target="_blank" rel="noreferrer" className="break-all hover:underline">
                 {f.path}
               </a>
-              <span className="flex items-center gap-2 text-xs text-zinc-500 dark:text-zinc-400">
+              <span className="flex items-center gap-2 text-xs text-muted">
                 {formatBytes(f.size)}
                 <Button
                   variant="secondary"
@@ -104,7 +104,7 @@ export function ProjectCard({ project: p, hostedBase, onChanged }: { project: Pr
         ) : null}
       </Dialog>
       <Dialog open={deleting} onClose={() => setDeleting(false)} title={`Delete /p/${p.slug}/?`}>
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">The site, every deploy and all their files are deleted. This cannot be undone.</p>
+        <p className="text-sm text-subtle">The site, every deploy and all their files are deleted. This cannot be undone.</p>
         <div className="mt-4 flex justify-end gap-2">
           <Button variant="secondary" onClick={() => setDeleting(false)}>
             Cancel

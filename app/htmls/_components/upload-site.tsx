@@ -98,7 +98,7 @@ export function UploadSite({ projects, hostedBase, onDone }: { projects: Project
             if (!progress) add(await filesFromDrop(data));
           }}
         >
-          <p className="text-zinc-600 dark:text-zinc-400">Drop a site folder (with index.html) or a .zip of it here</p>
+          <p className="text-subtle">Drop a site folder (with index.html) or a .zip of it here</p>
           <div className="mt-3 flex flex-wrap justify-center gap-2">
             <label className="cursor-pointer rounded-md bg-white px-3 py-2 font-medium ring-1 ring-zinc-300 hover:bg-zinc-100 focus-within:outline-2 focus-within:outline-indigo-500 dark:bg-zinc-900 dark:ring-zinc-700">
               Choose folder
@@ -115,7 +115,7 @@ export function UploadSite({ projects, hostedBase, onDone }: { projects: Project
             </p>
           ) : null}
           {skipped > 0 || includePrivate ? (
-            <label className="mt-2 inline-flex items-center gap-2 text-xs text-zinc-600 dark:text-zinc-400" data-testid="site-private-note">
+            <label className="mt-2 inline-flex items-center gap-2 text-xs text-subtle" data-testid="site-private-note">
               <input type="checkbox" checked={includePrivate} onChange={(e) => setIncludePrivate(e.target.checked)} />
               {includePrivate ? 'Publishing dotfiles and node_modules (they are served too)' : `${skipped} private ${skipped === 1 ? 'file' : 'files'} left out (.git, .env…, node_modules): include them`}
             </label>
@@ -157,7 +157,7 @@ export function UploadSite({ projects, hostedBase, onDone }: { projects: Project
               <span>
                 {formatBytes(progress.loaded)} of {formatBytes(progress.total)}
               </span>
-              <span className="text-zinc-500 dark:text-zinc-400">
+              <span className="text-muted">
                 {formatSpeed(progress.speed)} · {progress.speed > 0 ? formatEta((progress.total - progress.loaded) / progress.speed) : '—'} left
               </span>
             </div>

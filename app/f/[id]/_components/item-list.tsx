@@ -77,7 +77,7 @@ export function ItemList({ shareId, items }: { shareId: string; items: Item[] })
           >
             {`Show ${Math.min(PAGE, items.length - shown)} more`}
           </button>
-          <span className="text-sm text-zinc-500 dark:text-zinc-400">{`${shown} of ${items.length} files shown`}</span>
+          <span className="text-sm text-muted">{`${shown} of ${items.length} files shown`}</span>
         </div>
       ) : null}
     </>
@@ -86,7 +86,7 @@ export function ItemList({ shareId, items }: { shareId: string; items: Item[] })
 
 function FolderHeading({ shareId, folder, total }: { shareId: string; folder: string; total: { files: number; bytes: number } }) {
   return (
-    <h2 className="mb-2 flex flex-wrap items-center gap-2 text-sm font-semibold text-zinc-600 dark:text-zinc-400">
+    <h2 className="mb-2 flex flex-wrap items-center gap-2 text-sm font-semibold text-subtle">
       <span aria-hidden>📁</span>
       <span className="break-all">{folder}/</span>
       <a
@@ -110,7 +110,7 @@ function Row({ shareId, item: [path, size, preview] }: { shareId: string; item: 
         <a href={url} className="break-all font-medium hover:underline" title={path}>
           {name}
         </a>
-        <span className="flex items-center gap-3 text-sm text-zinc-500 dark:text-zinc-400">
+        <span className="flex items-center gap-3 text-sm text-muted">
           <span>{formatBytes(size)}</span>
           <a
             className="inline-flex min-h-11 items-center rounded-md bg-indigo-600 px-3 font-medium text-white hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"

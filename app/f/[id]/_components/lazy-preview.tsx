@@ -69,6 +69,6 @@ function TextPreview({ url, size }: { url: string; size: number }) {
       .catch(() => undefined);
     return () => ctl.abort();
   }, [url, size]);
-  if (text === null) return <p className="text-xs text-zinc-500 dark:text-zinc-400">Loading preview…</p>;
+  if (text === null) return <p className="text-xs text-muted">Loading preview…</p>;
   return <pre className="max-h-96 overflow-auto rounded-lg bg-zinc-100 p-3 text-xs leading-relaxed dark:bg-zinc-950">{text}</pre>;
 }

@@ -26,12 +26,12 @@ export function ShareView({ share }: { share: ViewShare }) {
         {share.note && share.note.includes('\n') ? (
           <p className="mt-2 whitespace-pre-wrap break-words text-zinc-700 dark:text-zinc-300">{share.note}</p>
         ) : null}
-        <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400" data-testid="shared-by">
+        <p className="mt-2 text-sm text-subtle" data-testid="shared-by">
           Shared by <strong className="font-semibold text-zinc-800 dark:text-zinc-200">{share.sharedBy}</strong>{' '}
           <RelativeTime iso={share.createdAt} /> (<LocalTime iso={share.createdAt} />)
         </p>
         {share.expiresAt ? (
-          <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400" data-testid="expiry">
+          <p className="mt-1 text-sm text-subtle" data-testid="expiry">
             Available until <LocalTime iso={share.expiresAt} /> · <RelativeTime iso={share.expiresAt} prefix="expires " />
           </p>
         ) : null}
@@ -43,7 +43,7 @@ export function ShareView({ share }: { share: ViewShare }) {
           >
             {`Download all (${n} ${n === 1 ? 'file' : 'files'}, ${formatBytes(share.totalBytes)})`}
           </a>
-          <span className="text-xs text-zinc-500 dark:text-zinc-400">One ZIP; an interrupted download resumes.</span>
+          <span className="text-xs text-muted">One ZIP; an interrupted download resumes.</span>
         </div>
       </header>
       <ItemList shareId={share.id} items={share.items} />
