@@ -67,19 +67,21 @@ export function streamShareZip(storage: StorageDriver, zip: ShareZip, range: Byt
   const overlaps = (at: number, length: number) => length > 0 && at <= range.end && at + length > range.start;
 
   // The store reads this range needs, in order; on S3 the next GETs go out while a file streams.
-  const reads: { i: number; part?: ByteRange }[] = [];
+  const reads: { i: number; bytes: ByteRange; whole: boolean }[] = [];
   plan.entries.forEach((e, i) => {
     if (!overlaps(e.dataStart, e.size)) return;
-    const from = Math.max(range.start, e.dataStart) - e.dataStart;
-    const to = Math.min(range.end, e.dataStart + e.size - 1) - e.dataStart;
-    reads.push({ i, part: from === 0 && to === e.size - 1 ? undefined : { start: from, end: to } });
+    const start = Math.max(range.start, e.dataStart) - e.dataStart;
+    const end = Math.min(range.end, e.dataStart + e.size - 1) - e.dataStart;
+    reads.push({ i, bytes: { start, end }, whole: start === 0 && end === e.size - 1 });
   });
-  /** The bytes of read n: where the fs store can read them whole (small), one buffer. */
-  const rangeOf = (n: number): ByteRange => reads[n]!.part ?? { start: 0, end: plan.entries[reads[n]!.i]!.size - 1 };
-  const small = (n: number) => storage.readRange !== undefined && rangeOf(n).end - rangeOf(n).start < SMALL_ENTRY;
+  /** Read n: one buffer where the fs store can read it at once (small), else a stream. */
   const get = (n: number): Promise<Readable | Buffer> => {
-    const key = items[reads[n]!.i]!.storageKey;
-    const body = small(n) ? storage.readRange!(key, rangeOf(n)) : storage.get(key, reads[n]!.part, { chunkSize: ZIP_CHUNK }).then((g) => g.body);
+    const { i, bytes, whole } = reads[n]!;
+    const key = items[i]!.storageKey;
+    const body =
+      storage.readRange && bytes.end - bytes.start < SMALL_ENTRY
+        ? storage.readRange(key, bytes)
+        : storage.get(key, whole ? undefined : bytes, { chunkSize: ZIP_CHUNK }).then((g) => g.body);
     body.catch(() => undefined); // a failure surfaces where the body is awaited
     return body;
   };
@@ -111,24 +113,19 @@ export function streamShareZip(storage: StorageDriver, zip: ShareZip, range: Byt
       if (overlaps(e.offset, e.headerLength)) yield clip(localHeader(e), e.offset);
       if (overlaps(e.dataStart, e.size)) {
         const item = items[i]!;
-        const whole = reads[next]!.part === undefined;
+        const { whole } = reads[next]!;
         const body = await open();
-        if (Buffer.isBuffer(body)) {
-          if (whole && crcs[i] == null) {
-            crcs[i] = crc32(body);
-            saveCrc(item, crcs[i]!);
-          }
-          yield body;
-        } else if (whole && crcs[i] == null) {
+        const chunks: AsyncIterable<Buffer> | Buffer[] = Buffer.isBuffer(body) ? [body] : (body as AsyncIterable<Buffer>);
+        if (whole && crcs[i] == null) {
           let crc = 0;
-          for await (const chunk of body) {
-            crc = crc32(chunk as Buffer, crc);
-            yield chunk as Buffer;
+          for await (const chunk of chunks) {
+            crc = crc32(chunk, crc);
+            yield chunk;
           }
           crcs[i] = crc;
           saveCrc(item, crc);
         } else {
-          yield* body as AsyncIterable<Buffer>;
+          yield* chunks;
         }
       }
       if (overlaps(e.dataStart + e.size, e.descriptorLength)) {
