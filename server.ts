@@ -1,8 +1,9 @@
 /**
  * The production entry point (`npm start`, the only supported one): the main listener, and in
  * the default setup a second listener for hosted sites on HOSTED_PORT. Which listener and host
- * serve what is decided by lib/http/origin.ts alone. The byte-serving paths (/p/*, and
- * /f/<id>/<file>) are answered by framework-free handlers; everything else goes to Next.
+ * serve what is decided by lib/http/origin.ts alone. The byte-serving paths (/p/*, /f/<id>/<file>,
+ * the share ZIP, the chunk upload), the share page's gate and the /api refusals are answered by
+ * framework-free handlers; everything else goes to Next.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import next from 'next';

@@ -3,8 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline, Readable } from 'node:stream';
 
 /**
- * The framework-free request/reply pair of the byte-serving paths (/p/*, /f/<id>/*).
- * server.ts feeds them straight from Node's http server.
+ * The framework-free request/reply pair of what server.ts answers before Next: /p/*, /f/<id>/*
+ * (items, the ZIP, the share page's gate), the chunk upload and the /api refusals.
  */
 export interface FastRequest {
   method: string;
@@ -36,17 +36,6 @@ export function fromNode(req: IncomingMessage, ip: string): FastRequest {
     },
     ip,
     body: req,
-  };
-}
-
-export function fromWeb(req: Request, ip: string): FastRequest {
-  const u = new URL(req.url);
-  return {
-    method: req.method,
-    url: u.pathname + u.search,
-    header: (name) => req.headers.get(name) ?? undefined,
-    ip,
-    body: req.body ? Readable.fromWeb(req.body as never) : null,
   };
 }
 
@@ -119,37 +108,6 @@ export function runFast(res: ServerResponse, method: string, handler: () => Prom
     (reply) => writeNodeReply(res, reply, method),
     (err) => failReply(res, err),
   );
-}
-
-export function toWebResponse(reply: FastReply, method: string): Response {
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(reply.headers)) {
-    for (const item of Array.isArray(v) ? v : [v]) headers.append(k, item);
-  }
-  let body: BodyInit | null = null;
-  if (method !== 'HEAD' && reply.body != null) {
-    body =
-      reply.body instanceof Readable
-        ? (Readable.toWeb(reply.body) as unknown as ReadableStream)
-        : typeof reply.body === 'string'
-          ? reply.body
-          : new Uint8Array(reply.body);
-  } else if (reply.body instanceof Readable) {
-    reply.body.destroy();
-  }
-  if (method !== 'HEAD' && reply.onComplete) {
-    if (reply.body instanceof Readable) reply.body.once('end', reply.onComplete);
-    else if (reply.body != null) reply.onComplete();
-  }
-  return new Response(body, { status: reply.status, headers });
-}
-
-export function textReply(status: number, text: string, extra: Record<string, string> = {}): FastReply {
-  return {
-    status,
-    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...extra },
-    body: text,
-  };
 }
 
 export function jsonReply(status: number, data: unknown, extra: Record<string, string | string[]> = {}): FastReply {

@@ -8,9 +8,9 @@ import { assertMigrated, getRuntime, type Runtime } from '../runtime';
 import { CLIENT_IP_HEADER, resolveClientIp, runningUnderCustomServer } from './client-ip';
 import { isForeignBrowserRequest, isSameOriginRequest } from './origin';
 
-export const JSON_BODY_LIMIT = 1024 * 1024;
+const JSON_BODY_LIMIT = 1024 * 1024;
 /** Routes anyone may call (login, register) read at most this much: nothing they take is larger. */
-export const ANONYMOUS_BODY_LIMIT = 4 * 1024;
+const ANONYMOUS_BODY_LIMIT = 4 * 1024;
 
 export interface RouteContext<B, Q> {
   req: Request;
@@ -36,7 +36,7 @@ type NextContext = { params: Promise<Record<string, string | string[]>> };
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The JSON body limit of an operation. */
-export const bodyLimitOf = (op: Operation) => op.maxBodyBytes ?? (op.auth === 'none' || op.auth === 'optional' ? ANONYMOUS_BODY_LIMIT : JSON_BODY_LIMIT);
+const bodyLimitOf = (op: Operation) => op.maxBodyBytes ?? (op.auth === 'none' || op.auth === 'optional' ? ANONYMOUS_BODY_LIMIT : JSON_BODY_LIMIT);
 
 /**
  * The one wrapper every /api handler goes through: migrations, authentication, same-origin
@@ -88,7 +88,7 @@ export async function admitRequest(
   return principal;
 }
 
-export function clientIp(rt: Runtime, headers: Headers): string {
+function clientIp(rt: Runtime, headers: Headers): string {
   // server.ts sets this header from the socket after dropping any client-sent copy.
   if (runningUnderCustomServer()) return headers.get(CLIENT_IP_HEADER) ?? 'unknown';
   return resolveClientIp(undefined, headers.get('x-forwarded-for'), rt.env.trustProxy);
