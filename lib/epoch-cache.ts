@@ -1,6 +1,6 @@
 import 'server-only';
 import type { EpochKey } from '@/db/queries/settings';
-import { isWatching, readRecently, watchEpoch } from './epoch-watch';
+import { readRecently, watchEpoch } from './epoch-watch';
 import { processState } from './process-state';
 import type { Runtime } from './runtime';
 
@@ -41,7 +41,8 @@ export function epochCache<V>(opts: EpochCacheOptions<V>): EpochCache<V> {
     entries: new Map<string, V>(),
     loading: new Map<string, Promise<V>>(),
   }));
-  const fresh = () => (opts.staleAfterMs === undefined ? isWatching(opts.epoch) : readRecently(opts.epoch, opts.staleAfterMs));
+  // An entry exists only once the epoch is watched: without a staleness limit it is fresh.
+  const fresh = () => opts.staleAfterMs === undefined || readRecently(opts.epoch, opts.staleAfterMs);
   const forget = () => {
     state.gen++;
     state.entries.clear();

@@ -48,9 +48,6 @@ export function watchEpoch(rt: Runtime, key: EpochKey, onMove: () => void): Prom
   return watch.ready;
 }
 
-/** True once `watchEpoch(key)` has been started in this process. */
-export const isWatching = (key: EpochKey) => state.has(key);
-
 /**
  * True while `key`'s last reading is at most `maxAgeMs` old (always on PGlite): a cache that
  * must not outlive a revocation by more than that (a share taken offline or given a password

@@ -69,7 +69,7 @@ export async function loadSite(db: Db, slug: string, deployId?: string) {
 }
 
 /** Creates the project unless it exists; returns whether this call created it. */
-export async function insertProject(
+async function insertProject(
   db: Db,
   values: { slug: string; note: string; passwordHash: string | null; spa: boolean; allowDotfiles: boolean },
 ): Promise<boolean> {
@@ -77,14 +77,14 @@ export async function insertProject(
   return rows.length > 0;
 }
 
-export async function lockProject(db: Db, slug: string): Promise<ProjectRow | null> {
+async function lockProject(db: Db, slug: string): Promise<ProjectRow | null> {
   const [row] = await db.select().from(projects).where(eq(projects.slug, slug)).for('update');
   return row ?? null;
 }
 
 export type ProjectPatch = { note?: string; passwordHash?: string | null; spa?: boolean; allowDotfiles?: boolean; activeDeployId?: string };
 
-export async function updateProjectRow(db: Db, slug: string, patch: ProjectPatch): Promise<ProjectRow | null> {
+async function updateProjectRow(db: Db, slug: string, patch: ProjectPatch): Promise<ProjectRow | null> {
   const [row] = await db
     .update(projects)
     .set({ ...patch, updatedAt: sql`now()` })
@@ -99,7 +99,7 @@ export type NewHostedFile = Pick<HostedFileRow, 'path' | 'pathKey' | 'storageKey
  * Writes a deploy: the new files, plus (for an append) every file of `base` whose path the
  * upload does not replace, keeping its object, status and compressed copies.
  */
-export async function insertDeploy(
+async function insertDeploy(
   db: Db,
   d: { id: string; slug: string; createdBy: string; files: NewHostedFile[]; base: string | null },
 ): Promise<void> {
@@ -131,7 +131,7 @@ export async function listDeploys(db: Db, slug: string): Promise<DeployRow[]> {
   return db.select().from(deploys).where(eq(deploys.slug, slug)).orderBy(desc(deploys.createdAt), desc(deploys.id));
 }
 
-export async function findDeploy(db: Db, slug: string, id: string): Promise<DeployRow | null> {
+async function findDeploy(db: Db, slug: string, id: string): Promise<DeployRow | null> {
   const [row] = await db.select().from(deploys).where(and(eq(deploys.slug, slug), eq(deploys.id, id)));
   return row ?? null;
 }
@@ -141,7 +141,7 @@ export async function findDeploy(db: Db, slug: string, id: string): Promise<Depl
  * remaining deploy uses, with the compressed copies each has, and the upload batches of the
  * project still in use.
  */
-export async function pruneDeploys(db: Db, slug: string, keep: number, activeId: string) {
+async function pruneDeploys(db: Db, slug: string, keep: number, activeId: string) {
   const all = await listDeploys(db, slug);
   const doomed = all.filter((d, i) => i >= keep && d.id !== activeId).map((d) => d.id);
   if (doomed.length === 0) return { orphans: [], batchesInUse: new Set<string>() };
@@ -184,14 +184,14 @@ async function lockLiveFile(db: Db, id: string): Promise<HostedFileRow | null> {
   return row?.file ?? null;
 }
 
-export async function setLiveFileStatus(db: Db, id: string, status: 'online' | 'offline'): Promise<HostedFileRow | null> {
+async function setLiveFileStatus(db: Db, id: string, status: 'online' | 'offline'): Promise<HostedFileRow | null> {
   if (!(await lockLiveFile(db, id))) return null;
   const [row] = await db.update(hostedFiles).set({ status, updatedAt: sql`now()` }).where(eq(hostedFiles.id, id)).returning();
   return row ?? null;
 }
 
 /** Removes a file from the live deploy; returns it and whether another deploy still uses its object. */
-export async function deleteLiveFile(db: Db, id: string): Promise<{ file: HostedFileRow; shared: boolean } | null> {
+async function deleteLiveFile(db: Db, id: string): Promise<{ file: HostedFileRow; shared: boolean } | null> {
   const file = await lockLiveFile(db, id);
   if (!file) return null;
   await db.delete(hostedFiles).where(eq(hostedFiles.id, id));
@@ -201,7 +201,7 @@ export async function deleteLiveFile(db: Db, id: string): Promise<{ file: Hosted
 }
 
 /** Deletes the project with every deploy; returns the upload batches its objects live in. */
-export async function deleteProjectRow(db: Db, slug: string): Promise<string[] | null> {
+async function deleteProjectRow(db: Db, slug: string): Promise<string[] | null> {
   if (!(await lockProject(db, slug))) return null;
   const batches = await batchesInUse(db, slug);
   await db.delete(projects).where(eq(projects.slug, slug));
@@ -212,7 +212,7 @@ export async function deleteProjectRow(db: Db, slug: string): Promise<string[] |
  * Every change a visitor could see (a deploy going live, a status, a password) bumps this
  * counter in the same transaction; each instance polls it to drop its cached sites.
  */
-export const bumpHostingEpoch = (db: Db) => bumpEpoch(db, EPOCH.hosting);
+const bumpHostingEpoch = (db: Db) => bumpEpoch(db, EPOCH.hosting);
 
 /**
  * Deletes a project with every deploy's records and schedules their bytes (`prefixesOf` its

@@ -22,9 +22,9 @@ export type ShareOwner = { ownerId: string | null } | 'any';
 const ownedBy = (owner: ShareOwner) =>
   owner === 'any' ? undefined : owner.ownerId === null ? sql`${shareGroups.userId} is null` : eq(shareGroups.userId, owner.ownerId);
 
-/** One member's shares with their items, newest first. */
 const ownerName = (g: { username: string | null; displayName: string | null }) => g.displayName || g.username;
 
+/** One member's shares with their items, newest first. */
 export function listSharesByOwner(db: Db, ownerId: string): Promise<ShareWithItems[]> {
   return listSharesWhere(db, eq(shareGroups.userId, ownerId));
 }
@@ -48,7 +48,11 @@ async function listSharesWhere(db: Db, where: SQL | undefined): Promise<ShareWit
     .where(inArray(shareItems.groupId, groups.map((g) => g.group.id)))
     .orderBy(asc(shareItems.relativePath));
   const byGroup = new Map<string, ShareItemRow[]>();
-  for (const it of items) byGroup.set(it.groupId, [...(byGroup.get(it.groupId) ?? []), it]);
+  for (const it of items) {
+    const list = byGroup.get(it.groupId);
+    if (list) list.push(it);
+    else byGroup.set(it.groupId, [it]);
+  }
   return groups.map((g) => ({ group: g.group, username: g.username, ownerName: ownerName(g), items: byGroup.get(g.group.id) ?? [] }));
 }
 
@@ -68,18 +72,18 @@ export type ShareGroupPatch = Partial<Pick<ShareGroupRow, 'note' | 'expiresAt' |
 
 /**
  * Updates a share's settings, filtered on id and owner, and bumps the shares epoch (guests'
- * cached views of it drop) in the same transaction. False when no row matched.
+ * cached views of it drop) in the same transaction. The updated row, or null when none matched.
  */
-export async function updateShareGroup(db: Db, owner: ShareOwner, id: string, patch: ShareGroupPatch): Promise<boolean> {
+export async function updateShareGroup(db: Db, owner: ShareOwner, id: string, patch: ShareGroupPatch): Promise<ShareGroupRow | null> {
   return db.transaction(async (tx) => {
-    const rows = await tx
+    const [row] = await tx
       .update(shareGroups)
       .set({ ...patch, updatedAt: sql`now()` })
       .where(and(eq(shareGroups.id, id), ownedBy(owner)))
-      .returning({ id: shareGroups.id });
-    if (rows.length === 0) return false;
+      .returning();
+    if (!row) return null;
     await bumpEpoch(tx, EPOCH.shares);
-    return true;
+    return row;
   });
 }
 
@@ -105,16 +109,8 @@ export async function deleteShareGroup(db: Db, owner: ShareOwner, id: string, pr
   });
 }
 
-export async function findShare(db: Db, id: string): Promise<ShareWithItems | null> {
-  const [g] = await db
-    .select({ group: shareGroups, username: users.username, displayName: users.displayName })
-    .from(shareGroups)
-    .leftJoin(users, eq(users.id, shareGroups.userId))
-    .where(eq(shareGroups.id, id));
-  if (!g) return null;
-  const items = await db.select().from(shareItems).where(eq(shareItems.groupId, id)).orderBy(asc(shareItems.relativePath));
-  return { group: g.group, username: g.username, ownerName: ownerName(g), items };
-}
+/** A share with its items, whoever owns it (the guest page). */
+export const findShare = (db: Db, id: string): Promise<ShareWithItems | null> => findShareOwnedBy(db, 'any', id);
 
 export async function findShareGroup(db: Db, id: string): Promise<ShareGroupRow | null> {
   const [g] = await db.select().from(shareGroups).where(eq(shareGroups.id, id));
@@ -155,29 +151,18 @@ export async function pendingDirectUploadsPage(db: Db, afterId: string | null, l
     .limit(limit);
 }
 
-/** The share row with its owner's name, without the items: the byte path's first query. */
-export async function findShareGroupWithOwner(db: Db, id: string): Promise<{ group: ShareGroupRow; username: string | null } | null> {
-  const [g] = await db
-    .select({ group: shareGroups, username: users.username })
-    .from(shareGroups)
-    .leftJoin(users, eq(users.id, shareGroups.userId))
-    .where(eq(shareGroups.id, id));
-  return g ?? null;
-}
-
 /**
- * The byte path's one query: the share row, its owner's name and the one item at `relativePath`
- * (null when none), through the primary key and the unique (group_id, relative_path) index.
+ * The byte path's one query: the share row and the one item at `relativePath` (null when
+ * none), through the primary key and the unique (group_id, relative_path) index.
  */
 export async function findShareGroupAndItem(
   db: Db,
   id: string,
   relativePath: string,
-): Promise<{ group: ShareGroupRow; username: string | null; item: ShareItemRow | null } | null> {
+): Promise<{ group: ShareGroupRow; item: ShareItemRow | null } | null> {
   const [row] = await db
-    .select({ group: shareGroups, username: users.username, item: shareItems })
+    .select({ group: shareGroups, item: shareItems })
     .from(shareGroups)
-    .leftJoin(users, eq(users.id, shareGroups.userId))
     .leftJoin(shareItems, and(eq(shareItems.groupId, shareGroups.id), eq(shareItems.relativePath, relativePath)))
     .where(eq(shareGroups.id, id));
   return row ?? null;

@@ -5,13 +5,13 @@ import { scheduleDeletion } from './storage-gc';
 import { pendingUploads, shareGroups, shareItems, uploadPartCrcs, users, type ShareGroupRow, type UserRow } from '../schema';
 
 /** The owner's row, locked until the transaction ends: parallel inits queue on it. */
-export async function lockUser(tx: Db, userId: string): Promise<UserRow | null> {
+async function lockUser(tx: Db, userId: string): Promise<UserRow | null> {
   const [owner] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
   return owner ?? null;
 }
 
 /** Bytes a user has reserved in uploads not yet completed, and how many such uploads. */
-export async function reservedBy(db: Db, userId: string): Promise<{ bytes: number; uploads: number }> {
+async function reservedBy(db: Db, userId: string): Promise<{ bytes: number; uploads: number }> {
   const [row] = await db
     .select({ total: sql<string>`coalesce(sum(${shareGroups.reservedBytes}), 0)`, n: sql<string>`count(*)` })
     .from(shareGroups)
@@ -20,7 +20,7 @@ export async function reservedBy(db: Db, userId: string): Promise<{ bytes: numbe
 }
 
 /** Files in a user's uploads not yet completed (one multi-part session each). */
-export async function pendingFilesOf(db: Db, userId: string): Promise<number> {
+async function pendingFilesOf(db: Db, userId: string): Promise<number> {
   const [row] = await db
     .select({ n: sql<string>`count(*)` })
     .from(pendingUploads)
@@ -29,7 +29,7 @@ export async function pendingFilesOf(db: Db, userId: string): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-export async function insertPendingGroup(db: Db, group: typeof shareGroups.$inferInsert): Promise<void> {
+async function insertPendingGroup(db: Db, group: typeof shareGroups.$inferInsert): Promise<void> {
   await db.insert(shareGroups).values(group);
 }
 
@@ -71,7 +71,7 @@ export async function publishGroup(
 }
 
 /** Deletes a group only while it is still pending; false when it was not. */
-export async function deletePendingGroup(db: Db, id: string): Promise<boolean> {
+async function deletePendingGroup(db: Db, id: string): Promise<boolean> {
   const gone = await db
     .delete(shareGroups)
     .where(and(eq(shareGroups.id, id), eq(shareGroups.uploadState, 'pending')))
@@ -150,7 +150,11 @@ export async function partCrcsOf(db: Db, pendingIds: string[]): Promise<Map<stri
   const out = new Map<string, PartCrcRow[]>();
   for (let i = 0; i < pendingIds.length; i += 500) {
     const rows = await db.select().from(uploadPartCrcs).where(inArray(uploadPartCrcs.pendingUploadId, pendingIds.slice(i, i + 500)));
-    for (const r of rows) out.set(r.pendingUploadId, [...(out.get(r.pendingUploadId) ?? []), r]);
+    for (const r of rows) {
+      const list = out.get(r.pendingUploadId);
+      if (list) list.push(r);
+      else out.set(r.pendingUploadId, [r]);
+    }
   }
   return out;
 }

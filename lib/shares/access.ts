@@ -1,5 +1,5 @@
 import 'server-only';
-import { findShare, findShareGroupWithOwner, type ShareWithItems } from '@/db/queries/shares';
+import { findShare, findShareGroup, type ShareWithItems } from '@/db/queries/shares';
 import type { ShareGroupRow, ShareItemRow } from '@/db/schema';
 import { shareUnlockCookie, unlockKey, verifyUnlock } from '../auth/unlock-cookie';
 import { AppError, notFound } from '../errors';
@@ -16,7 +16,7 @@ type GateState = 'open' | 'locked' | 'expired' | 'exhausted';
 export type GuestAccess = { state: GateState; share: ShareWithItems } | { state: 'missing' };
 
 /** The same gate without the item list (the byte path looks up its one item by index). */
-export type GuestGroupAccess = { state: GateState; share: { group: ShareGroupRow; username: string | null } } | { state: 'missing' };
+export type GuestGroupAccess = { state: GateState; share: { group: ShareGroupRow } } | { state: 'missing' };
 
 /**
  * The one guest gate of /f/<id> and every /f/<id>/<path>: missing, offline or still uploading
@@ -28,7 +28,10 @@ export const guestAccess = (rt: Runtime, id: string, cookieHeader: string | null
 
 /** guestAccess without reading the items: one indexed row. */
 export const guestGroupAccess = (rt: Runtime, id: string, cookieHeader: string | null | undefined): Promise<GuestGroupAccess> =>
-  gateLoaded(rt, id, cookieHeader, (rt) => findShareGroupWithOwner(rt.db, id));
+  gateLoaded(rt, id, cookieHeader, async (rt) => {
+    const group = await findShareGroup(rt.db, id);
+    return group && { group };
+  });
 
 /** The gate over whatever `load` reads of the share (with or without its items). */
 async function gateLoaded<S extends { group: ShareGroupRow }>(
@@ -59,8 +62,8 @@ export async function guestItemAccess(
   const path = /[\u0000-\u001f\u007f]/.test(relativePath) ? '' : relativePath;
   const access = await gateLoaded(rt, id, cookieHeader, (rt) => loadShareItem(rt, id, path));
   if (access.state === 'missing') return { access, item: null };
-  const { group, username, item } = access.share;
-  return { access: { state: access.state, share: { group, username } }, item };
+  const { group, item } = access.share;
+  return { access: { state: access.state, share: { group } }, item };
 }
 
 /**

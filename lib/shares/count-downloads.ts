@@ -51,7 +51,8 @@ export function unflushedDownloads(shareId: string): number {
 /** Writes every buffered count now (also at shutdown); never throws. */
 export async function flushDownloadCounts(): Promise<void> {
   const s = state;
-  if (s.flushing) await s.flushing;
+  // A loop: another caller may start a write while this one waits for the last.
+  while (s.flushing) await s.flushing;
   if (s.byShare.size === 0 && s.byItem.size === 0) return;
   const byShare = s.byShare;
   const byItem = s.byItem;

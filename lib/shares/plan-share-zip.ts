@@ -11,7 +11,6 @@ export interface ShareZip {
   lastModified: Date;
   /** Suggested file name: `<share id>.zip`, or `<folder name>.zip` for one folder. */
   fileName: string;
-  fileCount: number;
 }
 
 /**
@@ -25,7 +24,8 @@ export function planShareZip(shareId: string, allItems: ShareItemRow[], folder: 
   const prefix = folder ? `${folder}/` : '';
   const items = allItems.filter((it) => it.relativePath.startsWith(prefix));
   if (items.length === 0) return null;
-  const cut = folder ? prefix.length - (folder.split('/').pop()!.length + 1) : 0;
+  // Names keep the folder's own last segment: `a/b` gives `b/…`.
+  const cut = folder ? folder.lastIndexOf('/') + 1 : 0;
   const byName = new Map<string, ShareItemRow | null>();
   const times = new Map<string, number>();
   for (const it of items) {
@@ -54,7 +54,6 @@ export function planShareZip(shareId: string, allItems: ShareItemRow[], folder: 
     items: names.map((n) => byName.get(n)!),
     etag: `"z${hash.digest('base64url').slice(0, 32)}"`,
     lastModified,
-    fileName: `${folder ? folder.split('/').pop() : shareId}.zip`,
-    fileCount: items.length,
+    fileName: `${folder ? folder.slice(cut) : shareId}.zip`,
   };
 }

@@ -5,7 +5,7 @@ import type { ShareGroupRow, ShareItemRow } from '@/db/schema';
 import { epochCache } from '../epoch-cache';
 import type { Runtime } from '../runtime';
 
-type ShareItemRecord = { group: ShareGroupRow; username: string | null; item: ShareItemRow | null };
+type ShareItemRecord = { group: ShareGroupRow; item: ShareItemRow | null };
 
 /**
  * The byte path's share row and item by (share id, path), so a Range request of a video

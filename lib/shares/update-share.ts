@@ -23,7 +23,9 @@ export async function updateShare(rt: Runtime, principal: Principal, id: string,
   if (input.password !== undefined) patch.passwordHash = input.password ? await hashPassword(input.password) : null;
   if (input.status !== undefined) patch.status = input.status;
   if (input.max_downloads !== undefined) patch.maxDownloads = input.max_downloads;
-  if (Object.keys(patch).length > 0 && !(await updateShareGroup(rt.db, owner, id, patch))) throw notFound('No such share');
+  if (Object.keys(patch).length === 0) return toShareDto(share);
+  const group = await updateShareGroup(rt.db, owner, id, patch);
+  if (!group) throw notFound('No such share');
   forgetShares();
-  return toShareDto((await findShareOwnedBy(rt.db, owner, id)) ?? share);
+  return toShareDto({ ...share, group });
 }

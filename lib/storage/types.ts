@@ -48,8 +48,9 @@ export interface StorageDriver {
   /** `chunkSize`: the fs store's read size (its default 1 MiB); the S3 body is the socket's. */
   get(key: string, range?: ByteRange, opts?: { chunkSize?: number }): Promise<GetResult>;
   /**
-   * fs only: the bytes of a small range in one buffer (one positional read, no stream), for the
-   * seeks of a video player. A file shorter than the range is a store fault: StorageUnavailableError.
+   * fs only: the bytes of a small range in one buffer (one positional read, no stream), for a
+   * video player's seeks and the ZIP's small entries. A file shorter than the range is a store
+   * fault: StorageUnavailableError.
    */
   readRange?(key: string, range: ByteRange): Promise<Buffer>;
   head(key: string): Promise<ObjectInfo | null>;
