@@ -1,12 +1,13 @@
 /**
  * `npm run bench [-- --quick] [-- --size 1024] [-- --rss-size 10240] [-- --storage fs|s3] [-- --runs 3] [-- --only downloads,hosted]`
  * (without --storage: an fs pass, then an s3 pass when S3_ENDPOINT and keys are set; a table each;
- * --only: just these sections of hosted, uploads, downloads, directory, upload-rss)
+ * --only: just these sections of hosted, uploads, downloads, zip, directory, upload-rss)
  *
  * Starts the production server on a fresh data directory (and, with --storage s3, the S3
  * server named by S3_ENDPOINT / S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY; with DATABASE_URL,
  * a fresh PostgreSQL database), seeds it, and prints each figure beside a baseline measured in
- * the same run: nginx serving the same bytes, the same store read or written directly. Every
+ * the same run, the plain way to do the same job: nginx serving the same bytes, a bare Node
+ * server writing the same PUTs, the AWS SDK's own calls to the same S3 server. Every
  * figure is the median of `--runs` runs. Not a test: it asserts nothing, it reports.
  * The sections live in scripts/bench/; this file starts the server and runs them in order.
  */
@@ -15,9 +16,6 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 // @ts-expect-error plain ESM helper shared with npm start
 import { ensureBuilt } from './build-hash.mjs';
-import { createFsStorage } from '../lib/storage/fs';
-import { createS3Storage } from '../lib/storage/s3';
-import type { StorageDriver } from '../lib/storage/types';
 import { freshServiceEnv } from '../tests/support/services';
 import { startServer, tempDir, TEST_ADMIN_TOKEN } from '../tests/support/server';
 import { api, hasCommand, log, makeFile, MiB, PROJECTS, quick, request, RSS_SIZE, rssOf, rows, RUNS, SIZE, startNginx, storageArg, type BenchContext } from './bench/common';
@@ -33,19 +31,6 @@ const onlyArg = process.argv.includes('--only') ? process.argv[process.argv.inde
 const only = onlyArg === null ? null : new Set(onlyArg.split(',').map((s) => s.trim()));
 if (only) for (const s of only) if (!(SECTIONS as readonly string[]).includes(s)) throw new Error(`--only: unknown section ${s} (one of ${SECTIONS.join(', ')})`);
 const runs = (section: (typeof SECTIONS)[number]) => !only || only.has(section);
-
-function storeFor(env: Record<string, string | undefined>, dataDir: string): StorageDriver {
-  if (env.STORAGE !== 's3') return createFsStorage(path.join(dataDir, 'store'));
-  return createS3Storage({
-    endpoint: env.S3_ENDPOINT,
-    region: env.S3_REGION ?? 'us-east-1',
-    bucket: env.S3_BUCKET!,
-    accessKeyId: env.S3_ACCESS_KEY_ID,
-    secretAccessKey: env.S3_SECRET_ACCESS_KEY,
-    forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true',
-    setCors: false,
-  });
-}
 
 function printTable(title: string) {
   const cols = ['metric', 'value', 'baseline', 'ratio', 'goal'] as const;
@@ -71,7 +56,6 @@ async function runPass(storage: 'fs' | 's3') {
     await seedDirectory(env, dataDir);
   }
   let server = await startServer({ ...env, DATA_DIR: dataDir });
-  const store = storeFor(env, dataDir);
   const work = tempDir('htmls-bench-files-');
   let ctx: BenchContext | null = null;
   try {
@@ -103,7 +87,7 @@ async function runPass(storage: 'fs' | 's3') {
       server = await startServer({ ...env, DATA_DIR: dataDir });
       Object.assign(ctx!, { base: server.url, hosted: server.hostedUrl!, pid: server.proc.pid!, idle: await settle() });
     };
-    ctx = { base: server.url, hosted: server.hostedUrl!, pid: server.proc.pid!, env, store, work, site, nginx: null, admin, member, shareFile, idle: 0, restart };
+    ctx = { base: server.url, hosted: server.hostedUrl!, pid: server.proc.pid!, env, work, site, nginx: null, admin, member, shareFile, idle: 0, restart };
     if (runs('hosted')) await seedHostedSite(ctx);
     ctx.idle = await settle();
     ctx.nginx = hasCommand('nginx') ? await startNginx(site) : null;
@@ -118,7 +102,6 @@ async function runPass(storage: 'fs' | 's3') {
   } finally {
     ctx?.nginx?.stop();
     await server.stop();
-    store.close?.();
     // Gigabytes of test files and objects: never leave them behind.
     for (const dir of [work, dataDir, ctx?.nginx?.prefix]) if (dir) rmSync(dir, { recursive: true, force: true });
   }

@@ -1,6 +1,7 @@
 /**
  * What every bench section shares: command-line options, the result table, HTTP helpers,
- * wrk, nginx and RSS sampling. Sections (hosted.ts, uploads.ts, downloads.ts, directory.ts)
+ * wrk, nginx and RSS sampling. Sections (hosted.ts, uploads.ts, downloads.ts, zip-downloads.ts,
+ * directory.ts)
  * add rows through addRow(); scripts/bench.ts runs them in order and prints the table.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -9,7 +10,6 @@ import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:
 import http from 'node:http';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import type { StorageDriver } from '../../lib/storage/types';
 import { freePort, tempDir } from '../../tests/support/server';
 
 export const MiB = 1024 * 1024;
@@ -197,7 +197,6 @@ export interface BenchContext {
   hosted: string;
   pid: number;
   env: Record<string, string | undefined>;
-  store: StorageDriver;
   /** A scratch folder removed at the end; nginx serves work/site. */
   work: string;
   site: string;
@@ -206,7 +205,7 @@ export interface BenchContext {
   member: string;
   /** SIZE random bytes, also reachable through nginx as /share.bin. */
   shareFile: string;
-  /** Idle RSS of the server, read before any transfer. */
+  /** Idle RSS of the server: the lowest reading over a quiet spell after its last (re)start. */
   idle: number;
   /**
    * Restarts the server on the same data (base, hosted, pid and idle follow): a memory figure

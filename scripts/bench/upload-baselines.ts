@@ -8,7 +8,9 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { AbortMultipartUploadCommand, CreateMultipartUploadCommand, S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
+import { AbortMultipartUploadCommand, CreateMultipartUploadCommand, UploadPartCommand } from '@aws-sdk/client-s3';
+import { s3FromEnv } from '../../tests/support/env';
+import { s3Client } from '../../tests/support/services';
 import { freePort } from '../../tests/support/server';
 import { MiB, request } from './common';
 
@@ -63,14 +65,7 @@ export async function bareNodeBaseline(dir: string): Promise<Baseline> {
 }
 
 export function sdkBaseline(env: Record<string, string | undefined>): Baseline {
-  const client = new S3Client({
-    endpoint: env.S3_ENDPOINT,
-    region: env.S3_REGION ?? 'us-east-1',
-    forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true',
-    credentials: { accessKeyId: env.S3_ACCESS_KEY_ID!, secretAccessKey: env.S3_SECRET_ACCESS_KEY! },
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  const client = s3Client(s3FromEnv()!);
   const Bucket = env.S3_BUCKET!;
   return {
     label: 'the same parts PUT to S3 by the AWS SDK',

@@ -52,8 +52,8 @@ export async function benchZipDownloads(ctx: BenchContext, single: UploadedShare
   const { id, bytes } = await uploadHundred(ctx);
   const zipUrl = `${ctx.base}/f/${id}/?zip`;
   const fileUrl = ctx.base + single.items[0].url;
-  // The first ZIP download, timed apart: it would hash every file's CRC-32 as it streams if the
-  // upload had not (parts through /chunk are hashed as they arrive; direct S3 parts are not).
+  // The first ZIP download, timed apart: parts sent through /chunk had their CRC-32s taken as
+  // they arrived, so it reads nothing extra; a server that hashed files here would show it.
   const cold = await download(zipUrl);
   const zips = [];
   const files = [];
@@ -63,8 +63,8 @@ export async function benchZipDownloads(ctx: BenchContext, single: UploadedShare
   }
   if (zips.some((r) => r.bytes < bytes) || files.some((r) => r.bytes !== SIZE)) throw new Error('a download came back short');
   const fileRate = mbps(SIZE, median(files.map((r) => r.ms)));
-  addRow(`ZIP of ${SIZE / MiB} MiB, ${FILES} files`, mbps(cold.bytes, cold.ms), 'MiB/s', fileRate, 'single file', { min: 0.7, text: 'first download, goal ≥ 0.7×' });
-  addRow(`ZIP of ${SIZE / MiB} MiB, ${FILES} files`, mbps(zips[0].bytes, median(zips.map((r) => r.ms))), 'MiB/s', fileRate, 'single file', { min: 0.7, text: 'goal ≥ 0.7× single file' });
+  addRow(`ZIP of ${SIZE / MiB} MiB, ${FILES} files`, mbps(cold.bytes, cold.ms), 'MiB/s', fileRate, 'our single-file download', { min: 0.7, text: 'first download, goal ≥ 0.7×' });
+  addRow(`ZIP of ${SIZE / MiB} MiB, ${FILES} files`, mbps(zips[0].bytes, median(zips.map((r) => r.ms))), 'MiB/s', fileRate, 'our single-file download', { min: 0.7, text: 'goal ≥ 0.7× single file' });
 
   // 20 at once, at full speed (each stopped after a while on a big set), on a freshly started
   // and settled server: memory must stay within its idle figure + 100 MiB.
