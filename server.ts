@@ -13,12 +13,12 @@ import { setHostedPort } from './lib/hosting/hosted-port';
 import { cachedReply } from './lib/hosting/reply-cache';
 import { serveHosted } from './lib/hosting/serve-hosted';
 import { CLIENT_IP_HEADER, markCustomServer, resolveClientIp } from './lib/http/client-ip';
-import { fromNode, jsonReply, runFast, writeNodeReply, type FastReply } from './lib/http/fast';
+import { fromNode, runFast, writeNodeReply, type FastReply } from './lib/http/fast';
 import { decideHost, type Listener } from './lib/http/origin';
-import { errorReply } from './lib/http/reply-errors';
+import { errorReply, jsonErrorReply } from './lib/http/reply-errors';
 import { capConnections, limitRequestTime, takesLongBody } from './lib/http/connection-limits';
 import { LONGEST_REQUEST_MS } from './lib/http/timeouts';
-import { notFound } from './lib/errors';
+import { AppError, noSuchApiRoute, notFound } from './lib/errors';
 import { closeRuntime } from './lib/runtime';
 import { handleChunk } from './lib/shares/chunk-handler';
 import { flushDownloadCounts } from './lib/shares/count-downloads';
@@ -41,9 +41,9 @@ function refuseApiPath(url: string): FastReply | null {
   try {
     decodeURIComponent(pathname);
   } catch {
-    return jsonReply(400, { error: 'The request path is not valid percent-encoded UTF-8', code: 'invalid_request' });
+    return jsonErrorReply(new AppError('invalid_request', 'The request path is not valid percent-encoded UTF-8'));
   }
-  if (pathname === '/api' || pathname === '/api/') return jsonReply(404, { error: 'No such API route', code: 'not_found' });
+  if (pathname === '/api' || pathname === '/api/') return jsonErrorReply(noSuchApiRoute());
   return null;
 }
 
@@ -130,7 +130,9 @@ async function main() {
   };
 
   const servers: Server[] = [];
-  const configure = (server: Server) => {
+  /** One listener's server: the handler, the time limits and the connection caps. */
+  const createListener = (listener: Listener) => {
+    const server = createServer({ connectionsCheckingInterval: 5000 }, handler(listener));
     // Uploads may legitimately take long (the console allows 30 minutes): that is the
     // server-wide cap; every other request gets the short one per request (limitRequestTime).
     // Slow headers never may.
@@ -142,11 +144,11 @@ async function main() {
     servers.push(server);
     return server;
   };
-  const main = configure(createServer({ connectionsCheckingInterval: 5000 }, handler('main')));
+  const main = createListener('main');
   const port = await listen(main, env.port, env.host);
   const shown = env.host === '0.0.0.0' ? 'localhost' : env.host;
   if (env.hosted.mode === 'port') {
-    hostedPort = await listen(configure(createServer({ connectionsCheckingInterval: 5000 }, handler('hosted'))), env.hosted.port, env.host);
+    hostedPort = await listen(createListener('hosted'), env.hosted.port, env.host);
     setHostedPort(hostedPort);
     console.log(`[htmls] hosted sites on http://${shown}:${hostedPort} (a second origin: nothing but /p/)`);
   } else if (env.hosted.mode === 'sandbox') {

@@ -92,3 +92,6 @@ function mapInfrastructureError(err: unknown): AppError | undefined {
     return new AppError('database_unavailable', 'The database is unavailable; try again shortly');
   }
 }
+
+/** Any /api path no route claims (server.ts for /api itself, app/api/[...path] for the rest). */
+export const noSuchApiRoute = () => notFound('No such API route');

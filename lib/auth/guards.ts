@@ -1,6 +1,7 @@
 import 'server-only';
 import { AppError } from '../errors';
 import { ADMIN_COOKIE, countCookies, parseCookies, tossedCookieClears, USER_COOKIE } from '../http/cookies';
+import { headerOf, type HeaderSource } from '../http/origin';
 import type { Runtime } from '../runtime';
 import { isAdmin, type Principal } from './principal';
 import { isAdminToken } from './admin-credential';
@@ -15,12 +16,15 @@ export interface Authenticated {
   principal: Principal | null;
   /** Cookie-authenticated requests must pass the same-origin check when they change state. */
   viaCookie: boolean;
-  /** Two session cookies of one name were sent: the answer clears them. */
-  tossed?: boolean;
 }
 
 const satisfies = (p: Principal, need: AuthNeed) =>
   need === 'admin' ? isAdmin(p) : need === 'member' ? p.kind === 'user' : true;
+
+/** The token of an `Authorization: Bearer <token>` header, if the header is one. */
+export function bearerToken(headers: HeaderSource): string | undefined {
+  return /^Bearer[ ]+([^\s]+)[ ]*$/i.exec(headerOf(headers, 'authorization') ?? '')?.[1];
+}
 
 /** Routes where scripts may send the raw Admin Token as Bearer (deploys, uploads, /api/auth/me). */
 const ADMIN_TOKEN_AS_BEARER: ReadonlySet<AuthNeed> = new Set(['admin', 'session']);
@@ -32,20 +36,25 @@ const ADMIN_TOKEN_AS_BEARER: ReadonlySet<AuthNeed> = new Set(['admin', 'session'
  * Bearer that is not a live session counts as a failed login from it (guessing the Admin
  * Token through Bearer is as slow as through the login form).
  */
-export async function authenticate(rt: Runtime, headers: Headers, need: AuthNeed, client: { ip: string; path?: string }): Promise<Authenticated> {
+export async function authenticate(rt: Runtime, headers: HeaderSource, need: AuthNeed, client: { ip: string; url?: string }): Promise<Authenticated> {
   const ip = client.ip;
   if (need === 'none') return { principal: null, viaCookie: false };
-  const authz = headers.get('authorization');
-  if (authz !== null) {
-    const m = /^Bearer[ ]+([^\s]+)[ ]*$/i.exec(authz);
-    const principal = m ? await resolveBearer(rt, m[1], need, ip) : null;
+  if (headerOf(headers, 'authorization') !== undefined) {
+    const token = bearerToken(headers);
+    const principal = token ? await resolveBearer(rt, token, need, ip) : null;
     return check({ principal, viaCookie: false }, need);
   }
-  const header = headers.get('cookie');
+  const header = headerOf(headers, 'cookie');
   // Two session cookies of one name (one tossed in by a same-site page with a longer Path or
   // a Domain attribute): nobody can tell which is the user's, so neither counts.
   if (countCookies(header, USER_COOKIE) > 1 || countCookies(header, ADMIN_COOKIE) > 1) {
-    return check({ principal: null, viaCookie: true, tossed: true }, need, headers, client.path);
+    if (need === 'optional') return { principal: null, viaCookie: true };
+    // Clear every copy this response can reach: each prefix of the path, host-only and on the
+    // parent domains (the tossed one may have been set with Domain=).
+    const path = client.url ? new URL(client.url).pathname : '/';
+    throw new AppError('unauthenticated', 'Two session cookies were sent; sign in again', {
+      'Set-Cookie': tossedCookieClears(headerOf(headers, 'host'), path),
+    });
   }
   const cookies = parseCookies(header);
   const found: Principal[] = [];
@@ -78,18 +87,9 @@ async function resolveBearer(rt: Runtime, token: string, need: AuthNeed, ip: str
   return null;
 }
 
-function check(a: Authenticated, need: AuthNeed, headers?: Headers, path = '/'): Authenticated {
+function check(a: Authenticated, need: AuthNeed): Authenticated {
   if (need === 'optional') return a;
-  if (!a.principal) {
-    if (a.tossed && headers) {
-      // Clear every copy this response can reach: each prefix of the path, host-only and on
-      // the parent domains (the tossed one may have been set with Domain=).
-      throw new AppError('unauthenticated', 'Two session cookies were sent; sign in again', {
-        'Set-Cookie': tossedCookieClears(headers.get('host'), path),
-      });
-    }
-    throw new AppError('unauthenticated', 'Sign in to continue');
-  }
+  if (!a.principal) throw new AppError('unauthenticated', 'Sign in to continue');
   if (!satisfies(a.principal, need)) {
     throw new AppError(
       'forbidden',

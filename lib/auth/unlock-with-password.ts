@@ -1,8 +1,9 @@
 import 'server-only';
-import { AppError, toErrorBody } from '../errors';
+import { AppError } from '../errors';
 import { serializeCookie } from '../http/cookies';
 import { jsonReply, type FastReply, type FastRequest } from '../http/fast';
 import { passwordPage } from '../http/password-page';
+import { jsonErrorReply } from '../http/reply-errors';
 import { readUnlockBody } from '../http/read-body';
 import type { Runtime } from '../runtime';
 import { verifyPassword } from './passwords';
@@ -38,7 +39,7 @@ export async function unlockWithPassword(
   const { passwordHash } = target.subject;
   if (passwordHash) {
     if (!(await verifyPassword(input.password, passwordHash))) {
-      if (input.json) return jsonReply(401, toErrorBody(wrongPassword()).body);
+      if (input.json) return jsonErrorReply(wrongPassword());
       return passwordPage({ status: 401, ...target.page, next: target.next, error: 'Wrong password. Try again.' });
     }
     const value = signUnlock(await unlockKey(rt), { ...target.subject, passwordHash });

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import conceptSchemaFile from '../../public/schemas/concept-1.0.json';
 import { statusByCode } from '../errors';
-import { shareZipPaths } from './openapi-share-zip';
+import { guestDownloadPaths } from './openapi-downloads';
 import { operations, type Auth, type Operation } from './operations';
 import * as R from './responses';
 
@@ -98,67 +98,9 @@ function operation(op: Op) {
   };
 }
 
-/**
- * The public byte routes (not /api): what guests and download tools get. Framework-free
- * (lib/shares/serve-share-item.ts, lib/http/send-object.ts); described here for clients.
- */
-function publicDownloadPaths(): Record<string, Record<string, unknown>> {
-  const text = { 'text/html': { schema: { type: 'string' } }, [JSON_TYPE]: { schema: { $ref: `${REF}Error` } } };
-  const validators = {
-    ETag: { description: 'Strong ETag of the stored object', schema: { type: 'string' } },
-    'Last-Modified': { description: 'When the item was stored', schema: { type: 'string' } },
-    'Accept-Ranges': { description: 'Always `bytes`', schema: { type: 'string', const: 'bytes' } },
-  };
-  const disposition = {
-    description:
-      '`inline` (or `attachment` with ?download=1, and always for HTML, SVG and unknown types) with `filename="…"` in pure printable ASCII (accents transliterated, anything else `_`) and, whenever the name is not plain printable ASCII without `"`, `\\` or `%`, `filename*=UTF-8\'\'…` (RFC 8187) with the exact name.',
-    schema: { type: 'string' },
-  };
-  const get = {
-    summary: 'The bytes of one item of a share (guests; a password share needs its unlock cookie)',
-    description: [
-      'RFC 9110 conditional and range requests. Preconditions in the RFC order: a false If-Match or If-Unmodified-Since answers 412; a matching If-None-Match (weak comparison) or an If-Modified-Since not older than Last-Modified answers 304.',
-      'Range: `bytes=` ranges only. One satisfiable range answers 206 with Content-Range; several answer 206 `multipart/byteranges` (sorted, overlapping and adjacent ranges coalesced, streamed with an exact Content-Length). More than 16 ranges, a malformed header, or an If-Range that is not exactly the current strong ETag or the exact Last-Modified date answer the whole body (200). No satisfiable range — including positions beyond 2^53 — answers 416 with `Content-Range: bytes */<size>`. HEAD ignores Range.',
-      'Every completed download counts once in the share\'s and the item\'s download_count (a Range reaching the last byte counts; HEAD and 304 never). Once the share\'s max_downloads is reached: 410 download_limit.',
-      'Errors are the contract\'s JSON for clients that send `Accept: application/json`, a small HTML page otherwise.',
-    ].join('\n\n'),
-    operationId: 'getShareItemBytes',
-    security: [],
-    parameters: [
-      { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
-      { name: 'path', in: 'path', required: true, description: "The item's relative path, each segment percent-encoded (slashes kept)", schema: { type: 'string' } },
-      { name: 'download', in: 'query', required: false, description: '`1`: Content-Disposition attachment', schema: { type: 'string', enum: ['1'] } },
-      { name: 'Range', in: 'header', required: false, schema: { type: 'string' }, description: 'e.g. `bytes=0-99`, `bytes=-500`, `bytes=0-9,100-109`' },
-      { name: 'If-Range', in: 'header', required: false, schema: { type: 'string' } },
-      { name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } },
-      { name: 'If-Modified-Since', in: 'header', required: false, schema: { type: 'string' } },
-      { name: 'If-Match', in: 'header', required: false, schema: { type: 'string' } },
-      { name: 'If-Unmodified-Since', in: 'header', required: false, schema: { type: 'string' } },
-    ],
-    responses: {
-      200: { description: 'The whole item', headers: { ...validators, 'Content-Disposition': disposition }, content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
-      206: {
-        description: 'One range (Content-Range) or several (multipart/byteranges)',
-        headers: { ...validators, 'Content-Range': { description: '`bytes <first>-<last>/<size>` (one range)', schema: { type: 'string' } } },
-        content: { 'application/octet-stream': { schema: { type: 'string' } }, 'multipart/byteranges': { schema: { type: 'string' } } },
-      },
-      304: { description: 'Not modified (If-None-Match / If-Modified-Since)', headers: validators },
-      401: { description: 'Password required: the password page (POST /f/{id}/unlock sets the cookie)', content: text },
-      404: { description: 'No such share or item, or the share is offline', content: text },
-      410: { description: 'expired, or download_limit (max_downloads reached)', content: text },
-      412: { description: 'If-Match or If-Unmodified-Since is false' },
-      416: { description: 'No satisfiable range', headers: { 'Content-Range': { description: '`bytes */<size>`', schema: { type: 'string' } } } },
-    },
-  };
-  return {
-    '/f/{id}/{path}': { get, head: { ...get, operationId: 'headShareItemBytes', summary: 'As GET, without a body (Range is ignored)' } },
-  };
-}
-
 export function openApiDocument(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of Object.values(operations) as Op[]) (paths[op.path] ??= {})[op.method.toLowerCase()] = operation(op);
-  Object.assign(paths, publicDownloadPaths());
   return {
     openapi: '3.1.0',
     info: {
@@ -167,7 +109,7 @@ export function openApiDocument(): Record<string, unknown> {
       description: 'Static hosting and share links for large files. See API.md for the contract. x-htmls-auth: none, optional, session (member or administrator), member, admin.',
     },
     servers: [{ url: '/' }],
-    paths: { ...paths, ...shareZipPaths() },
+    paths: { ...paths, ...guestDownloadPaths() },
     components: {
       schemas: componentSchemas(),
       securitySchemes: {

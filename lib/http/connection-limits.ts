@@ -6,7 +6,9 @@
 import 'server-only';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { AppError } from '../errors';
 import { normalizeIp } from './client-ip';
+import { jsonErrorReply } from './reply-errors';
 
 /**
  * Routes whose bodies may legitimately take long (a 48-64 MB part on a slow phone, a site's
@@ -58,8 +60,9 @@ export function limitRequestTime(req: IncomingMessage, res: ServerResponse, ms: 
     if (req.complete) return;
     if (!res.headersSent && !res.writableEnded) {
       try {
-        res.writeHead(408, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', Connection: 'close' });
-        res.end(JSON.stringify({ error: 'The request took too long to arrive', code: 'request_timeout' }));
+        const reply = jsonErrorReply(new AppError('request_timeout', 'The request took too long to arrive'), { Connection: 'close' });
+        res.writeHead(reply.status, reply.headers);
+        res.end(reply.body);
       } catch {
         /* the socket is closed below either way */
       }

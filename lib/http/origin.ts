@@ -9,15 +9,16 @@ import 'server-only';
 import type { Env } from '../env';
 
 export type Listener = 'main' | 'hosted';
-type HeaderSource = Headers | { header(name: string): string | undefined };
+/** Web Headers, or a FastRequest (anything with header(name)): both listeners' requests. */
+export type HeaderSource = Headers | { header(name: string): string | undefined };
 
-const read = (h: HeaderSource, name: string): string | undefined =>
+export const headerOf = (h: HeaderSource, name: string): string | undefined =>
   h instanceof Headers ? (h.get(name) ?? undefined) : h.header(name);
 
 /** The scheme the client used: PUBLIC_URL's, else X-Forwarded-Proto behind a trusted proxy. */
 export function isSecureRequest(env: Env, headers: HeaderSource): boolean {
   if (env.publicUrl) return env.publicUrl.startsWith('https:');
-  return env.trustProxy > 0 && read(headers, 'x-forwarded-proto')?.split(',')[0].trim() === 'https';
+  return env.trustProxy > 0 && headerOf(headers, 'x-forwarded-proto')?.split(',')[0].trim() === 'https';
 }
 
 /** Secure flag for cookies set by hosted pages (the unlock cookie). */
@@ -30,7 +31,7 @@ export function isSecureHostedRequest(env: Env, headers: HeaderSource): boolean 
 /** The service's own origin: PUBLIC_URL, else what the request says it reached. */
 export function ownOrigin(env: Env, headers: HeaderSource, fallbackUrl: string): string {
   if (env.publicUrl) return env.publicUrl;
-  const host = read(headers, 'host');
+  const host = headerOf(headers, 'host');
   // The listeners speak plain HTTP: the scheme is the one secure-request rule's answer.
   return host ? `${isSecureRequest(env, headers) ? 'https' : 'http'}://${host}` : new URL(fallbackUrl).origin;
 }
@@ -41,9 +42,9 @@ export function ownOrigin(env: Env, headers: HeaderSource, fallbackUrl: string):
  * (another port or host), so its requests fail this even when the browser sends the cookie.
  */
 export function isSameOriginRequest(env: Env, headers: HeaderSource, url: string): boolean {
-  const origin = read(headers, 'origin');
+  const origin = headerOf(headers, 'origin');
   if (origin) return origin === ownOrigin(env, headers, url);
-  return read(headers, 'sec-fetch-site') === 'same-origin';
+  return headerOf(headers, 'sec-fetch-site') === 'same-origin';
 }
 
 /**
@@ -52,9 +53,9 @@ export function isSameOriginRequest(env: Env, headers: HeaderSource, url: string
  * (logout) refuse these; clients that send neither header (curl, scripts) are not browsers.
  */
 export function isForeignBrowserRequest(env: Env, headers: HeaderSource, url: string): boolean {
-  const origin = read(headers, 'origin');
+  const origin = headerOf(headers, 'origin');
   if (origin) return origin !== ownOrigin(env, headers, url);
-  const site = read(headers, 'sec-fetch-site');
+  const site = headerOf(headers, 'sec-fetch-site');
   return site !== undefined && site !== 'same-origin' && site !== 'none';
 }
 

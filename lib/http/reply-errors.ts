@@ -17,10 +17,16 @@ const TITLES: Record<number, string> = {
   503: 'Unavailable',
 };
 
+/** The contract's JSON error reply for anything thrown (its status and headers from toErrorBody). */
+export function jsonErrorReply(err: unknown, extra: Record<string, string> = {}): FastReply {
+  const { status, body, headers } = toErrorBody(err);
+  return jsonReply(status, body, { ...headers, ...extra });
+}
+
 /** Errors on the fast paths: the contract's JSON for API clients, a small page for browsers. */
 export function errorReply(err: unknown, req: FastRequest): FastReply {
+  if (wantsJson(req)) return jsonErrorReply(err);
   const { status, body, headers } = toErrorBody(err);
-  if (wantsJson(req)) return jsonReply(status, body, headers);
   const page = messagePage(status, TITLES[status] ?? 'Error', body.error, body.code);
   Object.assign(page.headers, headers);
   return page;

@@ -6,7 +6,7 @@ import type { Principal } from '../auth/principal';
 import { AppError, toErrorBody } from '../errors';
 import { assertMigrated, getRuntime, type Runtime } from '../runtime';
 import { CLIENT_IP_HEADER, resolveClientIp, runningUnderCustomServer } from './client-ip';
-import { isForeignBrowserRequest, isSameOriginRequest } from './origin';
+import { isForeignBrowserRequest, isSameOriginRequest, type HeaderSource } from './origin';
 
 const JSON_BODY_LIMIT = 1024 * 1024;
 /** Routes anyone may call (login, register) read at most this much: nothing they take is larger. */
@@ -77,11 +77,11 @@ export function route<O extends Operation>(op: O, handler: Handler<O>) {
 export async function admitRequest(
   rt: Runtime,
   opts: { auth: AuthNeed; allowPendingMigrations?: boolean; refuseCrossSite?: boolean },
-  req: { method: string; url: string; headers: Headers; ip: string },
+  req: { method: string; url: string; headers: HeaderSource; ip: string },
 ): Promise<Principal | null> {
   if (!opts.allowPendingMigrations) await assertMigrated(rt);
   if (opts.refuseCrossSite && isForeignBrowserRequest(rt.env, req.headers, req.url)) throw new AppError('forbidden', 'Cross-site request refused');
-  const { principal, viaCookie } = await authenticate(rt, req.headers, opts.auth, { ip: req.ip, path: new URL(req.url).pathname });
+  const { principal, viaCookie } = await authenticate(rt, req.headers, opts.auth, { ip: req.ip, url: req.url });
   if (viaCookie && principal && STATE_CHANGING.has(req.method) && !isSameOriginRequest(rt.env, req.headers, req.url)) {
     throw new AppError('forbidden', 'Cross-site request refused');
   }

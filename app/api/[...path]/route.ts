@@ -1,8 +1,8 @@
 import { errorResponse } from '@/lib/http/route';
-import { notFound } from '@/lib/errors';
+import { noSuchApiRoute } from '@/lib/errors';
 
 // Any /api path no route claims: the contract's JSON 404 on every method, never Next's page.
-const unknownRoute = async () => errorResponse(notFound('No such API route'));
+const unknownRoute = async () => errorResponse(noSuchApiRoute());
 
 export const GET = unknownRoute;
 export const HEAD = unknownRoute;
