@@ -28,7 +28,7 @@ export interface SignedIn extends Credentials {
 }
 
 const SERVICE = 'htmls';
-export const credentialsFile = () => path.join(configDir(), 'credentials.json');
+const credentialsFile = () => path.join(configDir(), 'credentials.json');
 
 /** The keyring entry for a server, or null when no keyring is usable here. */
 async function keyringEntry(url: string) {
@@ -67,13 +67,18 @@ export async function saveCredentials(c: Credentials, token: string): Promise<St
   return 'file';
 }
 
-export async function loadCredentials(): Promise<SignedIn | null> {
-  let saved: SavedFile;
+/** credentials.json as saved; undefined when it is missing or not JSON. */
+async function readSaved(): Promise<SavedFile | undefined> {
   try {
-    saved = JSON.parse(await readFile(credentialsFile(), 'utf8')) as SavedFile;
+    return JSON.parse(await readFile(credentialsFile(), 'utf8')) as SavedFile;
   } catch {
-    return null;
+    return undefined;
   }
+}
+
+export async function loadCredentials(): Promise<SignedIn | null> {
+  const saved = await readSaved();
+  if (saved === undefined) return null;
   if (saved.token) return { ...saved, store: 'file', token: saved.token };
   const entry = await keyringEntry(saved.url);
   const token = await entry?.getPassword().catch(() => null);
@@ -82,11 +87,7 @@ export async function loadCredentials(): Promise<SignedIn | null> {
 
 /** The server URL of the last session, even when its token is gone. */
 export async function lastUrl(): Promise<string | undefined> {
-  try {
-    return (JSON.parse(await readFile(credentialsFile(), 'utf8')) as SavedFile).url;
-  } catch {
-    return undefined;
-  }
+  return (await readSaved())?.url;
 }
 
 export async function forgetCredentials(c: { url: string; store: Store } | null): Promise<void> {

@@ -1,4 +1,5 @@
 /** Small parsers and printers the commands share. */
+import { randomBytes } from 'node:crypto';
 import { formatBytes, formatEta, formatSpeed } from '../lib/client/format';
 import { UsageError } from './command';
 
@@ -13,6 +14,9 @@ export function parseExpiry(text: string, now = Date.now()): string {
   if (Number.isNaN(t)) throw new UsageError(`Cannot read the expiry "${text}": use 7d, 24h, 90m or an ISO time`);
   return new Date(t).toISOString();
 }
+
+/** A strong password for --generate-password: 12 random bytes, base64url (16 characters). */
+export const newPassword = () => randomBytes(12).toString('base64url');
 
 /** A progress line on stderr: redrawn in a terminal, at most five lines a second otherwise. */
 export function progressBar(json: boolean) {

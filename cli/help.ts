@@ -3,7 +3,7 @@ import { COMMON_OPTIONS, type Command, type OptionSpec } from './command';
 
 const flag = (name: string, o: OptionSpec) => `${o.short ? `-${o.short}, ` : ''}--${name}${o.type === 'string' ? ` ${o.value ?? 'VALUE'}` : ''}`;
 
-export function usageLine(c: Command): string {
+function usageLine(c: Command): string {
   return `htmls ${c.name}${c.args ? ` ${c.args}` : ''}${Object.keys(c.options).length ? ' [options]' : ''}`;
 }
 

@@ -85,6 +85,37 @@ export function Dialog({ open, onClose, title, children }: { open: boolean; onCl
   );
 }
 
+/** A modal asking to confirm a destructive action: Cancel, or the danger button named `action`. */
+export function ConfirmDialog({
+  open,
+  title,
+  text,
+  action,
+  onConfirm,
+  onClose,
+}: {
+  open: boolean;
+  title: string;
+  text: string;
+  action: string;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  return (
+    <Dialog open={open} onClose={onClose} title={title}>
+      <p className="text-sm text-subtle">{text}</p>
+      <div className="mt-4 flex justify-end gap-2">
+        <Button variant="secondary" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button variant="danger" onClick={onConfirm}>
+          {action}
+        </Button>
+      </div>
+    </Dialog>
+  );
+}
+
 /** A QR code of a link, drawn in the browser (no third party sees the link). */
 export function QrCode({ text, size = 160 }: { text: string; size?: number }) {
   const [src, setSrc] = useState('');

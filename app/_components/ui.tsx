@@ -82,14 +82,14 @@ export function Badge({ children, tone = 'zinc' }: { children: ReactNode; tone?:
 }
 
 /** A form's closing row: Cancel beside the submit button, right-aligned. */
-export function FormActions({ onCancel, submitLabel = 'Save', variant = 'primary' }: { onCancel: () => void; submitLabel?: string; variant?: 'primary' | 'danger' }) {
+export function FormActions({ onCancel }: { onCancel: () => void }) {
   return (
     <div className="flex justify-end gap-2">
       <Button type="button" variant="secondary" onClick={onCancel}>
         Cancel
       </Button>
-      <Button type="submit" variant={variant}>
-        {submitLabel}
+      <Button type="submit" variant="primary">
+        Save
       </Button>
     </div>
   );

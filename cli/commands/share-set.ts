@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { defineCommand, UsageError } from '../command';
-import { parseExpiry } from '../format-args';
+import { newPassword, parseExpiry } from '../format-args';
+import { GENERATE_PASSWORD } from './shared-options';
 
 export default defineCommand({
   name: 'share-set',
@@ -13,7 +13,7 @@ export default defineCommand({
     expires: { type: 'string', value: 'WHEN', description: 'New expiry: 7d, 24h, 90m or an ISO time' },
     'no-expiry': { type: 'boolean', description: 'Never expire' },
     password: { type: 'string', value: 'P', description: 'Set the guest password' },
-    'generate-password': { type: 'boolean', description: 'Make up a strong password and print it' },
+    ...GENERATE_PASSWORD,
     'no-password': { type: 'boolean', description: 'Remove the password' },
     note: { type: 'string', value: 'TEXT', description: 'Replace the note' },
   },
@@ -26,7 +26,7 @@ export default defineCommand({
     if (o.expires) patch.expires_at = parseExpiry(o.expires);
     if (o['no-expiry']) patch.expires_at = null;
     if (o.password !== undefined) patch.password = o.password;
-    if (o['generate-password']) patch.password = randomBytes(12).toString('base64url');
+    if (o['generate-password']) patch.password = newPassword();
     if (o['no-password']) patch.password = null;
     if (o.note !== undefined) patch.note = o.note;
     if (Object.keys(patch).length === 0) throw new UsageError('Nothing to change: give --offline, --online, --expires, --password, --no-password or --note');

@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { defineCommand, UsageError } from '../command';
-import { parseExpiry, progressBar, reportSkipped } from '../format-args';
-import { INCLUDE_DOTFILES } from './shared-options';
+import { newPassword, parseExpiry, progressBar, reportSkipped } from '../format-args';
+import { GENERATE_PASSWORD, INCLUDE_DOTFILES } from './shared-options';
 
 export default defineCommand({
   name: 'share',
@@ -15,13 +14,13 @@ export default defineCommand({
     note: { type: 'string', value: 'TEXT', description: 'A note shown on the share page' },
     expires: { type: 'string', value: 'WHEN', description: 'When the link stops working: 7d, 24h, 90m or an ISO time' },
     password: { type: 'string', value: 'P', description: 'Ask guests for this password' },
-    'generate-password': { type: 'boolean', description: 'Make up a strong password and print it' },
+    ...GENERATE_PASSWORD,
     qr: { type: 'boolean', description: 'Print a QR code of the link (the default in a terminal)' },
     ...INCLUDE_DOTFILES,
   },
   async run({ args, options: o, json, client, creds, out }) {
     if (args.length === 0) throw new UsageError('Name the files or folders to share');
-    const password = o['generate-password'] ? randomBytes(12).toString('base64url') : o.password;
+    const password = o['generate-password'] ? newPassword() : o.password;
     const stats = { parts_total: 0, parts_resumed: 0, parts_sent: 0 };
     // Ctrl-C leaves the upload where it is: the state file lets the same command resume it.
     process.once('SIGINT', () => {

@@ -10,8 +10,8 @@ export interface MobileTab {
   icon: ReactNode;
 }
 
-export const mobileTabId = (base: string, id: string) => `${base}-tab-${id}`;
-export const mobilePanelId = (base: string, id: string) => `${base}-panel-${id}`;
+const mobileTabId = (base: string, id: string) => `${base}-tab-${id}`;
+const mobilePanelId = (base: string, id: string) => `${base}-panel-${id}`;
 
 /**
  * The attributes of one tab's panel. Panels stay mounted (an upload keeps running while its

@@ -24,36 +24,6 @@ export function QrDialog({ open, link, onClose }: { open: boolean; link: string;
   );
 }
 
-export function ConfirmDialog({
-  open,
-  title,
-  text,
-  action,
-  onConfirm,
-  onClose,
-}: {
-  open: boolean;
-  title: string;
-  text: string;
-  action: string;
-  onConfirm: () => void;
-  onClose: () => void;
-}) {
-  return (
-    <Dialog open={open} onClose={onClose} title={title}>
-      <p className="text-sm text-subtle">{text}</p>
-      <div className="mt-4 flex justify-end gap-2">
-        <Button variant="secondary" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button variant="danger" onClick={onConfirm}>
-          {action}
-        </Button>
-      </div>
-    </Dialog>
-  );
-}
-
 /**
  * Edits note, expiry and password. Only what changed is sent: saving a new password leaves the
  * expiry exactly as it was. The expiry is a date and a time (local), never just a day.

@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import { CopyButton, ShareLinkButton } from '@/app/_components/client-ui';
+import { ConfirmDialog, CopyButton, ShareLinkButton } from '@/app/_components/client-ui';
 import { Badge, Button, ErrorText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
 import type { PickedFile } from '@/lib/client/collect-files';
@@ -10,7 +10,7 @@ import { forgetPendingUpload, type PendingUpload } from '@/lib/client/pending-up
 import type { BodyOf } from '@/lib/contract/operations';
 import type { ShareDto } from '@/lib/shares/share-dto';
 import { ResumeDialog } from './resume-dialog';
-import { ConfirmDialog, EditShareDialog, QrDialog } from './share-dialogs';
+import { EditShareDialog, QrDialog } from './share-dialogs';
 import { absolute } from './upload-progress';
 
 type Open = null | 'qr' | 'edit' | 'delete' | 'resume';

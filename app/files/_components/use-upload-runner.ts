@@ -7,16 +7,11 @@ import { blobSource, browserTransport } from '@/lib/client/share-upload';
 import { ApiError, callOperation } from '@/lib/client/api';
 import { runShareUpload } from '@/lib/upload-engine/engine';
 import { isCancel } from '@/lib/upload-engine/retry';
-import type { UploadProgress } from '@/lib/upload-engine/types';
+import type { UploadOptions, UploadProgress } from '@/lib/upload-engine/types';
 import type { ShareDto } from '@/lib/shares/share-dto';
 
-export interface NewShare {
-  note: string;
-  expiresAt: string | null;
-  password: string;
-  /** Null: unlimited. */
-  maxDownloads?: number | null;
-}
+/** The share's own fields, as the engine takes them: note, expiry and password always given; maxDownloads null or left out is unlimited. */
+export type NewShare = Required<Pick<UploadOptions, 'note' | 'expiresAt' | 'password'>> & Pick<UploadOptions, 'maxDownloads'>;
 
 export interface UploadRunner {
   progress: UploadProgress | null;

@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import { Dialog } from '@/app/_components/client-ui';
+import { ConfirmDialog, Dialog } from '@/app/_components/client-ui';
 import { Badge, Button, Card, ErrorText, ProgressBar } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
 import { describeError, formatBytes, formatDate } from '@/lib/client/format';
@@ -128,17 +128,14 @@ export function UsersPanel({ selfId, onChanged }: { selfId: string | null; onCha
           />
         ) : null}
       </Dialog>
-      <Dialog open={deleting !== null} onClose={() => setDeleting(null)} title={`Delete ${deleting?.username ?? ''}?`}>
-        <p className="text-sm text-subtle">Their account, shares and files are deleted at once. This cannot be undone.</p>
-        <div className="mt-4 flex justify-end gap-2">
-          <Button variant="secondary" onClick={() => setDeleting(null)}>
-            Cancel
-          </Button>
-          <Button variant="danger" onClick={() => deleting && remove(deleting)}>
-            Delete user
-          </Button>
-        </div>
-      </Dialog>
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Delete ${deleting?.username ?? ''}?`}
+        text="Their account, shares and files are deleted at once. This cannot be undone."
+        action="Delete user"
+        onConfirm={() => deleting && remove(deleting)}
+        onClose={() => setDeleting(null)}
+      />
     </>
   );
 }

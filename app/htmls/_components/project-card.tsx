@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import { CopyButton, Dialog } from '@/app/_components/client-ui';
+import { ConfirmDialog, CopyButton, Dialog } from '@/app/_components/client-ui';
 import { Badge, Button, ErrorText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
 import { describeError, formatBytes, formatDate } from '@/lib/client/format';
@@ -103,17 +103,14 @@ export function ProjectCard({ project: p, hostedBase, onChanged }: { project: Pr
           />
         ) : null}
       </Dialog>
-      <Dialog open={deleting} onClose={() => setDeleting(false)} title={`Delete /p/${p.slug}/?`}>
-        <p className="text-sm text-subtle">The site, every deploy and all their files are deleted. This cannot be undone.</p>
-        <div className="mt-4 flex justify-end gap-2">
-          <Button variant="secondary" onClick={() => setDeleting(false)}>
-            Cancel
-          </Button>
-          <Button variant="danger" onClick={() => run(() => callOperation('deleteProject', { params: { slug: p.slug } }))}>
-            Delete project
-          </Button>
-        </div>
-      </Dialog>
+      <ConfirmDialog
+        open={deleting}
+        title={`Delete /p/${p.slug}/?`}
+        text="The site, every deploy and all their files are deleted. This cannot be undone."
+        action="Delete project"
+        onConfirm={() => run(() => callOperation('deleteProject', { params: { slug: p.slug } }))}
+        onClose={() => setDeleting(false)}
+      />
     </li>
   );
 }

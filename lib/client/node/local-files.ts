@@ -1,6 +1,7 @@
 /** The files under the paths a command names, as they will be named in a share or a site. */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { isJunk } from '../collect-files';
 import { isPrivatePath } from '../private-paths';
 
 export interface LocalFile {
@@ -18,8 +19,6 @@ export interface CollectedFiles {
   skipped: string[];
 }
 
-const JUNK = /^(\.DS_Store|Thumbs\.db|desktop\.ini)$/i;
-
 /**
  * Every file under the given files and folders; a folder keeps its own name as the top folder
  * Private paths stay home unless `includePrivate`: their folders are not even walked.
@@ -31,7 +30,7 @@ export async function collectFiles(inputs: string[], opts: { includePrivate?: bo
     const st = await stat(abs);
     if (st.isDirectory()) {
       for (const e of (await readdir(abs)).sort()) {
-        if (JUNK.test(e)) continue;
+        if (isJunk(e)) continue;
         const childRel = rel ? `${rel}/${e}` : e;
         if (!opts.includePrivate && isPrivatePath(e)) {
           skipped.push(childRel);

@@ -20,23 +20,34 @@ export function fileSource(file: string, clientPath: string, size: number): Uplo
   return { clientPath, size, slice: (start, end) => ({ file, start, end }) };
 }
 
+/**
+ * One call of the API: the Bearer token when there is one, the body as JSON (a FormData is sent
+ * as it is, multipart), "Could not reach …" when the server cannot be reached, then the answer
+ * parsed by parseResponse.
+ */
+export async function apiRequest<T>(baseUrl: string, token: string | undefined, method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+  const form = body instanceof FormData;
+  let res: Response;
+  try {
+    res = await fetch(baseUrl + path, {
+      method,
+      headers: {
+        ...(token ? { Authorization: `Bearer ${token}` } : {}),
+        ...(body !== undefined && !form ? { 'Content-Type': 'application/json' } : {}),
+      },
+      body: body === undefined ? undefined : form ? body : JSON.stringify(body),
+      signal,
+    });
+  } catch {
+    throw new ApiError(0, 'network_error', `Could not reach ${baseUrl}`);
+  }
+  return parseResponse<T>(res);
+}
+
 export function nodeTransport(baseUrl: string, token: string | undefined): UploadTransport<FileRange> {
   const auth: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
   return {
-    async json<T>(method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
-      let res: Response;
-      try {
-        res = await fetch(baseUrl + path, {
-          method,
-          headers: { ...auth, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal,
-        });
-      } catch {
-        throw new ApiError(0, 'network_error', `Could not reach ${baseUrl}`);
-      }
-      return parseResponse<T>(res);
-    },
+    json: <T>(method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal) => apiRequest<T>(baseUrl, token, method, path, body, signal),
     put: (req) => putRange(req.api ? baseUrl + req.url : req.url, req.api ? { ...auth, ...req.headers } : req.headers, req),
   };
 }

@@ -14,7 +14,7 @@ import type { UploadPlan, UploadProgress } from '../../upload-engine/types';
 import { ApiError } from '../api';
 import { appendSiteFields, type SiteFields } from '../site-fields';
 import { collectFiles } from './local-files';
-import { fileSource, nodeTransport, parseResponse } from './node-transport';
+import { apiRequest, fileSource, nodeTransport } from './node-transport';
 import { fingerprint, readState, removeState, stateRecorder, writeState } from './upload-state';
 import type { ProjectDto } from '@/lib/hosting/project-dto';
 import type { ShareDto } from '@/lib/shares/share-dto';
@@ -54,21 +54,8 @@ export class HtmlsClient {
     this.token = opts.token;
   }
 
-  async request<T>(method: string, p: string, body?: unknown): Promise<T> {
-    let res: Response;
-    try {
-      res = await fetch(this.baseUrl + p, {
-        method,
-        headers: {
-          ...(this.token ? { Authorization: `Bearer ${this.token}` } : {}),
-          ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    } catch {
-      throw new ApiError(0, 'network_error', `Could not reach ${this.baseUrl}`);
-    }
-    return parseResponse<T>(res);
+  request<T>(method: string, p: string, body?: unknown): Promise<T> {
+    return apiRequest<T>(this.baseUrl, this.token, method, p, body);
   }
 
   /** One operation of the contract by name: method and path from endpoints.ts, body and answer typed by its schemas. */
@@ -112,10 +99,7 @@ export class HtmlsClient {
     appendSiteFields(form, { ...opts, spa: opts.spa || undefined, dotfiles: opts.includeDotfiles || undefined });
     for (const f of files) form.append('file', await openAsBlob(f.file), f.path);
     const { method, path: p } = endpoints.uploadSite;
-    const res = await fetch(this.baseUrl + p, { method, headers: this.token ? { Authorization: `Bearer ${this.token}` } : {}, body: form }).catch(() => {
-      throw new ApiError(0, 'network_error', `Could not reach ${this.baseUrl}`);
-    });
-    return (await parseResponse<ResponseOf<'uploadSite'>>(res)).project;
+    return (await apiRequest<ResponseOf<'uploadSite'>>(this.baseUrl, this.token, method, p, form)).project;
   }
 
   /**

@@ -2,13 +2,14 @@
 
 import { useEffect, useRef, useState } from 'react';
 import { formatBytes } from '@/lib/format-bytes';
+import type { previewKind } from '@/lib/http/mime';
 
 /** The bytes a text preview asks for (one Range request). */
-export const TEXT_PREVIEW_BYTES = 4096;
+const TEXT_PREVIEW_BYTES = 4096;
 /** Larger images wait for a click: a preview should not cost a 50 MB photo per row. */
 const IMAGE_AUTO_BYTES = 8 * 1024 * 1024;
 
-type Kind = 'video' | 'audio' | 'image' | 'pdf' | 'text';
+type Kind = NonNullable<ReturnType<typeof previewKind>>;
 
 /** Mounts a preview only once its row comes near the viewport; nothing is fetched before. */
 export function LazyPreview({ url, name, size, kind }: { url: string; name: string; size: number; kind: Kind }) {

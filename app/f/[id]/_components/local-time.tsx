@@ -1,6 +1,7 @@
 'use client';
 
 import { useEffect, useState } from 'react';
+import { formatDate } from '@/lib/client/format';
 
 /** True once hydrated: the visitor's locale and zone exist only in the browser. */
 function useMounted(): boolean {
@@ -12,10 +13,7 @@ function useMounted(): boolean {
 /** A date in the visitor's locale and time zone; the server's render says UTC. */
 export function LocalTime({ iso }: { iso: string }) {
   const mounted = useMounted();
-  const d = new Date(iso);
-  const text = mounted
-    ? d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
-    : `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+  const text = mounted ? formatDate(iso) : `${iso.slice(0, 16).replace('T', ' ')} UTC`;
   return (
     <time dateTime={iso} title={iso}>
       {text}
@@ -33,7 +31,7 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
 ];
 
 /** "in 3 days", "2 hours ago", in the visitor's language; rounded to the largest whole unit. */
-export function relativeTime(iso: string, now: number, locale?: string): string {
+function relativeTime(iso: string, now: number, locale?: string): string {
   const diff = new Date(iso).getTime() - now;
   const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
   for (const [unit, ms] of UNITS) {

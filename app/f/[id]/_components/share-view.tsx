@@ -2,7 +2,7 @@ import { formatBytes } from '@/lib/format-bytes';
 import { ItemList, type Item } from './item-list';
 import { LocalTime, RelativeTime } from './local-time';
 
-export type ViewItem = Item;
+type ViewItem = Item;
 
 export interface ViewShare {
   id: string;
