@@ -69,6 +69,23 @@ for (const [name, make, suite] of drivers) {
       expect((await readAll(got.body)).equals(data.subarray(10, 100))).toBe(true);
     });
 
+    it('streams a range that spans several read chunks, and any range of one read exactly', async () => {
+      const s = await get();
+      const data = randomBytes(3 * MiB + 12_345);
+      await s.put('files/site/big.bin', data);
+      for (const [start, end] of [[1, 3 * MiB + 100], [MiB - 1, MiB], [0, data.length - 1], [2 * MiB, 3 * MiB - 1]]) {
+        const got = await s.get('files/site/big.bin', { start, end });
+        expect((await readAll(got.body)).equals(data.subarray(start, end + 1))).toBe(true);
+      }
+    });
+
+    if (name === 'fs') it('a stream of a file shorter than the range asked fails instead of ending early', async () => {
+      const s = await get();
+      await s.put('files/site/short.bin', randomBytes(2 * MiB));
+      const got = await s.get('files/site/short.bin', { start: MiB, end: 3 * MiB });
+      await expect(readAll(got.body)).rejects.toBeInstanceOf(StorageUnavailableError);
+    });
+
     if (name === 'fs') it('readRange: a small range in one buffer; a missing object is not found, a short one a store fault', async () => {
       const s = await get();
       const data = randomBytes(300_000);
@@ -185,6 +202,14 @@ for (const [name, make, suite] of drivers) {
       await s.uploadPart(key, id, 1, Readable.from([Buffer.alloc(100)]), 100);
       await s.deletePrefix('shared/mp4/');
       expect(await s.listMultipartUploads('shared/mp4/')).toEqual([]);
+    });
+
+    if (name === 's3') it('a missing bucket is the store being unavailable, not a missing object', async () => {
+      const gone = createS3Storage({ ...s3!, bucket: `htmls-no-such-bucket-${Date.now()}`, setCors: false });
+      await expect(gone.get('files/site/a.txt')).rejects.toBeInstanceOf(StorageUnavailableError);
+      await expect(gone.put('files/site/a.txt', Buffer.from('a'))).rejects.toBeInstanceOf(StorageUnavailableError);
+      await expect(gone.createMultipart('shared/x/a.bin', { partSize: 5 * MiB })).rejects.toBeInstanceOf(StorageUnavailableError);
+      gone.close?.();
     });
 
     // Only the S3 driver presigns (the fs store has no URLs of its own).

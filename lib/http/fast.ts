@@ -1,6 +1,7 @@
 import 'server-only';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pipeline, Readable } from 'node:stream';
+import { Readable } from 'node:stream';
+import { giveChunk, isPooled } from '../storage/chunk-pool';
 
 /**
  * The framework-free request/reply pair of what server.ts answers before Next: /p/*, /f/<id>/*
@@ -58,32 +59,50 @@ export function writeNodeReply(res: ServerResponse, reply: FastReply, method: st
     return;
   }
   if (body instanceof Readable) {
-    // pipeline, not pipe: a client that left while the reply was being prepared has already
-    // closed `res`, and only pipeline then destroys the body (and closes its file) at once.
-    pipeline(body, res, () => {});
-    // Observed after pipeline's own listener, so the stream flows only into the response.
-    if (reply.onComplete) whenFullyRead(body, Number(reply.headers['Content-Length']), reply.onComplete);
+    pump(body, res, Number(reply.headers['Content-Length']), reply.onComplete);
     return;
   }
-  res.end(body);
+  if (Buffer.isBuffer(body) && isPooled(body)) res.end(body, () => giveChunk(body));
+  else res.end(body);
   reply.onComplete?.();
 }
 
-/** Calls `done` when `length` bytes have passed through the (already piped) stream. */
-function whenFullyRead(body: Readable, length: number, done: () => void): void {
-  if (!(length > 0)) {
-    body.once('end', done);
-    return;
-  }
-  let seen = 0;
-  const onData = (chunk: Buffer) => {
-    seen += chunk.length;
-    if (seen >= length) {
-      body.off('data', onData);
-      done();
-    }
+/**
+ * Pipes body into res, as `pipeline` would (backpressure; a client that left, or left while the
+ * reply was being prepared, destroys the body and closes its file at once; a failing body
+ * destroys the response), gives each pooled chunk back to the store's pool once the socket has
+ * taken it (lib/storage/chunk-pool.ts), and calls `onComplete` once `length` bytes went out (at
+ * the end when the length is unknown).
+ */
+function pump(body: Readable, res: ServerResponse, length: number, onComplete?: () => void): void {
+  const stop = () => {
+    if (!body.destroyed) body.destroy();
   };
+  if (res.destroyed || res.writableEnded) return stop();
+  let seen = 0;
+  let complete = onComplete;
+  const onData = (chunk: Buffer) => {
+    const written = isPooled(chunk) ? res.write(chunk, (err) => err || giveChunk(chunk)) : res.write(chunk);
+    seen += chunk.length;
+    if (complete && length > 0 && seen >= length) {
+      complete();
+      complete = undefined;
+    }
+    if (!written) body.pause();
+  };
+  const onDrain = () => body.resume();
   body.on('data', onData);
+  res.on('drain', onDrain);
+  body.once('end', () => {
+    res.end();
+    if (complete && !(length > 0)) complete();
+  });
+  body.once('error', () => res.destroy());
+  res.once('close', () => {
+    body.off('data', onData);
+    res.off('drain', onDrain);
+    if (!body.readableEnded) stop();
+  });
 }
 
 /** The last resort of the fast paths: a bare 500, or a closed socket once headers are out. */

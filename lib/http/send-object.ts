@@ -1,6 +1,7 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { CHUNK } from '../storage/chunk-pool';
 import type { ByteRange, StorageDriver } from '../storage/types';
 import type { FastReply, FastRequest } from './fast';
 import { evaluatePreconditions, ifRangeAllows, parseRanges } from './range';
@@ -31,12 +32,6 @@ export interface Representation {
 }
 
 /**
- * Ranges up to this size are read into one buffer where the store can (fs): a player's seek
- * then costs one positional read and one socket write, with no stream to set up and tear down.
- */
-const SMALL_RANGE = 256 * 1024;
-
-/**
  * 200/206/304/412/416 for one object of the store (or a buffer in place of it).
  * Bytes stream from the store; nothing is read whole.
  */
@@ -51,7 +46,9 @@ export function sendObject(req: FastRequest, storage: StorageDriver, obj: Sendab
     open: (range) => {
       if (buffer) return range ? buffer.subarray(range.start, range.end + 1) : buffer;
       if (obj.size === 0) return Buffer.alloc(0);
-      if (range && storage.readRange && range.end - range.start < SMALL_RANGE) return storage.readRange(obj.storageKey, range);
+      // A range up to a chunk is one positional read into a pooled buffer where the store can
+      // (fs): a player's seek costs one read and one socket write, no stream and no allocation.
+      if (range && storage.readRange && range.end - range.start < CHUNK) return storage.readRange(obj.storageKey, range);
       return storage.get(obj.storageKey, range).then((g) => g.body);
     },
   });

@@ -2,6 +2,7 @@ import 'server-only';
 import { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import type { ShareItemRow } from '@/db/schema';
+import { CHUNK, giveChunk } from '../storage/chunk-pool';
 import type { ByteRange, StorageDriver } from '../storage/types';
 import { dataDescriptor, localHeader, zipTail } from '../zip/zip-layout';
 import type { ShareZip } from './plan-share-zip';
@@ -17,20 +18,6 @@ export const knownCrcs = (zip: ShareZip): (number | null)[] =>
  * to +95 MiB of RSS without, +133 with one ahead, for 0.59–0.63× vs 0.63× of a single file).
  */
 const readAhead = (storage: StorageDriver) => (storage.kind === 's3' ? 2 : 0);
-
-/**
- * fs entries up to this size are one positional read into one buffer, not a stream: with 100
- * files of 640 KB the ZIP went from 0.31× to ~0.6× of a single file's rate (npm run bench --quick).
- */
-const SMALL_ENTRY = 1024 * 1024;
-
-/**
- * The fs store's read size for ZIP entries: half a single download's. Twenty ZIPs at once each
- * hold about a chunk in the store stream and one in the socket; with 1 MiB chunks that came to
- * ~190 MiB of RSS over idle, with 512 KiB ~90 (npm run bench, 1 GiB, 100 files); 256 KiB saved
- * little more and cost a fifth of the speed.
- */
-const ZIP_CHUNK = 512 * 1024;
 
 /** Remembers a CRC-32 once computed (share_items.crc32), so the next reader need not compute it. */
 type SaveCrc = (item: ShareItemRow, crc: number) => void;
@@ -55,7 +42,10 @@ export function streamShareZip(storage: StorageDriver, zip: ShareZip, range: Byt
     if (known != null) return known;
     const item = items[i]!;
     let crc = 0;
-    for await (const chunk of (await storage.get(item.storageKey)).body) crc = crc32(chunk as Buffer, crc);
+    for await (const chunk of (await storage.get(item.storageKey)).body) {
+      crc = crc32(chunk as Buffer, crc);
+      giveChunk(chunk as Buffer); // its bytes go nowhere else
+    }
     crcs[i] = crc;
     saveCrc(item, crc);
     return crc;
@@ -74,14 +64,14 @@ export function streamShareZip(storage: StorageDriver, zip: ShareZip, range: Byt
     const end = Math.min(range.end, e.dataStart + e.size - 1) - e.dataStart;
     reads.push({ i, bytes: { start, end }, whole: start === 0 && end === e.size - 1 });
   });
-  /** Read n: one buffer where the fs store can read it at once (small), else a stream. */
+  /** Read n: one pooled buffer where the fs store can read it at once (up to a chunk), else a stream. */
   const get = (n: number): Promise<Readable | Buffer> => {
     const { i, bytes, whole } = reads[n]!;
     const key = items[i]!.storageKey;
     const body =
-      storage.readRange && bytes.end - bytes.start < SMALL_ENTRY
+      storage.readRange && bytes.end - bytes.start < CHUNK
         ? storage.readRange(key, bytes)
-        : storage.get(key, whole ? undefined : bytes, { chunkSize: ZIP_CHUNK }).then((g) => g.body);
+        : storage.get(key, whole ? undefined : bytes).then((g) => g.body);
     body.catch(() => undefined); // a failure surfaces where the body is awaited
     return body;
   };

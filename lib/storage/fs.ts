@@ -1,7 +1,7 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
-import { createReadStream, type Stats } from 'node:fs';
-import fs from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import {
@@ -14,6 +14,7 @@ import {
   type ObjectInfo,
   type StorageDriver,
 } from './types';
+import { CHUNK, giveChunk, takeChunk } from './chunk-pool';
 import { createFsMultipart, pruneEmpty } from './fs-multipart';
 
 /**
@@ -21,7 +22,6 @@ import { createFsMultipart, pruneEmpty } from './fs-multipart';
  * can both exist as in S3. The data file's name contains a backslash, which no key may.
  */
 const DATA = '\\data';
-const CHUNK = 1024 * 1024;
 
 export function createFsStorage(root: string): StorageDriver {
   const objects = path.resolve(root, 'objects');
@@ -35,6 +35,10 @@ export function createFsStorage(root: string): StorageDriver {
     return dir;
   };
   const dataFile = (key: string) => path.join(objectDir(key), DATA);
+  const openData = (key: string) =>
+    fs.open(dataFile(key), 'r').catch((e) => {
+      throw isNotFound(e) ? new StorageNotFoundError('no such object') : e;
+    });
   const multipart = createFsMultipart(root, objectDir);
   const tmpFile = async () => {
     await fs.mkdir(tmp, { recursive: true });
@@ -137,27 +141,22 @@ export function createFsStorage(root: string): StorageDriver {
       return placeAt(await writeTemp(body, opts?.size), key);
     },
 
-    async get(key, range?: ByteRange, opts?: { chunkSize?: number }): Promise<GetResult> {
-      const file = dataFile(key);
-      const handle = await fs.open(file, 'r').catch((e) => {
-        throw isNotFound(e) ? new StorageNotFoundError('no such object') : e;
+    async get(key, range?: ByteRange): Promise<GetResult> {
+      const handle = await openData(key);
+      const st = await handle.stat().catch(async (e) => {
+        await handle.close().catch(() => {});
+        throw e;
       });
-      const st = await handle.stat();
-      const body = createReadStream('', {
-        fd: handle,
-        start: range?.start,
-        end: range?.end,
-        highWaterMark: opts?.chunkSize ?? CHUNK,
-      });
-      return { ...info(key, st), body, range };
+      const start = range?.start ?? 0;
+      const end = range?.end ?? st.size - 1;
+      return { ...info(key, st), body: readChunks(handle, start, end), range };
     },
 
     async readRange(key, range) {
-      const handle = await fs.open(dataFile(key), 'r').catch((e) => {
-        throw isNotFound(e) ? new StorageNotFoundError('no such object') : e;
-      });
+      const handle = await openData(key);
       try {
-        const buf = Buffer.allocUnsafe(range.end - range.start + 1);
+        const length = range.end - range.start + 1;
+        const buf = length <= CHUNK ? takeChunk().subarray(0, length) : Buffer.allocUnsafe(length);
         for (let off = 0; off < buf.length; ) {
           const { bytesRead } = await handle.read(buf, off, buf.length - off, range.start + off);
           if (bytesRead === 0) throw new StorageUnavailableError('the stored object is shorter than its record');
@@ -246,4 +245,46 @@ function etagOf(st: Stats): string {
 
 function isNotFound(e: unknown): boolean {
   return (e as NodeJS.ErrnoException)?.code === 'ENOENT';
+}
+
+/**
+ * Bytes [start, end] of an open file as a stream of pooled chunks (lib/storage/chunk-pool.ts),
+ * one read ahead; the file is closed when the stream ends or is destroyed. A file shorter than
+ * `end` fails the stream: its reader must not take a short body for a whole one.
+ */
+function readChunks(handle: FileHandle, start: number, end: number): Readable {
+  let pos = start;
+  return new Readable({
+    highWaterMark: CHUNK,
+    read() {
+      const want = Math.min(CHUNK, end + 1 - pos);
+      if (want <= 0) {
+        this.push(null);
+        return;
+      }
+      const buf = takeChunk();
+      handle.read(buf, 0, want, pos).then(
+        ({ bytesRead }) => {
+          if (this.destroyed) return giveChunk(buf);
+          if (bytesRead === 0) {
+            giveChunk(buf);
+            this.destroy(new StorageUnavailableError('the stored object is shorter than its record'));
+            return;
+          }
+          pos += bytesRead;
+          this.push(buf.subarray(0, bytesRead));
+        },
+        (e: Error) => {
+          giveChunk(buf);
+          this.destroy(e);
+        },
+      );
+    },
+    destroy(err, cb) {
+      handle.close().then(
+        () => cb(err),
+        () => cb(err),
+      );
+    },
+  });
 }

@@ -415,7 +415,9 @@ async function call<T>(fn: () => Promise<T>): Promise<T> {
   } catch (e) {
     const err = e as { name?: string; Code?: string; $metadata?: { httpStatusCode?: number }; code?: string };
     const status = err.$metadata?.httpStatusCode;
-    if (NOT_FOUND.has(err.name ?? '') || NOT_FOUND.has(err.Code ?? '') || status === 404) {
+    // A missing bucket is a 404 too, but of the store itself: nothing in it can be served.
+    const noBucket = err.name === 'NoSuchBucket' || err.Code === 'NoSuchBucket';
+    if (!noBucket && (NOT_FOUND.has(err.name ?? '') || NOT_FOUND.has(err.Code ?? '') || status === 404)) {
       throw new StorageNotFoundError(err.name ?? 'not found');
     }
     if (INVALID_PART.has(err.name ?? '') || INVALID_PART.has(err.Code ?? '')) throw new StorageInvalidPartError(err.name ?? 'invalid part');

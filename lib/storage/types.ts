@@ -45,12 +45,16 @@ export interface StorageDriver {
   /** Presigned part URLs need a store a browser can reach on its own. */
   readonly supportsPresign: boolean;
   put(key: string, body: Readable | Buffer, opts?: { size?: number; contentType?: string }): Promise<ObjectInfo>;
-  /** `chunkSize`: the fs store's read size (its default 1 MiB); the S3 body is the socket's. */
-  get(key: string, range?: ByteRange, opts?: { chunkSize?: number }): Promise<GetResult>;
   /**
-   * fs only: the bytes of a small range in one buffer (one positional read, no stream), for a
-   * video player's seeks and the ZIP's small entries. A file shorter than the range is a store
-   * fault: StorageUnavailableError.
+   * The fs store reads 1 MiB chunks from a pool (lib/storage/chunk-pool.ts): write each once,
+   * then let it go. The S3 body is the socket's.
+   */
+  get(key: string, range?: ByteRange): Promise<GetResult>;
+  /**
+   * fs only: the bytes of a range up to CHUNK (chunk-pool.ts) in one pooled buffer (one positional
+   * read, no stream), for a video player's seeks and the ZIP's small entries; like get()'s chunks,
+   * write it once, then let it go. A file shorter than the range is a store fault:
+   * StorageUnavailableError.
    */
   readRange?(key: string, range: ByteRange): Promise<Buffer>;
   head(key: string): Promise<ObjectInfo | null>;
