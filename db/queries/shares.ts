@@ -19,7 +19,7 @@ export interface ShareWithItems {
  */
 export type ShareOwner = { ownerId: string | null } | 'any';
 
-const ownedBy = (owner: ShareOwner) =>
+export const ownedBy = (owner: ShareOwner) =>
   owner === 'any' ? undefined : owner.ownerId === null ? sql`${shareGroups.userId} is null` : eq(shareGroups.userId, owner.ownerId);
 
 const ownerName = (g: { username: string | null; displayName: string | null }) => g.displayName || g.username;
@@ -118,12 +118,24 @@ export async function findShareGroup(db: Db, id: string): Promise<ShareGroupRow 
 }
 
 /** The pending session for an (uploadId, storageKey) pair, with its group. */
-export async function findPendingUpload(db: Db, uploadId: string, storageKey: string) {
+/**
+ * The pending session named by the pair, only when it belongs to `groupId`, that group is
+ * still uploading and it is the owner's: ownership and state are part of the WHERE.
+ */
+export async function findOwnPendingUpload(db: Db, owner: { ownerId: string | null }, ref: { groupId: string; uploadId: string; storageKey: string }) {
   const [row] = await db
     .select({ pending: pendingUploads, group: shareGroups })
     .from(pendingUploads)
     .innerJoin(shareGroups, eq(shareGroups.id, pendingUploads.groupId))
-    .where(and(eq(pendingUploads.uploadId, uploadId), eq(pendingUploads.storageKey, storageKey)));
+    .where(
+      and(
+        eq(pendingUploads.uploadId, ref.uploadId),
+        eq(pendingUploads.storageKey, ref.storageKey),
+        eq(shareGroups.id, ref.groupId),
+        eq(shareGroups.uploadState, 'pending'),
+        ownedBy(owner),
+      ),
+    );
   return row ?? null;
 }
 

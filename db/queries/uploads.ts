@@ -1,6 +1,7 @@
 import 'server-only';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../client';
+import { ownedBy } from './shares';
 import { scheduleDeletion } from './storage-gc';
 import { pendingUploads, shareGroups, shareItems, uploadPartCrcs, users, type ShareGroupRow, type UserRow } from '../schema';
 
@@ -39,8 +40,7 @@ export async function insertPendingUploads(db: Db, rows: (typeof pendingUploads.
 
 /** A group, only when its owner is `ownerId` (null: the Admin Token's own shares). */
 export async function findOwnShareGroup(db: Db, id: string, ownerId: string | null): Promise<ShareGroupRow | null> {
-  const owner = ownerId === null ? sql`${shareGroups.userId} is null` : eq(shareGroups.userId, ownerId);
-  const [g] = await db.select().from(shareGroups).where(and(eq(shareGroups.id, id), owner));
+  const [g] = await db.select().from(shareGroups).where(and(eq(shareGroups.id, id), ownedBy({ ownerId })));
   return g ?? null;
 }
 

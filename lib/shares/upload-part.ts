@@ -1,7 +1,7 @@
 import 'server-only';
 import { pipeline, Transform, type Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
-import { findPendingUpload } from '@/db/queries/shares';
+import { findOwnPendingUpload } from '@/db/queries/shares';
 import { recordPartCrc } from '@/db/queries/uploads';
 import type { PendingUploadRow, ShareGroupRow } from '@/db/schema';
 import { ownerIdOf, type Principal } from '../auth/principal';
@@ -16,10 +16,8 @@ const PRESIGN_SECONDS = 15 * 60;
 
 /** The pending session named by the pair, if it belongs to this group and this caller. */
 async function pendingFor(rt: Runtime, principal: Principal, ref: Omit<PartRef, 'partNumber'>): Promise<{ pending: PendingUploadRow; group: ShareGroupRow }> {
-  const row = await findPendingUpload(rt.db, ref.uploadId, ref.storageKey);
-  if (!row || row.group.id !== ref.groupId || row.group.userId !== ownerIdOf(principal) || row.group.uploadState !== 'pending') {
-    throw notFound('No such pending upload');
-  }
+  const row = await findOwnPendingUpload(rt.db, { ownerId: ownerIdOf(principal) }, ref);
+  if (!row) throw notFound('No such pending upload');
   return row;
 }
 
