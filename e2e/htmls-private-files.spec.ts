@@ -1,19 +1,21 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { writeTree } from '../tests/support/write-tree';
 import { ownClientAddress } from './support/client-address';
 
 test.use({ extraHTTPHeaders: ownClientAddress() });
 
 test('the console leaves .git/, .env* and node_modules/ of a picked folder home, says so, and sends them only when ticked', async ({ page, request }) => {
   const site = path.join(mkdtempSync(path.join(os.tmpdir(), 'htmls-e2e-private-')), 'working-copy');
-  for (const d of ['.git', 'node_modules/lib', 'css']) mkdirSync(path.join(site, d), { recursive: true });
-  writeFileSync(path.join(site, 'index.html'), '<!doctype html><title>wc</title><h1>Working copy</h1>');
-  writeFileSync(path.join(site, 'css/app.css'), 'h1{}');
-  writeFileSync(path.join(site, '.git/config'), '[remote "origin"] url = https://ghp_secret@github.example/x');
-  writeFileSync(path.join(site, '.env'), 'API_KEY=secret');
-  writeFileSync(path.join(site, 'node_modules/lib/index.js'), 'x');
+  writeTree(site, {
+    'index.html': '<!doctype html><title>wc</title><h1>Working copy</h1>',
+    'css/app.css': 'h1{}',
+    '.git/config': '[remote "origin"] url = https://ghp_secret@github.example/x',
+    '.env': 'API_KEY=secret',
+    'node_modules/lib/index.js': 'x',
+  });
   const slug = `priv-${Date.now().toString(36)}`;
   const files = async () => {
     const r = await request.get('/api/files', { headers: { Authorization: `Bearer ${process.env.E2E_ADMIN_TOKEN}` } });

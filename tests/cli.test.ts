@@ -7,6 +7,7 @@ import { HtmlsClient } from '../lib/client/node/sdk';
 import { call } from './support/http';
 import { ROOT, tempDir } from './support/server';
 import { tcpProxy } from './support/tcp-proxy';
+import { writeTree } from './support/write-tree';
 import { makeZip } from './support/zip';
 
 /** Starts the real CLI as a user would: its own config dir, secrets from the environment. */
@@ -161,12 +162,13 @@ describe('htmls CLI', () => {
   it('htmls share leaves .git/, .env*, node_modules/ home and says so, unless --include-dotfiles', async () => {
     const m = await newMember();
     const dir = path.join(tempDir('htmls-cli-share-dot-'), 'project');
-    for (const d of ['.git', 'node_modules/x', 'docs']) mkdirSync(path.join(dir, d), { recursive: true });
-    writeFileSync(path.join(dir, 'docs/readme.txt'), 'read me');
-    writeFileSync(path.join(dir, '.git/config'), '[remote "origin"] url = https://ghp_secret@github.example/x');
-    writeFileSync(path.join(dir, '.env.local'), 'API_KEY=secret');
-    writeFileSync(path.join(dir, 'node_modules/x/index.js'), 'x');
-    writeFileSync(path.join(dir, '.editorconfig'), 'root = true');
+    writeTree(dir, {
+      'docs/readme.txt': 'read me',
+      '.git/config': '[remote "origin"] url = https://ghp_secret@github.example/x',
+      '.env.local': 'API_KEY=secret',
+      'node_modules/x/index.js': 'x',
+      '.editorconfig': 'root = true',
+    });
     const r = await htmls(['share', dir, '--json'], m.env);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).items.map((i: { relative_path: string }) => i.relative_path).sort()).toEqual(['project/.editorconfig', 'project/docs/readme.txt']);
@@ -258,13 +260,14 @@ describe('htmls CLI', () => {
     const env = { HTMLS_CONFIG_DIR: tempDir('htmls-cli-dot-'), HTMLS_ADMIN_TOKEN: inject('adminToken') };
     expect((await htmls(['login', '--url', inject('baseUrl'), '--admin'], env)).code).toBe(0);
     const site = path.join(tempDir('htmls-cli-wc-'), 'working-copy');
-    for (const dir of ['.git', 'node_modules/lib', 'css']) mkdirSync(path.join(site, dir), { recursive: true });
-    writeFileSync(path.join(site, 'index.html'), '<h1>wc</h1>');
-    writeFileSync(path.join(site, 'css/app.css'), 'h1{}');
-    writeFileSync(path.join(site, '.git/config'), '[remote "origin"] url = https://ghp_secret@github.example/x');
-    writeFileSync(path.join(site, '.env'), 'API_KEY=secret');
-    writeFileSync(path.join(site, '.env.production'), 'API_KEY=secret');
-    writeFileSync(path.join(site, 'node_modules/lib/index.js'), 'x');
+    writeTree(site, {
+      'index.html': '<h1>wc</h1>',
+      'css/app.css': 'h1{}',
+      '.git/config': '[remote "origin"] url = https://ghp_secret@github.example/x',
+      '.env': 'API_KEY=secret',
+      '.env.production': 'API_KEY=secret',
+      'node_modules/lib/index.js': 'x',
+    });
     const slug = `cli-dot-${randomBytes(3).toString('hex')}`;
     const d = await htmls(['deploy', site, '--slug', slug, '--json'], env);
     expect(d.code, d.stderr).toBe(0);
