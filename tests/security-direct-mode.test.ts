@@ -28,7 +28,8 @@ let bucket: string;
 /** A PUT whose Content-Length header says one thing and whose body is another size. */
 function lyingPut(url: string, declared: number, body: Buffer): Promise<number> {
   return new Promise((resolve) => {
-    const req = http.request(url, { method: 'PUT', headers: { 'Content-Length': String(declared) } }, (res) => {
+    // agent: false: the bytes past the declared length poison the connection; no later request may reuse it.
+    const req = http.request(url, { method: 'PUT', agent: false, headers: { 'Content-Length': String(declared) } }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode!));
     });

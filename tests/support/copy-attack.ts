@@ -8,7 +8,9 @@ import { uploadShare, type InitFile } from './shares';
 /** A raw PUT: fetch would not send an empty body with an explicit Content-Length. */
 export function rawPut(url: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'PUT', headers: { ...headers, 'Content-Length': String(body.length) } }, (res) => {
+    // A fresh connection per PUT (agent: false): a store that refused a body may close the socket,
+    // and a pooled keep-alive socket would turn the next request into a reset.
+    const req = http.request(url, { method: 'PUT', agent: false, headers: { ...headers, 'Content-Length': String(body.length) } }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (d) => (text += d));
