@@ -15,9 +15,11 @@ export default defineConfig({
     globalSetup: ['tests/support/global-setup.ts'],
     // Every skipped test is listed at the end with its reason (tests/support/requires.ts).
     reporters: ['default', './tests/support/skip-reporter.ts'],
-    // Tests talk to one shared server; files run one at a time so timing-sensitive cases
-    // (rate limits, quotas) do not fight over the 2 cores.
-    fileParallelism: false,
+    // Each file starts its own server on a copy of a migrated database, with a store of its own
+    // (tests/support/file-server.ts), so files run in parallel. Three at a time on 2 cores:
+    // much of a file's time is spent waiting (timeouts, janitor intervals, child processes).
+    fileParallelism: true,
+    maxWorkers: 3,
     testTimeout: 60_000,
     hookTimeout: 180_000,
     pool: 'forks',

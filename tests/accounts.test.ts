@@ -1,8 +1,11 @@
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useFileServer } from './support/file-server';
 import { adminSession, call, randomIp } from './support/http';
+import { TEST_ADMIN_TOKEN } from './support/server';
 import { createMember, registerMember, uniqueName } from './support/members';
 
-const admin = () => inject('adminToken');
+useFileServer();
+
 
 describe('POST /api/auth/register', () => {
   it('creates a member with the default quota, signs in with a cookie and a Bearer token', async () => {
@@ -20,7 +23,7 @@ describe('POST /api/auth/register', () => {
       status: 'active',
       used_bytes: 0,
     });
-    const settings = await call('GET', '/api/settings', { token: admin() });
+    const settings = await call('GET', '/api/settings', { token: TEST_ADMIN_TOKEN });
     expect(r.json.user.quota_bytes).toBe(settings.json.default_quota_bytes);
     expect(r.json.user).not.toHaveProperty('password');
     expect(r.json.user).not.toHaveProperty('password_hash');
@@ -121,7 +124,7 @@ describe('PATCH /api/auth/profile', () => {
     expect((await call('PATCH', '/api/auth/profile', { token: m.token, body: { display_name: 5 } })).status).toBe(400);
     expect((await call('PATCH', '/api/auth/profile', { body: { display_name: 'x' } })).status).toBe(401);
     // The raw Admin Token is taken as Bearer only on admin and session routes (issue 13 item 3).
-    expect((await call('PATCH', '/api/auth/profile', { token: admin(), body: { display_name: 'x' } })).status).toBe(401);
+    expect((await call('PATCH', '/api/auth/profile', { token: TEST_ADMIN_TOKEN, body: { display_name: 'x' } })).status).toBe(401);
     const adminR = await call('PATCH', '/api/auth/profile', { token: (await adminSession()).token, body: { display_name: 'x' } });
     expect(adminR.status).toBe(403);
     const cross = await call('PATCH', '/api/auth/profile', {
@@ -137,36 +140,36 @@ describe('administrator user management', () => {
   it('lists users with usage; creates one with a role and quota; 409 for a taken name', async () => {
     const username = uniqueName();
     const c = await call('POST', '/api/users', {
-      token: admin(),
+      token: TEST_ADMIN_TOKEN,
       body: { username, password: 'long enough', role: 'admin', quota_bytes: 1234567, display_name: 'Op' },
     });
     expect(c.status).toBe(201);
     expect(c.json.user).toMatchObject({ username, role: 'admin', quota_bytes: 1234567, used_bytes: 0 });
-    const list = await call('GET', '/api/users', { token: admin() });
+    const list = await call('GET', '/api/users', { token: TEST_ADMIN_TOKEN });
     expect(list.status).toBe(200);
     const row = list.json.users.find((u: { id: string }) => u.id === c.json.user.id);
     expect(row).toMatchObject({ username, quota_bytes: 1234567, used_bytes: 0 });
     for (const u of list.json.users) expect(Object.keys(u).sort()).toEqual(
       ['created_at', 'display_name', 'email', 'id', 'phone', 'quota_bytes', 'role', 'status', 'used_bytes', 'username'],
     );
-    const again = await call('POST', '/api/users', { token: admin(), body: { username, password: 'long enough' } });
+    const again = await call('POST', '/api/users', { token: TEST_ADMIN_TOKEN, body: { username, password: 'long enough' } });
     expect(again.status).toBe(409);
   });
 
   it('edits quota, role and password; 404 for an unknown id; 400 for a bad value', async () => {
     const m = await createMember({ quota: 1000 });
-    const r = await call('PATCH', `/api/users/${m.id}`, { token: admin(), body: { quota_bytes: 5 * 1024 ** 3, display_name: 'Renamed' } });
+    const r = await call('PATCH', `/api/users/${m.id}`, { token: TEST_ADMIN_TOKEN, body: { quota_bytes: 5 * 1024 ** 3, display_name: 'Renamed' } });
     expect(r.status).toBe(200);
     expect(r.json.user).toMatchObject({ quota_bytes: 5 * 1024 ** 3, display_name: 'Renamed' });
     expect((await call('GET', '/api/auth/me', { token: m.token })).json.user.quota_bytes).toBe(5 * 1024 ** 3);
-    expect((await call('PATCH', `/api/users/${m.id}`, { token: admin(), body: { quota_bytes: -1 } })).status).toBe(400);
-    expect((await call('PATCH', `/api/users/${m.id}`, { token: admin(), body: { status: 'banned' } })).status).toBe(400);
-    expect((await call('PATCH', `/api/users/${m.id}`, { token: admin(), body: { quota_bytes: '5' } })).status).toBe(400);
-    const unknown = await call('PATCH', '/api/users/00000000-0000-4000-8000-000000000000', { token: admin(), body: { quota_bytes: 1 } });
+    expect((await call('PATCH', `/api/users/${m.id}`, { token: TEST_ADMIN_TOKEN, body: { quota_bytes: -1 } })).status).toBe(400);
+    expect((await call('PATCH', `/api/users/${m.id}`, { token: TEST_ADMIN_TOKEN, body: { status: 'banned' } })).status).toBe(400);
+    expect((await call('PATCH', `/api/users/${m.id}`, { token: TEST_ADMIN_TOKEN, body: { quota_bytes: '5' } })).status).toBe(400);
+    const unknown = await call('PATCH', '/api/users/00000000-0000-4000-8000-000000000000', { token: TEST_ADMIN_TOKEN, body: { quota_bytes: 1 } });
     expect(unknown.status).toBe(404);
-    expect((await call('PATCH', '/api/users/not-a-uuid', { token: admin(), body: { quota_bytes: 1 } })).status).toBe(404);
+    expect((await call('PATCH', '/api/users/not-a-uuid', { token: TEST_ADMIN_TOKEN, body: { quota_bytes: 1 } })).status).toBe(404);
 
-    const pw = await call('PATCH', `/api/users/${m.id}`, { token: admin(), body: { password: 'a brand new password' } });
+    const pw = await call('PATCH', `/api/users/${m.id}`, { token: TEST_ADMIN_TOKEN, body: { password: 'a brand new password' } });
     expect(pw.status).toBe(200);
     expect((await call('GET', '/api/auth/me', { token: m.token })).status).toBe(401); // old sessions end
     const login = await call('POST', '/api/auth/login', { body: { username: m.username, password: 'a brand new password' } });
@@ -176,7 +179,7 @@ describe('administrator user management', () => {
   it('a disabled user cannot log in (403 account_disabled) and its sessions stop working', async () => {
     const m = await createMember();
     expect((await call('GET', '/api/auth/me', { token: m.token })).status).toBe(200);
-    expect((await call('PATCH', `/api/users/${m.id}`, { token: admin(), body: { status: 'disabled' } })).status).toBe(200);
+    expect((await call('PATCH', `/api/users/${m.id}`, { token: TEST_ADMIN_TOKEN, body: { status: 'disabled' } })).status).toBe(200);
     expect((await call('GET', '/api/auth/me', { token: m.token })).status).toBe(401);
     expect((await call('GET', '/api/auth/me', { cookie: m.cookie })).status).toBe(401);
     const login = await call('POST', '/api/auth/login', { body: { username: m.username, password: m.password } });
@@ -185,18 +188,18 @@ describe('administrator user management', () => {
     // A wrong password still says only "invalid credentials".
     const wrong = await call('POST', '/api/auth/login', { body: { username: m.username, password: 'not the password' } });
     expect(wrong.status).toBe(401);
-    await call('PATCH', `/api/users/${m.id}`, { token: admin(), body: { status: 'active' } });
+    await call('PATCH', `/api/users/${m.id}`, { token: TEST_ADMIN_TOKEN, body: { status: 'active' } });
     expect((await call('POST', '/api/auth/login', { body: { username: m.username, password: m.password } })).status).toBe(200);
   });
 
   it('a user with role admin has the administrator rights, checked at each request', async () => {
     const m = await createMember();
     expect((await call('GET', '/api/users', { token: m.token })).status).toBe(403);
-    await call('PATCH', `/api/users/${m.id}`, { token: admin(), body: { role: 'admin' } });
+    await call('PATCH', `/api/users/${m.id}`, { token: TEST_ADMIN_TOKEN, body: { role: 'admin' } });
     expect((await call('GET', '/api/users', { token: m.token })).status).toBe(200);
     expect((await call('GET', '/api/files', { token: m.token })).status).toBe(200);
     expect((await call('GET', '/api/auth/me', { token: m.token })).json.role).toBe('admin');
-    await call('PATCH', `/api/users/${m.id}`, { token: admin(), body: { role: 'member' } });
+    await call('PATCH', `/api/users/${m.id}`, { token: TEST_ADMIN_TOKEN, body: { role: 'member' } });
     expect((await call('GET', '/api/users', { token: m.token })).status).toBe(403);
   });
 
@@ -223,30 +226,30 @@ describe('administrator user management', () => {
 
   it('DELETE /api/users/:id removes the user and its sessions; 404 afterwards', async () => {
     const m = await createMember();
-    expect((await call('DELETE', `/api/users/${m.id}`, { token: admin() })).status).toBe(204);
+    expect((await call('DELETE', `/api/users/${m.id}`, { token: TEST_ADMIN_TOKEN })).status).toBe(204);
     expect((await call('GET', '/api/auth/me', { token: m.token })).status).toBe(401);
     expect((await call('POST', '/api/auth/login', { body: { username: m.username, password: m.password } })).status).toBe(401);
-    expect((await call('DELETE', `/api/users/${m.id}`, { token: admin() })).status).toBe(404);
+    expect((await call('DELETE', `/api/users/${m.id}`, { token: TEST_ADMIN_TOKEN })).status).toBe(404);
   });
 });
 
 describe('GET/PATCH /api/settings', () => {
   it('changes the default quota for new registrations only', async () => {
-    const before = await call('GET', '/api/settings', { token: admin() });
+    const before = await call('GET', '/api/settings', { token: TEST_ADMIN_TOKEN });
     expect(before.status).toBe(200);
     const existing = await registerMember();
     const oldQuota = (await call('GET', '/api/auth/me', { token: existing.token })).json.user.quota_bytes;
     try {
-      const p = await call('PATCH', '/api/settings', { token: admin(), body: { default_quota_bytes: 7 * 1024 ** 2 } });
+      const p = await call('PATCH', '/api/settings', { token: TEST_ADMIN_TOKEN, body: { default_quota_bytes: 7 * 1024 ** 2 } });
       expect(p.status).toBe(200);
       expect(p.json).toEqual({ default_quota_bytes: 7 * 1024 ** 2 });
       const fresh = await registerMember();
       expect((await call('GET', '/api/auth/me', { token: fresh.token })).json.user.quota_bytes).toBe(7 * 1024 ** 2);
       expect((await call('GET', '/api/auth/me', { token: existing.token })).json.user.quota_bytes).toBe(oldQuota);
-      expect((await call('PATCH', '/api/settings', { token: admin(), body: { default_quota_bytes: 1.5 } })).status).toBe(400);
-      expect((await call('PATCH', '/api/settings', { token: admin(), body: {} })).status).toBe(400);
+      expect((await call('PATCH', '/api/settings', { token: TEST_ADMIN_TOKEN, body: { default_quota_bytes: 1.5 } })).status).toBe(400);
+      expect((await call('PATCH', '/api/settings', { token: TEST_ADMIN_TOKEN, body: {} })).status).toBe(400);
     } finally {
-      await call('PATCH', '/api/settings', { token: admin(), body: before.json });
+      await call('PATCH', '/api/settings', { token: TEST_ADMIN_TOKEN, body: before.json });
     }
   });
 
@@ -262,7 +265,7 @@ describe('DELETE /api/auth/account', () => {
     const m = await registerMember();
     const second = await call('POST', '/api/auth/login', { body: { username: m.username, password: m.password } });
     expect((await call('DELETE', '/api/auth/account', { token: (await adminSession()).token })).status).toBe(403);
-    expect((await call('DELETE', '/api/auth/account', { token: admin() })).status).toBe(401);
+    expect((await call('DELETE', '/api/auth/account', { token: TEST_ADMIN_TOKEN })).status).toBe(401);
     expect((await call('DELETE', '/api/auth/account')).status).toBe(401);
     const r = await call('DELETE', '/api/auth/account', { cookie: m.cookie });
     expect(r.status).toBe(204);
@@ -270,7 +273,7 @@ describe('DELETE /api/auth/account', () => {
     expect((await call('GET', '/api/auth/me', { token: m.token })).status).toBe(401);
     expect((await call('GET', '/api/auth/me', { token: second.json.token })).status).toBe(401);
     expect((await call('POST', '/api/auth/login', { body: { username: m.username, password: m.password } })).status).toBe(401);
-    const list = await call('GET', '/api/users', { token: admin() });
+    const list = await call('GET', '/api/users', { token: TEST_ADMIN_TOKEN });
     expect(list.json.users.some((u: { id: string }) => u.id === m.id)).toBe(false);
   });
 });

@@ -1,9 +1,13 @@
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { baseUrl, useFileServer } from './support/file-server';
 import { adminSession, call, randomIp } from './support/http';
+import { TEST_ADMIN_TOKEN } from './support/server';
+
+useFileServer();
 
 describe('POST /api/auth/login — Admin Token', () => {
   it('signs in, returns a session token and sets the admin cookie', async () => {
-    const r = await call('POST', '/api/auth/login', { body: { token: inject('adminToken') } });
+    const r = await call('POST', '/api/auth/login', { body: { token: TEST_ADMIN_TOKEN } });
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ role: 'admin', user: null });
     expect(r.json.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -47,14 +51,14 @@ describe('POST /api/auth/login — Admin Token', () => {
       const r = await call('POST', '/api/auth/login', { body: { token: `wrong-${i}` }, ip });
       expect(r.status).toBe(401);
     }
-    const blocked = await call('POST', '/api/auth/login', { body: { token: inject('adminToken') }, ip });
+    const blocked = await call('POST', '/api/auth/login', { body: { token: TEST_ADMIN_TOKEN }, ip });
     expect(blocked.status).toBe(429);
     expect(blocked.json.code).toBe('rate_limited');
     const retry = Number(blocked.headers.get('retry-after'));
     expect(retry).toBeGreaterThan(0);
     expect(retry).toBeLessThanOrEqual(300);
     // Another address is not affected.
-    expect((await call('POST', '/api/auth/login', { body: { token: inject('adminToken') } })).status).toBe(200);
+    expect((await call('POST', '/api/auth/login', { body: { token: TEST_ADMIN_TOKEN } })).status).toBe(200);
   });
 });
 
@@ -67,7 +71,7 @@ describe('GET /api/auth/me', () => {
 
   it('accepts the admin cookie, the session token as Bearer and the Admin Token itself as Bearer', async () => {
     const s = await adminSession();
-    for (const opts of [{ cookie: s.cookie }, { token: s.token }, { token: inject('adminToken') }]) {
+    for (const opts of [{ cookie: s.cookie }, { token: s.token }, { token: TEST_ADMIN_TOKEN }]) {
       const r = await call('GET', '/api/auth/me', opts);
       expect(r.status).toBe(200);
       expect(r.json).toEqual({ role: 'admin', user: null });
@@ -147,7 +151,7 @@ describe('PATCH /api/auth/token — guards', () => {
 
   it('refuses a cookie-authenticated change with neither Origin nor Sec-Fetch-Site', async () => {
     const s = await adminSession();
-    const res = await fetch(`${inject('baseUrl')}/api/auth/token`, {
+    const res = await fetch(`${baseUrl()}/api/auth/token`, {
       method: 'PATCH',
       headers: { Cookie: s.cookie, 'Content-Type': 'application/json', 'X-Forwarded-For': randomIp() },
       body: JSON.stringify({ token: 'attacker-chosen-token' }),

@@ -1,15 +1,18 @@
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { baseUrl, useFileServer } from './support/file-server';
 import { call, randomIp } from './support/http';
+import { TEST_ADMIN_TOKEN } from './support/server';
 import { createMember, uniqueName } from './support/members';
 import { rawRequest } from './support/raw-http';
 import { uploadShare } from './support/shares';
+
+useFileServer();
 
 /**
  * The bad-input corpus: every JSON route gets malformed, mistyped, oversized, deeply nested
  * and prototype-polluting bodies. Each must be a 4xx JSON error — never a 5xx — and change
  * nothing.
  */
-const admin = () => inject('adminToken');
 const ZERO_UUID = '00000000-0000-4000-8000-000000000000';
 
 const routes: [string, string][] = [
@@ -48,17 +51,17 @@ const bodies: [string, string, string?][] = [
 describe('bad input on every JSON route', () => {
   for (const [method, path] of routes) {
     it(`${method} ${path}`, async () => {
-      const before = (await call('GET', '/api/users', { token: admin() })).json.users.length;
+      const before = (await call('GET', '/api/users', { token: TEST_ADMIN_TOKEN })).json.users.length;
       for (const [label, raw, type] of bodies) {
-        const r = await call(method, path, { token: admin(), raw, headers: { 'Content-Type': type ?? 'application/json' } });
+        const r = await call(method, path, { token: TEST_ADMIN_TOKEN, raw, headers: { 'Content-Type': type ?? 'application/json' } });
         expect(r.status, `${label}: ${r.text}`).toBeGreaterThanOrEqual(400);
         expect(r.status, `${label}: ${r.text}`).toBeLessThan(500);
         expect(r.json, label).toMatchObject({ error: expect.any(String), code: expect.any(String) });
       }
-      const huge = await call(method, path, { token: admin(), raw: `{"note":"${'x'.repeat(9 * 1024 * 1024)}"}`, headers: { 'Content-Type': 'application/json' } });
+      const huge = await call(method, path, { token: TEST_ADMIN_TOKEN, raw: `{"note":"${'x'.repeat(9 * 1024 * 1024)}"}`, headers: { 'Content-Type': 'application/json' } });
       // The profile route (members only) does not take the raw Admin Token as Bearer: 401 before it reads any body.
       expect(huge.status).toBe(path === '/api/auth/profile' ? 401 : 413);
-      expect((await call('GET', '/api/users', { token: admin() })).json.users.length).toBe(before);
+      expect((await call('GET', '/api/users', { token: TEST_ADMIN_TOKEN })).json.users.length).toBe(before);
     });
   }
 });
@@ -70,7 +73,7 @@ describe('prototype-polluting bodies', () => {
   it('POST /api/users — a user created from a polluted body is a member, and so is the next one', async () => {
     const username = uniqueName('proto');
     const c = await call('POST', '/api/users', {
-      token: admin(),
+      token: TEST_ADMIN_TOKEN,
       raw: polluted({ username, password: 'long enough', quota_bytes: 1024 ** 2 }),
       headers: { 'Content-Type': 'application/json' },
     });
@@ -112,13 +115,13 @@ describe('Bearer edge cases', () => {
     ['Bearer \u{1F511}'],
   ])('%s is 401', async (header) => {
     // On a raw socket: fetch refuses some of these headers (non-Latin-1) and would never send them.
-    const r = await rawRequest(inject('baseUrl'), 'GET', '/api/auth/me', [['Authorization', header], ['X-Forwarded-For', randomIp()]]);
+    const r = await rawRequest(baseUrl(), 'GET', '/api/auth/me', [['Authorization', header], ['X-Forwarded-For', randomIp()]]);
     expect(r.status).toBe(401);
     expect(JSON.parse(r.body).code).toBe('unauthenticated');
   });
 
   it('a valid token with a different scheme case still works ("bearer")', async () => {
-    const r = await call('GET', '/api/auth/me', { headers: { Authorization: `bearer ${admin()}` } });
+    const r = await call('GET', '/api/auth/me', { headers: { Authorization: `bearer ${TEST_ADMIN_TOKEN}` } });
     expect(r.status).toBe(200);
   });
 });
@@ -139,7 +142,7 @@ describe('bad paths and ids on the public routes', () => {
   it('answers 4xx, never 5xx, for hostile share paths, ids and ranges', async () => {
     const m = await createMember();
     const { share } = await uploadShare(m.token, { 'a.txt': Buffer.from('0123456789') });
-    const base = inject('baseUrl');
+    const base = baseUrl();
     const paths = [
       `/f/${share.id}/%00`,
       `/f/${share.id}/..%2f..%2fetc%2fpasswd`,

@@ -2,13 +2,16 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HtmlsClient } from '../lib/client/node/sdk';
+import { baseUrl, hostedUrl, useFileServer } from './support/file-server';
 import { call } from './support/http';
-import { ROOT, tempDir } from './support/server';
+import { ROOT, tempDir, TEST_ADMIN_TOKEN } from './support/server';
 import { tcpProxy } from './support/tcp-proxy';
 import { writeTree } from './support/write-tree';
 import { makeZip } from './support/zip';
+
+useFileServer();
 
 /** Starts the real CLI as a user would: its own config dir, secrets from the environment. */
 function startCli(args: string[], env: Record<string, string>) {
@@ -36,11 +39,11 @@ const htmls = (args: string[], env: Record<string, string>) => startCli(args, en
 async function newMember(quota = 2 * 1024 ** 3, { viaCli = false } = {}) {
   const username = `cli${randomBytes(4).toString('hex')}`;
   const password = `pw-${randomBytes(6).toString('hex')}`;
-  const r = await call('POST', '/api/users', { token: inject('adminToken'), body: { username, password, quota_bytes: quota } });
+  const r = await call('POST', '/api/users', { token: TEST_ADMIN_TOKEN, body: { username, password, quota_bytes: quota } });
   expect(r.status).toBe(201);
   const env = { HTMLS_CONFIG_DIR: tempDir('htmls-cli-'), HTMLS_PASSWORD: password };
   if (viaCli) {
-    const login = await htmls(['login', '--url', inject('baseUrl'), '--username', username], env);
+    const login = await htmls(['login', '--url', baseUrl(), '--username', username], env);
     expect(login.code, login.stderr).toBe(0);
   } else {
     const login = await call('POST', '/api/auth/login', { body: { username, password } });
@@ -51,12 +54,12 @@ async function newMember(quota = 2 * 1024 ** 3, { viaCli = false } = {}) {
 }
 
 function seedCredentials(env: Record<string, string>, c: { role: string; username: string | null; token: string }) {
-  writeFileSync(path.join(env.HTMLS_CONFIG_DIR, 'credentials.json'), JSON.stringify({ url: inject('baseUrl'), store: 'file', ...c }), { mode: 0o600 });
+  writeFileSync(path.join(env.HTMLS_CONFIG_DIR, 'credentials.json'), JSON.stringify({ url: baseUrl(), store: 'file', ...c }), { mode: 0o600 });
 }
 
 async function newAdmin() {
   const env = { HTMLS_CONFIG_DIR: tempDir('htmls-cli-admin-') };
-  const login = await call('POST', '/api/auth/login', { body: { token: inject('adminToken') } });
+  const login = await call('POST', '/api/auth/login', { body: { token: TEST_ADMIN_TOKEN } });
   expect(login.status).toBe(200);
   seedCredentials(env, { role: 'admin', username: null, token: login.json.token });
   return env;
@@ -79,7 +82,7 @@ describe('htmls CLI', () => {
     const me = await htmls(['me', '--json'], m.env);
     expect(me.code).toBe(0);
     expect(JSON.parse(me.stdout)).toMatchObject({ role: 'member', user: { username: m.username } });
-    const bad = await htmls(['login', '--url', inject('baseUrl'), '--username', m.username], { ...m.env, HTMLS_PASSWORD: 'wrong password' });
+    const bad = await htmls(['login', '--url', baseUrl(), '--username', m.username], { ...m.env, HTMLS_PASSWORD: 'wrong password' });
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/invalid credentials/);
   });
@@ -87,17 +90,17 @@ describe('htmls CLI', () => {
   it('with no keyring on the machine, keeps the session in the 0600 file and says so', async () => {
     const username = `kr${randomBytes(4).toString('hex')}`;
     const password = `pw-${randomBytes(6).toString('hex')}`;
-    expect((await call('POST', '/api/users', { token: inject('adminToken'), body: { username, password, quota_bytes: 1024 } })).status).toBe(201);
+    expect((await call('POST', '/api/users', { token: TEST_ADMIN_TOKEN, body: { username, password, quota_bytes: 1024 } })).status).toBe(201);
     const dir = tempDir('htmls-cli-keyring-');
     // The keyring library is tried (no HTMLS_NO_KEYRING); this machine has no Secret Service.
     const env = { HTMLS_CONFIG_DIR: dir, HTMLS_PASSWORD: password, HTMLS_NO_KEYRING: '0' };
-    const login = await htmls(['login', '--url', inject('baseUrl'), '--username', username, '--json'], env);
+    const login = await htmls(['login', '--url', baseUrl(), '--username', username, '--json'], env);
     expect(login.code, login.stderr).toBe(0);
     const { stored_in } = JSON.parse(login.stdout);
     const file = path.join(dir, 'credentials.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const saved = JSON.parse(readFileSync(file, 'utf8'));
-    expect(saved).toMatchObject({ url: inject('baseUrl'), username, store: stored_in });
+    expect(saved).toMatchObject({ url: baseUrl(), username, store: stored_in });
     // The token is in the file exactly when no keyring took it.
     if (stored_in === 'file') expect(saved.token).toMatch(/.{20,}/);
     else expect(saved.token).toBeUndefined();
@@ -129,7 +132,7 @@ describe('htmls CLI', () => {
     /** Runs the login in a real terminal (script(1) makes a pty); stty reports its state before and after. */
     const inTerminal = async (keys: string) => {
       const mode = `stty -a | grep -o -- '-\\?echo ' | head -1; stty -a | grep -o -- '-\\?icanon' | head -1`;
-      const shell = `${mode}; "${process.execPath}" "${cli}" login --url ${inject('baseUrl')} --username nobody-${randomBytes(3).toString('hex')}; echo "exit=$?"; ${mode}`;
+      const shell = `${mode}; "${process.execPath}" "${cli}" login --url ${baseUrl()} --username nobody-${randomBytes(3).toString('hex')}; echo "exit=$?"; ${mode}`;
       const term = spawn('script', ['-qfec', shell, '/dev/null'], {
         env: { PATH: process.env.PATH, HOME: home, HTMLS_CONFIG_DIR: home, HTMLS_NO_KEYRING: '1', TERM: 'xterm' } as unknown as NodeJS.ProcessEnv,
       });
@@ -257,8 +260,8 @@ describe('htmls CLI', () => {
   });
 
   it('htmls deploy — leaves .git/, .env*, node_modules/ home unless --include-dotfiles; deploys a .zip', async () => {
-    const env = { HTMLS_CONFIG_DIR: tempDir('htmls-cli-dot-'), HTMLS_ADMIN_TOKEN: inject('adminToken') };
-    expect((await htmls(['login', '--url', inject('baseUrl'), '--admin'], env)).code).toBe(0);
+    const env = { HTMLS_CONFIG_DIR: tempDir('htmls-cli-dot-'), HTMLS_ADMIN_TOKEN: TEST_ADMIN_TOKEN };
+    expect((await htmls(['login', '--url', baseUrl(), '--admin'], env)).code).toBe(0);
     const site = path.join(tempDir('htmls-cli-wc-'), 'working-copy');
     writeTree(site, {
       'index.html': '<h1>wc</h1>',
@@ -273,7 +276,7 @@ describe('htmls CLI', () => {
     expect(d.code, d.stderr).toBe(0);
     expect(JSON.parse(d.stdout).files.map((f: { path: string }) => f.path).sort()).toEqual(['css/app.css', 'index.html']);
     expect(d.stderr).toMatch(/Left out 4 private paths .*--include-dotfiles/);
-    expect((await fetch(`${inject('hostedUrl')}/p/${slug}/.git/config`)).status).toBe(404);
+    expect((await fetch(`${hostedUrl()}/p/${slug}/.git/config`)).status).toBe(404);
     const all = await htmls(['deploy', site, '--slug', slug, '--replace', '--include-dotfiles', '--json'], env);
     expect(all.code, all.stderr).toBe(0);
     expect(JSON.parse(all.stdout).files.map((f: { path: string }) => f.path)).toContain('.git/config');
@@ -294,7 +297,7 @@ describe('htmls CLI', () => {
     const d = await htmls(['deploy', site, '--slug', slug, '--note', 'cli site', '--json'], env);
     expect(d.code, d.stderr).toBe(0);
     expect(JSON.parse(d.stdout)).toMatchObject({ slug, file_count: 1 });
-    const page = await fetch(`${inject('baseUrl')}/p/${slug}/`);
+    const page = await fetch(`${baseUrl()}/p/${slug}/`);
     expect(await page.text()).toContain('Deployed by the CLI');
     const again = await htmls(['deploy', site, '--slug', slug], env);
     expect(again.code).not.toBe(0);
@@ -303,7 +306,7 @@ describe('htmls CLI', () => {
     const m = await newMember();
     const del = await htmls(['account', 'delete', '--yes'], m.env);
     expect(del.code, del.stderr).toBe(0);
-    const relogin = await htmls(['login', '--url', inject('baseUrl'), '--username', m.username], m.env);
+    const relogin = await htmls(['login', '--url', baseUrl(), '--username', m.username], m.env);
     expect(relogin.code).not.toBe(0);
     const after = await htmls(['me'], m.env);
     expect(after.code).toBe(3);
@@ -317,7 +320,7 @@ describe('htmls CLI', () => {
     const r = await htmls(['share', path.join(dir, 'note.txt')], m.env);
     expect(r.code, r.stderr).toBe(0);
     const link = r.stdout.trim().split('\n')[0];
-    expect(link).toMatch(new RegExp(`^${inject('baseUrl')}/f/[^/]+$`));
+    expect(link).toMatch(new RegExp(`^${baseUrl()}/f/[^/]+$`));
     expect(await (await fetch(`${link}/note.txt`)).text()).toBe('hello from the CLI');
 
     writeFileSync(path.join(dir, 'big.bin'), randomBytes(4096));
@@ -345,7 +348,7 @@ describe('htmls CLI', () => {
     const caps = (await call('GET', '/api/shares/upload/capabilities', { token })).json;
     // In direct mode the bytes go to the bucket, not through this relay.
     if (caps.mode !== 'proxy') return ctx.skip('direct mode: the parts go to the bucket, not through the relay');
-    const base = new URL(inject('baseUrl'));
+    const base = new URL(baseUrl());
     const relay = await tcpProxy({ host: base.hostname, port: Number(base.port) });
     try {
       const dir = tempDir('htmls-sdk-retry-');
@@ -371,7 +374,7 @@ describe('htmls CLI', () => {
       expect(cut).toBe(true);
       expect(rolledBack).toBe(true);
       expect(last).toBe(data.length);
-      const got = await fetch(`${inject('baseUrl')}${share.url}/clip.bin`);
+      const got = await fetch(`${baseUrl()}${share.url}/clip.bin`);
       expect(Buffer.from(await got.arrayBuffer()).equals(data)).toBe(true);
     } finally {
       await relay.close();

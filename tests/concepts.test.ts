@@ -1,15 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { baseUrl, useFileServer } from './support/file-server';
 import { call } from './support/http';
+import { TEST_ADMIN_TOKEN } from './support/server';
 import { registerMember } from './support/members';
 
-const admin = () => inject('adminToken');
+useFileServer();
+
 const uid = (p = 'c') => `${p}-${randomBytes(4).toString('hex')}`;
-const post = (body: unknown) => call('POST', '/api/concepts', { token: admin(), body });
+const post = (body: unknown) => call('POST', '/api/concepts', { token: TEST_ADMIN_TOKEN, body });
 
 describe('GET /schemas/concept-1.0.json', () => {
   it('serves the draft 2020-12 schema, version 1.0', async () => {
-    const r = await fetch(`${inject('baseUrl')}/schemas/concept-1.0.json`);
+    const r = await fetch(`${baseUrl()}/schemas/concept-1.0.json`);
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toMatch(/json/);
     const schema = await r.json();
@@ -39,16 +42,16 @@ describe('concepts', () => {
     });
     expect(rb.status).toBe(201);
     expect(rb.json.concept.created_at).toBe('2026-01-02T03:04:05Z');
-    expect((await call('GET', `/api/concepts/${b}`, { token: admin() })).json.concept.relations).toHaveLength(2);
-    const byTag = await call('GET', `/api/concepts?tag=${tag}`, { token: admin() });
+    expect((await call('GET', `/api/concepts/${b}`, { token: TEST_ADMIN_TOKEN })).json.concept.relations).toHaveLength(2);
+    const byTag = await call('GET', `/api/concepts?tag=${tag}`, { token: TEST_ADMIN_TOKEN });
     expect(byTag.json.concepts.map((c: { id: string }) => c.id)).toEqual([a, b].sort());
-    const put = await call('PUT', `/api/concepts/${a}`, { token: admin(), body: { id: a, name: 'Alpha 2' } });
+    const put = await call('PUT', `/api/concepts/${a}`, { token: TEST_ADMIN_TOKEN, body: { id: a, name: 'Alpha 2' } });
     expect(put.status).toBe(200);
     expect(put.json.concept).toMatchObject({ name: 'Alpha 2', created_at: ra.json.concept.created_at });
-    expect((await call('GET', `/api/concepts?tag=${tag}`, { token: admin() })).json.concepts.map((c: { id: string }) => c.id)).toEqual([b]);
-    expect((await call('DELETE', `/api/concepts/${a}`, { token: admin() })).status).toBe(204);
-    expect((await call('GET', `/api/concepts/${a}`, { token: admin() })).status).toBe(404);
-    expect((await call('DELETE', `/api/concepts/${a}`, { token: admin() })).status).toBe(404);
+    expect((await call('GET', `/api/concepts?tag=${tag}`, { token: TEST_ADMIN_TOKEN })).json.concepts.map((c: { id: string }) => c.id)).toEqual([b]);
+    expect((await call('DELETE', `/api/concepts/${a}`, { token: TEST_ADMIN_TOKEN })).status).toBe(204);
+    expect((await call('GET', `/api/concepts/${a}`, { token: TEST_ADMIN_TOKEN })).status).toBe(404);
+    expect((await call('DELETE', `/api/concepts/${a}`, { token: TEST_ADMIN_TOKEN })).status).toBe(404);
   });
 
   it.each([
@@ -92,9 +95,9 @@ describe('concepts', () => {
     expect((await post({ id, name: 'x' })).status).toBe(201);
     const dup = await post({ id, name: 'again' });
     expect([dup.status, dup.json.code]).toEqual([409, 'conflict']);
-    const renamed = await call('PUT', `/api/concepts/${id}`, { token: admin(), body: { id: `${id}-other`, name: 'x' } });
+    const renamed = await call('PUT', `/api/concepts/${id}`, { token: TEST_ADMIN_TOKEN, body: { id: `${id}-other`, name: 'x' } });
     expect(renamed.status).toBe(400);
-    expect((await call('PUT', '/api/concepts/nope-nope', { token: admin(), body: { id: 'nope-nope', name: 'x' } })).status).toBe(404);
+    expect((await call('PUT', '/api/concepts/nope-nope', { token: TEST_ADMIN_TOKEN, body: { id: 'nope-nope', name: 'x' } })).status).toBe(404);
   });
 
   it('keeps given times, fills absent ones, and bumps updated_at on PUT', async () => {
@@ -103,12 +106,12 @@ describe('concepts', () => {
     const r = await post({ id, name: 'x', ...given });
     expect(r.json.concept).toMatchObject(given);
     const before = Date.now();
-    const put = await call('PUT', `/api/concepts/${id}`, { token: admin(), body: { id, name: 'y' } });
+    const put = await call('PUT', `/api/concepts/${id}`, { token: TEST_ADMIN_TOKEN, body: { id, name: 'y' } });
     expect(put.json.concept.created_at).toBe(given.created_at);
     // Same machine, same clock; a second of slack for rounding.
     expect(Date.parse(put.json.concept.updated_at)).toBeGreaterThanOrEqual(before - 1000);
-    expect((await call('GET', `/api/concepts/${id}`, { token: admin() })).json.concept).toEqual(put.json.concept);
-    const own = await call('PUT', `/api/concepts/${id}`, { token: admin(), body: { id, name: 'z', created_at: '2020-01-01T00:00:00Z' } });
+    expect((await call('GET', `/api/concepts/${id}`, { token: TEST_ADMIN_TOKEN })).json.concept).toEqual(put.json.concept);
+    const own = await call('PUT', `/api/concepts/${id}`, { token: TEST_ADMIN_TOKEN, body: { id, name: 'z', created_at: '2020-01-01T00:00:00Z' } });
     expect(own.json.concept.created_at).toBe('2020-01-01T00:00:00Z');
   });
 
@@ -128,24 +131,24 @@ describe('concepts', () => {
     const tag = uid('order');
     const ids = [`${tag}-b`, `${tag}-B`, `${tag}-_`, `${tag}-a`, `${tag}-A1`];
     for (const id of ids) expect((await post({ id, name: id, tags: [tag] })).status).toBe(201);
-    const r = await call('GET', `/api/concepts?tag=${tag}`, { token: admin() });
+    const r = await call('GET', `/api/concepts?tag=${tag}`, { token: TEST_ADMIN_TOKEN });
     expect(r.json.concepts.map((c: { id: string }) => c.id)).toEqual([...ids].sort());
-    expect((await call('GET', `/api/concepts?tag=${uid('none')}`, { token: admin() })).json).toEqual({ concepts: [] });
+    expect((await call('GET', `/api/concepts?tag=${uid('none')}`, { token: TEST_ADMIN_TOKEN })).json).toEqual({ concepts: [] });
   });
 
   it('PUT /api/concepts/:id — lists a changed id with the schema violations, and checks relation targets', async () => {
     const id = uid();
     expect((await post({ id, name: 'x' })).status).toBe(201);
-    const both = await call('PUT', `/api/concepts/${id}`, { token: admin(), body: { id: `${id}-2`, name: 'x', colour: 'red' } });
+    const both = await call('PUT', `/api/concepts/${id}`, { token: TEST_ADMIN_TOKEN, body: { id: `${id}-2`, name: 'x', colour: 'red' } });
     expect(both.status).toBe(400);
     expect(both.json.violations.map((v: { path: string }) => v.path).sort()).toEqual(['/colour', '/id']);
     const dangling = await call('PUT', `/api/concepts/${id}`, {
-      token: admin(),
+      token: TEST_ADMIN_TOKEN,
       body: { id, name: 'x', relations: [{ target_id: id, type: 'self' }, { target_id: `${id}-gone`, type: 't' }] },
     });
     expect(dangling.status).toBe(400);
     expect(dangling.json.violations).toEqual([{ path: '/relations/1/target_id', message: `no concept "${id}-gone" exists` }]);
-    expect((await call('GET', `/api/concepts/${id}`, { token: admin() })).json.concept.relations).toBeUndefined();
+    expect((await call('GET', `/api/concepts/${id}`, { token: TEST_ADMIN_TOKEN })).json.concept.relations).toBeUndefined();
   });
 
   it('is for the administrator only: members 403, anonymous 401, on every route', async () => {
@@ -165,6 +168,6 @@ describe('concepts', () => {
       const anonymous = await call(method, path, { body });
       expect([method, path, anonymous.status, anonymous.json.code]).toEqual([method, path, 401, 'unauthenticated']);
     }
-    expect((await call('GET', `/api/concepts/${id}`, { token: admin() })).json.concept.name).toBe('x');
+    expect((await call('GET', `/api/concepts/${id}`, { token: TEST_ADMIN_TOKEN })).json.concept.name).toBe('x');
   });
 });

@@ -1,7 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { useFileServer } from './support/file-server';
 import { call, hostedUrl } from './support/http';
 import { createMember, type Member } from './support/members';
 import { uploadShare } from './support/shares';
+
+useFileServer();
 
 let owner: Member;
 const html = { Accept: 'text/html' };

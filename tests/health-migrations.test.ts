@@ -1,9 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
+import { useFileServer } from './support/file-server';
 import { call } from './support/http';
 import { ROOT, startServer, tempDir, type RunningServer } from './support/server';
 import { createTestDatabase, dropTestDatabase } from './support/services';
 import { postgresUrl } from './support/env';
+
+useFileServer();
 
 describe('GET /api/health', () => {
   it('reports database, storage and applied migrations', async () => {

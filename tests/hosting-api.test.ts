@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { useFileServer } from './support/file-server';
 import { adminToken, SAMPLE_SITE, siteForm, uploadSite, site } from './support/hosting';
 import { call } from './support/http';
 import { listStoredKeys } from './support/store';
+
+useFileServer();
 
 const uniqueSlug = () => `t-${randomBytes(5).toString('hex')}`;
 

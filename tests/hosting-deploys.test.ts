@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useFileServer } from './support/file-server';
 import { adminToken, site, uploadSite } from './support/hosting';
 import { baseUrl, call, randomIp, type CallResult } from './support/http';
 import { freshServiceEnv } from './support/services';
 import { startServer, TEST_ADMIN_TOKEN, type RunningServer } from './support/server';
 import { listStoredKeys, openStore } from './support/store';
+
+useFileServer();
 
 const uniqueSlug = () => `d-${randomBytes(5).toString('hex')}`;
 

@@ -2,8 +2,11 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { useFileServer } from './support/file-server';
 import { adminToken, site, uploadSite } from './support/hosting';
 import { call, hostedUrl } from './support/http';
+
+useFileServer();
 
 /** GET with our own Accept-Encoding (fetch would decode it for us): status, headers, raw bytes. */
 function raw(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {

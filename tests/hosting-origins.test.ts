@@ -1,9 +1,12 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useFileServer } from './support/file-server';
 import { uploadSite, site } from './support/hosting';
 import { adminSession, baseUrl, call, callAs, hostedUrl } from './support/http';
 import { freshServiceEnv } from './support/services';
 import { freePort, ROOT, startServer, tempDir, TEST_ADMIN_TOKEN, type RunningServer } from './support/server';
+
+useFileServer();
 
 const SANDBOX = 'sandbox allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox allow-modals allow-downloads';
 

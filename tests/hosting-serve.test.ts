@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { useFileServer } from './support/file-server';
 import { adminToken, SAMPLE_SITE, uploadSite, site } from './support/hosting';
 import { call, cookieFrom, randomIp } from './support/http';
+
+useFileServer();
 
 let slug: string;
 beforeAll(async () => {

@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { useFileServer } from './support/file-server';
 import { adminToken, site } from './support/hosting';
 import { call } from './support/http';
 import { listStoredKeys } from './support/store';
 import { makeZip, type ZipEntry } from './support/zip';
+
+useFileServer();
 
 const uniqueSlug = () => `z-${randomBytes(5).toString('hex')}`;
 

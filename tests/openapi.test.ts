@@ -4,12 +4,15 @@ import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { endpoints, type EndpointName } from '@/lib/contract/endpoints';
+import { baseUrl, useFileServer } from './support/file-server';
 import { siteForm } from './support/hosting';
 import { call, type CallOptions, type CallResult } from './support/http';
 import { registerMember, uniqueName } from './support/members';
-import { ROOT } from './support/server';
+import { ROOT, TEST_ADMIN_TOKEN } from './support/server';
+
+useFileServer();
 
 interface RouteExport {
   op: string;
@@ -57,7 +60,7 @@ function routeExports(): RouteExport[] {
 type Doc = { openapi: string; paths: Record<string, Record<string, any>>; components: { schemas: Record<string, unknown> } };
 let doc: Doc;
 beforeAll(async () => {
-  doc = await (await fetch(`${inject('baseUrl')}/api/openapi.json`)).json();
+  doc = await (await fetch(`${baseUrl()}/api/openapi.json`)).json();
 });
 
 /** The /api operations (the document also describes the public download routes under /f). */
@@ -66,7 +69,7 @@ const operations = () =>
 
 describe('GET /api/openapi.json', () => {
   it('is a valid OpenAPI 3.1 document', async () => {
-    const r = await fetch(`${inject('baseUrl')}/api/openapi.json`);
+    const r = await fetch(`${baseUrl()}/api/openapi.json`);
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toMatch(/^application\/json/);
     expect(doc.openapi).toBe('3.1.0');
@@ -106,7 +109,7 @@ describe('GET /api/openapi.json', () => {
   // operations and the administrator the member-only ones (403), and 'optional' never asks.
   it("answers each operation's documented auth: 401 without credentials, 403 for the wrong role", async () => {
     const member = await registerMember();
-    const admin = (await call('POST', '/api/auth/login', { body: { token: inject('adminToken') } })).json.token as string;
+    const admin = (await call('POST', '/api/auth/login', { body: { token: TEST_ADMIN_TOKEN } })).json.token as string;
     const id = '00000000-0000-4000-8000-000000000000';
     for (const { key, op } of operations()) {
       const [method, template] = key.split(' ');
@@ -148,7 +151,7 @@ describe('GET /api/openapi.json', () => {
   });
 
   it('embeds the served Concept 1.0 schema for concept bodies', async () => {
-    const served = await (await fetch(`${inject('baseUrl')}/schemas/concept-1.0.json`)).json();
+    const served = await (await fetch(`${baseUrl()}/schemas/concept-1.0.json`)).json();
     const { Concept: concept, ConceptRelation: relation } = doc.components.schemas as Record<string, any>;
     expect(concept.required).toEqual(served.required);
     expect(concept.additionalProperties).toBe(false);
@@ -164,7 +167,6 @@ describe('responses match the document', () => {
   const BASE = 'https://htmls.invalid/components/';
   const compiled = new Map<string, ValidateFunction>();
   const covered = new Set<string>();
-  const admin = () => inject('adminToken');
   // Each component becomes its own Ajv schema; refs into the document point at them instead.
   const rebase = (x: unknown) => JSON.parse(JSON.stringify(x).replaceAll('"#/components/schemas/', `"${BASE}`));
   const schemaFor = (key: string, schema: unknown) => {
@@ -220,22 +222,22 @@ describe('responses match the document', () => {
     const member = reg.json.token as string;
     await check('POST', '/api/auth/login', {}, { body: { username, password: 'wrong-password' } });
     await check('POST', '/api/auth/login', {}, { body: { username, password: 'password-123' } });
-    await check('POST', '/api/auth/login', {}, { body: { token: admin() } });
+    await check('POST', '/api/auth/login', {}, { body: { token: TEST_ADMIN_TOKEN } });
     await check('GET', '/api/auth/check', {}, { token: member });
     await check('GET', '/api/auth/me', {}, { token: member });
-    await check('GET', '/api/auth/me', {}, { token: admin() });
+    await check('GET', '/api/auth/me', {}, { token: TEST_ADMIN_TOKEN });
     await check('GET', '/api/auth/me', {});
     await check('PATCH', '/api/auth/profile', {}, { token: member, body: { display_name: 'Ada', phone: '+1 555', email: 'ada@example.com' } });
     await check('PATCH', '/api/auth/profile', {}, { token: member, body: { display_name: 7 } });
     await check('GET', '/api/users', {}, { token: member });
-    await check('GET', '/api/users', {}, { token: admin() });
-    const created = await check('POST', '/api/users', {}, { token: admin(), body: { username: uniqueName(), password: 'password-123', quota_bytes: 1024 } });
-    await check('POST', '/api/users', {}, { token: admin(), body: { username, password: 'password-123' } });
-    await check('PATCH', '/api/users/{id}', { id: created.json.user.id }, { token: admin(), body: { quota_bytes: 2048, status: 'disabled' } });
-    await check('PATCH', '/api/users/{id}', { id: '00000000-0000-4000-8000-000000000000' }, { token: admin(), body: { quota_bytes: 1 } });
-    await check('DELETE', '/api/users/{id}', { id: created.json.user.id }, { token: admin() });
-    const settings = await check('GET', '/api/settings', {}, { token: admin() });
-    await check('PATCH', '/api/settings', {}, { token: admin(), body: settings.json });
+    await check('GET', '/api/users', {}, { token: TEST_ADMIN_TOKEN });
+    const created = await check('POST', '/api/users', {}, { token: TEST_ADMIN_TOKEN, body: { username: uniqueName(), password: 'password-123', quota_bytes: 1024 } });
+    await check('POST', '/api/users', {}, { token: TEST_ADMIN_TOKEN, body: { username, password: 'password-123' } });
+    await check('PATCH', '/api/users/{id}', { id: created.json.user.id }, { token: TEST_ADMIN_TOKEN, body: { quota_bytes: 2048, status: 'disabled' } });
+    await check('PATCH', '/api/users/{id}', { id: '00000000-0000-4000-8000-000000000000' }, { token: TEST_ADMIN_TOKEN, body: { quota_bytes: 1 } });
+    await check('DELETE', '/api/users/{id}', { id: created.json.user.id }, { token: TEST_ADMIN_TOKEN });
+    const settings = await check('GET', '/api/settings', {}, { token: TEST_ADMIN_TOKEN });
+    await check('PATCH', '/api/settings', {}, { token: TEST_ADMIN_TOKEN, body: settings.json });
     await check('POST', '/api/auth/logout', {}, { token: member });
     const other = await registerMember();
     await check('DELETE', '/api/auth/account', {}, { token: other.token });
@@ -243,19 +245,19 @@ describe('responses match the document', () => {
 
   it('for the hosting routes', async () => {
     const slug = `oa${randomBytes(4).toString('hex')}`;
-    const up = await check('POST', '/api/upload', {}, { token: admin(), raw: siteForm({ 'site/index.html': '<p>hi</p>', 'site/a.css': 'p{}' }, { slug, note: 'n' }) });
-    await check('POST', '/api/upload', {}, { token: admin(), raw: siteForm({ 'index.html': 'x' }, { slug }) });
-    await check('GET', '/api/files', {}, { token: admin() });
+    const up = await check('POST', '/api/upload', {}, { token: TEST_ADMIN_TOKEN, raw: siteForm({ 'site/index.html': '<p>hi</p>', 'site/a.css': 'p{}' }, { slug, note: 'n' }) });
+    await check('POST', '/api/upload', {}, { token: TEST_ADMIN_TOKEN, raw: siteForm({ 'index.html': 'x' }, { slug }) });
+    await check('GET', '/api/files', {}, { token: TEST_ADMIN_TOKEN });
     const file = up.json.project.files[0];
-    await check('PATCH', '/api/status', {}, { token: admin(), body: { id: file.id, status: 'offline' } });
-    await check('PATCH', '/api/projects/{slug}', { slug }, { token: admin(), body: { note: 'm', password: 'secret-pw', spa: true, allow_dotfiles: false } });
-    const deploys = await check('GET', '/api/projects/{slug}/deploys', { slug }, { token: admin() });
-    await check('POST', '/api/projects/{slug}/deploys/{id}/activate', { slug, id: deploys.json.deploys[0].id }, { token: admin() });
-    await check('POST', '/api/projects/{slug}/deploys/{id}/activate', { slug, id: 'nope' }, { token: admin() });
-    await check('GET', '/api/projects/{slug}/deploys', { slug: 'no-such-project' }, { token: admin() });
-    await check('DELETE', '/api/files/{id}', { id: file.id }, { token: admin() });
-    await check('DELETE', '/api/projects/{slug}', { slug }, { token: admin() });
-    await check('DELETE', '/api/projects/{slug}', { slug }, { token: admin() });
+    await check('PATCH', '/api/status', {}, { token: TEST_ADMIN_TOKEN, body: { id: file.id, status: 'offline' } });
+    await check('PATCH', '/api/projects/{slug}', { slug }, { token: TEST_ADMIN_TOKEN, body: { note: 'm', password: 'secret-pw', spa: true, allow_dotfiles: false } });
+    const deploys = await check('GET', '/api/projects/{slug}/deploys', { slug }, { token: TEST_ADMIN_TOKEN });
+    await check('POST', '/api/projects/{slug}/deploys/{id}/activate', { slug, id: deploys.json.deploys[0].id }, { token: TEST_ADMIN_TOKEN });
+    await check('POST', '/api/projects/{slug}/deploys/{id}/activate', { slug, id: 'nope' }, { token: TEST_ADMIN_TOKEN });
+    await check('GET', '/api/projects/{slug}/deploys', { slug: 'no-such-project' }, { token: TEST_ADMIN_TOKEN });
+    await check('DELETE', '/api/files/{id}', { id: file.id }, { token: TEST_ADMIN_TOKEN });
+    await check('DELETE', '/api/projects/{slug}', { slug }, { token: TEST_ADMIN_TOKEN });
+    await check('DELETE', '/api/projects/{slug}', { slug }, { token: TEST_ADMIN_TOKEN });
   });
 
   it('for the share upload protocol and the share routes', async () => {
@@ -282,7 +284,7 @@ describe('responses match the document', () => {
     });
     await check('POST', '/api/shares/upload/complete', {}, { token: m.token, body: { groupId, files: [] } });
     await check('GET', '/api/shares', {}, { token: m.token });
-    await check('GET', '/api/shares', {}, { token: admin() });
+    await check('GET', '/api/shares', {}, { token: TEST_ADMIN_TOKEN });
     await check('PATCH', '/api/shares/{id}', { id: done.json.share.id }, { token: m.token, body: { expires_at: '2099-01-01T00:00:00Z', password: 'pw-123456' } });
     await check('DELETE', '/api/shares/{id}', { id: done.json.share.id }, { token: m.token });
     await check('DELETE', '/api/shares/{id}', { id: done.json.share.id }, { token: m.token });
@@ -293,16 +295,16 @@ describe('responses match the document', () => {
   it('for the concept routes, errors with their violations', async () => {
     const id = `oa-${randomBytes(4).toString('hex')}`;
     const body = { id, name: 'N', tags: ['oa'], relations: [{ target_id: id, type: 'self', confidence: 1 }], metadata: { author: 'A', any: 1 } };
-    await check('POST', '/api/concepts', {}, { token: admin(), body });
-    await check('POST', '/api/concepts', {}, { token: admin(), body });
-    await check('POST', '/api/concepts', {}, { token: admin(), body: { name: 3, relations: [{ confidence: 2 }] } });
-    await check('POST', '/api/concepts', {}, { token: admin(), raw: 'not json', headers: { 'Content-Type': 'application/json' } });
-    await check('GET', '/api/concepts', {}, { token: admin() }, '?tag=oa');
-    await check('GET', '/api/concepts/{id}', { id }, { token: admin() });
-    await check('PUT', '/api/concepts/{id}', { id }, { token: admin(), body: { ...body, name: 'M' } });
-    await check('PUT', '/api/concepts/{id}', { id: `${id}-x` }, { token: admin(), body: { id: `${id}-x`, name: 'M' } });
-    await check('DELETE', '/api/concepts/{id}', { id }, { token: admin() });
-    await check('GET', '/api/concepts/{id}', { id }, { token: admin() });
+    await check('POST', '/api/concepts', {}, { token: TEST_ADMIN_TOKEN, body });
+    await check('POST', '/api/concepts', {}, { token: TEST_ADMIN_TOKEN, body });
+    await check('POST', '/api/concepts', {}, { token: TEST_ADMIN_TOKEN, body: { name: 3, relations: [{ confidence: 2 }] } });
+    await check('POST', '/api/concepts', {}, { token: TEST_ADMIN_TOKEN, raw: 'not json', headers: { 'Content-Type': 'application/json' } });
+    await check('GET', '/api/concepts', {}, { token: TEST_ADMIN_TOKEN }, '?tag=oa');
+    await check('GET', '/api/concepts/{id}', { id }, { token: TEST_ADMIN_TOKEN });
+    await check('PUT', '/api/concepts/{id}', { id }, { token: TEST_ADMIN_TOKEN, body: { ...body, name: 'M' } });
+    await check('PUT', '/api/concepts/{id}', { id: `${id}-x` }, { token: TEST_ADMIN_TOKEN, body: { id: `${id}-x`, name: 'M' } });
+    await check('DELETE', '/api/concepts/{id}', { id }, { token: TEST_ADMIN_TOKEN });
+    await check('GET', '/api/concepts/{id}', { id }, { token: TEST_ADMIN_TOKEN });
   });
 
   it('every documented operation was exercised (but the Admin Token change, which would end other sessions)', () => {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import sizes from '../assets/icons.json';
+import { useFileServer } from './support/file-server';
 import { baseUrl, call } from './support/http';
+
+useFileServer();
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(baseUrl() + path, { headers, redirect: 'manual' });
 

@@ -2,9 +2,13 @@
  * Issue 13, items 3, 6 and 8 at the HTTP level (Chromium versions in e2e/security-cookies.spec.ts):
  * Admin Token guessing through Bearer, cookie tossing, logout from another site.
  */
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useFileServer } from './support/file-server';
 import { adminSession, baseUrl, call, randomIp } from './support/http';
+import { TEST_ADMIN_TOKEN } from './support/server';
 import { createMember } from './support/members';
+
+useFileServer();
 
 describe('Bearer guessing counts against the login limit (item 3)', () => {
   it('answers 429 after 10 wrong Bearer tokens from one address, even for the right Admin Token; other addresses are untouched', async () => {
@@ -18,13 +22,13 @@ describe('Bearer guessing counts against the login limit (item 3)', () => {
     expect(limited.json.code).toBe('rate_limited');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     // A correct guess past the limit is not confirmed.
-    expect((await call('GET', '/api/auth/me', { ip, token: inject('adminToken') })).status).toBe(429);
+    expect((await call('GET', '/api/auth/me', { ip, token: TEST_ADMIN_TOKEN })).status).toBe(429);
     // The same counter as the login form.
-    expect((await call('POST', '/api/auth/login', { ip, body: { token: inject('adminToken') } })).status).toBe(429);
+    expect((await call('POST', '/api/auth/login', { ip, body: { token: TEST_ADMIN_TOKEN } })).status).toBe(429);
     // A live session still works from that address; the Admin Token from another one.
     const s = await adminSession();
     expect((await call('GET', '/api/auth/me', { ip, token: s.token })).status).toBe(200);
-    expect((await call('GET', '/api/auth/me', { token: inject('adminToken') })).status).toBe(200);
+    expect((await call('GET', '/api/auth/me', { token: TEST_ADMIN_TOKEN })).status).toBe(200);
   });
 
   it('wrong Bearers and wrong logins share one budget per address', async () => {
@@ -35,10 +39,10 @@ describe('Bearer guessing counts against the login limit (item 3)', () => {
   });
 
   it('takes the raw Admin Token as Bearer only where scripts need it, not on /api/auth/check', async () => {
-    const r = await call('GET', '/api/auth/check', { token: inject('adminToken') });
+    const r = await call('GET', '/api/auth/check', { token: TEST_ADMIN_TOKEN });
     expect(r.status).toBe(200);
     expect(r.json).toEqual({ authenticated: false, role: null });
-    expect((await call('GET', '/api/users', { token: inject('adminToken') })).status).toBe(200);
+    expect((await call('GET', '/api/users', { token: TEST_ADMIN_TOKEN })).status).toBe(200);
   });
 
   it('a token changed online needs 16 characters and is not a known-weak value', async () => {
@@ -53,7 +57,7 @@ describe('Bearer guessing counts against the login limit (item 3)', () => {
       expect(r.json.code, weak).toBe('token_too_weak');
     }
     // Nothing changed.
-    expect((await call('GET', '/api/auth/me', { token: inject('adminToken') })).status).toBe(200);
+    expect((await call('GET', '/api/auth/me', { token: TEST_ADMIN_TOKEN })).status).toBe(200);
   });
 });
 

@@ -1,12 +1,15 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { baseUrl, serverEnv, useFileServer } from './support/file-server';
 import { attemptCopyAttack } from './support/copy-attack';
 import { call } from './support/http';
 import { createMember } from './support/members';
 import { ROOT } from './support/server';
 import { testStore } from './support/store';
 import { requires } from './support/requires';
+
+useFileServer();
 
 /**
  * The attack review's critical finding: a presigned UploadPart URL that signs only `host` lets
@@ -16,7 +19,7 @@ import { requires } from './support/requires';
  */
 describe('POST /api/shares/upload/part-url — unsigned x-amz-copy-source', () => {
   it("a member cannot copy another member's password-protected share, nor an object outside shared/", async () => {
-    const r = await attemptCopyAttack(inject('baseUrl'), testStore(), inject('serverEnv').S3_BUCKET ?? 'bucket');
+    const r = await attemptCopyAttack(baseUrl(), testStore(), serverEnv().S3_BUCKET ?? 'bucket');
     for (const a of r.answers) expect(a.text).not.toMatch(/CopyPartResult/);
     for (const s of r.storedSizes) for (const n of s.stored) expect(n).toBe(s.declared);
     expect(r.leaked).toEqual([]);
@@ -26,7 +29,7 @@ describe('POST /api/shares/upload/part-url — unsigned x-amz-copy-source', () =
     const m = await createMember();
     const caps = await call('GET', '/api/shares/upload/capabilities', { token: m.token });
     expect(caps.json).toMatchObject({ mode: 'proxy', partSize: 50_331_648, parallel: 1 });
-    const port = new URL(inject('baseUrl')).port;
+    const port = new URL(baseUrl()).port;
     const log = readFileSync(path.join(ROOT, '.tmp', `server-${port}.log`), 'utf8');
     expect(log).toMatch(/direct uploads are off: the store performed an UploadPartCopy/);
   });

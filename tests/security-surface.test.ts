@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { useFileServer } from './support/file-server';
 import { baseUrl, call } from './support/http';
 import { uploadSite } from './support/hosting';
 import { createMember } from './support/members';
+
+useFileServer();
 
 // A 1×1 PNG: anything the optimizer would gladly transcode.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');

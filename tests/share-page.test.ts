@@ -1,10 +1,14 @@
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { baseUrl, useFileServer } from './support/file-server';
 import { call } from './support/http';
+import { TEST_ADMIN_TOKEN } from './support/server';
 import { createMember, type Member } from './support/members';
 import { uploadShare, type ShareFiles } from './support/shares';
 
+useFileServer();
+
 let owner: Member;
-const base = () => inject('baseUrl');
+const base = baseUrl;
 const MARKER = 'PREVIEW-BYTES-MUST-NOT-BE-IN-THE-PAGE ';
 
 beforeAll(async () => {
@@ -40,7 +44,7 @@ describe('GET /f/:id — the guest page', () => {
   });
 
   it('a share made with the Admin Token says the administrator shared it', async () => {
-    const { share } = await uploadShare(inject('adminToken'), { 'a.txt': Buffer.from('a') });
+    const { share } = await uploadShare(TEST_ADMIN_TOKEN, { 'a.txt': Buffer.from('a') });
     const html = await (await fetch(`${base()}/f/${share.id}`)).text();
     expect(/Shared by <strong[^>]*>the administrator<\/strong>/.test(html)).toBe(true);
     expect(html.includes('Download all (1 file, 1 B)'), 'Download all (1 file, 1 B)').toBe(true);

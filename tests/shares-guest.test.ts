@@ -1,13 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { baseUrl, useFileServer } from './support/file-server';
 import { call, cookieFrom, randomIp } from './support/http';
 import { createMember, type Member } from './support/members';
 import { uploadShare } from './support/shares';
 
+useFileServer();
+
 let owner: Member;
 let shareId: string;
 const video = randomBytes(300_000);
-const base = () => inject('baseUrl');
+const base = baseUrl;
 const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
   fetch(base() + path, { method, headers, redirect: 'manual' });
 

@@ -1,10 +1,13 @@
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { baseUrl, useFileServer } from './support/file-server';
 import { call } from './support/http';
+import { TEST_ADMIN_TOKEN } from './support/server';
 import { createMember, registerMember } from './support/members';
 import { uploadShare } from './support/shares';
 import { listStoredKeys, testStore } from './support/store';
 
-const admin = () => inject('adminToken');
+useFileServer();
+
 const me = async (token: string) => (await call('GET', '/api/auth/me', { token })).json.user;
 
 describe('GET/PATCH/DELETE /api/shares', () => {
@@ -18,9 +21,9 @@ describe('GET/PATCH/DELETE /api/shares', () => {
     expect((await call('GET', '/api/shares', { token: b.token })).json.shares).toEqual([]);
     expect((await call('PATCH', `/api/shares/${share.id}`, { token: b.token, body: { note: 'mine now' } })).status).toBe(404);
     expect((await call('DELETE', `/api/shares/${share.id}`, { token: b.token })).status).toBe(404);
-    const all = await call('GET', '/api/shares', { token: admin() });
+    const all = await call('GET', '/api/shares', { token: TEST_ADMIN_TOKEN });
     expect(all.json.shares.some((s: { id: string; username: string }) => s.id === share.id && s.username === a.username)).toBe(true);
-    const byAdmin = await call('PATCH', `/api/shares/${share.id}`, { token: admin(), body: { note: 'moderated' } });
+    const byAdmin = await call('PATCH', `/api/shares/${share.id}`, { token: TEST_ADMIN_TOKEN, body: { note: 'moderated' } });
     expect(byAdmin.json.share.note).toBe('moderated');
     expect((await call('GET', '/api/shares')).status).toBe(401);
   });
@@ -54,7 +57,7 @@ describe('GET/PATCH/DELETE /api/shares', () => {
     expect((await call('DELETE', `/api/shares/${share.id}`, { token: m.token })).status).toBe(204);
     expect(await listStoredKeys(`shared/${share.id}/`)).toEqual([]);
     expect((await me(m.token)).used_bytes).toBe(0);
-    expect((await fetch(`${inject('baseUrl')}/f/${share.id}/b.txt`)).status).toBe(404);
+    expect((await fetch(`${baseUrl()}/f/${share.id}/b.txt`)).status).toBe(404);
     expect((await call('DELETE', `/api/shares/${share.id}`, { token: m.token })).status).toBe(404);
   });
 });
@@ -69,17 +72,17 @@ describe('account deletion with shares', () => {
     expect((await call('DELETE', '/api/auth/account', { token: m.token })).status).toBe(204);
     expect(await listStoredKeys(`shared/${share.id}/`)).toEqual([]);
     expect(await testStore().listMultipartUploads(`shared/${pendingId}/`)).toEqual([]);
-    const all = (await call('GET', '/api/shares', { token: admin() })).json.shares.map((s: { id: string }) => s.id);
+    const all = (await call('GET', '/api/shares', { token: TEST_ADMIN_TOKEN })).json.shares.map((s: { id: string }) => s.id);
     expect(all).not.toContain(share.id);
     expect(all).not.toContain(pendingId);
-    expect((await fetch(`${inject('baseUrl')}/f/${share.id}/keep.txt`)).status).toBe(404);
+    expect((await fetch(`${baseUrl()}/f/${share.id}/keep.txt`)).status).toBe(404);
     expect((await call('GET', '/api/auth/me', { token: m.token })).status).toBe(401);
   });
 
   it('the administrator deleting a user removes the same', async () => {
     const m = await createMember();
     const { share } = await uploadShare(m.token, { 'x.txt': Buffer.from('x') });
-    expect((await call('DELETE', `/api/users/${m.id}`, { token: admin() })).status).toBe(204);
+    expect((await call('DELETE', `/api/users/${m.id}`, { token: TEST_ADMIN_TOKEN })).status).toBe(204);
     expect(await listStoredKeys(`shared/${share.id}/`)).toEqual([]);
   });
 });

@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { baseUrl, useFileServer } from './support/file-server';
 import { call, randomIp } from './support/http';
+import { TEST_ADMIN_TOKEN } from './support/server';
 import { createMember, registerMember } from './support/members';
 import { putPart, uploadShare, type InitFile } from './support/shares';
 import { listStoredKeys, testStore } from './support/store';
 
-const admin = () => inject('adminToken');
+useFileServer();
+
 const initWith = (token: string, files: unknown[]) => call('POST', '/api/shares/upload/init', { token, body: { files } });
 const MiB = 1024 * 1024;
 
@@ -73,10 +76,10 @@ describe('share upload', () => {
       'holiday/notes/readme.txt',
     ]);
     expect(await usedBytes(m.token)).toBe(big.length + 5);
-    const got = await fetch(inject('baseUrl') + share.items[1].url);
+    const got = await fetch(baseUrl() + share.items[1].url);
     expect(got.status).toBe(200);
     expect(Buffer.from(await got.arrayBuffer()).equals(big)).toBe(true);
-    const empty = await fetch(inject('baseUrl') + share.items[0].url);
+    const empty = await fetch(baseUrl() + share.items[0].url);
     expect(empty.status).toBe(200);
     expect((await empty.arrayBuffer()).byteLength).toBe(0);
     // No pending session is left: the upload cannot be completed, resumed or aborted again.
@@ -108,7 +111,7 @@ describe('share upload', () => {
       body: { groupId: ref.groupId, files: [{ uploadId: f.uploadId, storageKey: f.storageKey, parts: [{ partNumber: 1, etag: second.etag }] }] },
     });
     expect(c.status).toBe(200);
-    expect(await (await fetch(inject('baseUrl') + c.json.share.items[0].url)).text()).toBe('BBBB');
+    expect(await (await fetch(baseUrl() + c.json.share.items[0].url)).text()).toBe('BBBB');
   });
 
   it('answers a second complete with 409 already_completed', async () => {
@@ -144,7 +147,7 @@ describe('share upload', () => {
       const seen = results.map((r) => `${r.status} ${r.json?.code ?? ''}`.trim()).sort();
       expect(seen).toEqual(['200', '409 already_completed', '409 already_completed', '409 already_completed', '409 already_completed']);
       const share = results.find((r) => r.status === 200)!.json.share;
-      expect(await (await fetch(`${inject('baseUrl')}${share.url}/b/c.txt`)).text()).toBe('second file');
+      expect(await (await fetch(`${baseUrl()}${share.url}/b/c.txt`)).text()).toBe('second file');
     }
     expect(await usedBytes(m.token)).toBe(3 * 21);
   });
@@ -262,7 +265,7 @@ describe('share upload limits', () => {
     const q = new URLSearchParams({ groupId: init.json.groupId, uploadId: f.uploadId, storageKey: f.storageKey, partNumber: '1' });
     // Announce one byte more than a part, send a little, and read the early answer.
     const early = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const url = new URL(`/api/shares/upload/chunk?${q}`, inject('baseUrl'));
+      const url = new URL(`/api/shares/upload/chunk?${q}`, baseUrl());
       const req = http.request(url, {
         method: 'PUT',
         headers: { Authorization: `Bearer ${m.token}`, 'Content-Length': String(partSize + 1), 'X-Forwarded-For': randomIp() },
@@ -377,7 +380,7 @@ describe('abort', () => {
       const shares = (await call('GET', '/api/shares', { token: m.token })).json.shares.filter((s: { id: string }) => s.id === init.json.groupId);
       if (c.status === 200) {
         expect(shares).toHaveLength(1);
-        expect(await (await fetch(`${inject('baseUrl')}/f/${init.json.groupId}/r.txt`)).text()).toBe('race');
+        expect(await (await fetch(`${baseUrl()}/f/${init.json.groupId}/r.txt`)).text()).toBe('race');
       } else {
         expect(shares).toHaveLength(0);
         await nothingStored(init.json.groupId);
@@ -395,7 +398,7 @@ describe('the administrator', () => {
     // Another member cannot see it, let alone abort it.
     expect((await call('POST', '/api/shares/upload/abort', { token: other.token, body: { groupId } })).status).toBe(404);
     expect((await initWith(m.token, [{ clientPath: 'b.bin', size: 7 * MiB }])).status).toBe(413);
-    const r = await call('POST', '/api/shares/upload/abort', { token: admin(), body: { groupId } });
+    const r = await call('POST', '/api/shares/upload/abort', { token: TEST_ADMIN_TOKEN, body: { groupId } });
     expect([r.status, r.json]).toEqual([200, { ok: true }]);
     await nothingStored(groupId);
     expect((await call('GET', '/api/shares', { token: m.token })).json.shares).toEqual([]);
@@ -407,7 +410,7 @@ describe('the administrator', () => {
   });
 
   it('uploads with the Admin Token outside any quota', async () => {
-    const { share } = await uploadShare(admin(), { 'admin.txt': Buffer.from('from the admin') });
+    const { share } = await uploadShare(TEST_ADMIN_TOKEN, { 'admin.txt': Buffer.from('from the admin') });
     expect(share).toMatchObject({ user_id: null, username: null, file_count: 1 });
   });
 });

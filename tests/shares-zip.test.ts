@@ -3,15 +3,18 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { baseUrl, useFileServer } from './support/file-server';
 import { call, cookieFrom, randomIp } from './support/http';
 import { createMember, type Member } from './support/members';
 import { uploadShare, type ShareFiles } from './support/shares';
 
+useFileServer();
+
 let owner: Member;
 const dir = mkdtempSync(join(tmpdir(), 'share-zip-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const base = () => inject('baseUrl');
+const base = baseUrl;
 const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
   fetch(base() + path, { method, headers, redirect: 'manual' });
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');

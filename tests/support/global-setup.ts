@@ -1,36 +1,50 @@
+import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
 // @ts-expect-error plain ESM helper shared with npm start
 import { ensureBuilt } from '../../scripts/build-hash.mjs';
+import { postgresUrl } from './env';
 import { missingReason, requiredServices } from './requires';
-import { dropTestDatabase, freshServiceEnv } from './services';
-import { ROOT, startServer, TEST_ADMIN_TOKEN } from './server';
+import { ROOT, tempDir } from './server';
+import { createTestDatabase, dropTestDatabase } from './services';
+
+/** What each file's server starts from: a database with every migration applied. */
+export interface ServerTemplate {
+  /** PostgreSQL: the migrated database each file's database is created from. */
+  database?: string;
+  /** Embedded default: a data directory whose PGlite database is migrated, copied per file. */
+  dataDir?: string;
+}
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    baseUrl: string;
-    /** The hosted listener of the shared server: /p/ lives there. */
-    hostedUrl: string;
-    adminToken: string;
-    serverEnv: Record<string, string | undefined>;
-    dataDir: string;
+    serverTemplate: ServerTemplate;
   }
 }
 
-/** Builds if the sources changed, then starts one real server on fresh database and store. */
+/**
+ * Builds if the sources changed and migrates one template database. Each test file then starts
+ * its own server on its own copy of it and its own store (tests/support/file-server.ts): a copy
+ * boots in under a second, where a fresh PGlite spends two on initdb and migrations.
+ */
 export default async function setup(project: TestProject) {
   process.chdir(ROOT);
   // HTMLS_REQUIRE=postgres,s3: fail the run now if this configuration is not the one asked for.
   for (const s of requiredServices()) missingReason(s);
   ensureBuilt({ quiet: true });
-  const env = await freshServiceEnv();
-  const server = await startServer(env);
-  project.provide('baseUrl', server.url);
-  project.provide('hostedUrl', server.hostedUrl!);
-  project.provide('adminToken', TEST_ADMIN_TOKEN);
-  project.provide('serverEnv', env);
-  project.provide('dataDir', server.dataDir);
+  const template: ServerTemplate = {};
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production' };
+  if (postgresUrl()) {
+    env.DATABASE_URL = await createTestDatabase('htmls_template');
+    template.database = new URL(env.DATABASE_URL).pathname.slice(1);
+  } else {
+    env.DATA_DIR = template.dataDir = tempDir('htmls-template-');
+  }
+  const migrated = spawnSync(process.execPath, ['scripts/start.mjs', '--migrate', '--no-build'], { cwd: ROOT, env, encoding: 'utf8' });
+  if (migrated.status !== 0) throw new Error(`migrating the template database failed:\n${migrated.stdout}${migrated.stderr}`);
+  project.provide('serverTemplate', template);
   return async () => {
-    await server.stop();
     if (env.DATABASE_URL) await dropTestDatabase(env.DATABASE_URL).catch(() => {});
+    if (template.dataDir) rmSync(template.dataDir, { recursive: true, force: true });
   };
 }

@@ -1,4 +1,4 @@
-import { inject } from 'vitest';
+import { TEST_ADMIN_TOKEN } from './server';
 import { call, hostedUrl, type CallOptions, type CallResult } from './http';
 
 export type SiteFiles = Record<string, string | Buffer>;
@@ -13,7 +13,7 @@ export function siteForm(files: SiteFiles, fields: Record<string, string> = {}):
 }
 
 /** The Admin Token itself as a Bearer token (as scripts use it): valid on every test server. */
-export const adminToken = async () => inject('adminToken');
+export const adminToken = async () => TEST_ADMIN_TOKEN;
 
 export async function uploadSite(files: SiteFiles, fields: Record<string, string> = {}, base?: string): Promise<CallResult> {
   return call('POST', '/api/upload', { token: await adminToken(), raw: siteForm(files, fields), base });

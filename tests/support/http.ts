@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import { inject } from 'vitest';
+import { baseUrl } from './file-server';
+import { TEST_ADMIN_TOKEN } from './server';
 
 export interface CallOptions {
   body?: unknown;
@@ -23,9 +24,7 @@ export interface CallResult<T = any> {
   cookies: string[];
 }
 
-export const baseUrl = () => inject('baseUrl');
-/** The shared server's hosted origin (its second listener): where /p/ is served. */
-export const hostedUrl = () => inject('hostedUrl');
+export { baseUrl, hostedUrl } from './file-server';
 
 /** A random client address, so each test has its own rate-limit counters. */
 export const randomIp = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
@@ -62,7 +61,7 @@ export function cookieFrom(setCookies: string[], name: string): string {
 }
 
 export async function adminSession(): Promise<{ token: string; cookie: string }> {
-  const r = await call('POST', '/api/auth/login', { body: { token: inject('adminToken') } });
+  const r = await call('POST', '/api/auth/login', { body: { token: TEST_ADMIN_TOKEN } });
   if (r.status !== 200) throw new Error(`admin login failed: ${r.status} ${r.text}`);
   return { token: r.json.token, cookie: cookieFrom(r.cookies, 'htmls_admin_session') };
 }

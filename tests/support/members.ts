@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { inject } from 'vitest';
+import { TEST_ADMIN_TOKEN } from './server';
 import { call, cookieFrom } from './http';
 
 export interface Member {
@@ -29,7 +29,7 @@ export async function createMember(opts: { quota?: number; role?: 'member' | 'ad
   const username = uniqueName();
   const password = `pw-${randomBytes(6).toString('hex')}`;
   const c = await call('POST', '/api/users', {
-    token: inject('adminToken'),
+    token: TEST_ADMIN_TOKEN,
     body: { username, password, quota_bytes: opts.quota ?? 1024 ** 3, role: opts.role ?? 'member' },
   });
   if (c.status !== 201) throw new Error(`create user failed: ${c.status} ${c.text}`);

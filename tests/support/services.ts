@@ -3,14 +3,17 @@ import postgres from 'postgres';
 import { randomBytes } from 'node:crypto';
 import { postgresUrl, s3FromEnv, type S3TestSettings } from './env';
 
-/** A new, empty database on the configured PostgreSQL server; returns its URL. */
-export async function createTestDatabase(label = 'htmls_test'): Promise<string> {
+/**
+ * A new database on the configured PostgreSQL server, empty or a copy of `template` (a database
+ * nobody is connected to); returns its URL.
+ */
+export async function createTestDatabase(label = 'htmls_test', template?: string): Promise<string> {
   const url = postgresUrl();
   if (!url) throw new Error('DATABASE_URL is not set');
   const name = `${label}_${Date.now()}_${randomBytes(3).toString('hex')}`;
   const admin = postgres(url, { max: 1, onnotice: () => {} });
   try {
-    await admin.unsafe(`create database "${name}"`);
+    await admin.unsafe(`create database "${name}"${template ? ` template "${template}"` : ''}`);
   } finally {
     await admin.end();
   }
@@ -53,10 +56,13 @@ export async function createTestBucket(label = 'htmls-test'): Promise<string> {
   return name;
 }
 
-/** Server env for a fresh database and bucket as this run is configured. */
-export async function freshServiceEnv(): Promise<Record<string, string | undefined>> {
+/**
+ * Server env for a fresh database and bucket as this run is configured; the database is a copy
+ * of `template` when one is named.
+ */
+export async function freshServiceEnv(template?: string): Promise<Record<string, string | undefined>> {
   const env: Record<string, string | undefined> = {};
-  if (postgresUrl()) env.DATABASE_URL = await createTestDatabase();
+  if (postgresUrl()) env.DATABASE_URL = await createTestDatabase('htmls_test', template);
   const s3 = s3FromEnv();
   if (s3 && process.env.STORAGE === 's3') {
     Object.assign(env, {

@@ -1,15 +1,15 @@
 import path from 'node:path';
-import { inject } from 'vitest';
 import { createFsStorage } from '@/lib/storage/fs';
 import { createS3Storage } from '@/lib/storage/s3';
 import type { StorageDriver } from '@/lib/storage/types';
+import { dataDir, serverEnv } from './file-server';
 
-let store: StorageDriver | undefined;
+let opened: { dir: string; store: StorageDriver } | undefined;
 
-/** The shared test server's object store, opened directly (fs directory or S3 bucket). */
+/** The file server's object store, opened directly (fs directory or S3 bucket). */
 export function testStore(): StorageDriver {
-  store ??= openStore(inject('serverEnv'), inject('dataDir'));
-  return store;
+  if (opened?.dir !== dataDir()) opened = { dir: dataDir(), store: openStore(serverEnv(), dataDir()) };
+  return opened.store;
 }
 
 /** The object store a server with this env and data directory uses, opened directly. */

@@ -1,0 +1,49 @@
+import { cpSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { startServer, tempDir, type RunningServer } from './server';
+import { dropTestDatabase, freshServiceEnv } from './services';
+
+/**
+ * One real server per test file, on a database and a bucket (or data directory) of its own,
+ * so files run in parallel and no file sees another's users, shares, rate-limit counters or
+ * settings. A file that talks to "the server" calls `useFileServer()` once at its top; the
+ * helpers below (and `call()` without `base`) then mean that file's server. Its database is a
+ * copy of the run's migrated template (tests/support/global-setup.ts).
+ */
+interface FileServer {
+  server: RunningServer;
+  /** The database and storage settings the server was started with (not the fixed ones). */
+  env: Record<string, string | undefined>;
+}
+
+let current: FileServer | undefined;
+
+export function useFileServer(): void {
+  beforeAll(async () => {
+    const template = inject('serverTemplate');
+    const env = await freshServiceEnv(template.database);
+    const dataDir = tempDir();
+    if (template.dataDir) cpSync(path.join(template.dataDir, 'pglite'), path.join(dataDir, 'pglite'), { recursive: true });
+    current = { server: await startServer({ ...env, DATA_DIR: dataDir }), env };
+  });
+  afterAll(async () => {
+    const was = current;
+    current = undefined;
+    if (!was) return;
+    await was.server.stop();
+    rmSync(was.server.dataDir, { recursive: true, force: true });
+    if (was.env.DATABASE_URL) await dropTestDatabase(was.env.DATABASE_URL).catch(() => {});
+  });
+}
+
+function fileServer(): FileServer {
+  if (!current) throw new Error('this test file has no server of its own: call useFileServer() at its top');
+  return current;
+}
+
+export const baseUrl = () => fileServer().server.url;
+/** The file server's hosted origin (its second listener): where /p/ is served. */
+export const hostedUrl = () => fileServer().server.hostedUrl!;
+export const serverEnv = () => fileServer().env;
+export const dataDir = () => fileServer().server.dataDir;
