@@ -71,8 +71,15 @@ export function limitRequestTime(req: IncomingMessage, res: ServerResponse, ms: 
     setTimeout(() => socket.destroy(), 200).unref();
   }, ms);
   timer.unref();
-  req.once('end', () => clearTimeout(timer));
-  socket.once('close', () => clearTimeout(timer));
+  // Both listeners go once either fires: a keep-alive socket carries many requests, and a
+  // listener left on it per request would keep every one of them (req, res, timer) alive.
+  const clear = () => {
+    clearTimeout(timer);
+    req.off('end', clear);
+    socket.off('close', clear);
+  };
+  req.once('end', clear);
+  socket.once('close', clear);
 }
 
 /** Whether a body follows the headers (RFC 9112 §6.3: a length above 0 or a transfer coding). */
