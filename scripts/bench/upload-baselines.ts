@@ -5,14 +5,12 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { AbortMultipartUploadCommand, CreateMultipartUploadCommand, UploadPartCommand } from '@aws-sdk/client-s3';
+import { AbortMultipartUploadCommand, CreateMultipartUploadCommand } from '@aws-sdk/client-s3';
 import { s3FromEnv } from '../../tests/support/env';
 import { s3Client } from '../../tests/support/services';
 import { freePort } from '../../tests/support/server';
-import { MiB, request } from './common';
 
 /**
  * About twenty lines of Node: each PUT is written to its own file in 1 MiB writes (faster here
@@ -50,13 +48,10 @@ export async function bareNodeBaseline(dir: string): Promise<Baseline> {
     label: 'bare Node server writing the PUTs to files on the same disk',
     async upload(file, size, partSize, parallel) {
       const run = randomBytes(4).toString('hex');
-      const t0 = performance.now();
-      await eachPart(size, partSize, parallel, (start, end, n) =>
-        request(`http://127.0.0.1:${port}/${run}-${n}`, { method: 'PUT', headers: { 'Content-Length': String(end - start) }, body: createReadStream(file, { start, end: end - 1, highWaterMark: MiB }) }),
-      );
-      const ms = performance.now() - t0;
+      const parts = partsOf(size, partSize).map((p) => ({ ...p, url: `http://127.0.0.1:${port}/${run}-${p.n}`, headers: {} }));
+      const { ms } = await putParts({ file, parallel, parts });
       const cleanup = async () => {
-        await Promise.all(Array.from({ length: Math.ceil(size / partSize) }, (_, i) => rm(path.join(dir, `bare-${run}-${i + 1}`), { force: true })));
+        await Promise.all(parts.map((p) => rm(path.join(dir, `bare-${run}-${p.n}`), { force: true })));
       };
       return { ms, cleanup };
     },
@@ -65,33 +60,54 @@ export async function bareNodeBaseline(dir: string): Promise<Baseline> {
 }
 
 export function sdkBaseline(env: Record<string, string | undefined>): Baseline {
-  const client = s3Client(s3FromEnv()!);
+  const settings = s3FromEnv()!;
+  const client = s3Client(settings);
   const Bucket = env.S3_BUCKET!;
   return {
     label: 'the same parts PUT to S3 by the AWS SDK',
     async upload(file, size, partSize, parallel) {
       const Key = `bench/sdk-${Date.now()}`;
       const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket, Key }));
-      const t0 = performance.now();
-      await eachPart(size, partSize, parallel, (start, end, n) =>
-        client.send(new UploadPartCommand({ Bucket, Key, UploadId, PartNumber: n, ContentLength: end - start, Body: createReadStream(file, { start, end: end - 1, highWaterMark: MiB }) })),
-      );
-      const ms = performance.now() - t0;
+      const sdk = { settings, bucket: Bucket, key: Key, uploadId: UploadId };
+      const { ms } = await putParts({ file, parallel, parts: partsOf(size, partSize), sdk });
       return { ms, cleanup: async () => void (await client.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId }))) };
     },
     stop: async () => client.destroy(),
   };
 }
 
+/** The parts of a file (end exclusive, n from 1). */
+export function partsOf(size: number, partSize: number): { start: number; end: number; n: number }[] {
+  const count = Math.max(1, Math.ceil(size / partSize));
+  return Array.from({ length: count }, (_, i) => ({ start: i * partSize, end: Math.min(size, (i + 1) * partSize), n: i + 1 }));
+}
+
+export interface PutResult {
+  status: number;
+  etag: string | null;
+  body: string;
+}
+
+/** Runs scripts/bench/put-parts.mjs, the upload client every side shares, in its own process. */
+export function putParts(job: { file: string; parallel: number; parts: object[]; sdk?: object }): Promise<{ ms: number; results: PutResult[] }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(import.meta.dirname, 'put-parts.mjs'), JSON.stringify(job)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`put-parts exited with ${code}`))));
+  });
+}
+
 /** Runs fn over the parts of a file (end exclusive, n from 1), `parallel` at a time. */
 export async function eachPart(size: number, partSize: number, parallel: number, fn: (start: number, end: number, n: number) => Promise<unknown>): Promise<void> {
-  const count = Math.max(1, Math.ceil(size / partSize));
-  let next = 1;
+  const parts = partsOf(size, partSize);
+  let next = 0;
   const worker = async () => {
-    while (next <= count) {
-      const n = next++;
-      await fn((n - 1) * partSize, Math.min(size, n * partSize), n);
+    while (next < parts.length) {
+      const { start, end, n } = parts[next++];
+      await fn(start, end, n);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(parallel, count) }, worker));
+  await Promise.all(Array.from({ length: Math.min(parallel, parts.length) }, worker));
 }

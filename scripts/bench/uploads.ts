@@ -6,7 +6,7 @@
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { addRow, api, fmt, log, makeFile, mbps, median, MiB, peakRss, quick, request, rows, RSS_SIZE, rssOf, RUNS, SIZE, type BenchContext } from './common';
-import { bareNodeBaseline, eachPart, sdkBaseline, type Baseline } from './upload-baselines';
+import { bareNodeBaseline, eachPart, partsOf, putParts, sdkBaseline, type Baseline } from './upload-baselines';
 
 export interface UploadedShare {
   id: string;
@@ -19,33 +19,37 @@ interface InitFile {
   partCount: number;
 }
 
-/** One share upload: parts through /chunk (proxy), or presigned and PUT to the bucket (direct). */
+/**
+ * One share upload: parts through /chunk (proxy), or presigned and PUT to the bucket (direct),
+ * by the same upload client as the baselines (put-parts.mjs, in its own process). Direct mode's
+ * part-url calls are timed too.
+ */
 export async function uploadOnce(ctx: BenchContext, file: string, size: number, via: 'proxy' | 'direct' = 'proxy', parallel = 1) {
   const { base, member } = ctx;
   const init = await api(base, 'POST', '/api/shares/upload/init', member, { files: [{ clientPath: 'bench.bin', size }] });
   const f = init.files[0] as InitFile;
   const t0 = performance.now();
-  const parts: { partNumber: number; etag: string }[] = [];
-  await eachPart(size, init.partSize, parallel, async (start, end, n) => {
-    const ref = { groupId: init.groupId, uploadId: f.uploadId, storageKey: f.storageKey, partNumber: n };
-    const body = createReadStream(file, { start, end: end - 1, highWaterMark: MiB });
-    if (via === 'direct') {
-      const signed = await api(base, 'POST', '/api/shares/upload/part-url', member, ref);
-      const r = await request(signed.url, { method: 'PUT', headers: { ...(signed.headers ?? {}), 'Content-Length': String(end - start) }, body });
-      if (r.status !== 200) throw new Error(`direct PUT: ${r.status} ${r.body}`);
-      parts.push({ partNumber: n, etag: String(r.headers.etag) });
-      return;
-    }
-    const q = new URLSearchParams({ ...ref, partNumber: String(n) });
-    const r = await request(`${base}/api/shares/upload/chunk?${q}`, { method: 'PUT', headers: { Authorization: `Bearer ${member}`, 'Content-Length': String(end - start) }, body });
-    if (r.status !== 200) throw new Error(`chunk: ${r.status} ${r.body}`);
-    parts.push({ partNumber: n, etag: JSON.parse(r.body.toString()).etag });
-  });
+  const parts = await Promise.all(
+    partsOf(size, init.partSize).map(async (p) => {
+      const ref = { groupId: init.groupId, uploadId: f.uploadId, storageKey: f.storageKey, partNumber: p.n };
+      if (via === 'direct') {
+        const signed = await api(base, 'POST', '/api/shares/upload/part-url', member, ref);
+        return { ...p, url: signed.url as string, headers: signed.headers ?? {} };
+      }
+      const q = new URLSearchParams({ ...ref, partNumber: String(p.n) });
+      return { ...p, url: `${base}/api/shares/upload/chunk?${q}`, headers: { Authorization: `Bearer ${member}` } };
+    }),
+  );
+  const signing = performance.now() - t0;
+  const put = await putParts({ file, parallel, parts });
+  const bad = put.results.find((r) => r.status !== 200);
+  if (bad) throw new Error(`${via} part PUT: ${bad.status} ${bad.body}`);
+  const t1 = performance.now();
   const done = await api(base, 'POST', '/api/shares/upload/complete', member, {
     groupId: init.groupId,
-    files: [{ uploadId: f.uploadId, storageKey: f.storageKey, parts: parts.sort((a, b) => a.partNumber - b.partNumber) }],
+    files: [{ uploadId: f.uploadId, storageKey: f.storageKey, parts: put.results.map((r, i) => ({ partNumber: i + 1, etag: via === 'direct' ? String(r.etag) : JSON.parse(r.body).etag })) }],
   });
-  return { ms: performance.now() - t0, share: done.share as UploadedShare };
+  return { ms: (via === 'direct' ? signing : 0) + put.ms + (performance.now() - t1), share: done.share as UploadedShare };
 }
 
 /**
@@ -84,6 +88,8 @@ async function versus(ctx: BenchContext, baseline: Baseline, via: 'proxy' | 'dir
     }
   }
   await last.cleanup?.();
+  const each = (ms: number[]) => ms.map((m) => mbps(SIZE, m).toFixed(0)).join(', ');
+  log(`  ${via}: ours ${each(ours)} MiB/s; baseline ${each(theirs)} MiB/s (run by run)`);
   return { ours: mbps(SIZE, median(ours)), theirs: mbps(SIZE, median(theirs)), share: last.share! };
 }
 
