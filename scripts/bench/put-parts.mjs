@@ -5,7 +5,7 @@
 //
 // One JSON argument:
 //   { file, parallel, parts: [{ url, start, end, headers }] }  plain HTTP PUTs
-//   { file, parallel, parts: [{ start, end, n }], sdk: { settings, bucket, key, uploadId } }
+//   { file, parallel, parts: [{ start, end, n }], sdk: { config, bucket, key, uploadId } }
 //                                                             the AWS SDK's UploadPart, straight to S3
 // One JSON line out: { ms, results: [{ status, etag, body }] } in part order.
 import { createReadStream } from 'node:fs';
@@ -34,15 +34,7 @@ let send = put;
 let client;
 if (job.sdk) {
   const { S3Client, UploadPartCommand } = await import('@aws-sdk/client-s3');
-  const s = job.sdk.settings;
-  client = new S3Client({
-    endpoint: s.endpoint,
-    region: s.region,
-    forcePathStyle: s.forcePathStyle,
-    credentials: { accessKeyId: s.accessKeyId, secretAccessKey: s.secretAccessKey },
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  client = new S3Client(job.sdk.config);
   const { bucket: Bucket, key: Key, uploadId: UploadId } = job.sdk;
   send = async (p) => {
     const r = await client.send(new UploadPartCommand({ Bucket, Key, UploadId, PartNumber: p.n, ContentLength: p.end - p.start, Body: body(p) }));

@@ -9,7 +9,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { AbortMultipartUploadCommand, CreateMultipartUploadCommand } from '@aws-sdk/client-s3';
 import { s3FromEnv } from '../../tests/support/env';
-import { s3Client } from '../../tests/support/services';
+import { s3Client, s3ClientConfig } from '../../tests/support/services';
 import { freePort } from '../../tests/support/server';
 
 /**
@@ -62,13 +62,14 @@ export async function bareNodeBaseline(dir: string): Promise<Baseline> {
 export function sdkBaseline(env: Record<string, string | undefined>): Baseline {
   const settings = s3FromEnv()!;
   const client = s3Client(settings);
+  const config = s3ClientConfig(settings);
   const Bucket = env.S3_BUCKET!;
   return {
     label: 'the same parts PUT to S3 by the AWS SDK',
     async upload(file, size, partSize, parallel) {
       const Key = `bench/sdk-${Date.now()}`;
       const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket, Key }));
-      const sdk = { settings, bucket: Bucket, key: Key, uploadId: UploadId };
+      const sdk = { config, bucket: Bucket, key: Key, uploadId: UploadId };
       const { ms } = await putParts({ file, parallel, parts: partsOf(size, partSize), sdk });
       return { ms, cleanup: async () => void (await client.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId }))) };
     },

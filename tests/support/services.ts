@@ -34,16 +34,19 @@ export async function dropTestDatabase(dbUrl: string): Promise<void> {
   }
 }
 
-export function s3Client(s: S3TestSettings): S3Client {
-  return new S3Client({
+/** The S3Client settings for the test server: plain data, so a child process can take them as JSON. */
+export function s3ClientConfig(s: S3TestSettings) {
+  return {
     endpoint: s.endpoint,
     region: s.region,
     forcePathStyle: s.forcePathStyle,
     credentials: { accessKeyId: s.accessKeyId, secretAccessKey: s.secretAccessKey },
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  } as const;
 }
+
+export const s3Client = (s: S3TestSettings): S3Client => new S3Client(s3ClientConfig(s));
 
 /** A new, empty bucket on the configured S3 server; returns its name. */
 export async function createTestBucket(label = 'htmls-test'): Promise<string> {
