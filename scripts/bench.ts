@@ -7,7 +7,8 @@
  * server named by S3_ENDPOINT / S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY; with DATABASE_URL,
  * a fresh PostgreSQL database), seeds it, and prints each figure beside a baseline measured in
  * the same run, the plain way to do the same job: nginx serving the same bytes, a bare Node
- * server writing the same PUTs, the AWS SDK's own calls to the same S3 server. Every
+ * server writing the same PUTs, the AWS SDK putting the same parts to the same S3 server, curl
+ * fetching the same object from it by a presigned URL. Every
  * figure is the median of `--runs` runs. Not a test: it asserts nothing, it reports.
  * The sections live in scripts/bench/; this file starts the server and runs them in order.
  */

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migratedServiceEnv } from './support/file-server';
 import { call, cookieFrom } from './support/http';
-import { freshServiceEnv } from './support/services';
 import { startServer, TEST_ADMIN_TOKEN, type RunningServer } from './support/server';
 
 // Rotation changes the server-wide credential, so it gets a server of its own.
 let server: RunningServer;
 let env: Record<string, string | undefined>;
 beforeAll(async () => {
-  env = await freshServiceEnv();
+  env = await migratedServiceEnv();
   server = await startServer(env);
 });
 afterAll(() => server?.stop());

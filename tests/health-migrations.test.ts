@@ -1,8 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useFileServer } from './support/file-server';
 import { call } from './support/http';
-import { ROOT, startServer, tempDir, type RunningServer } from './support/server';
+import { migrate, startServer, tempDir, type RunningServer } from './support/server';
 import { createTestDatabase, dropTestDatabase } from './support/services';
 import { postgresUrl } from './support/env';
 
@@ -57,13 +56,8 @@ describe('pending migrations', () => {
       // PGlite allows one process per directory: migrate with the server stopped.
       await server.stop();
     }
-    // What `npm run db:migrate` runs, without its build step (the suite's setup built).
-    const migrate = spawnSync(process.execPath, ['scripts/start.mjs', '--migrate', '--no-build'], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, DATA_DIR: dataDir, ...(dbUrl ? { DATABASE_URL: dbUrl } : {}) } as unknown as NodeJS.ProcessEnv,
-      encoding: 'utf8',
-    });
-    expect(migrate.status, migrate.stderr).toBe(0);
+    const migrated = migrate({ DATA_DIR: dataDir, ...(dbUrl ? { DATABASE_URL: dbUrl } : {}) });
+    expect(migrated.status, migrated.stderr).toBe(0);
     if (!dbUrl) server = await startServer(env);
 
     const after = await call('GET', '/api/health', { base: server.url });

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useFileServer } from './support/file-server';
+import { migratedServiceEnv, useFileServer } from './support/file-server';
 import { adminToken, site, uploadSite } from './support/hosting';
 import { baseUrl, call, randomIp, type CallResult } from './support/http';
-import { freshServiceEnv } from './support/services';
 import { startServer, TEST_ADMIN_TOKEN, type RunningServer } from './support/server';
 import { listStoredKeys, openStore } from './support/store';
 
@@ -100,7 +99,7 @@ describe('DEPLOY_HISTORY', () => {
   let server: RunningServer;
   let env: Record<string, string | undefined>;
   beforeAll(async () => {
-    env = { ...(await freshServiceEnv()), DEPLOY_HISTORY: '2' };
+    env = { ...(await migratedServiceEnv()), DEPLOY_HISTORY: '2' };
     server = await startServer(env);
   });
   afterAll(() => server?.stop());

@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useFileServer } from './support/file-server';
+import { migratedServiceEnv, useFileServer } from './support/file-server';
 import { uploadSite, site } from './support/hosting';
 import { adminSession, baseUrl, call, callAs, hostedUrl } from './support/http';
-import { freshServiceEnv } from './support/services';
 import { freePort, ROOT, startServer, tempDir, TEST_ADMIN_TOKEN, type RunningServer } from './support/server';
 
 useFileServer();
@@ -76,7 +75,7 @@ describe('HOSTED_ORIGIN', () => {
   beforeAll(async () => {
     const port = await freePort();
     hostedHost = `usercontent.localhost:${port}`;
-    server = await startServer({ ...(await freshServiceEnv()), PORT: String(port), HOSTED_ORIGIN: `http://${hostedHost}` });
+    server = await startServer({ ...(await migratedServiceEnv()), PORT: String(port), HOSTED_ORIGIN: `http://${hostedHost}` });
     slug = (await uploadSite({ 'index.html': '<p>behind a proxy</p>' }, {}, server.url)).json.project.slug;
   });
   afterAll(() => server?.stop());
@@ -106,7 +105,7 @@ describe('HOSTED_ORIGIN with {slug}: one origin per project', () => {
   let b: string;
   beforeAll(async () => {
     port = await freePort();
-    server = await startServer({ ...(await freshServiceEnv()), PORT: String(port), HOSTED_ORIGIN: `http://{slug}.localhost:${port}` });
+    server = await startServer({ ...(await migratedServiceEnv()), PORT: String(port), HOSTED_ORIGIN: `http://{slug}.localhost:${port}` });
     a = (await uploadSite({ 'index.html': '<p>site a</p>' }, {}, server.url)).json.project.slug;
     b = (await uploadSite({ 'index.html': '<p>site b</p>' }, {}, server.url)).json.project.slug;
   });
@@ -132,7 +131,7 @@ describe('HOSTED_ORIGIN with {slug}: one origin per project', () => {
 describe('HOSTED_PORT=0: the sandbox opt-out', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer({ ...(await freshServiceEnv()), HOSTED_PORT: '0' });
+    server = await startServer({ ...(await migratedServiceEnv()), HOSTED_PORT: '0' });
   });
   afterAll(() => server?.stop());
 

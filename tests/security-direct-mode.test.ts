@@ -6,10 +6,10 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HtmlsClient } from '@/lib/client/node/sdk';
 import type { StorageDriver } from '@/lib/storage/types';
+import { migratedServiceEnv } from './support/file-server';
 import { attemptCopyAttack, memberToken, rawPut } from './support/copy-attack';
 import { call } from './support/http';
 import { requires } from './support/requires';
-import { freshServiceEnv } from './support/services';
 import { startServer, tempDir, type RunningServer } from './support/server';
 import { uploadShare } from './support/shares';
 import { openStore } from './support/store';
@@ -40,7 +40,7 @@ function lyingPut(url: string, declared: number, body: Buffer): Promise<number> 
 
 requires('s3').describe('direct mode on a store that refuses unsigned headers', () => {
   beforeAll(async () => {
-    const env = await freshServiceEnv();
+    const env = await migratedServiceEnv();
     front = await strictS3Front(env.S3_ENDPOINT!);
     // The janitor runs every second: an oversized upload is aborted on sight, long before the TTL.
     const served = { ...env, S3_ENDPOINT: front.endpoint, JANITOR_INTERVAL_SECONDS: '1' };

@@ -4,14 +4,14 @@
  * pending file holds at least 1 KiB of the quota. Small caps on a server of its own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migratedServiceEnv } from './support/file-server';
 import { call } from './support/http';
 import { uniqueName } from './support/members';
-import { freshServiceEnv } from './support/services';
 import { startServer, TEST_ADMIN_TOKEN, type RunningServer } from './support/server';
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startServer({ ...(await freshServiceEnv()), MAX_PENDING_UPLOADS: '4', MAX_PENDING_FILES: '30' });
+  server = await startServer({ ...(await migratedServiceEnv()), MAX_PENDING_UPLOADS: '4', MAX_PENDING_FILES: '30' });
 });
 afterAll(() => server?.stop());
 

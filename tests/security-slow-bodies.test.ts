@@ -6,14 +6,14 @@
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshServiceEnv } from './support/services';
+import { migratedServiceEnv } from './support/file-server';
 import { startServer, type RunningServer } from './support/server';
 
 let server: RunningServer;
 const PER_IP = 8;
 beforeAll(async () => {
   // No proxy in front: the socket's peer is the client, and the per-address cap applies.
-  server = await startServer({ ...(await freshServiceEnv()), TRUST_PROXY: '0', MAX_CONNECTIONS_PER_IP: String(PER_IP), REQUEST_TIMEOUT_SECONDS: '3' });
+  server = await startServer({ ...(await migratedServiceEnv()), TRUST_PROXY: '0', MAX_CONNECTIONS_PER_IP: String(PER_IP), REQUEST_TIMEOUT_SECONDS: '3' });
 });
 afterAll(() => server?.stop());
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migratedServiceEnv } from './support/file-server';
 import { call } from './support/http';
-import { freshServiceEnv } from './support/services';
 import { startServer, TEST_ADMIN_TOKEN, type RunningServer } from './support/server';
 import { putPart, uploadShare } from './support/shares';
 import { openStore } from './support/store';
@@ -12,7 +12,7 @@ import type { StorageDriver } from '@/lib/storage/types';
 let server: RunningServer;
 let store: StorageDriver;
 beforeAll(async () => {
-  const env = { ...(await freshServiceEnv()), PENDING_UPLOAD_TTL_HOURS: '0.001', JANITOR_INTERVAL_SECONDS: '1', UPLOAD_MODE: 'proxy' };
+  const env = { ...(await migratedServiceEnv()), PENDING_UPLOAD_TTL_HOURS: '0.001', JANITOR_INTERVAL_SECONDS: '1', UPLOAD_MODE: 'proxy' };
   server = await startServer(env);
   store = openStore(env, server.dataDir);
 });

@@ -3,8 +3,8 @@ import { readdirSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migratedServiceEnv } from './support/file-server';
 import { call } from './support/http';
-import { freshServiceEnv } from './support/services';
 import { startServer, TEST_ADMIN_TOKEN, type RunningServer } from './support/server';
 import { putPart, uploadShare } from './support/shares';
 
@@ -13,7 +13,7 @@ import { putPart, uploadShare } from './support/shares';
 let server: RunningServer;
 let token: string;
 beforeAll(async () => {
-  server = await startServer({ ...(await freshServiceEnv()), UPLOAD_MODE: 'proxy' });
+  server = await startServer({ ...(await migratedServiceEnv()), UPLOAD_MODE: 'proxy' });
   const username = `rob${Date.now().toString(36)}`;
   await call('POST', '/api/users', { base: server.url, token: TEST_ADMIN_TOKEN, body: { username, password: 'long enough', quota_bytes: 1024 ** 3 } });
   token = (await call('POST', '/api/auth/login', { base: server.url, body: { username, password: 'long enough' } })).json.token;

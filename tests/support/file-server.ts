@@ -13,19 +13,29 @@ import { dropTestDatabase, freshServiceEnv } from './services';
  */
 interface FileServer {
   server: RunningServer;
-  /** The database and storage settings the server was started with (not the fixed ones). */
+  /** The database, storage and data-dir settings the server was started with (not the fixed ones). */
   env: Record<string, string | undefined>;
 }
 
 let current: FileServer | undefined;
 
+/**
+ * Database and storage settings for a new server: a copy of the run's migrated template
+ * (a PGlite data dir in DATA_DIR, or a PostgreSQL database) and a fresh bucket on S3, so the
+ * server starts without running a migration.
+ */
+export async function migratedServiceEnv(): Promise<Record<string, string | undefined>> {
+  const template = inject('serverTemplate');
+  const env = await freshServiceEnv(template.database);
+  const dataDir = tempDir();
+  if (template.dataDir) cpSync(path.join(template.dataDir, 'pglite'), path.join(dataDir, 'pglite'), { recursive: true });
+  return { ...env, DATA_DIR: dataDir };
+}
+
 export function useFileServer(): void {
   beforeAll(async () => {
-    const template = inject('serverTemplate');
-    const env = await freshServiceEnv(template.database);
-    const dataDir = tempDir();
-    if (template.dataDir) cpSync(path.join(template.dataDir, 'pglite'), path.join(dataDir, 'pglite'), { recursive: true });
-    current = { server: await startServer({ ...env, DATA_DIR: dataDir }), env };
+    const env = await migratedServiceEnv();
+    current = { server: await startServer(env), env };
   });
   afterAll(async () => {
     const was = current;

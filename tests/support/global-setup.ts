@@ -1,11 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
 // @ts-expect-error plain ESM helper shared with npm start
 import { ensureBuilt } from '../../scripts/build-hash.mjs';
 import { postgresUrl } from './env';
 import { missingReason, requiredServices } from './requires';
-import { ROOT, tempDir } from './server';
+import { migrate, ROOT, tempDir } from './server';
 import { createTestDatabase, dropTestDatabase } from './services';
 
 /** What each file's server starts from: a database with every migration applied. */
@@ -33,14 +32,14 @@ export default async function setup(project: TestProject) {
   for (const s of requiredServices()) missingReason(s);
   ensureBuilt({ quiet: true });
   const template: ServerTemplate = {};
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production' };
+  const env: { DATA_DIR?: string; DATABASE_URL?: string } = {};
   if (postgresUrl()) {
     env.DATABASE_URL = await createTestDatabase('htmls_template');
     template.database = new URL(env.DATABASE_URL).pathname.slice(1);
   } else {
     env.DATA_DIR = template.dataDir = tempDir('htmls-template-');
   }
-  const migrated = spawnSync(process.execPath, ['scripts/start.mjs', '--migrate', '--no-build'], { cwd: ROOT, env, encoding: 'utf8' });
+  const migrated = migrate(env);
   if (migrated.status !== 0) throw new Error(`migrating the template database failed:\n${migrated.stdout}${migrated.stderr}`);
   project.provide('serverTemplate', template);
   return async () => {

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess, type SpawnSyncReturns } from 'node:child_process';
 import { createWriteStream, mkdirSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -26,6 +26,18 @@ export async function freePort(): Promise<number> {
       s.close(() => resolve(port));
     });
     s.on('error', reject);
+  });
+}
+
+/**
+ * What `npm run db:migrate` runs, without its build step (the suite's setup built): migrates the
+ * database `env` names (DATABASE_URL, else the PGlite database in DATA_DIR).
+ */
+export function migrate(env: { DATA_DIR?: string; DATABASE_URL?: string }): SpawnSyncReturns<string> {
+  return spawnSync(process.execPath, ['scripts/start.mjs', '--migrate', '--no-build'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', ...env },
+    encoding: 'utf8',
   });
 }
 
