@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import next from 'next';
 import { boot } from './lib/boot';
 import { EnvError, getEnv, type Env } from './lib/env';
+import { tuneHeap } from './lib/heap-tuning';
 import { setHostedPort } from './lib/hosting/hosted-port';
 import { cachedReply } from './lib/hosting/reply-cache';
 import { serveHosted } from './lib/hosting/serve-hosted';
@@ -71,6 +72,7 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 }
 
 async function main() {
+  tuneHeap();
   const env = loadEnv();
   const dev = process.argv.includes('--dev');
   markCustomServer();

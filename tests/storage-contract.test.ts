@@ -195,6 +195,31 @@ for (const [name, make, suite] of drivers) {
       await s.abortMultipart(key, id);
     });
 
+    it('shows each chunk of a part to the observer, in order, as it stores it', async () => {
+      const s = await get();
+      const key = 'shared/mp6/a.bin';
+      const id = await s.createMultipart(key, { partSize: 5 * MiB });
+      const pieces = [randomBytes(3 * MiB), randomBytes(1), randomBytes(2 * MiB - 1)];
+      const seen: Buffer[] = [];
+      await s.uploadPart(key, id, 1, Readable.from(pieces), 5 * MiB, (c) => seen.push(Buffer.from(c)));
+      expect(Buffer.concat(seen).equals(Buffer.concat(pieces))).toBe(true);
+      await s.abortMultipart(key, id);
+    });
+
+    it('a body that failed or closed before the store began fails the part (no wait for bytes that never come)', async () => {
+      const s = await get();
+      const key = 'shared/mp7/a.bin';
+      const id = await s.createMultipart(key, { partSize: 5 * MiB });
+      const failed = new Readable({ read() {} }).on('error', () => {});
+      failed.destroy(new Error('client went away'));
+      await expect(s.uploadPart(key, id, 1, failed, 10)).rejects.toThrow();
+      const closed = new Readable({ read() {} });
+      closed.destroy();
+      await expect(s.uploadPart(key, id, 1, closed, 10)).rejects.toThrow();
+      expect(await s.listParts(key, id)).toEqual([]);
+      await s.abortMultipart(key, id);
+    });
+
     it('deletePrefix also aborts unfinished multi-part uploads under the prefix', async () => {
       const s = await get();
       const key = 'shared/mp4/a.bin';

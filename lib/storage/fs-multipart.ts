@@ -4,6 +4,7 @@ import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { bodyGone } from './exact-length';
 import { StorageIncompleteBodyError, StorageInvalidPartError, StorageNotFoundError, type PartInfo } from './types';
 
 /**
@@ -80,7 +81,7 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
       return uploadId;
     },
 
-    async uploadPart(key: string, uploadId: string, partNumber: number, body: Readable, size: number): Promise<{ etag: string }> {
+    async uploadPart(key: string, uploadId: string, partNumber: number, body: Readable, size: number, observe?: (chunk: Buffer) => void): Promise<{ etag: string }> {
       const dir = uploadDir(key, uploadId);
       if (closing.has(dir)) throw new StorageNotFoundError('no such upload');
       // Registered before the first await, so a complete or abort that starts now waits for it.
@@ -89,7 +90,7 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
         const partSize = await partSizeOf(dir);
         if (size > partSize) throw new Error(`part ${partNumber} is ${size} bytes, more than the upload's part size ${partSize}`);
         try {
-          await writeAt(path.join(dir, 'data'), body, (partNumber - 1) * partSize, size, progress);
+          await writeAt(path.join(dir, 'data'), body, (partNumber - 1) * partSize, size, progress, observe);
         } catch (e) {
           // The part's bytes on disk are no longer what an earlier marker describes.
           if (progress.wrote) await fs.rm(marker(dir, partNumber), { force: true });
@@ -233,35 +234,75 @@ interface WriteState {
  * Streams exactly `size` bytes of body into file at position, gathering socket chunks into
  * ~1 MiB writev calls. Fails on a short or long body, or once stopped (no write starts after
  * that, and closing the file waits for the one in flight).
+ *
+ * It takes the body's 'data' events and pauses it while a write runs: one promise per write, not
+ * the several per 64 KB chunk of `for await` (each one also runs the async-context hooks that
+ * Next installs). Measured on 1 GiB proxy uploads: the server's user CPU time 0.92–0.95 s
+ * against 1.01–1.06 s with `for await`.
  */
-async function writeAt(file: string, body: Readable, position: number, size: number, state: WriteState): Promise<void> {
+async function writeAt(file: string, body: Readable, position: number, size: number, state: WriteState, observe?: (chunk: Buffer) => void): Promise<void> {
   const fh = await fs.open(file, constants.O_WRONLY | constants.O_CREAT);
   try {
-    let seen = 0;
-    let batch: Buffer[] = [];
-    let batchBytes = 0;
-    const flush = async () => {
-      if (state.stopped) throw state.stopped;
-      const at = position + seen - batchBytes;
-      state.wrote = true;
-      const { bytesWritten } = await fh.writev(batch, at);
-      if (bytesWritten !== batchBytes) await writeRest(fh, Buffer.concat(batch).subarray(bytesWritten), at + bytesWritten);
-      batch = [];
-      batchBytes = 0;
-    };
-    for await (const c of body) {
-      const chunk = c as Buffer;
-      seen += chunk.length;
-      if (seen > size) throw new StorageIncompleteBodyError(`body longer than the announced ${size} bytes`);
-      batch.push(chunk);
-      batchBytes += chunk.length;
-      if (batchBytes >= BATCH) await flush();
-    }
-    if (batchBytes) await flush();
-    if (seen !== size) throw new StorageIncompleteBodyError(`body ended after ${seen} of ${size} bytes`);
-  } catch (e) {
-    body.destroy();
-    throw e;
+    await new Promise<void>((resolve, reject) => {
+      let seen = 0;
+      let batch: Buffer[] = [];
+      let batchBytes = 0;
+      let writing = false;
+      let ended = false;
+      let settled = false;
+      const settle = (e?: unknown) => {
+        if (settled) return;
+        settled = true;
+        body.off('data', onData).off('end', onEnd).off('error', settle).off('close', onClose);
+        if (e) {
+          body.destroy();
+          reject(e);
+        } else resolve();
+      };
+      const flush = async () => {
+        if (state.stopped) throw state.stopped;
+        const bufs = batch;
+        const bytes = batchBytes;
+        const at = position + seen - bytes;
+        batch = [];
+        batchBytes = 0;
+        state.wrote = true;
+        const { bytesWritten } = await fh.writev(bufs, at);
+        if (bytesWritten !== bytes) await writeRest(fh, Buffer.concat(bufs).subarray(bytesWritten), at + bytesWritten);
+      };
+      const finish = () => {
+        if (seen !== size) return settle(new StorageIncompleteBodyError(`body ended after ${seen} of ${size} bytes`));
+        if (!batchBytes) return settle();
+        flush().then(() => settle(), settle);
+      };
+      const onData = (chunk: Buffer) => {
+        seen += chunk.length;
+        if (seen > size) return settle(new StorageIncompleteBodyError(`body longer than the announced ${size} bytes`));
+        observe?.(chunk);
+        batch.push(chunk);
+        batchBytes += chunk.length;
+        if (batchBytes < BATCH) return;
+        writing = true;
+        body.pause();
+        flush().then(() => {
+          writing = false;
+          if (settled) return;
+          if (ended) finish();
+          else body.resume();
+        }, settle);
+      };
+      const onEnd = () => {
+        ended = true;
+        if (!writing) finish();
+      };
+      // A body destroyed without an error (the client went away) never ends.
+      const onClose = () => {
+        if (!ended) settle(new StorageIncompleteBodyError(`body closed after ${seen} of ${size} bytes`));
+      };
+      const gone = bodyGone(body);
+      if (gone) return settle(gone);
+      body.on('data', onData).on('end', onEnd).on('error', settle).on('close', onClose);
+    });
   } finally {
     await fh.close();
   }

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { Readable } from 'node:stream';
-import { exactLength } from './exact-length';
+import { bodyGone, exactLength } from './exact-length';
 import { probePresignedCopy } from './s3-copy-probe';
 import {
   AbortMultipartUploadCommand,
@@ -246,9 +246,11 @@ export function createS3Storage(s: S3Settings, client = createS3Client(s)): Stor
       return out.UploadId!;
     },
 
-    async uploadPart(key, uploadId, partNumber, body, size) {
+    async uploadPart(key, uploadId, partNumber, body, size, observe) {
       assertKey(key);
-      const checked = body.pipe(exactLength(size));
+      const gone = bodyGone(body);
+      if (gone) throw gone;
+      const checked = body.pipe(exactLength(size, observe));
       body.on('error', (e) => checked.destroy(e));
       // A failing body does not end the SDK's request by itself (pipe() drops errors): abort it.
       const abort = new AbortController();

@@ -64,7 +64,11 @@ export interface StorageDriver {
   list(prefix: string): Promise<ObjectInfo[]>;
   /** Every part but the last will have exactly `partSize` bytes (the fs store lays them out by it). */
   createMultipart(key: string, opts: { contentType?: string; partSize: number }): Promise<string>;
-  uploadPart(key: string, uploadId: string, partNumber: number, body: Readable, size: number): Promise<{ etag: string }>;
+  /**
+   * Streams exactly `size` bytes of body into part n. `observe`, if given, sees each chunk in
+   * order as the store takes it (the caller's checksum), with no stream of its own in between.
+   */
+  uploadPart(key: string, uploadId: string, partNumber: number, body: Readable, size: number, observe?: (chunk: Buffer) => void): Promise<{ etag: string }>;
   /** The URL signs `Content-Length: size` too: a body of any other length fails the signature. */
   presignPart(key: string, uploadId: string, partNumber: number, size: number, expiresInSeconds: number): Promise<PresignedPart>;
   listParts(key: string, uploadId: string): Promise<PartInfo[]>;
