@@ -132,3 +132,40 @@ describe('fs store — temporary files', () => {
     expect(readdirSync(path.join(root, 'multipart'))).toEqual([]);
   });
 });
+
+describe('fs store — cached read handles (a player’s seeks)', () => {
+  const openFds = () => readdirSync('/proc/self/fd').length;
+
+  it('a range read after the object was replaced, re-uploaded or deleted sees that change', async () => {
+    const s = createFsStorage(tempDir('htmls-fs-'));
+    const key = 'shared/h1/v.bin';
+    const whole = { start: 0, end: 3 };
+    await s.put(key, Buffer.from('aaaa'));
+    expect((await s.readRange!(key, whole)).toString()).toBe('aaaa');
+    await s.put(key, Buffer.from('bbbb'));
+    expect((await s.readRange!(key, whole)).toString()).toBe('bbbb');
+    const id = await s.createMultipart(key, { partSize: MiB });
+    const { etag } = await s.uploadPart(key, id, 1, Readable.from([Buffer.from('cccc')]), 4);
+    await s.completeMultipart(key, id, [{ partNumber: 1, etag }]);
+    expect((await s.readRange!(key, whole)).toString()).toBe('cccc');
+    await s.delete(key);
+    await expect(s.readRange!(key, whole)).rejects.toBeInstanceOf(StorageNotFoundError);
+    await s.put(key, Buffer.from('dddd'));
+    expect((await s.readRange!(key, whole)).toString()).toBe('dddd');
+    await s.deletePrefix('shared/h1/');
+    await expect(s.readRange!(key, whole)).rejects.toBeInstanceOf(StorageNotFoundError);
+  });
+
+  it('keeps a bounded number of files open however many objects are read', async () => {
+    const s = createFsStorage(tempDir('htmls-fs-'));
+    const keys = Array.from({ length: 150 }, (_, i) => `shared/h2/f${i}.bin`);
+    for (const k of keys) await s.put(k, Buffer.from('x'.repeat(10)));
+    const before = openFds();
+    for (const k of keys) await s.readRange!(k, { start: 0, end: 9 });
+    // Concurrent seeks of one object share its handle.
+    await Promise.all(Array.from({ length: 50 }, () => s.readRange!(keys[0], { start: 2, end: 5 })));
+    await new Promise((r) => setTimeout(r, 50)); // closes of evicted handles are not awaited
+    expect(openFds() - before).toBeLessThanOrEqual(64);
+    await s.deletePrefix('shared/h2/');
+  });
+});

@@ -16,6 +16,7 @@ import {
 } from './types';
 import { CHUNK, giveChunk, takeChunk } from './chunk-pool';
 import { createFsMultipart, pruneEmpty } from './fs-multipart';
+import { createReadHandles } from './read-handles';
 
 /**
  * Each object is a directory named by its key holding one data file, so that `a` and `a/b`
@@ -40,6 +41,8 @@ export function createFsStorage(root: string): StorageDriver {
       throw isNotFound(e) ? new StorageNotFoundError('no such object') : e;
     });
   const multipart = createFsMultipart(root, objectDir);
+  // Every write or delete of an object below runs in handles.changing().
+  const handles = createReadHandles(openData);
   const tmpFile = async () => {
     await fs.mkdir(tmp, { recursive: true });
     return path.join(tmp, randomBytes(12).toString('hex'));
@@ -109,7 +112,7 @@ export function createFsStorage(root: string): StorageDriver {
     const dir = objectDir(key);
     await fs.mkdir(dir, { recursive: true });
     const target = path.join(dir, DATA);
-    await fs.rename(file, target);
+    await handles.changing(key, () => fs.rename(file, target));
     return info(key, await fs.stat(target));
   }
 
@@ -152,9 +155,8 @@ export function createFsStorage(root: string): StorageDriver {
       return { ...info(key, st), body: readChunks(handle, start, end), range };
     },
 
-    async readRange(key, range) {
-      const handle = await openData(key);
-      try {
+    readRange(key, range) {
+      return handles.use(key, async (handle) => {
         const length = range.end - range.start + 1;
         const buf = length <= CHUNK ? takeChunk().subarray(0, length) : Buffer.allocUnsafe(length);
         for (let off = 0; off < buf.length; ) {
@@ -163,10 +165,7 @@ export function createFsStorage(root: string): StorageDriver {
           off += bytesRead;
         }
         return buf;
-      } finally {
-        // Not awaited: the bytes are ready, the close need not delay them.
-        handle.close().catch(() => {});
-      }
+      });
     },
 
     async head(key) {
@@ -175,7 +174,7 @@ export function createFsStorage(root: string): StorageDriver {
     },
 
     async delete(key) {
-      await fs.rm(dataFile(key), { force: true });
+      await handles.changing(key, () => fs.rm(dataFile(key), { force: true }));
       await pruneEmpty(path.dirname(dataFile(key)), objects);
     },
 
@@ -184,7 +183,7 @@ export function createFsStorage(root: string): StorageDriver {
       if (prefix.endsWith('/') && prefix.length > 1) {
         // A folder prefix (a share group, a deploy): both areas lose just that folder.
         await multipart.deletePrefixFolder(prefix);
-        await fs.rm(objectDir(prefix.slice(0, -1)), { recursive: true, force: true });
+        await handles.changing(prefix, () => fs.rm(objectDir(prefix.slice(0, -1)), { recursive: true, force: true }));
       } else {
         for (const u of await driver.listMultipartUploads(prefix)) await driver.abortMultipart(u.key, u.uploadId);
         for (const o of found) await driver.delete(o.key);
@@ -206,7 +205,7 @@ export function createFsStorage(root: string): StorageDriver {
       return multipart.create(key, opts.partSize);
     },
 
-    uploadPart: (key, uploadId, partNumber, body, size) => multipart.uploadPart(key, uploadId, partNumber, body, size),
+    uploadPart: (key, uploadId, partNumber, body, size, observe) => multipart.uploadPart(key, uploadId, partNumber, body, size, observe),
 
     async presignPart() {
       throw new Error('the fs store has no presigned URLs: use proxy mode');
@@ -216,7 +215,7 @@ export function createFsStorage(root: string): StorageDriver {
 
     async completeMultipart(key, uploadId, parts) {
       const target = dataFile(key);
-      await multipart.complete(key, uploadId, parts, target);
+      await handles.changing(key, () => multipart.complete(key, uploadId, parts, target));
       return info(key, await fs.stat(target));
     },
 
