@@ -144,6 +144,18 @@ export async function peakRss<T>(pid: number, fn: () => Promise<T>): Promise<{ r
 }
 export const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
 
+/**
+ * A bare Node server for a baseline or a reference row: `script` (CommonJS, run with `node -e`)
+ * gets `args` and then a free port, and prints a line once it listens. A child process, like our
+ * server.
+ */
+export async function startBareServer(script: string, args: string[]): Promise<{ url: string; stop: () => void }> {
+  const port = await freePort();
+  const proc = spawn(process.execPath, ['-e', script, ...args, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise((r) => proc.stdout!.once('data', r));
+  return { url: `http://127.0.0.1:${port}`, stop: () => void proc.kill() };
+}
+
 /** A file of `size` random bytes (1 MiB pattern repeated: random enough, fast to make). */
 export async function makeFile(file: string, size: number) {
   const block = randomBytes(MiB);

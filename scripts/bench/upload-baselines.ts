@@ -10,7 +10,7 @@ import path from 'node:path';
 import { AbortMultipartUploadCommand, CreateMultipartUploadCommand } from '@aws-sdk/client-s3';
 import { s3FromEnv } from '../../tests/support/env';
 import { s3Client, s3ClientConfig } from '../../tests/support/services';
-import { freePort } from '../../tests/support/server';
+import { startBareServer } from './common';
 
 /**
  * About twenty lines of Node: each PUT is written to its own file in 1 MiB writes (faster here
@@ -41,21 +41,19 @@ export interface Baseline {
 }
 
 export async function bareNodeBaseline(dir: string): Promise<Baseline> {
-  const port = await freePort();
-  const proc = spawn(process.execPath, ['-e', BARE_SERVER, dir, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise((r) => proc.stdout!.once('data', r));
+  const server = await startBareServer(BARE_SERVER, [dir]);
   return {
     label: 'bare Node server writing the PUTs to files on the same disk',
     async upload(file, size, partSize, parallel) {
       const run = randomBytes(4).toString('hex');
-      const parts = partsOf(size, partSize).map((p) => ({ ...p, url: `http://127.0.0.1:${port}/${run}-${p.n}`, headers: {} }));
+      const parts = partsOf(size, partSize).map((p) => ({ ...p, url: `${server.url}/${run}-${p.n}`, headers: {} }));
       const { ms } = await putParts({ file, parallel, parts });
       const cleanup = async () => {
         await Promise.all(parts.map((p) => rm(path.join(dir, `bare-${run}-${p.n}`), { force: true })));
       };
       return { ms, cleanup };
     },
-    stop: async () => void proc.kill(),
+    stop: async () => server.stop(),
   };
 }
 

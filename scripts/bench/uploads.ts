@@ -3,6 +3,7 @@
  * (upload-baselines.ts), init + complete of a 500-file share, and the server's memory: idle,
  * during one large proxy upload, and during 20 parallel 48 MB parts.
  */
+import { execFileSync } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { addRow, api, fmt, log, makeFile, mbps, median, MiB, peakRss, quick, request, rows, RSS_SIZE, rssOf, RUNS, SIZE, type BenchContext } from './common';
@@ -53,32 +54,37 @@ export async function uploadOnce(ctx: BenchContext, file: string, size: number, 
 }
 
 /**
- * Both sides start each pair from the same state of memory. Bytes just deleted free their page
- * cache, and this VM hands free pages back to its host after a second or two: whoever writes
- * next into those pages pays a host fault per page (measured: a bare Node server fell from ~1,000
- * to ~450 MiB/s when it wrote after such a pause). So a pair's outputs are deleted together, the
- * bench waits for the host to take the pages back, and the two sides run in alternating order.
+ * Both sides start from the same state of memory: before each run the previous side's bytes are
+ * deleted, dirty pages flushed (`sync`), and the bench waits a few seconds. Measured with the bare
+ * server alone, one run after another: a run that writes while the previous run's gigabyte is
+ * still in the page cache took 298–381 MiB/s, one after that gigabyte was deleted 915–948. (The
+ * bench used to delete a pair's outputs together, so whichever side ran second was slow, and the
+ * medians measured the order.) Waiting matters too: this VM hands freed pages back to its host
+ * after a second or two, and whoever writes next into them pays a host fault per page.
  */
 const SETTLE_MS = 4000;
+
+async function quietDisk(): Promise<void> {
+  execFileSync('sync');
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
+}
 
 async function versus(ctx: BenchContext, baseline: Baseline, via: 'proxy' | 'direct', partSize: number, parallel: number) {
   const ours: number[] = [];
   const theirs: number[] = [];
-  const last: { share?: UploadedShare; cleanup?: () => Promise<void> } = {};
+  const runOurs = async () => {
+    await quietDisk();
+    const r = await uploadOnce(ctx, ctx.shareFile, SIZE, via, parallel);
+    ours.push(r.ms);
+    await api(ctx.base, 'DELETE', `/api/shares/${r.share.id}`, ctx.member);
+  };
+  const runTheirs = async () => {
+    await quietDisk();
+    const r = await baseline.upload(ctx.shareFile, SIZE, partSize, parallel);
+    theirs.push(r.ms);
+    await r.cleanup();
+  };
   for (let i = 0; i < RUNS; i++) {
-    if (last.share) await api(ctx.base, 'DELETE', `/api/shares/${last.share.id}`, ctx.member);
-    await last.cleanup?.();
-    if (i > 0) await new Promise((r) => setTimeout(r, SETTLE_MS));
-    const runOurs = async () => {
-      const r = await uploadOnce(ctx, ctx.shareFile, SIZE, via, parallel);
-      ours.push(r.ms);
-      last.share = r.share;
-    };
-    const runTheirs = async () => {
-      const r = await baseline.upload(ctx.shareFile, SIZE, partSize, parallel);
-      theirs.push(r.ms);
-      last.cleanup = r.cleanup;
-    };
     if (i % 2 === 0) {
       await runOurs();
       await runTheirs();
@@ -87,28 +93,23 @@ async function versus(ctx: BenchContext, baseline: Baseline, via: 'proxy' | 'dir
       await runOurs();
     }
   }
-  await last.cleanup?.();
   const each = (ms: number[]) => ms.map((m) => mbps(SIZE, m).toFixed(0)).join(', ');
   log(`  ${via}: ours ${each(ours)} MiB/s; baseline ${each(theirs)} MiB/s (run by run)`);
-  return { ours: mbps(SIZE, median(ours)), theirs: mbps(SIZE, median(theirs)), share: last.share! };
+  return { ours: mbps(SIZE, median(ours)), theirs: mbps(SIZE, median(theirs)) };
 }
 
-/** Returns the last proxy-mode share, kept for the downloads section. */
-export async function benchUploads(ctx: BenchContext): Promise<UploadedShare> {
+export async function benchUploads(ctx: BenchContext): Promise<void> {
   const { base, member, env } = ctx;
   const s3 = env.STORAGE === 's3';
   const caps = await api(base, 'GET', '/api/shares/upload/capabilities', member);
   log('uploads…');
   const baseline = s3 ? sdkBaseline(env) : await bareNodeBaseline(ctx.work);
-  let share: UploadedShare;
   try {
     // Parts through the server, one at a time, in the size the server gives (48 MB in proxy mode).
     const proxy = await versus(ctx, baseline, 'proxy', caps.partSize, 1);
-    share = proxy.share;
     addRow(`${SIZE / MiB} MiB proxy upload`, proxy.ours, 'MiB/s', proxy.theirs, baseline.label, { min: 0.8, text: 'goal ≥ 0.8×' });
     if (caps.mode === 'direct') {
       const direct = await versus(ctx, baseline, 'direct', caps.partSize, caps.parallel);
-      await api(base, 'DELETE', `/api/shares/${direct.share.id}`, member);
       addRow(`${SIZE / MiB} MiB direct-mode upload`, direct.ours, 'MiB/s', direct.theirs, `${baseline.label}, ${caps.parallel} at a time`, { min: 0.95, text: 'goal ≥ 0.95×' });
     } else if (s3) {
       log('no direct-mode row: the server keeps uploads in proxy mode on this store (see its log: the presigned-copy probe)');
@@ -117,7 +118,6 @@ export async function benchUploads(ctx: BenchContext): Promise<UploadedShare> {
     await baseline.stop();
   }
   await benchManyFiles(ctx, quick ? 100 : 500);
-  return share;
 }
 
 /** init + complete of a share of many small files (the parts in between are not timed). */
