@@ -6,7 +6,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { freshServiceEnv } from '../tests/support/services';
-import { freePort, startServer, TEST_ADMIN_TOKEN, type RunningServer } from '../tests/support/server';
+import { freePort, freePorts, startServer, TEST_ADMIN_TOKEN, type RunningServer } from '../tests/support/server';
 import { ownClientAddress } from './support/client-address';
 
 test.use({ extraHTTPHeaders: ownClientAddress() });
@@ -17,8 +17,7 @@ let hostedPort: number;
 const main = () => `http://localhost:${port}`;
 
 test.beforeAll(async () => {
-  port = await freePort();
-  hostedPort = await freePort();
+  [port, hostedPort] = await freePorts(2);
   server = await startServer({ ...(await freshServiceEnv()), PORT: String(port), HOSTED_PORT: String(hostedPort) });
 });
 test.afterAll(async () => server?.stop());

@@ -19,14 +19,26 @@ export interface RunningServer {
 }
 
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
+  return (await freePorts(1))[0];
+}
+
+/**
+ * `n` distinct free ports: every socket stays bound until all are chosen, so the kernel cannot hand
+ * out one port twice (seen in CI: PORT and HOSTED_PORT drawn equal, "HOSTED_PORT must differ from PORT").
+ */
+export async function freePorts(n: number): Promise<number[]> {
+  const held = await Promise.all(
+    Array.from({ length: n }, () =>
+      new Promise<ReturnType<typeof createServer>>((resolve, reject) => {
+        const s = createServer();
+        s.on('error', reject);
+        s.listen(0, '127.0.0.1', () => resolve(s));
+      }),
+    ),
+  );
+  const ports = held.map((s) => (s.address() as { port: number }).port);
+  await Promise.all(held.map((s) => new Promise((resolve) => s.close(resolve))));
+  return ports;
 }
 
 /**
@@ -49,9 +61,23 @@ export const tempDir = (prefix = 'htmls-test-') => mkdtempSync(path.join(os.tmpd
  * parent's environment entirely, so each server sees exactly what the test chose.
  */
 export async function startServer(env: Record<string, string | undefined> = {}): Promise<RunningServer> {
-  const port = env.PORT ? Number(env.PORT) : await freePort();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOnce(env);
+    } catch (e) {
+      // freePort() lets its port go before the server binds it, and files run in parallel: another
+      // process may take it meanwhile (seen in CI: `listen EADDRINUSE`). Ports we chose, we choose again.
+      const taken = e instanceof Error && e.message.includes('EADDRINUSE');
+      if (!taken || env.PORT || attempt === 5) throw e;
+    }
+  }
+}
+
+async function startServerOnce(env: Record<string, string | undefined>): Promise<RunningServer> {
+  const [free, freeHosted] = await freePorts(2);
+  const port = env.PORT ? Number(env.PORT) : free;
   // The hosted listener defaults to PORT + 1, which may be taken: pick a free one too.
-  const hostedPort = 'HOSTED_PORT' in env || env.HOSTED_ORIGIN ? env.HOSTED_PORT : String(await freePort());
+  const hostedPort = 'HOSTED_PORT' in env || env.HOSTED_ORIGIN ? env.HOSTED_PORT : String(freeHosted);
   const dataDir = env.DATA_DIR ?? tempDir();
   const base: Record<string, string | undefined> = {
     PATH: process.env.PATH,
