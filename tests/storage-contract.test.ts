@@ -227,6 +227,8 @@ for (const [name, make, suite] of drivers) {
       await s.uploadPart(key, id, 1, Readable.from([Buffer.alloc(100)]), 100);
       await s.deletePrefix('shared/mp4/');
       expect(await s.listMultipartUploads('shared/mp4/')).toEqual([]);
+      await expect(s.listParts(key, id)).rejects.toBeInstanceOf(StorageNotFoundError);
+      await expect(s.uploadPart(key, id, 2, Readable.from([Buffer.alloc(100)]), 100)).rejects.toBeInstanceOf(StorageNotFoundError);
     });
 
     if (name === 's3') it('a missing bucket is the store being unavailable, not a missing object', async () => {
