@@ -65,9 +65,9 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
     if (partSizes.size >= MAX_KNOWN_UPLOADS) partSizes.delete(partSizes.keys().next().value!);
     partSizes.set(dir, partSize);
   }
-  const forgetUploads = (dirOrParent: string) => {
+  function forgetUploads(dirOrParent: string) {
     for (const d of partSizes.keys()) if (d === dirOrParent || d.startsWith(dirOrParent + path.sep)) partSizes.delete(d);
-  };
+  }
 
   /** Stops every writer of the upload and waits until their files are closed. */
   async function quiesce(dir: string): Promise<void> {

@@ -74,12 +74,13 @@ export async function startServer(env: Record<string, string | undefined> = {}):
 }
 
 async function startServerOnce(env: Record<string, string | undefined>): Promise<RunningServer> {
-  let [free, freeHosted] = await freePorts(2);
+  const [free, freeHosted] = await freePorts(2);
   const port = env.PORT ? Number(env.PORT) : free;
-  // A PORT the test chose was let go before we drew: it may come back as the hosted one.
-  while (freeHosted === port) freeHosted = await freePort();
-  // The hosted listener defaults to PORT + 1, which may be taken: pick a free one too.
-  const hostedPort = 'HOSTED_PORT' in env || env.HOSTED_ORIGIN ? env.HOSTED_PORT : String(freeHosted);
+  // The hosted listener defaults to PORT + 1, which may be taken: pick a free one too. A PORT the
+  // test chose was let go before we drew, so it may come back as this one: then draw again.
+  let hosted = freeHosted;
+  while (hosted === port) hosted = await freePort();
+  const hostedPort = 'HOSTED_PORT' in env || env.HOSTED_ORIGIN ? env.HOSTED_PORT : String(hosted);
   const dataDir = env.DATA_DIR ?? tempDir();
   const base: Record<string, string | undefined> = {
     PATH: process.env.PATH,
