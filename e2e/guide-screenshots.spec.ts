@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { createMember, createShare, updateShare } from './support/seed';
+import { createMember, createShare, expireShare, updateShare } from './support/seed';
 import { ownClientAddress } from './support/client-address';
 
 test.use({ extraHTTPHeaders: ownClientAddress() });
@@ -66,7 +66,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await g.context().clearCookies();
     await g.goto(`/f/${share.id}`);
     await shot(g, 'password-page');
-    await updateShare(member.token, share.id, { password: null, expires_at: new Date(Date.now() - 1000).toISOString() });
+    await expireShare(member.token, share.id, { password: null });
     await g.goto(`/f/${share.id}`);
     await expect(g.getByRole('heading', { name: 'This link has expired' })).toBeVisible();
     await shot(g, 'expired-page');

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { createMember, createShare, updateShare } from './support/seed';
+import { createMember, createShare, expireShare, updateShare } from './support/seed';
 import { ownClientAddress } from './support/client-address';
 
 test.use({ extraHTTPHeaders: ownClientAddress() });
@@ -18,7 +18,7 @@ test('no public page scrolls horizontally at 320 px, in light and dark mode', as
   const open = await createShare(member.token, { [long]: Buffer.from('text '.repeat(400)), 'data.bin': Buffer.alloc(2048) }, { note: 'A note that is long enough to wrap over several lines on a small phone screen' });
   const locked = await createShare(member.token, { 'a.txt': Buffer.from('a') }, { password: 'guest password' });
   const expired = await createShare(member.token, { 'a.txt': Buffer.from('a') });
-  await updateShare(member.token, expired.id, { expires_at: new Date(Date.now() - 1000).toISOString() });
+  await expireShare(member.token, expired.id);
 
   const paths = [
     '/',

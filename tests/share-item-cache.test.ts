@@ -6,7 +6,7 @@ import { postgresUrl } from './support/env';
 import { requires } from './support/requires';
 import { freshServiceEnv } from './support/services';
 import { startServer, tempDir, TEST_ADMIN_TOKEN, type RunningServer } from './support/server';
-import { uploadShare } from './support/shares';
+import { expireShare, uploadShare } from './support/shares';
 
 // The byte path keeps a published share's item in memory (lib/shares/share-item-cache.ts), so a
 // video player's seeks cost no database round trip. What a guest relies on: a change made on
@@ -65,7 +65,7 @@ requires('postgres').describe('the share item cache', () => {
     await patch({ password: 'another-pw-entirely' });
     await expect.poll(async () => (await range(b.url, url, { Cookie: cookie })).status, { timeout: 1000, interval: 50 }).toBe(401);
 
-    await patch({ expires_at: new Date(Date.now() - 60_000).toISOString() });
+    await expireShare(token, share.id, { base: a.url });
     await expect.poll(async () => (await range(b.url, url)).status, { timeout: 1000, interval: 50 }).toBe(410);
 
     expect((await call('DELETE', `/api/shares/${share.id}`, { base: a.url, token })).status).toBe(204);

@@ -49,6 +49,24 @@ describe('GET/PATCH/DELETE /api/shares', () => {
     expect((await call('PATCH', '/api/shares/nosuchshare', { token: m.token, body: { note: 'x' } })).status).toBe(404);
   });
 
+  it('refuses an expiry in the past, at upload and when edited: 400 invalid_request, nothing stored or changed', async () => {
+    const m = await createMember();
+    const past = new Date(Date.now() - 60_000).toISOString();
+    const init = await call('POST', '/api/shares/upload/init', { token: m.token, body: { expires_at: past, files: [{ clientPath: 'a.txt', size: 1 }] } });
+    expect([init.status, init.json.code]).toEqual([400, 'invalid_request']);
+    expect(init.json.error).toMatch(/^expires_at: that time has passed/);
+    expect((await call('GET', '/api/shares', { token: m.token })).json.shares).toEqual([]);
+    expect((await me(m.token)).used_bytes).toBe(0);
+
+    const when = new Date(Date.now() + 86400_000).toISOString();
+    const { share } = await uploadShare(m.token, { 'a.txt': Buffer.from('a') }, { expires_at: when });
+    const patch = await call('PATCH', `/api/shares/${share.id}`, { token: m.token, body: { expires_at: past } });
+    expect([patch.status, patch.json.code]).toEqual([400, 'invalid_request']);
+    const list = await call('GET', '/api/shares', { token: m.token });
+    expect(list.json.shares[0]).toMatchObject({ id: share.id, expires_at: when });
+    expect((await fetch(`${baseUrl()}/f/${share.id}/a.txt`)).status).toBe(200);
+  });
+
   it('DELETE removes the objects and gives the bytes back to the quota', async () => {
     const m = await createMember();
     const { share } = await uploadShare(m.token, { 'd/a.txt': Buffer.from('12345'), 'b.txt': Buffer.from('678') });

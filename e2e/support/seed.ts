@@ -65,3 +65,18 @@ export async function createShare(token: string, files: Record<string, Buffer>, 
 export async function updateShare(token: string, id: string, body: Record<string, unknown>) {
   return api('PATCH', `/api/shares/${id}`, { token, body });
 }
+
+/** Makes a share expire: a past expires_at is refused, so it expires a moment ahead; returns once it has. */
+export async function expireShare(token: string, id: string, body: Record<string, unknown> = {}) {
+  for (let ahead = 500; ; ahead *= 2) {
+    const at = Date.now() + ahead;
+    try {
+      await updateShare(token, id, { ...body, expires_at: new Date(at).toISOString() });
+    } catch (e) {
+      if (!String(e).includes(' 400 ') || ahead > 60_000) throw e;
+      continue;
+    }
+    while (Date.now() <= at) await new Promise((resolve) => setTimeout(resolve, Math.max(10, at - Date.now() + 5)));
+    return;
+  }
+}

@@ -8,6 +8,11 @@ export const PROXY_PART_SIZE = 48 * 1024 * 1024;
 export const MAX_PART_RETRIES = 4;
 
 const isoTime = z.iso.datetime({ offset: true, message: 'expected an ISO 8601 time such as 2026-12-01T10:00:00Z' });
+/**
+ * An expiry a share can be given: a link that is already expired when it is made or changed is a
+ * mistake (the upload would go ahead and hand out a dead link), so a past time is refused.
+ */
+const futureTime = isoTime.refine((t) => Date.parse(t) > Date.now(), 'that time has passed: choose a later one (a share cannot start expired)');
 const note = z.string().max(2000, 'A note has at most 2,000 characters');
 const password = z.string().max(256, 'A password has at most 256 characters');
 /** Completed downloads after which guests get 410 download_limit; null: no limit. */
@@ -24,7 +29,7 @@ const partNumber = z.number().int().min(1).max(10000);
 
 export const initSchema = z.object({
   note: note.optional(),
-  expires_at: isoTime.nullable().optional(),
+  expires_at: futureTime.nullable().optional(),
   password: password.nullable().optional(),
   max_downloads: maxDownloads.nullable().optional(),
   files: z
@@ -67,7 +72,7 @@ export const resumeSchema = z.object({ groupId: shareIdSchema });
 
 export const updateShareSchema = z.object({
   note: note.optional(),
-  expires_at: isoTime.nullable().optional(),
+  expires_at: futureTime.nullable().optional(),
   password: password.nullable().optional(),
   status: z.enum(['online', 'offline']).optional(),
   max_downloads: maxDownloads.nullable().optional(),

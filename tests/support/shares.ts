@@ -84,3 +84,19 @@ export async function putPart(
   const r = await call('PUT', `/api/shares/upload/chunk?${q}`, { token, base, raw: new Uint8Array(piece) });
   return { status: r.status, etag: r.json?.etag ?? '', text: r.text };
 }
+
+/**
+ * Makes a share expire: the API refuses a past expires_at, so it gets one a moment ahead (more if
+ * the server was too slow to take that as future), and this returns once that moment has passed.
+ */
+export async function expireShare(token: string, id: string, opts: { base?: string; body?: Record<string, unknown> } = {}) {
+  for (let ahead = 500; ; ahead *= 2) {
+    const at = Date.now() + ahead;
+    const r = await call('PATCH', `/api/shares/${id}`, { token, base: opts.base, body: { ...opts.body, expires_at: new Date(at).toISOString() } });
+    if (r.status === 200) {
+      while (Date.now() <= at) await new Promise((resolve) => setTimeout(resolve, Math.max(10, at - Date.now() + 5)));
+      return r;
+    }
+    if (r.status !== 400 || ahead > 60_000) throw new Error(`PATCH expires_at: ${r.status} ${r.text}`);
+  }
+}
