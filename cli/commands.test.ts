@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { COMMON_OPTIONS } from './command';
 import { COMMANDS } from './commands';
-import { parseExpiry } from './format-args';
+import { formatSpeed } from '../lib/client/format';
+import type { ShareDto } from '../lib/shares/share-dto';
+import { shareLine } from './commands/shares';
+import { parseExpiry, parseMaxDownloads, requirePaths } from './format-args';
 import { commandHelp, overview } from './help';
-import { exitCode, findCommand } from './main';
+import { exitCode, findCommand, main } from './main';
+import { explain } from './messages';
 
 describe('CLI commands, from their declarations', () => {
   it('each has a unique name, a summary, and options described (no clash with --json/--help)', () => {
@@ -39,5 +43,80 @@ describe('CLI commands, from their declarations', () => {
       error = e;
     }
     expect(exitCode(error)).toBe(2);
+  });
+});
+
+describe('CLI messages, for a person', () => {
+  const usage = async (argv: string[]) => {
+    let error: unknown;
+    try {
+      await main(argv);
+    } catch (e) {
+      error = e;
+    }
+    expect(exitCode(error), String(error)).toBe(2);
+    return (error as Error).message;
+  };
+
+  it('deploy --help says the default slug is random, not "from the folder"', () => {
+    const help = commandHelp(findCommand('deploy')!);
+    expect(help).toMatch(/--slug NAME +The site's name in its address \(default: a random name/);
+    expect(help).not.toMatch(/from the folder/);
+  });
+
+  it('a mistyped option names it and the nearest real one, not node:util parser text', async () => {
+    const text = await usage(['share', 'x', '--expire', '7d']);
+    expect(text).toMatch(/^htmls share has no option --expire \(did you mean --expires\?\)\./);
+    expect(text).not.toMatch(/positional argument|ERR_PARSE_ARGS/);
+    expect(await usage(['shares', '--bogus'])).toMatch(/^htmls shares has no option --bogus\.\n/);
+    expect(await usage(['share', 'x', '--note'])).toMatch(/^--note needs a value: --note TEXT\./);
+    expect(await usage(['shares', '--json=yes'])).toMatch(/^--json takes no value\./);
+  });
+
+  it('--password takes no secret as an argument: it says where the password comes from', async () => {
+    for (const argv of [
+      ['share', '--password=hunter2', 'cli'],
+      ['share', '--password', 'hunter2'],
+      ['deploy', 'cli', '--password', 'hunter2'],
+      ['share-set', 'abc123', '--password', 'hunter2'],
+    ]) {
+      expect(await usage(argv), argv.join(' ')).toMatch(/--password takes no value: type the password at the prompt .* or set HTMLS_GUEST_PASSWORD/);
+    }
+    expect(commandHelp(findCommand('share')!)).toMatch(/--password +Ask guests for a password \(typed at a hidden prompt, or HTMLS_GUEST_PASSWORD\)/);
+    expect(commandHelp(findCommand('share')!)).toMatch(/--generate-password/);
+  });
+
+  it('an expiry already past and a bad --max-downloads are usage errors that say why', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(() => parseExpiry('2025-12-31T23:00:00Z', now)).toThrow(/The expiry "2025-12-31T23:00:00Z" has already passed: give a later time/);
+    expect(() => parseExpiry('0m', now)).toThrow(/already passed/);
+    expect(parseMaxDownloads('3')).toBe(3);
+    for (const bad of ['0', '-1', '1.5', 'many']) expect(() => parseMaxDownloads(bad), bad).toThrow(/--max-downloads takes a whole number of downloads, 1 or more/);
+  });
+
+  it('a missing path is named, not a raw ENOENT', async () => {
+    expect(() => requirePaths(['cli', 'no/such/thing.txt'])).toThrow(/^No such file or folder: no\/such\/thing\.txt$/);
+    const enoent = Object.assign(new Error("ENOENT: no such file or directory, open 'gone.txt'"), { code: 'ENOENT', path: 'gone.txt' });
+    expect(explain(enoent)).toBe('No such file or folder: gone.txt');
+  });
+
+  it('speeds are whole bytes per second, not "206.06060606060606 B/s"', () => {
+    expect(formatSpeed(6800 / 33)).toBe('206 B/s');
+    expect(formatSpeed(1536)).toBe('1.5 KB/s');
+  });
+
+  it('shares: a pending upload shows as pending (not "offline … 0 files"), an expired share as expired', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    const base: ShareDto = {
+      id: 'abc', note: '', status: 'offline', upload_state: 'pending', expires_at: null, has_password: false, user_id: 'u', username: 'u',
+      file_count: 0, total_bytes: 5 * 1024 ** 2, download_count: 0, max_downloads: null, created_at: '2026-01-01T00:00:00Z', url: '/f/abc', items: [],
+    };
+    const pending = shareLine({ ...base }, 'http://h', now);
+    expect(pending).toMatch(/^abc +pending +5\.0 MB +upload not finished/);
+    expect(pending).not.toMatch(/offline|0 files/);
+    const expired = shareLine({ ...base, status: 'online', upload_state: 'complete', file_count: 1, expires_at: '2025-12-31T00:00:00.000Z' }, 'http://h', now);
+    expect(expired).toMatch(/^abc +expired .* 1 file +expired 2025-12-31T00:00:00\.000Z +http:\/\/h\/f\/abc$/);
+    const limited = shareLine({ ...base, status: 'online', upload_state: 'complete', file_count: 2, max_downloads: 3, download_count: 1, has_password: true }, 'http://h', now);
+    expect(limited).toMatch(/^abc +online .* 2 files +no expiry +password +1\/3 downloads +http:\/\/h\/f\/abc$/);
   });
 });

@@ -1,10 +1,18 @@
 /** Small parsers and printers the commands share. */
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { formatBytes, formatEta, formatSpeed } from '../lib/client/format';
 import { UsageError } from './command';
+import { secret } from './prompt';
 
-/** "7d", "24h", "90m", or an ISO time → ISO time. */
+/** "7d", "24h", "90m", or an ISO time → ISO time; a time already past is refused (the link would be dead). */
 export function parseExpiry(text: string, now = Date.now()): string {
+  const at = readExpiry(text, now);
+  if (Date.parse(at) <= now) throw new UsageError(`The expiry "${text}" has already passed: give a later time, or a duration such as 7d`);
+  return at;
+}
+
+function readExpiry(text: string, now: number): string {
   const m = /^(\d+)\s*([dhm])$/i.exec(text.trim());
   if (m) {
     const unit = { d: 86400_000, h: 3600_000, m: 60_000 }[m[2].toLowerCase() as 'd' | 'h' | 'm'];
@@ -13,6 +21,23 @@ export function parseExpiry(text: string, now = Date.now()): string {
   const t = Date.parse(text);
   if (Number.isNaN(t)) throw new UsageError(`Cannot read the expiry "${text}": use 7d, 24h, 90m or an ISO time`);
   return new Date(t).toISOString();
+}
+
+/** --max-downloads N → N, a whole number ≥ 1. */
+export function parseMaxDownloads(text: string): number {
+  const n = /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`--max-downloads takes a whole number of downloads, 1 or more (not "${text}")`);
+  return n;
+}
+
+/** The guest password the options ask for: generated, typed at a hidden prompt (or HTMLS_GUEST_PASSWORD), or none. */
+export async function guestPassword(o: { password?: boolean; 'generate-password'?: boolean }): Promise<string | undefined> {
+  if (o.password && o['generate-password']) throw new UsageError('Give --password or --generate-password, not both');
+  if (o['generate-password']) return newPassword();
+  if (!o.password) return undefined;
+  const typed = await secret('HTMLS_GUEST_PASSWORD', 'Password for guests:');
+  if (!typed) throw new UsageError('The password is empty: type one, or leave out --password');
+  return typed;
 }
 
 /** A strong password for --generate-password: 12 random bytes, base64url (16 characters). */
@@ -39,4 +64,10 @@ export function reportSkipped(paths: string[]) {
   process.stderr.write(
     `Left out ${paths.length} private ${paths.length === 1 ? 'path' : 'paths'} (${shown}${paths.length > 5 ? ', …' : ''}): add --include-dotfiles to send them.\n`,
   );
+}
+
+/** Every path given exists, or the command stops with its name (not a raw ENOENT from deep inside). */
+export function requirePaths(paths: string[]) {
+  const missing = paths.filter((p) => !existsSync(p));
+  if (missing.length > 0) throw new UsageError(`No such file or folder: ${missing.join(', ')}`);
 }

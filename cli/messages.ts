@@ -58,5 +58,9 @@ export function explain(e: unknown): string {
     const friendly = MESSAGES[e.code];
     return friendly && friendly !== e.message ? `${friendly} (${e.message})` : e.message;
   }
+  // A file or folder gone between the check and the read: its name, not Node's "ENOENT: no such file…".
+  const io = e as NodeJS.ErrnoException;
+  if (io?.code === 'ENOENT' && io.path) return `No such file or folder: ${io.path}`;
+  if (io?.code === 'EACCES' && io.path) return `Not allowed to read ${io.path}`;
   return (e as Error).message;
 }

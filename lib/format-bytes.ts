@@ -9,7 +9,8 @@ export function formatBytes(n: number): string {
     v /= 1024;
     i++;
   }
-  return `${i === 0 ? v : v.toFixed(v < 10 ? 1 : 0)} ${UNITS[i]}`;
+  // Whole bytes: a speed (bytes over seconds) is no count of bytes, and "206.06060606060606 B/s" helps no one.
+  return `${i === 0 ? Math.round(v) : v.toFixed(v < 10 ? 1 : 0)} ${UNITS[i]}`;
 }
 
 export const BYTE_UNITS = UNITS;

@@ -1,4 +1,4 @@
-import { HtmlsClient } from '../../lib/client/node/sdk';
+import { ApiError, HtmlsClient } from '../../lib/client/node/sdk';
 import { defineCommand, UsageError } from '../command';
 import { describeStore, lastUrl, saveCredentials } from '../credentials';
 import { secret } from '../prompt';
@@ -19,7 +19,7 @@ export default defineCommand({
     const url = (o.url ?? process.env.HTMLS_URL ?? (await lastUrl()) ?? 'http://localhost:3000').replace(/\/+$/, '');
     const client = new HtmlsClient({ baseUrl: url });
     if (o.admin) {
-      const r = await client.loginAdmin(await secret('HTMLS_ADMIN_TOKEN', 'Admin Token:'));
+      const r = await refused(client.loginAdmin(await secret('HTMLS_ADMIN_TOKEN', 'Admin Token:')), `That is not the Admin Token of ${url}.`);
       const where = await saveCredentials({ url, role: 'admin', username: null }, r.token);
       return out(`Signed in to ${url} as the administrator (session kept in ${describeStore(where)}).`, {
         url,
@@ -30,7 +30,7 @@ export default defineCommand({
     }
     const username = o.username ?? process.env.HTMLS_USERNAME;
     if (!username) throw new UsageError('Give --username NAME (or --admin)');
-    const r = await client.login(username, await secret('HTMLS_PASSWORD', 'Password:'));
+    const r = await refused(client.login(username, await secret('HTMLS_PASSWORD', 'Password:')), `Wrong username or password for ${url}.`);
     const name = r.user?.username ?? username;
     const where = await saveCredentials({ url, role: r.role, username: name }, r.token);
     return out(`Signed in to ${url} as ${name} (session kept in ${describeStore(where)}).`, {
@@ -42,3 +42,16 @@ export default defineCommand({
     });
   },
 });
+
+/**
+ * The server's 401 here means the credentials were wrong, not that a session ended: say that
+ * (the generic "run htmls login" would send the person back to the command they just ran).
+ */
+async function refused<T>(login: Promise<T>, sentence: string): Promise<T> {
+  try {
+    return await login;
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 401 && e.code === 'unauthenticated') throw new ApiError(401, 'wrong_credentials', sentence);
+    throw e;
+  }
+}

@@ -9,6 +9,17 @@ export default defineCommand({
   async run({ client, creds, out }) {
     const me = await client.me();
     const u = me.user;
-    out(u ? `${u.username} (${u.role}) — ${formatBytes(u.used_bytes)} of ${formatBytes(u.quota_bytes)} used` : `administrator (Admin Token) on ${creds.url}`, me);
+    if (!u) return out(`administrator (Admin Token) on ${creds.url}`, me);
+    // An unfinished upload holds its bytes of the quota until it completes or is removed.
+    const pending = (await client.listShares()).filter((s) => s.upload_state === 'pending');
+    const held = pending.reduce((n, s) => n + s.total_bytes, 0);
+    const free = Math.max(0, u.quota_bytes - u.used_bytes - held);
+    const heldText = pending.length
+      ? `, ${formatBytes(held)} held by ${pending.length} unfinished ${pending.length === 1 ? 'upload' : 'uploads'} (htmls shares lists them)`
+      : '';
+    out(`${u.username} (${u.role}) — ${formatBytes(u.used_bytes)} of ${formatBytes(u.quota_bytes)} used${heldText}, ${formatBytes(free)} free`, {
+      ...me,
+      pending_uploads: { count: pending.length, held_bytes: held },
+    });
   },
 });

@@ -1,6 +1,6 @@
 import { defineCommand, UsageError } from '../command';
-import { newPassword, parseExpiry, progressBar, reportSkipped } from '../format-args';
-import { GENERATE_PASSWORD, INCLUDE_DOTFILES } from './shared-options';
+import { guestPassword, parseExpiry, parseMaxDownloads, progressBar, reportSkipped, requirePaths } from '../format-args';
+import { GUEST_PASSWORD, INCLUDE_DOTFILES, MAX_DOWNLOADS } from './shared-options';
 
 export default defineCommand({
   name: 'share',
@@ -13,14 +13,17 @@ export default defineCommand({
   options: {
     note: { type: 'string', value: 'TEXT', description: 'A note shown on the share page' },
     expires: { type: 'string', value: 'WHEN', description: 'When the link stops working: 7d, 24h, 90m or an ISO time' },
-    password: { type: 'string', value: 'P', description: 'Ask guests for this password' },
-    ...GENERATE_PASSWORD,
+    ...GUEST_PASSWORD('guests'),
+    ...MAX_DOWNLOADS,
     qr: { type: 'boolean', description: 'Print a QR code of the link (the default in a terminal)' },
     ...INCLUDE_DOTFILES,
   },
   async run({ args, options: o, json, client, creds, out }) {
     if (args.length === 0) throw new UsageError('Name the files or folders to share');
-    const password = o['generate-password'] ? newPassword() : o.password;
+    requirePaths(args);
+    const expiresAt = o.expires ? parseExpiry(o.expires) : undefined;
+    const maxDownloads = o['max-downloads'] !== undefined ? parseMaxDownloads(o['max-downloads']) : undefined;
+    const password = await guestPassword(o);
     const stats = { parts_total: 0, parts_resumed: 0, parts_sent: 0 };
     // Ctrl-C leaves the upload where it is: the state file lets the same command resume it.
     process.once('SIGINT', () => {
@@ -29,8 +32,9 @@ export default defineCommand({
     });
     const share = await client.uploadShare(args, {
       note: o.note,
-      expiresAt: o.expires ? parseExpiry(o.expires) : undefined,
+      expiresAt,
       password,
+      maxDownloads,
       includeDotfiles: o['include-dotfiles'],
       onSkipped: reportSkipped,
       onProgress: progressBar(json),

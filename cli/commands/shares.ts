@@ -1,5 +1,24 @@
 import { formatBytes } from '../../lib/client/format';
+import type { ShareDto } from '../../lib/shares/share-dto';
 import { defineCommand } from '../command';
+
+/** What a share is to its owner right now: an unfinished upload and an expired link say so. */
+export function shareState(s: Pick<ShareDto, 'status' | 'upload_state' | 'expires_at'>, now = Date.now()): string {
+  if (s.upload_state === 'pending') return 'pending';
+  if (s.expires_at && Date.parse(s.expires_at) <= now) return 'expired';
+  return s.status;
+}
+
+/** One line of `htmls shares`. */
+export function shareLine(s: ShareDto, baseUrl: string, now = Date.now()): string {
+  const state = shareState(s, now);
+  const head = `${s.id}  ${state.padEnd(7)} ${formatBytes(s.total_bytes).padStart(8)}`;
+  if (state === 'pending') return `${head}  upload not finished (run the same htmls share again to resume, or htmls share-rm ${s.id})`;
+  const files = `${s.file_count} ${s.file_count === 1 ? 'file' : 'files'}`;
+  const expiry = !s.expires_at ? 'no expiry' : `${state === 'expired' ? 'expired' : 'expires'} ${s.expires_at}`;
+  const limit = s.max_downloads === null ? '' : `  ${s.download_count}/${s.max_downloads} downloads`;
+  return `${head}  ${files}  ${expiry}${s.has_password ? '  password' : ''}${limit}  ${baseUrl}${s.url}${s.note ? `  — ${s.note}` : ''}`;
+}
 
 export default defineCommand({
   name: 'shares',
@@ -10,10 +29,6 @@ export default defineCommand({
     const shares = await client.listShares();
     if (json) return out('', shares);
     if (shares.length === 0) return console.log('No shares.');
-    for (const s of shares) {
-      console.log(
-        `${s.id}  ${s.status.padEnd(7)} ${formatBytes(s.total_bytes).padStart(8)}  ${s.file_count} files  ${s.expires_at ? `expires ${s.expires_at}` : 'no expiry'}${s.has_password ? '  🔒' : ''}  ${creds.url}${s.url}${s.note ? `  — ${s.note}` : ''}`,
-      );
-    }
+    for (const s of shares) console.log(shareLine(s, creds.url));
   },
 });

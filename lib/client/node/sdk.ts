@@ -26,6 +26,8 @@ export interface ShareUploadOptions {
   note?: string;
   expiresAt?: string | null;
   password?: string;
+  /** Whole downloads after which guests are refused; null or left out: no limit. */
+  maxDownloads?: number | null;
   onProgress?: (p: UploadProgress) => void;
   /** Once, before the first part: how many parts there are and how many are already stored. */
   onPlan?: (plan: UploadPlan) => void;
@@ -122,6 +124,7 @@ export class HtmlsClient {
         note: opts.note,
         expiresAt: opts.expiresAt,
         password: opts.password,
+        maxDownloads: opts.maxDownloads,
         resumeGroupId,
         retries: opts.retries,
         backoffMs: opts.backoffMs,
