@@ -8,6 +8,7 @@ import { baseUrl, hostedUrl, useFileServer } from './support/file-server';
 import { call } from './support/http';
 import { ROOT, tempDir, TEST_ADMIN_TOKEN } from './support/server';
 import { tcpProxy } from './support/tcp-proxy';
+import { expireShare, uploadShare } from './support/shares';
 import { writeTree } from './support/write-tree';
 import { makeZip } from './support/zip';
 
@@ -83,8 +84,9 @@ describe('htmls CLI', () => {
     expect(me.code).toBe(0);
     expect(JSON.parse(me.stdout)).toMatchObject({ role: 'member', user: { username: m.username } });
     const bad = await htmls(['login', '--url', baseUrl(), '--username', m.username], { ...m.env, HTMLS_PASSWORD: 'wrong password' });
-    expect(bad.code).not.toBe(0);
-    expect(bad.stderr).toMatch(/invalid credentials/);
+    expect(bad.code).toBe(3);
+    // It says the password was wrong, not "Not signed in: run htmls login" (the command just run).
+    expect(bad.stderr.trim()).toBe(`htmls: Wrong username or password for ${baseUrl()}.`);
   });
 
   it('with no keyring on the machine, keeps the session in the 0600 file and says so', async () => {
@@ -149,7 +151,7 @@ describe('htmls CLI', () => {
 
     const typed = await inTerminal('typed-secret-pw\r');
     expect(typed.code).toBe(3);
-    expect(typed.text).toMatch(/invalid credentials/);
+    expect(typed.text).toMatch(/Wrong username or password/);
     expect(typed.text).not.toContain('typed-secret-pw');
 
     const cancelled = await inTerminal('half-typed\u0003');
@@ -201,12 +203,14 @@ describe('htmls CLI', () => {
     const got = await fetch(`${share.link}/holiday/video.bin`);
     expect(Buffer.from(await got.arrayBuffer()).equals(big)).toBe(true);
 
-    const set = await htmls(['share-set', share.id, '--password', 'guest-pass', '--expires', '2d', '--json'], m.env);
+    const set = await htmls(['share-set', share.id, '--password', '--expires', '2d', '--json'], { ...m.env, HTMLS_GUEST_PASSWORD: 'guest-pass' });
     expect(set.code, set.stderr).toBe(0);
     expect(JSON.parse(set.stdout)).toMatchObject({ has_password: true });
     expect(Date.parse(JSON.parse(set.stdout).expires_at) - Date.now()).toBeLessThan(2 * 86400_000 + 60_000);
     expect((await fetch(`${share.link}/holiday/b.txt`)).status).toBe(401);
     expect((await fetch(share.link)).status).toBe(401);
+    // The password came from HTMLS_GUEST_PASSWORD, not from an argument.
+    expect((await call('POST', `/f/${share.id}/unlock`, { body: { password: 'guest-pass' } })).status).toBe(200);
     const list = await htmls(['shares'], m.env);
     expect(list.stdout).toContain(share.id);
     const off = await htmls(['share-set', share.id, '--offline'], m.env);
@@ -340,6 +344,55 @@ describe('htmls CLI', () => {
     const stale = await htmls(['me'], m.env);
     expect(stale.code).toBe(3);
     expect(stale.stderr).toMatch(/htmls login/);
+  });
+
+  it('says what went wrong for a person: a missing path, an expiry already past; --max-downloads and a generated password', async () => {
+    const m = await newMember();
+    const dir = tempDir('htmls-cli-human-');
+    writeFileSync(path.join(dir, 'a.txt'), 'a');
+    for (const args of [['share', path.join(dir, 'nope.txt')], ['deploy', path.join(dir, 'no-site')]]) {
+      const r = await htmls(args, m.env);
+      expect([r.code, r.stderr.trim()], args.join(' ')).toEqual([2, `htmls: No such file or folder: ${args[1]}`]);
+      expect(r.stderr).not.toMatch(/ENOENT/);
+    }
+    const past = await htmls(['share', path.join(dir, 'a.txt'), '--expires', '2020-01-01T00:00:00Z'], m.env);
+    expect(past.code).toBe(2);
+    expect(past.stderr).toMatch(/The expiry "2020-01-01T00:00:00Z" has already passed/);
+    const mistyped = await htmls(['share', path.join(dir, 'a.txt'), '--max-download', '1'], m.env);
+    expect([mistyped.code, mistyped.stderr.split('\n')[0]]).toEqual([2, 'htmls: htmls share has no option --max-download (did you mean --max-downloads?).']);
+    const argSecret = await htmls(['share', path.join(dir, 'a.txt'), '--password', 'hunter2'], m.env);
+    expect(argSecret.code).toBe(2);
+    expect(argSecret.stderr).toMatch(/--password takes no value/);
+    const token = await newTokenOf(m.env);
+    expect((await call('GET', '/api/shares', { token })).json.shares).toEqual([]);
+
+    const r = await htmls(['share', path.join(dir, 'a.txt'), '--max-downloads', '1', '--generate-password'], m.env);
+    expect(r.code, r.stderr).toBe(0);
+    const [link, passwordLine] = r.stdout.trim().split('\n');
+    const password = /^password: (\S{16})$/.exec(passwordLine)?.[1];
+    expect(password).toBeDefined();
+    const id = link.split('/f/')[1];
+    const [share] = (await call('GET', '/api/shares', { token })).json.shares;
+    expect(share).toMatchObject({ id, max_downloads: 1, has_password: true });
+    expect((await call('POST', `/f/${id}/unlock`, { body: { password } })).status).toBe(200);
+  });
+
+  it('shares: a pending upload shows as pending, an expired share as expired; me counts the quota pending uploads hold', async () => {
+    const m = await newMember(10 * 1024 ** 2);
+    const token = await newTokenOf(m.env);
+    const { share: done } = await uploadShare(token, { 'done.txt': Buffer.from('done') }, { expires_at: new Date(Date.now() + 86400_000).toISOString() });
+    await expireShare(token, done.id);
+    const { init } = await uploadShare(token, { 'half.bin': randomBytes(3 * 1024 ** 2) }, { noComplete: true });
+    const pendingId = init.json.groupId;
+    const list = await htmls(['shares'], m.env);
+    expect(list.code, list.stderr).toBe(0);
+    const line = (id: string) => list.stdout.split('\n').find((l) => l.startsWith(id))!;
+    expect(line(pendingId)).toMatch(new RegExp(`^${pendingId} +pending +3\\.0 MB +upload not finished`));
+    expect(line(pendingId)).not.toMatch(/offline|0 files/);
+    expect(line(done.id)).toMatch(new RegExp(`^${done.id} +expired .* 1 file +expired \\d{4}-`));
+    const me = await htmls(['me'], m.env);
+    expect(me.stdout.trim()).toBe(`${m.username} (member) — 4 B of 10 MB used, 3.0 MB held by 1 unfinished upload (htmls shares lists them), 7.0 MB free`);
+    expect(JSON.parse((await htmls(['me', '--json'], m.env)).stdout).pending_uploads).toEqual({ count: 1, held_bytes: 3 * 1024 ** 2 });
   });
 
   it('SDK: a part whose connection drops mid-way is sent again, progress rolls back, the bytes arrive intact', async (ctx) => {

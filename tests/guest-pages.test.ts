@@ -18,7 +18,9 @@ beforeAll(async () => {
 function expectGuestLayout(text: string) {
   expect(text).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
   expect(text).toContain('prefers-color-scheme:dark');
-  expect(text).toContain('<link rel="icon" href="/favicon.ico"');
+  // Inline: the hosted origin has no /favicon.ico, and a linked one was a 404 there.
+  expect(text).toContain('<link rel="icon" href="data:image/svg+xml,');
+  expect(text).not.toMatch(/<link rel="icon" href="\//);
   expect(text).toMatch(/<a href="[^"]*\/">← htmls home<\/a>/);
 }
 
@@ -58,6 +60,13 @@ describe('guest pages', () => {
     expectGuestLayout(r.text);
     expect(r.text).toMatch(/<form method="post" action="\/f\/[^"]+\/unlock">/);
     expect(r.text).toContain('<label for="password">Password</label>');
+    // Named for a person, not by its address.
+    expect(r.text).toContain('<p>This shared link is protected.');
+    expect(r.text).toContain('<title>This shared link · password required</title>');
+    expect(r.text).not.toContain(`/f/${share.id} is protected`);
+    const item = await page(`/f/${share.id}/a.txt`);
+    expect(item.status).toBe(401);
+    expect(item.text).toContain('<p>This shared link is protected.');
   });
 
   it('GET /p/:slug — a missing site: 404 in the guest layout', async () => {

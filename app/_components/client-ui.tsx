@@ -91,6 +91,7 @@ export function ConfirmDialog({
   title,
   text,
   action,
+  cancelLabel = 'Cancel',
   onConfirm,
   onClose,
 }: {
@@ -98,6 +99,8 @@ export function ConfirmDialog({
   title: string;
   text: string;
   action: string;
+  /** The way out, when "Cancel" would be ambiguous (confirming a cancel). */
+  cancelLabel?: string;
   onConfirm: () => void;
   onClose: () => void;
 }) {
@@ -106,7 +109,7 @@ export function ConfirmDialog({
       <p className="text-sm text-subtle">{text}</p>
       <div className="mt-4 flex justify-end gap-2">
         <Button variant="secondary" onClick={onClose}>
-          Cancel
+          {cancelLabel}
         </Button>
         <Button variant="danger" onClick={onConfirm}>
           {action}

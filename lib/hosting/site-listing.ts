@@ -32,7 +32,7 @@ span{color:#71717a;font-size:.85rem;white-space:nowrap}
 </style></head>
 <body><main>
 <h1>${title}</h1>
-<p>This site has no HTML page, so here are its ${files.length} ${files.length === 1 ? 'file' : 'files'}.</p>
+<p>${listingSentence(files.length)}</p>
 <ul>
 ${rows}
 </ul>
@@ -49,3 +49,6 @@ ${rows}
     body,
   };
 }
+
+/** "here are its 1 file" read wrong: one file is "its file", more are "its N files". */
+export const listingSentence = (n: number) => `This site has no HTML page, so here ${n === 1 ? 'is its file' : `are its ${n} files`}.`;

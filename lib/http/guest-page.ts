@@ -38,6 +38,14 @@ a{color:#4338ca;font-weight:600;text-underline-offset:3px}
 .home a{display:inline-flex;align-items:center;min-height:44px}
 @media (prefers-color-scheme:dark){body{background:#09090b;color:#f4f4f5}main{background:#18181b;border-color:#27272a}.glyph{background:#1e1b4b;color:#a5b4fc}p{color:#a1a1aa}input{border-color:#52525b}.err{background:#450a0a;color:#fca5a5}.home{border-color:#27272a}a{color:#a5b4fc}}`;
 
+/**
+ * The app icon (assets/icon.svg) inline: these pages are served on the hosted origin too, which
+ * has no /favicon.ico (it serves only /p/…), so a linked icon was a 404 in every visitor's console.
+ */
+const ICON = `data:image/svg+xml,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512"><defs><linearGradient id="b" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#6366f1"/><stop offset="1" stop-color="#4338ca"/></linearGradient></defs><rect width="512" height="512" rx="96" fill="url(#b)"/><g fill="none" stroke="#fff" stroke-width="44" stroke-linecap="round" stroke-linejoin="round"><path d="M256 312V146"/><path d="M180 218l76-76 76 76"/><path d="M146 286v48a36 36 0 0 0 36 36h148a36 36 0 0 0 36-36v-48"/></g></svg>',
+)}`;
+
 export interface GuestPageOptions {
   title: string;
   heading: string;
@@ -66,7 +74,7 @@ export function guestPageHtml(opts: GuestPageOptions): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark"><meta name="robots" content="noindex">
 <meta name="theme-color" media="(prefers-color-scheme: light)" content="#fafafa"><meta name="theme-color" media="(prefers-color-scheme: dark)" content="#09090b">
-<link rel="icon" href="/favicon.ico" sizes="48x48"><link rel="icon" href="/icons/icon.svg" type="image/svg+xml">
+<link rel="icon" href="${ICON}" type="image/svg+xml">
 <title>${escapeHtml(opts.title)}</title>
 <style>${STYLE}</style></head>
 <body><main>

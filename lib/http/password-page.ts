@@ -4,7 +4,7 @@ import { guestPageHtml, type GuestTone } from './guest-page';
 import { escapeHtml } from './html';
 
 /** Our own pages on /p/ and /f/: no script at all, so the strictest policy fits. */
-export const PASSWORD_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+export const PASSWORD_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 const htmlHeaders = () => ({
   'Content-Type': 'text/html; charset=utf-8',

@@ -70,9 +70,12 @@ export async function guestItemAccess(
  * The reply of a guest byte path (an item, the ZIP) whose gate is not open: the password page
  * (401) when locked, else the refusal thrown (404, 410 expired or download_limit). Null: open.
  */
+/** How the password page names a share: its address means nothing to a guest ("/f/Xk3… is protected"). */
+export const LOCKED_SHARE_TITLE = 'This shared link';
+
 export function gateReply(access: { state: GateState | 'missing' }, id: string): FastReply | null {
   if (access.state === 'open') return null;
-  if (access.state === 'locked') return passwordPage({ status: 401, title: `/f/${id}`, action: `/f/${id}/unlock`, next: `/f/${id}` });
+  if (access.state === 'locked') return passwordPage({ status: 401, title: LOCKED_SHARE_TITLE, action: `/f/${id}/unlock`, next: `/f/${id}` });
   throw refusal(access.state);
 }
 

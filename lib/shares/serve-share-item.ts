@@ -10,7 +10,7 @@ import { sendObject } from '../http/send-object';
 import { decodeUrlPath } from '../paths/relative-path';
 import { assertMigrated, getRuntime, type Runtime } from '../runtime';
 import { isSecureRequest } from '../http/origin';
-import { gateReply, guestGroupAccess, guestItemAccess, refusal, shareSubject } from './access';
+import { gateReply, guestGroupAccess, guestItemAccess, LOCKED_SHARE_TITLE, refusal, shareSubject } from './access';
 import { countDownload } from './count-downloads';
 
 const URL_PATTERN = /^\/f\/([^/]+)(?:\/(.*))?$/;
@@ -101,7 +101,7 @@ function unlock(rt: Runtime, req: FastRequest, id: string): Promise<FastReply> {
     return {
       subject: { ...shareSubject(access.share), passwordHash: access.share.group.passwordHash },
       cookie: { name: shareUnlockCookie(id), path: target, secure: isSecureRequest(rt.env, req) },
-      page: { title: target, action: `${target}/unlock` },
+      page: { title: LOCKED_SHARE_TITLE, action: `${target}/unlock` },
       next: target,
     };
   });

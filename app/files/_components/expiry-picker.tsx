@@ -51,9 +51,10 @@ export function ExpiryPicker({ value, onChange, disabled }: { value: ExpiryChoic
           type="date"
           value={date}
           disabled={disabled}
-          min={new Date().toISOString().slice(0, 10)}
+          min={toLocalInput(new Date().toISOString()).slice(0, 10)}
+          aria-invalid={date !== '' && Date.parse(expiryFromChoice(value)!) <= Date.now()}
           onChange={(e) => onChange(e.target.value ? { date: e.target.value } : { days: 7 })}
-          className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm max-sm:min-h-11 dark:border-zinc-700 dark:bg-zinc-900"
+          className="rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm aria-invalid:border-red-600 max-sm:min-h-11 dark:border-zinc-700 dark:bg-zinc-900"
         />
       </div>
     </div>

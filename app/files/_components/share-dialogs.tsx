@@ -60,7 +60,14 @@ function EditShareForm({ share, onSave, onCancel }: { share: ShareDto; onSave: (
       <Field label="Note" value={note} maxLength={2000} onChange={(e) => setNote(e.target.value)} />
       <div className="flex items-end gap-2">
         <div className="flex-1">
-          <Field label="Expires (empty: never)" type="datetime-local" value={expiry} onChange={(e) => setExpiry(e.target.value)} />
+          {/* A new expiry cannot be in the past (the form will not submit it); an unchanged one is not re-sent. */}
+          <Field
+            label="Expires (empty: never)"
+            type="datetime-local"
+            value={expiry}
+            min={expiry !== initialExpiry ? toLocalInput(new Date().toISOString()) : undefined}
+            onChange={(e) => setExpiry(e.target.value)}
+          />
         </div>
         {expiry ? (
           <Button type="button" variant="secondary" onClick={() => setExpiry('')}>

@@ -2,7 +2,7 @@
 
 import { Card, ErrorText } from '@/app/_components/ui';
 import type { PickedFile } from '@/lib/client/collect-files';
-import { ShareRow } from './share-row';
+import { ShareRow, type LiveUpload } from './share-row';
 import type { FilesSession } from './types';
 import type { SharesData } from './use-shares';
 
@@ -10,12 +10,15 @@ export function ShareList({
   session,
   data,
   busy,
+  live = null,
   onResume,
   onChanged,
 }: {
   session: FilesSession;
   data: SharesData;
   busy: boolean;
+  /** The upload running in this tab, if any: its row shows it live. */
+  live?: LiveUpload | null;
   onResume: (groupId: string, files: PickedFile[]) => Promise<void>;
   onChanged: () => void;
 }) {
@@ -42,6 +45,7 @@ export function ShareList({
               showOwner={admin}
               record={pending.get(s.id)}
               busy={busy}
+              live={live?.groupId === s.id ? live : undefined}
               onResume={(files) => onResume(s.id, files)}
               onChanged={onChanged}
             />

@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import { ConfirmDialog, CopyButton, ShareLinkButton } from '@/app/_components/client-ui';
 import { Badge, Button, ErrorText } from '@/app/_components/ui';
+import { LockIcon } from '@/app/_components/icons';
 import { callOperation } from '@/lib/client/api';
 import type { PickedFile } from '@/lib/client/collect-files';
 import { describeError, formatBytes, formatDate } from '@/lib/client/format';
@@ -13,6 +14,13 @@ import { ResumeDialog } from './resume-dialog';
 import { EditShareDialog, QrDialog } from './share-dialogs';
 import { absolute } from './upload-progress';
 
+/** The upload running in this tab: its bytes so far (the IndexedDB record is read once, at load). */
+export interface LiveUpload {
+  groupId: string;
+  loaded: number;
+  total: number;
+}
+
 type Open = null | 'qr' | 'edit' | 'delete' | 'resume';
 
 export function ShareRow({
@@ -21,6 +29,7 @@ export function ShareRow({
   showOwner,
   record,
   busy,
+  live,
   onResume,
   onChanged,
 }: {
@@ -31,6 +40,7 @@ export function ShareRow({
   record?: PendingUpload;
   /** An upload is running: no second one starts. */
   busy: boolean;
+  live?: LiveUpload;
   onResume: (files: PickedFile[]) => Promise<void>;
   onChanged: () => void;
 }) {
@@ -75,7 +85,11 @@ export function ShareRow({
     }
   }
 
-  const parts = record ? ` · ${record.partsDone.length} of ${record.totalParts} parts uploaded` : '';
+  const parts = live
+    ? ` · uploading now: ${formatBytes(live.loaded)} of ${formatBytes(live.total)}`
+    : record
+      ? ` · ${record.partsDone.length} of ${record.totalParts} parts uploaded`
+      : '';
   return (
     <li className="py-3" data-testid={`share-${s.id}`}>
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -85,7 +99,11 @@ export function ShareRow({
               {s.note || `${s.file_count} ${s.file_count === 1 ? 'file' : 'files'}`}
             </a>
             {pending ? <Badge tone="amber">upload unfinished</Badge> : <Badge tone={s.status === 'online' ? 'green' : 'zinc'}>{s.status}</Badge>}
-            {s.has_password ? <Badge tone="indigo">🔒 password</Badge> : null}
+            {s.has_password ? <Badge tone="indigo">
+                <span className="inline-flex items-center gap-1">
+                  <LockIcon /> password
+                </span>
+              </Badge> : null}
             {expired ? <Badge tone="red">expired</Badge> : null}
             {limitReached ? <Badge tone="red">download limit reached</Badge> : null}
           </div>

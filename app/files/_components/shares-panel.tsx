@@ -49,6 +49,13 @@ export function SharesPanel({
   const resumable = (data.shares ?? []).filter((s) => s.upload_state === 'pending' && s.user_id === (user?.id ?? null)).length;
   return layout(
     <UploadForm runner={runner} free={free} resumable={resumable} onDone={changed} onShowList={onShowList} />,
-    <ShareList session={session} data={data} busy={runner.progress !== null} onResume={resume} onChanged={changed} />,
+    <ShareList
+      session={session}
+      data={data}
+      busy={runner.progress !== null}
+      live={runner.progress && runner.groupId ? { groupId: runner.groupId, loaded: runner.progress.loaded, total: runner.progress.total } : null}
+      onResume={resume}
+      onChanged={changed}
+    />,
   );
 }

@@ -1,6 +1,7 @@
 'use client';
 
 import { useState } from 'react';
+import { ConfirmDialog } from '@/app/_components/client-ui';
 import { Button, Card, ErrorText, Field } from '@/app/_components/ui';
 import { isJunk, type PickedFile } from '@/lib/client/collect-files';
 import { describeError, formatBytes } from '@/lib/client/format';
@@ -39,10 +40,14 @@ export function UploadForm({
   const [note, setNote] = useState('');
   const [expiry, setExpiry] = useState<ExpiryChoice>({ days: 7 });
   const [password, setPassword] = useState('');
+  // A generated password is stored hashed: the link-ready panel shows it this once.
+  const [generated, setGenerated] = useState(false);
   const [limit, setLimit] = useState('');
   const [error, setError] = useState('');
-  const [result, setResult] = useState<ShareDto | null>(null);
+  const [result, setResult] = useState<{ share: ShareDto; password: string | null } | null>(null);
+  const [confirm, setConfirm] = useState<null | 'cancel' | 'discard'>(null);
   const uploading = runner.progress !== null;
+  const paused = runner.paused;
   const total = picked.reduce((n, p) => n + p.file.size, 0);
 
   // Files sent from another app through the system share sheet (the installed app's share target).
@@ -69,16 +74,26 @@ export function UploadForm({
     if (total > free) {
       return setError(`These files need ${formatBytes(total)} but only ${formatBytes(free)} of your quota is free.${resumable ? ' Unfinished uploads hold part of it: resume or discard them in the share list.' : ''}`);
     }
+    const expiresAt = expiryFromChoice(expiry);
+    // A typed date skips the field's min: a link dead on arrival is never made (the server refuses it too).
+    if (expiresAt && Date.parse(expiresAt) <= Date.now()) return setError('That expiry date has passed. Choose today or a later day.');
+    await finish(() => runner.start(picked, { note, expiresAt, password, maxDownloads: limit ? Number(limit) : null }, handles ?? undefined));
+  }
+
+  /** Runs a new or paused upload to its end: the link, or what stopped it. */
+  async function finish(upload: () => Promise<ShareDto>) {
+    setError('');
     try {
-      const share = await runner.start(picked, { note, expiresAt: expiryFromChoice(expiry), password, maxDownloads: limit ? Number(limit) : null }, handles ?? undefined);
-      setResult(share);
+      const share = await upload();
+      setResult({ share, password: generated && password ? password : null });
       setPicked([]);
       setHandles(null);
       setNote('');
       setPassword('');
+      setGenerated(false);
       setLimit('');
     } catch (err) {
-      if ((err as { code?: string }).code === 'paused') setError('Paused: the parts sent so far are kept. Use Resume on the share in the list.');
+      if ((err as { code?: string }).code === 'paused') setError('');
       else if (isCancel(err)) setError('Upload cancelled. Nothing was kept.');
       else setError(`${describeError(err)}${(err as { status?: number }).status === 0 || ((err as { status?: number }).status ?? 0) >= 500 ? ' The parts sent so far are kept: use Resume on the share in the list.' : ''}`);
     } finally {
@@ -103,7 +118,7 @@ export function UploadForm({
         </p>
       ) : null}
       <div className="mt-3">
-        <FilePicker onFiles={add} disabled={uploading} media />
+        <FilePicker onFiles={add} disabled={uploading || paused !== null} media />
       </div>
       {picked.length > 0 ? (
         <div className="mt-3 text-sm">
@@ -132,9 +147,9 @@ export function UploadForm({
         <ExpiryPicker value={expiry} onChange={setExpiry} disabled={uploading} />
         <div className="flex items-end gap-2 sm:col-span-2">
           <div className="flex-1">
-            <Field label="Password (optional)" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="off" disabled={uploading} />
+            <Field label="Password (optional)" value={password} onChange={(e) => (setPassword(e.target.value), setGenerated(false))} autoComplete="off" disabled={uploading} />
           </div>
-          <Button type="button" variant="secondary" onClick={() => setPassword(generatePassword())} disabled={uploading}>
+          <Button type="button" variant="secondary" onClick={() => (setPassword(generatePassword()), setGenerated(true))} disabled={uploading}>
             Generate
           </Button>
         </div>
@@ -144,22 +159,50 @@ export function UploadForm({
       {runner.progress ? <UploadProgressView progress={runner.progress} /> : null}
       <div className="mt-4 space-y-3">
         <ErrorText>{error}</ErrorText>
-        <div className="flex gap-2">
-          <Button onClick={start} disabled={uploading || picked.length === 0}>
-            Upload and create link
-          </Button>
+        {paused && !uploading ? (
+          <p className="text-sm" data-testid="upload-paused" aria-live="polite">
+            Paused at {formatBytes(paused.loaded)} of {formatBytes(paused.total)}. The parts sent so far are kept; Continue sends the rest.
+          </p>
+        ) : null}
+        <div className="flex flex-wrap gap-2">
+          {paused && !uploading ? (
+            <>
+              <Button onClick={() => finish(runner.continuePaused)}>Continue</Button>
+              <Button variant="secondary" onClick={() => setConfirm('discard')}>
+                Discard
+              </Button>
+            </>
+          ) : (
+            <Button onClick={start} disabled={uploading || picked.length === 0}>
+              Upload and create link
+            </Button>
+          )}
           {uploading ? (
             <>
               <Button variant="secondary" onClick={runner.pause}>
                 Pause
               </Button>
-              <Button variant="secondary" onClick={runner.cancel}>
+              <Button variant="secondary" onClick={() => setConfirm('cancel')}>
                 Cancel
               </Button>
             </>
           ) : null}
         </div>
-        {result ? <ShareCreated share={result} /> : null}
+        <ConfirmDialog
+          open={confirm !== null}
+          title={confirm === 'cancel' ? 'Cancel this upload?' : 'Discard this upload?'}
+          text="The parts uploaded so far are deleted and the quota they hold is freed. This cannot be undone."
+          action={confirm === 'cancel' ? 'Cancel upload' : 'Discard'}
+          cancelLabel={confirm === 'cancel' ? 'Keep uploading' : undefined}
+          onConfirm={() => {
+            const what = confirm;
+            setConfirm(null);
+            if (what === 'cancel') runner.cancel();
+            else void runner.discardPaused().then(() => (setError('Upload discarded. Nothing was kept.'), onDone()));
+          }}
+          onClose={() => setConfirm(null)}
+        />
+        {result ? <ShareCreated share={result.share} password={result.password} /> : null}
       </div>
     </Card>
   );

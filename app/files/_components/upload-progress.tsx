@@ -35,7 +35,8 @@ export function UploadProgressView({ progress: p }: { progress: UploadProgress }
   );
 }
 
-export function ShareCreated({ share }: { share: ShareDto }) {
+/** The new link; with the password the form generated, shown this once (the server keeps only its hash). */
+export function ShareCreated({ share, password = null }: { share: ShareDto; password?: string | null }) {
   const link = absolute(share.url);
   const ref = useRef<HTMLDivElement>(null);
   // On a phone the form fills the screen: bring the new link into view.
@@ -52,6 +53,15 @@ export function ShareCreated({ share }: { share: ShareDto }) {
           <CopyButton text={link} />
           <ShareLinkButton url={link} title={share.note || undefined} />
         </div>
+        {password ? (
+          <div className="space-y-1 border-t border-green-200 pt-2 dark:border-green-900" data-testid="generated-password">
+            <p className="text-sm text-green-800 dark:text-green-300">Password (shown only now: send it to your guests another way than the link)</p>
+            <div className="flex flex-wrap items-center gap-2">
+              <code className="rounded bg-white px-2 py-1 font-mono text-sm select-all dark:bg-zinc-900">{password}</code>
+              <CopyButton text={password} label="Copy password" />
+            </div>
+          </div>
+        ) : null}
       </div>
     </div>
   );

@@ -13,8 +13,19 @@ import type { ShareDto } from '@/lib/shares/share-dto';
 /** The share's own fields, as the engine takes them: note, expiry and password always given; maxDownloads null or left out is unlimited. */
 export type NewShare = Required<Pick<UploadOptions, 'note' | 'expiresAt' | 'password'>> & Pick<UploadOptions, 'maxDownloads'>;
 
+/** An upload stopped by Pause in this tab: its files stay picked, so Continue needs no new pick. */
+export interface PausedUpload {
+  groupId: string;
+  files: PickedFile[];
+  record?: PendingUpload;
+  loaded: number;
+  total: number;
+}
+
 export interface UploadRunner {
   progress: UploadProgress | null;
+  /** Paused in this tab, ready to continue. */
+  paused: PausedUpload | null;
   /** The group being uploaded or resumed. */
   groupId: string | null;
   resuming: boolean;
@@ -23,8 +34,12 @@ export interface UploadRunner {
   resume(groupId: string, files: PickedFile[], record?: PendingUpload): Promise<ShareDto>;
   /** Stops and forgets the upload (the server deletes its parts and frees the quota). */
   cancel(): void;
-  /** Stops, keeping what arrived: Resume continues from there. */
+  /** Stops, keeping what arrived: `continuePaused` (or Resume in the list) continues from there. */
   pause(): void;
+  /** Continues the paused upload with the same files: only the parts the store lacks are sent. */
+  continuePaused(): Promise<ShareDto>;
+  /** Forgets the paused upload (the server deletes its parts and frees the quota). */
+  discardPaused(): Promise<void>;
 }
 
 /**
@@ -36,6 +51,7 @@ export function useUploadRunner(ownerId: string | null, onGroupCreated: () => vo
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const [groupId, setGroupId] = useState<string | null>(null);
   const [resuming, setResuming] = useState(false);
+  const [paused, setPaused] = useState<PausedUpload | null>(null);
   const controller = useRef<AbortController | null>(null);
   const discardOnStop = useRef(false);
   const active = progress !== null;
@@ -57,6 +73,10 @@ export function useUploadRunner(ownerId: string | null, onGroupCreated: () => vo
     const c = new AbortController();
     controller.current = c;
     discardOnStop.current = false;
+    // Resumed (here or from the list): it is no longer the paused one.
+    setPaused((p) => (p && p.groupId === opts.resumeGroupId ? null : p));
+    let last = { loaded: 0, total: 0 };
+    let record = opts.record;
     setResuming(Boolean(opts.resumeGroupId));
     setProgress({ stage: 'preparing', loaded: 0, total: files.reduce((n, f) => n + f.file.size, 0), speed: 0, eta: Infinity, files: [] });
     // One IndexedDB write at a time: parts finishing together must not lose each other's mark.
@@ -72,26 +92,29 @@ export function useUploadRunner(ownerId: string | null, onGroupCreated: () => vo
           resumeGroupId: opts.resumeGroupId,
           signal: c.signal,
           abortOnCancel: false,
-          onProgress: (p) => setProgress({ ...p, files: [...p.files] }),
+          onProgress: (p) => {
+            last = { loaded: p.loaded, total: p.total };
+            setProgress({ ...p, files: [...p.files] });
+          },
           onPlan: async (plan) => {
             group = plan.groupId;
             setGroupId(plan.groupId);
             if (!opts.resumeGroupId) onGroupCreated();
             const byPath = new Map(files.map((f) => [f.path, f.file]));
-            await queue(() =>
-              savePendingUpload(
-                opts.record ?? {
-                  groupId: plan.groupId,
-                  ownerId,
-                  createdAt: new Date().toISOString(),
-                  note: opts.share?.note ?? '',
-                  files: plan.files.map((f) => ({ clientPath: f.clientPath, size: byPath.get(f.clientPath)?.size ?? 0, lastModified: byPath.get(f.clientPath)?.lastModified ?? 0 })),
-                  partsDone: [],
-                  totalParts: plan.totalParts,
-                  handles: opts.handles?.length ? opts.handles : undefined,
-                },
-              ),
-            );
+            // A resumed upload this browser knows is in IndexedDB already, with the parts marked since.
+            if (opts.resumeGroupId && record) return;
+            record ??= {
+              groupId: plan.groupId,
+              ownerId,
+              createdAt: new Date().toISOString(),
+              note: opts.share?.note ?? '',
+              files: plan.files.map((f) => ({ clientPath: f.clientPath, size: byPath.get(f.clientPath)?.size ?? 0, lastModified: byPath.get(f.clientPath)?.lastModified ?? 0 })),
+              partsDone: [],
+              totalParts: plan.totalParts,
+              handles: opts.handles?.length ? opts.handles : undefined,
+            };
+            const saved = record;
+            await queue(() => savePendingUpload(saved));
           },
           onPartStored: (f, n) => void queue(() => markPartDone(group, `${f.uploadId}:${n}`)),
           onAbandoned: (g) => void queue(() => forgetPendingUpload(g)),
@@ -100,7 +123,11 @@ export function useUploadRunner(ownerId: string | null, onGroupCreated: () => vo
       await queue(() => forgetPendingUpload(share.id));
       return share;
     } catch (e) {
-      if (isCancel(e) && !discardOnStop.current) throw new ApiError(0, 'paused', 'Paused: the parts sent so far are kept.');
+      if (isCancel(e) && !discardOnStop.current) {
+        // Kept with its files: Continue picks up from the store's part list without a new pick.
+        if (group) setPaused({ groupId: group, files, record, ...last });
+        throw new ApiError(0, 'paused', 'Paused: the parts sent so far are kept.');
+      }
       if (isCancel(e) && group) {
         await callOperation('abortUpload', { body: { groupId: group } }).catch(() => {});
         await queue(() => forgetPendingUpload(group));
@@ -125,5 +152,16 @@ export function useUploadRunner(ownerId: string | null, onGroupCreated: () => vo
       controller.current?.abort();
     },
     pause: () => controller.current?.abort(),
+    paused,
+    continuePaused: () => {
+      if (!paused) return Promise.reject(new ApiError(-1, 'not_paused', 'Nothing is paused.'));
+      return run(paused.files, { resumeGroupId: paused.groupId, record: paused.record });
+    },
+    discardPaused: async () => {
+      if (!paused) return;
+      setPaused(null);
+      await callOperation('abortUpload', { body: { groupId: paused.groupId } }).catch(() => {});
+      await forgetPendingUpload(paused.groupId);
+    },
   };
 }

@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import { ConfirmDialog, CopyButton, Dialog } from '@/app/_components/client-ui';
 import { Badge, Button, ErrorText } from '@/app/_components/ui';
+import { LockIcon } from '@/app/_components/icons';
 import { callOperation } from '@/lib/client/api';
 import { describeError, formatBytes, formatDate } from '@/lib/client/format';
 import type { ProjectDto } from '@/lib/hosting/project-dto';
@@ -37,7 +38,11 @@ export function ProjectCard({ project: p, hostedBase, onChanged }: { project: Pr
             <a href={url} target="_blank" rel="noreferrer" className="font-mono font-medium text-indigo-700 hover:underline dark:text-indigo-300">
               /p/{p.slug}/
             </a>
-            {p.has_password ? <Badge tone="indigo">🔒 password</Badge> : null}
+            {p.has_password ? <Badge tone="indigo">
+                <span className="inline-flex items-center gap-1">
+                  <LockIcon /> password
+                </span>
+              </Badge> : null}
             {p.spa ? <Badge tone="zinc">SPA</Badge> : null}
             {!p.has_html ? <Badge tone="amber">no HTML: file list</Badge> : null}
             {online === 0 ? <Badge tone="zinc">hidden (no file online)</Badge> : null}

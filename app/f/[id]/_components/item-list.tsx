@@ -1,6 +1,7 @@
 'use client';
 
 import { useMemo, useState } from 'react';
+import { FolderIcon } from '@/app/_components/icons';
 import { formatBytes } from '@/lib/format-bytes';
 import type { previewKind } from '@/lib/http/mime';
 import { encodeUrlPath } from '@/lib/paths/relative-path';
@@ -89,7 +90,7 @@ export function ItemList({ shareId, items }: { shareId: string; items: Item[] })
 function FolderHeading({ shareId, folder, total }: { shareId: string; folder: string; total: { files: number; bytes: number } }) {
   return (
     <h2 className="mb-2 flex flex-wrap items-center gap-2 text-sm font-semibold text-subtle">
-      <span aria-hidden>📁</span>
+      <FolderIcon />
       <span className="break-all">{folder}/</span>
       <a
         href={folderZipUrl(shareId, folder)}
