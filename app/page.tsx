@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { LockIcon } from '@/app/_components/icons';
 import { listPublicProjects } from '@/db/queries/directory';
 import { assertMigrated, getRuntime } from '@/lib/runtime';
 
@@ -46,7 +47,15 @@ export default async function DirectoryPage({ searchParams }: { searchParams: Se
           {projects.map((p) => (
             <li key={p.slug}>
               <a href={`/p/${encodeURIComponent(p.slug)}`} className="block px-4 py-3 hover:bg-zinc-50 dark:hover:bg-zinc-800">
-                <span className="font-mono text-sm font-medium text-indigo-700 dark:text-indigo-400">{p.slug}</span>
+                <span className="flex items-center gap-2">
+                  <span className="font-mono text-sm font-medium text-indigo-700 dark:text-indigo-400">{p.slug}</span>
+                  {/* A visitor learns before the click that a password is asked. */}
+                  {p.locked ? (
+                    <span className="inline-flex items-center gap-1 text-xs text-muted" data-testid="locked">
+                      <LockIcon /> password
+                    </span>
+                  ) : null}
+                </span>
                 {p.note ? <span className="mt-0.5 block text-sm text-subtle">{p.note}</span> : null}
               </a>
             </li>

@@ -46,11 +46,11 @@ export function ensureBuilt({ quiet = false, force = false } = {}) {
     if (iconsMissing) generateIcons();
     return false;
   }
-  if (!quiet) console.log('[htmls] building (sources changed since the last build)…');
+  if (!quiet) console.log(`[htmls] ${buildMessage({ built: have !== '' || existsSync(path.join('.next', 'BUILD_ID')), force })}`);
   generateIcons();
   const r = spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], {
     stdio: quiet ? 'pipe' : 'inherit',
-    env: { ...process.env, NODE_ENV: 'production' },
+    env: buildEnv(process.env),
   });
   if (r.status !== 0) {
     if (quiet) process.stderr.write(`${r.stdout}\n${r.stderr}`);
@@ -60,6 +60,20 @@ export function ensureBuilt({ quiet = false, force = false } = {}) {
   // Hash again: next build may itself touch an input (it adds paths to tsconfig.json).
   writeFileSync(STAMP, buildHash());
   return true;
+}
+
+/** Why a build runs, for the person who typed `npm start`: a fresh clone has no "last build". */
+export function buildMessage({ built, force }) {
+  if (force) return 'building…';
+  return built ? 'rebuilding (sources changed since the last build)…' : 'building the app for its first start (a minute or two; later starts reuse it)…';
+}
+
+/**
+ * `next build`'s environment. Next's telemetry stays off unless the operator asked for it: our
+ * own build should not print its banner or phone home (NEXT_TELEMETRY_DISABLED=0 turns it on).
+ */
+export function buildEnv(env) {
+  return { ...env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: env.NEXT_TELEMETRY_DISABLED ?? '1' };
 }
 
 export const SERVER_BUNDLE = path.join('.next', 'htmls', 'server.mjs');

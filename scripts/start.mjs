@@ -5,6 +5,8 @@ import { pathToFileURL } from 'node:url';
 import { ensureBuilt, MIGRATE_BUNDLE, SERVER_BUNDLE } from './build-hash.mjs';
 
 process.env.NODE_ENV ??= 'production';
+// Next's telemetry is off for our own start too (set NEXT_TELEMETRY_DISABLED=0 to allow it).
+process.env.NEXT_TELEMETRY_DISABLED ??= '1';
 const migrateOnly = process.argv.includes('--migrate');
 if (!process.argv.includes('--no-build')) {
   try {

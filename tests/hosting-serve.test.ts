@@ -222,6 +222,17 @@ describe('GET / — public directory', () => {
     expect(r.text).not.toContain('<img src=x');
   });
 
+  it('marks the sites that ask for a password, and only those', async () => {
+    const marker = `lockmark-${randomBytes(3).toString('hex')}`;
+    const locked = await uploadSite({ 'index.html': 'x' }, { note: `${marker} locked`, password: 'site password 1' });
+    const open = await uploadSite({ 'index.html': 'x' }, { note: `${marker} open` });
+    expect([locked.status, open.status]).toEqual([201, 201]);
+    const r = await call('GET', `/?q=${marker}`);
+    const entry = (slug: string) => r.text.slice(r.text.indexOf(`href="/p/${slug}"`), r.text.indexOf('</li>', r.text.indexOf(`href="/p/${slug}"`)));
+    expect(entry(locked.json.project.slug)).toMatch(/data-testid="locked"[^>]*>.*<svg[^>]*data-icon="lock".*password/s);
+    expect(entry(open.json.project.slug)).not.toContain('data-testid="locked"');
+  });
+
   it('links each entry to /p/<slug>', async () => {
     const r = await call('GET', `/?q=${encodeURIComponent('serve test')}`);
     expect(r.text).toContain(`href="/p/${slug}"`);

@@ -89,7 +89,13 @@ describe('GET /f/:id/?zip', () => {
     const etag = head.headers.get('etag')!;
     expect(head.headers.get('content-type')).toBe('application/zip');
     expect(head.headers.get('accept-ranges')).toBe('bytes');
+    // Mixed top-level folders and no note: only the id names it.
     expect(head.headers.get('content-disposition')).toBe(`attachment; filename="${id}.zip"`);
+    const { share: noted } = await uploadShare(owner.token, { 'a.txt': Buffer.from('a') }, { note: 'Trip: day 1/2' });
+    const named = await get(`/f/${noted.id}/?zip`, {}, 'HEAD');
+    expect(named.headers.get('content-disposition')).toBe('attachment; filename="Trip day 1 2.zip"');
+    const { share: foldered } = await uploadShare(owner.token, { 'trip/a.txt': Buffer.from('a'), 'trip/b/c.txt': Buffer.from('c') });
+    expect((await get(`/f/${foldered.id}/?zip`, {}, 'HEAD')).headers.get('content-disposition')).toBe('attachment; filename="trip.zip"');
     expect(await head.text()).toBe('');
     // Ranges before any full read (cold CRCs in direct mode): the middle of movie.mp4, and the last 100 bytes.
     const mid = await get(`/f/${id}/?zip`, { Range: 'bytes=1000-1999' });

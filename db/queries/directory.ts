@@ -19,7 +19,7 @@ export async function listPublicProjects(db: Db, opts: { q?: string; page: numbe
     : hasOnlineFile(db);
   // One row past the page tells whether another page exists, without a count(*).
   const rows = await db
-    .select({ slug: projects.slug, note: projects.note })
+    .select({ slug: projects.slug, note: projects.note, locked: sql<boolean>`${projects.passwordHash} is not null` })
     .from(projects)
     .where(where)
     .orderBy(desc(projects.createdAt), projects.slug)

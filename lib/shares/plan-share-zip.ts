@@ -9,7 +9,7 @@ export interface ShareZip {
   items: (ShareItemRow | null)[];
   etag: string;
   lastModified: Date;
-  /** Suggested file name: `<share id>.zip`, or `<folder name>.zip` for one folder. */
+  /** Suggested file name (zipFileName): the folder's, the note's, the one top folder's, else the share id's. */
   fileName: string;
 }
 
@@ -20,7 +20,8 @@ export interface ShareZip {
  * sorted by path, folders come before their contents, every timestamp is the item's stored
  * time: the same items always give the same bytes, which the ETag names. null: no item matches.
  */
-export function planShareZip(shareId: string, allItems: ShareItemRow[], folder: string | null): ShareZip | null {
+export function planShareZip(share: { id: string; note: string }, allItems: ShareItemRow[], folder: string | null): ShareZip | null {
+  const shareId = share.id;
   const prefix = folder ? `${folder}/` : '';
   const items = allItems.filter((it) => it.relativePath.startsWith(prefix));
   if (items.length === 0) return null;
@@ -54,6 +55,30 @@ export function planShareZip(shareId: string, allItems: ShareItemRow[], folder: 
     items: names.map((n) => byName.get(n)!),
     etag: `"z${hash.digest('base64url').slice(0, 32)}"`,
     lastModified,
-    fileName: `${folder ? folder.slice(cut) : shareId}.zip`,
+    fileName: `${folder ? folder.slice(cut) : zipBaseName(share, items)}.zip`,
   };
+}
+
+/**
+ * What the whole share's ZIP is called: a guest saving "Xk3f9…zip" cannot tell it from the next
+ * one. The note names it when there is one (as the owner wrote it, made safe as a file name),
+ * else the one folder every item is in, else the share id.
+ */
+export function zipBaseName(share: { id: string; note: string }, items: { relativePath: string }[]): string {
+  const fromNote = safeFileName(share.note);
+  if (fromNote) return fromNote;
+  const tops = new Set(items.map((it) => (it.relativePath.includes('/') ? it.relativePath.split('/')[0] : null)));
+  const [top] = tops;
+  if (tops.size === 1 && top) return safeFileName(top) || share.id;
+  return share.id;
+}
+
+/** A note as a file name: one line, no path or reserved characters, no leading/trailing dots, at most 80 characters. */
+export function safeFileName(text: string): string {
+  const cleaned = text
+    .normalize('NFC')
+    .replace(/[\u0000-\u001f\u007f-\u009f<>:"/\\|?*]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return [...cleaned].slice(0, 80).join('').replace(/^[\s.]+|[\s.]+$/g, '');
 }

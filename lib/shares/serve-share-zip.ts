@@ -43,7 +43,7 @@ export async function serveShareZip(req: FastRequest): Promise<FastReply> {
     // Not open: the password page, or the refusal thrown.
     if (access.state !== 'open') return gateReply(access, id)!;
     const folder = (new URLSearchParams(m[2]).get('folder') ?? '').replace(/^\/+|\/+$/g, '');
-    const zip = planShareZip(id, access.share.items, folder || null);
+    const zip = planShareZip({ id, note: access.share.group.note }, access.share.items, folder || null);
     if (!zip) throw notFound('No file in this folder');
 
     const saveCrc = (item: { id: string }, crc: number) => {

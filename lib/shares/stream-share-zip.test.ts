@@ -48,7 +48,7 @@ describe('streamShareZip without known CRC-32s', () => {
   it('a range that starts inside or after files never read whole reads them once, saves their CRCs, and matches the full archive', async () => {
     const files = { 'a.bin': randomBytes(700_000), 'docs/b.txt': Buffer.from('bee'), 'z.bin': randomBytes(1_300_000) };
     const items = await coldItems(files);
-    const zip = planShareZip('g1', items, null)!;
+    const zip = planShareZip({ id: 'g1', note: '' }, items, null)!;
     const size = zip.plan.total;
 
     const saved = new Map<string, number>();

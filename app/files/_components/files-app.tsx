@@ -87,6 +87,12 @@ export function FilesApp({ initialSession }: { initialSession: FilesSession | nu
                 <QuotaMeter user={user} reserved={reserved} />
               </div>
             ) : null}
+            {/* The hosting console takes the Admin Token only, not an admin-role member. */}
+            {session.role === 'admin' && !user ? (
+              <a href="/htmls" className="text-zinc-600 hover:underline max-sm:hidden dark:text-zinc-400">
+                Hosting
+              </a>
+            ) : null}
             <span data-testid="signed-in-as" className="min-w-0 truncate font-medium">
               {name}
             </span>

@@ -28,6 +28,9 @@ export function AdminConsole({ hostedBase, sandboxed }: { hostedBase: string | n
         <div className="mx-auto flex max-w-5xl items-center justify-between px-4 py-3">
           <h1 className="text-lg font-semibold">htmls · hosting</h1>
           <div className="flex items-center gap-2">
+            <a href="/files" className="text-sm text-zinc-600 hover:underline dark:text-zinc-400">
+              Files
+            </a>
             <a href="/" className="text-sm text-zinc-600 hover:underline dark:text-zinc-400">
               Public directory
             </a>
