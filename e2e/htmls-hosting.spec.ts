@@ -56,7 +56,7 @@ test('the administrator publishes a folder site, guests see it, password and off
   await card.getByRole('button', { name: 'Edit' }).click();
   await page.getByRole('dialog').getByLabel('Password (optional)').fill('site password');
   await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
-  await expect(card.getByText('🔒 password')).toBeVisible();
+  await expect(card.locator('svg[data-icon="lock"]')).toBeVisible();
   const locked = await guest.goto(`/p/${slug}/index.html`);
   expect(locked!.status()).toBe(401);
   await guest.getByLabel('Password').fill('site password');
