@@ -111,7 +111,8 @@ test('Pause keeps the parts sent and Continue finishes in the same tab without p
   await expect(page.getByTestId('upload-paused')).toContainText('Paused at 48 MB of 60 MB');
   await expect(page.getByRole('button', { name: 'Upload and create link' })).toHaveCount(0);
   const [pending] = (await myShares(page)).filter((s) => s.upload_state === 'pending');
-  const status = await page.request.post('/api/shares/upload/status', { data: { groupId: pending.id } });
+  const status = await request.post('/api/shares/upload/status', { headers: { Authorization: `Bearer ${m.token}` }, data: { groupId: pending.id } });
+  expect(status.status(), await status.text()).toBe(200);
   expect((await status.json()).files[0].parts.map((p: { partNumber: number }) => p.partNumber)).toEqual([1]);
 
   allow = Infinity;

@@ -6,7 +6,7 @@ import { Button, Card, ErrorText, Field } from '@/app/_components/ui';
 import { isJunk, type PickedFile } from '@/lib/client/collect-files';
 import { describeError, formatBytes } from '@/lib/client/format';
 import { useSharedItems } from '@/lib/client/use-shared-items';
-import { isCancel } from '@/lib/upload-engine/retry';
+import { isCancel, isRetryable } from '@/lib/upload-engine/retry';
 import type { ShareDto } from '@/lib/shares/share-dto';
 import { DownloadLimitField } from './download-limit-field';
 import { ExpiryPicker, expiryFromChoice, type ExpiryChoice } from './expiry-picker';
@@ -48,6 +48,8 @@ export function UploadForm({
   const [confirm, setConfirm] = useState<null | 'cancel' | 'discard'>(null);
   const uploading = runner.progress !== null;
   const paused = runner.paused;
+  // The one paused here is continued from this card, not from the list.
+  const interrupted = resumable - (paused ? 1 : 0);
   const total = picked.reduce((n, p) => n + p.file.size, 0);
 
   // Files sent from another app through the system share sheet (the installed app's share target).
@@ -95,7 +97,7 @@ export function UploadForm({
     } catch (err) {
       if ((err as { code?: string }).code === 'paused') setError('');
       else if (isCancel(err)) setError('Upload cancelled. Nothing was kept.');
-      else setError(`${describeError(err)}${(err as { status?: number }).status === 0 || ((err as { status?: number }).status ?? 0) >= 500 ? ' The parts sent so far are kept: use Resume on the share in the list.' : ''}`);
+      else setError(`${describeError(err)}${isRetryable(err) ? ' The parts sent so far are kept: Continue sends the rest.' : ''}`);
     } finally {
       onDone();
     }
@@ -104,9 +106,9 @@ export function UploadForm({
   return (
     <Card>
       <h2 className="text-base font-semibold">New share</h2>
-      {resumable > 0 && !uploading ? (
+      {interrupted > 0 && !uploading ? (
         <p className="mt-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800 dark:bg-amber-950 dark:text-amber-300">
-          {resumable === 1 ? 'An upload was interrupted.' : `${resumable} uploads were interrupted.`} Resume or discard {resumable === 1 ? 'it' : 'them'} in the share list.
+          {interrupted === 1 ? 'An upload was interrupted.' : `${interrupted} uploads were interrupted.`} Resume or discard {interrupted === 1 ? 'it' : 'them'} in the share list.
           {onShowList ? (
             <>
               {' '}
@@ -161,7 +163,7 @@ export function UploadForm({
         <ErrorText>{error}</ErrorText>
         {paused && !uploading ? (
           <p className="text-sm" data-testid="upload-paused" aria-live="polite">
-            Paused at {formatBytes(paused.loaded)} of {formatBytes(paused.total)}. The parts sent so far are kept; Continue sends the rest.
+            {paused.failed ? 'Stopped' : 'Paused'} at {formatBytes(paused.loaded)} of {formatBytes(paused.total)}. The parts sent so far are kept; Continue sends the rest.
           </p>
         ) : null}
         <div className="flex flex-wrap gap-2">

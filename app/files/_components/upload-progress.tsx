@@ -40,7 +40,11 @@ export function ShareCreated({ share, password = null }: { share: ShareDto; pass
   const link = absolute(share.url);
   const ref = useRef<HTMLDivElement>(null);
   // On a phone the form fills the screen: bring the new link into view.
-  useEffect(() => ref.current?.scrollIntoView?.({ block: 'nearest' }), []);
+  // Braces: Chromium's scrollIntoView now returns a promise, and React calls what an effect
+  // returns as its cleanup — picking files for the next share crashed the page ("i is not a function").
+  useEffect(() => {
+    ref.current?.scrollIntoView?.({ block: 'nearest' });
+  }, []);
   return (
     <div ref={ref} role="status" className="flex flex-wrap items-center gap-4 rounded-lg bg-green-50 p-4 dark:bg-green-950">
       <QrCode text={link} size={112} />

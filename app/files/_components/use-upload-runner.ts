@@ -6,7 +6,7 @@ import { forgetPendingUpload, markPartDone, savePendingUpload, type PendingUploa
 import { blobSource, browserTransport } from '@/lib/client/share-upload';
 import { ApiError, callOperation } from '@/lib/client/api';
 import { runShareUpload } from '@/lib/upload-engine/engine';
-import { isCancel } from '@/lib/upload-engine/retry';
+import { isCancel, isRetryable } from '@/lib/upload-engine/retry';
 import type { UploadOptions, UploadProgress } from '@/lib/upload-engine/types';
 import type { ShareDto } from '@/lib/shares/share-dto';
 
@@ -20,6 +20,8 @@ export interface PausedUpload {
   record?: PendingUpload;
   loaded: number;
   total: number;
+  /** Stopped by the network or the server after its retries, not by Pause. */
+  failed?: boolean;
 }
 
 export interface UploadRunner {
@@ -128,6 +130,9 @@ export function useUploadRunner(ownerId: string | null, onGroupCreated: () => vo
         if (group) setPaused({ groupId: group, files, record, ...last });
         throw new ApiError(0, 'paused', 'Paused: the parts sent so far are kept.');
       }
+      // The network or the server gave out after every retry: the engine kept the group, and
+      // Continue can try again with the same files.
+      if (group && isRetryable(e)) setPaused({ groupId: group, files, record, ...last, failed: true });
       if (isCancel(e) && group) {
         await callOperation('abortUpload', { body: { groupId: group } }).catch(() => {});
         await queue(() => forgetPendingUpload(group));
