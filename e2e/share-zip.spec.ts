@@ -51,7 +51,8 @@ test('guest page: who and when, expiry in the visitor zone, previews only when v
   const button = page.getByRole('link', { name: /^Download all \(25 files, / });
   await expect(button).toBeVisible();
   const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
-  expect(download.suggestedFilename()).toBe(`${share.id}.zip`);
+  // Named after the note, not the share id.
+  expect(download.suggestedFilename()).toBe('Quarterly notes.zip');
   const saved = join(mkdtempSync(join(tmpdir(), 'e2e-zip-')), 'all.zip');
   await download.saveAs(saved);
   const script = [
