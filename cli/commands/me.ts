@@ -11,7 +11,8 @@ export default defineCommand({
     const u = me.user;
     if (!u) return out(`administrator (Admin Token) on ${creds.url}`, me);
     // An unfinished upload holds its bytes of the quota until it completes or is removed.
-    const pending = (await client.listShares()).filter((s) => s.upload_state === 'pending');
+    // (An admin-role member lists everyone's shares: only their own hold their quota.)
+    const pending = (await client.listShares()).filter((s) => s.upload_state === 'pending' && s.user_id === u.id);
     const held = pending.reduce((n, s) => n + s.total_bytes, 0);
     const free = Math.max(0, u.quota_bytes - u.used_bytes - held);
     const heldText = pending.length
