@@ -1,6 +1,7 @@
 import 'server-only';
 import { formatBytes } from '../client/format';
 import type { FastReply } from '../http/fast';
+import { ICON } from '../http/guest-page';
 import { escapeHtml } from '../http/html';
 import { PASSWORD_PAGE_CSP } from '../http/password-page';
 import { encodeUrlPath } from '../paths/relative-path';
@@ -19,6 +20,7 @@ export function siteListing(site: Site, prefix: string, opts: { locked: boolean;
   const title = escapeHtml(prefix);
   const body = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="${ICON}" type="image/svg+xml">
 <title>${title} · files</title>
 <style>
 :root{color-scheme:light dark;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}

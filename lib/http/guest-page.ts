@@ -42,7 +42,7 @@ a{color:#4338ca;font-weight:600;text-underline-offset:3px}
  * The app icon (assets/icon.svg) inline: these pages are served on the hosted origin too, which
  * has no /favicon.ico (it serves only /p/…), so a linked icon was a 404 in every visitor's console.
  */
-const ICON = `data:image/svg+xml,${encodeURIComponent(
+export const ICON = `data:image/svg+xml,${encodeURIComponent(
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512"><defs><linearGradient id="b" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#6366f1"/><stop offset="1" stop-color="#4338ca"/></linearGradient></defs><rect width="512" height="512" rx="96" fill="url(#b)"/><g fill="none" stroke="#fff" stroke-width="44" stroke-linecap="round" stroke-linejoin="round"><path d="M256 312V146"/><path d="M180 218l76-76 76 76"/><path d="M146 286v48a36 36 0 0 0 36 36h148a36 36 0 0 0 36-36v-48"/></g></svg>',
 )}`;
 
