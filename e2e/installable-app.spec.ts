@@ -4,6 +4,7 @@ import path from 'node:path';
 import { chromium, expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
 import { createMember } from './support/seed';
+import { useConsoleSession } from './support/console-session';
 import { ownClientAddress } from './support/client-address';
 
 test.use({ extraHTTPHeaders: ownClientAddress() });
@@ -55,7 +56,7 @@ async function postShare(page: Page, action: string) {
 /** Signs in with a session from the API (the login form has its own tests and a rate limit). */
 async function signIn(page: Page) {
   const member = await createMember('Phone Person');
-  await context.addCookies([{ name: 'htmls_user_session', value: member.token, url: process.env.E2E_BASE_URL! }]);
+  await useConsoleSession(context, member);
   await page.reload();
   await expect(page.getByTestId('signed-in-as')).toHaveText('Phone Person');
 }

@@ -1,7 +1,6 @@
 'use client';
 
 import { useState } from 'react';
-import { useRouter } from 'next/navigation';
 import { Button, ErrorText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
 import { useApiData } from '@/lib/client/use-api-data';
@@ -9,15 +8,14 @@ import { ChangeTokenForm } from './change-token-form';
 import { ProjectCard } from './project-card';
 import { UploadSite } from './upload-site';
 
-export function AdminConsole({ hostedBase, sandboxed }: { hostedBase: string | null; sandboxed: boolean }) {
-  const router = useRouter();
+export function AdminConsole({ hostedBase, sandboxed, onSignedOut }: { hostedBase: string | null; sandboxed: boolean; onSignedOut: () => void }) {
   const { data, error, reload: load } = useApiData('listProjects');
   const projects = data?.projects ?? null;
   const [filter, setFilter] = useState('');
 
   async function logout() {
     await callOperation('logout').catch(() => {});
-    router.refresh();
+    onSignedOut();
   }
 
   const shown = (projects ?? []).filter((p) => !filter || p.slug.includes(filter.toLowerCase()) || p.note.toLowerCase().includes(filter.toLowerCase()));
@@ -78,6 +76,17 @@ export function AdminConsole({ hostedBase, sandboxed }: { hostedBase: string | n
           )}
         </section>
         <ChangeTokenForm />
+        <details className="text-sm text-muted">
+          <summary className="cursor-pointer">What a hosted site can still do</summary>
+          <p className="mt-2 max-w-3xl">
+            Hosted sites run on their own origin: they cannot read this console, its storage or the API as you, and a session
+            cookie alone no longer signs this console in. But on a same-site origin — the default second port, or a sub-domain
+            of this host name — a site can still set and delete the cookies this host receives: it can sign you out (push your
+            session out of the browser&apos;s cookie jar) and clear other projects&apos; password unlocks; projects that share one
+            hosted origin also share its storage. Publish only sites you trust, or set HOSTED_ORIGIN to another registrable
+            domain (another site entirely) to rule this out.
+          </p>
+        </details>
       </main>
     </div>
   );
