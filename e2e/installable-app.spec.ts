@@ -136,3 +136,20 @@ test('POST /files/share-target — a form on another site cannot fill the Upload
   await expect(page.getByText('3 files')).toHaveCount(0);
   expect(await page.evaluate(async () => (await (await caches.open('htmls-share-target')).keys()).length)).toBe(0);
 });
+
+test('POST /files/share-target — a form on another site that sends no referrer cannot fill the Upload panel either', async () => {
+  const page = context.pages()[0] ?? (await context.newPage());
+  await openControlled(page, '/files');
+  await signIn(page);
+  const other = new URL(process.env.E2E_BASE_URL!);
+  other.hostname = other.hostname === 'localhost' ? '127.0.0.1' : 'localhost';
+  await page.goto(new URL('/user-guide.html', other).toString());
+  // What the attack page of issue 22 (finding 6) does: no Referer, and an Origin of "null".
+  await page.evaluate(() => document.head.append(Object.assign(document.createElement('meta'), { name: 'referrer', content: 'no-referrer' })));
+  await postShare(page, new URL('/files/share-target', process.env.E2E_BASE_URL!).toString());
+  await expect(page).toHaveURL(/\/files$/);
+  await expect(page.getByTestId('signed-in-as')).toHaveText('Phone Person');
+  await expect(page.getByText('3 files')).toHaveCount(0);
+  await expect(page.getByText('image (2).jpg')).toHaveCount(0);
+  expect(await page.evaluate(async () => (await (await caches.open('htmls-share-target')).keys()).length)).toBe(0);
+});
