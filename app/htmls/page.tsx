@@ -19,7 +19,15 @@ export default async function HtmlsPage() {
   return (
     <>
       <AppWorker scope="/htmls" />
-      <HtmlsApp hostedBase={hostedBase} sandboxed={env.hosted.mode === 'sandbox'} />
+      {/* About the setup, not an account: shown with the login too. */}
+      {env.hosted.mode === 'sandbox' ? (
+        <p role="alert" className="mx-auto mt-4 max-w-5xl rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
+          Hosted sites are served on this origin inside a CSP sandbox (HOSTED_PORT=0 without HOSTED_ORIGIN): their own fetch calls, module
+          scripts, localStorage and the assets of password-protected sites do not work. Set HOSTED_ORIGIN, or leave HOSTED_PORT unset so
+          sites get their own origin.
+        </p>
+      ) : null}
+      <HtmlsApp hostedBase={hostedBase} />
     </>
   );
 }

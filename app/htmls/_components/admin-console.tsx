@@ -8,7 +8,7 @@ import { ChangeTokenForm } from './change-token-form';
 import { ProjectCard } from './project-card';
 import { UploadSite } from './upload-site';
 
-export function AdminConsole({ hostedBase, sandboxed, onSignedOut }: { hostedBase: string | null; sandboxed: boolean; onSignedOut: () => void }) {
+export function AdminConsole({ hostedBase, onSignedOut }: { hostedBase: string | null; onSignedOut: () => void }) {
   const { data, error, reload: load } = useApiData('listProjects');
   const projects = data?.projects ?? null;
   const [filter, setFilter] = useState('');
@@ -36,13 +36,6 @@ export function AdminConsole({ hostedBase, sandboxed, onSignedOut }: { hostedBas
         </div>
       </header>
       <main className="mx-auto max-w-5xl space-y-6 px-4 py-6">
-        {sandboxed ? (
-          <p role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
-            Hosted sites are served on this origin inside a CSP sandbox (HOSTED_PORT=0 without HOSTED_ORIGIN): their own fetch calls, module
-            scripts, localStorage and the assets of password-protected sites do not work. Set HOSTED_ORIGIN, or leave HOSTED_PORT unset so
-            sites get their own origin.
-          </p>
-        ) : null}
         <UploadSite projects={projects ?? []} hostedBase={hostedBase} onDone={load} />
         <section aria-labelledby="projects-heading">
           <div className="flex flex-wrap items-center justify-between gap-3">

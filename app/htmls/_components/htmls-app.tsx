@@ -12,7 +12,7 @@ import { AdminLogin } from './admin-login';
  * lib/client/console-session.ts). Only the Admin Token's own session opens it, not an
  * admin-role member.
  */
-export function HtmlsApp({ hostedBase, sandboxed }: { hostedBase: string | null; sandboxed: boolean }) {
+export function HtmlsApp({ hostedBase }: { hostedBase: string | null }) {
   const [signedIn, setSignedIn] = useState<boolean | undefined>(undefined);
 
   const check = useCallback(async () => {
@@ -31,5 +31,5 @@ export function HtmlsApp({ hostedBase, sandboxed }: { hostedBase: string | null;
 
   if (signedIn === undefined) return <main aria-busy="true" className="min-h-screen" />;
   if (!signedIn) return <AdminLogin onSignedIn={() => setSignedIn(true)} />;
-  return <AdminConsole hostedBase={hostedBase} sandboxed={sandboxed} onSignedOut={() => setSignedIn(false)} />;
+  return <AdminConsole hostedBase={hostedBase} onSignedOut={() => setSignedIn(false)} />;
 }
