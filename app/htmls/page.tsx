@@ -13,8 +13,10 @@ export const metadata: Metadata = { title: 'Hosting console', manifest: '/htmls/
  * console with the API (lib/client/console-session.ts), never from the cookie here.
  */
 export default async function HtmlsPage() {
-  const env = getEnv();
+  // Request time first: the page is rendered per request (its CSP nonce), never at build, where
+  // the environment need not be valid.
   const h = await headers();
+  const env = getEnv();
   const hostedBase = hostedOriginFor(env, getHostedPort(), h.get('host') ?? undefined, isSecureRequest(env, h));
   return (
     <>
