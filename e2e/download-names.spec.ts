@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { createMember, createShare } from './support/seed';
+import { consoleHeader, useConsoleSession } from './support/console-session';
 import { DOWNLOAD_NAMES } from '../tests/support/download-names';
 import { ownClientAddress } from './support/client-address';
 
@@ -53,10 +54,10 @@ test('the owner sees download counts in /files and sets a download limit; guests
     expect(r.status()).toBe(200);
   }
 
-  await context.addCookies([{ name: 'htmls_user_session', value: member.token, url: process.env.E2E_BASE_URL! }]);
+  await useConsoleSession(context, member);
   // Counts are written about once a second.
   await expect
-    .poll(async () => ((await (await page.request.get('/api/shares')).json()).shares as { id: string; download_count: number }[]).find((s) => s.id === share.id)?.download_count)
+    .poll(async () => ((await (await page.request.get('/api/shares', { headers: consoleHeader(member) })).json()).shares as { id: string; download_count: number }[]).find((s) => s.id === share.id)?.download_count)
     .toBe(3);
   const row = page.getByTestId(`share-${share.id}`);
   await page.goto('/files#shares');
@@ -78,14 +79,14 @@ test('the owner sees download counts in /files and sets a download limit; guests
 
 test('a download limit set when creating a share reaches the server', async ({ page, context }) => {
   const member = await createMember('Limit Person');
-  await context.addCookies([{ name: 'htmls_user_session', value: member.token, url: process.env.E2E_BASE_URL! }]);
+  await useConsoleSession(context, member);
   await page.goto('/files');
   await page.getByTestId('file-input').first().setInputFiles([{ name: 'limited.txt', mimeType: 'text/plain', buffer: Buffer.from('limited') }]);
   await page.getByLabel('Note (optional)').first().fill('Limited share');
   await page.getByLabel('Download limit (optional)').first().fill('2');
   await page.getByRole('button', { name: 'Upload and create link' }).first().click();
   await expect
-    .poll(async () => ((await (await page.request.get('/api/shares')).json()).shares as { note: string; max_downloads: number | null }[]).find((s) => s.note === 'Limited share')?.max_downloads)
+    .poll(async () => ((await (await page.request.get('/api/shares', { headers: consoleHeader(member) })).json()).shares as { note: string; max_downloads: number | null }[]).find((s) => s.note === 'Limited share')?.max_downloads)
     .toBe(2);
   await expect(page.getByText('0 downloads of 2 allowed')).toBeVisible();
 });

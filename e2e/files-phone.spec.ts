@@ -1,5 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { createMember } from './support/seed';
+import { useConsoleSession } from './support/console-session';
 import { ownClientAddress } from './support/client-address';
 
 test.use({ extraHTTPHeaders: ownClientAddress() });
@@ -45,7 +46,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
       Object.defineProperty(navigator, 'share', { configurable: true, value: async (data: ShareData) => void w.shared.push(data) });
     });
     const member = await createMember('Pat Phone');
-    await page.context().addCookies([{ name: 'htmls_user_session', value: member.token, url: process.env.E2E_BASE_URL! }]);
+    await useConsoleSession(page.context(), member);
     await page.goto('/files');
     await expect(page.getByTestId('signed-in-as')).toHaveText('Pat Phone');
     expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(colorScheme === 'dark');
@@ -156,7 +157,7 @@ test('phone: the sign-in screen has 44 px touch targets too', async ({ page }) =
 
 test('phone: the share sheet opens the Upload tab with the files, whatever tab was open', async ({ page }) => {
   const member = await createMember('Pat Phone');
-  await page.context().addCookies([{ name: 'htmls_user_session', value: member.token, url: process.env.E2E_BASE_URL! }]);
+  await useConsoleSession(page.context(), member);
   await page.goto('/files#settings');
   await expect(page.getByRole('tab', { name: 'Settings' })).toHaveAttribute('aria-selected', 'true');
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
@@ -187,7 +188,7 @@ test('phone: an interrupted upload is announced on the Upload tab, with a way to
   });
   expect(init.status).toBe(201);
   const { groupId } = (await init.json()) as { groupId: string };
-  await page.context().addCookies([{ name: 'htmls_user_session', value: member.token, url: process.env.E2E_BASE_URL! }]);
+  await useConsoleSession(page.context(), member);
   await page.goto('/files');
   const upload = page.getByRole('tabpanel', { name: 'Upload' });
   await expect(upload.getByText('An upload was interrupted.')).toBeVisible();
@@ -201,7 +202,7 @@ test('phone: an interrupted upload is announced on the Upload tab, with a way to
 test('wide screens keep the header layout: no tab bar, section links and Sign out in the header', async ({ browser }) => {
   const ctx = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, viewport: { width: 1024, height: 768 } });
   const member = await createMember('Wide Person');
-  await ctx.addCookies([{ name: 'htmls_user_session', value: member.token, url: process.env.E2E_BASE_URL! }]);
+  await useConsoleSession(ctx, member);
   const page = await ctx.newPage();
   await page.goto('/files');
   await expect(page.getByTestId('signed-in-as')).toHaveText('Wide Person');

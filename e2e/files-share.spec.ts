@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { ownClientAddress } from './support/client-address';
 import { createMember, createShare, type SeededMember } from './support/seed';
+import { consoleHeader } from './support/console-session';
 
 test.use({ extraHTTPHeaders: ownClientAddress() });
 
@@ -76,7 +77,7 @@ test('a member uploads a folder from /files: progress, a share link, the quota c
   await expect(page.getByTestId('quota')).toContainText('20 MB of 1.0 GB');
   await expect(page.getByTestId('quota-free')).not.toContainText('held');
   // The folder arrived as it was on disk.
-  const listed = (await (await page.request.get('/api/shares')).json()).shares as { url: string; items: { relative_path: string; url: string }[] }[];
+  const listed = (await (await page.request.get('/api/shares', { headers: consoleHeader(m) })).json()).shares as { url: string; items: { relative_path: string; url: string }[] }[];
   const items = listed.find((s) => url.endsWith(new URL(s.url, url).pathname))!.items;
   expect(items.map((i) => i.relative_path).sort()).toEqual(['trip/data.bin', 'trip/notes/readme.txt', 'trip/plan.txt']);
   const readme = await page.request.get(items.find((i) => i.relative_path.endsWith('readme.txt'))!.url);
@@ -126,7 +127,7 @@ test('the member sets a password from /files: the expiry keeps its exact time, t
   await logIn(page, m);
   const row = page.locator('[data-testid^="share-"]').filter({ hasText: 'Locked trip' });
   await expect(row).toBeVisible();
-  const expiryOf = async () => ((await (await page.request.get('/api/shares')).json()).shares as { id: string; expires_at: string }[]).find((s) => s.id === share.id)!.expires_at;
+  const expiryOf = async () => ((await (await page.request.get('/api/shares', { headers: consoleHeader(m) })).json()).shares as { id: string; expires_at: string }[]).find((s) => s.id === share.id)!.expires_at;
   const expiresBefore = await expiryOf();
   expect(new Date(expiresBefore).getTime()).toBe(new Date(expires).getTime());
   await row.getByRole('button', { name: 'Edit' }).click();

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { createMember, createShare, expireShare, updateShare } from './support/seed';
+import { useConsoleSession } from './support/console-session';
 import { ownClientAddress } from './support/client-address';
 
 test.use({ extraHTTPHeaders: ownClientAddress() });
@@ -31,7 +32,7 @@ for (const scheme of ['light', 'dark'] as const) {
     const member = await createMember('Sam Rivera');
     // An earlier share, so the Shares tab lists two.
     await createShare(member.token, { 'itinerary.pdf': Buffer.alloc(200 * 1024, 4) }, { note: 'Tickets', password: 'guest password' });
-    await page.context().addCookies([{ name: 'htmls_user_session', value: member.token, url: process.env.E2E_BASE_URL! }]);
+    await useConsoleSession(page.context(), member);
     await page.goto('/files');
     await expect(page.getByTestId('signed-in-as')).toHaveText('Sam Rivera');
     await page.getByTestId('media-input').setInputFiles([

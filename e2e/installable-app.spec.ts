@@ -4,6 +4,7 @@ import path from 'node:path';
 import { chromium, expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
 import { createMember } from './support/seed';
+import { useConsoleSession } from './support/console-session';
 import { ownClientAddress } from './support/client-address';
 
 test.use({ extraHTTPHeaders: ownClientAddress() });
@@ -55,7 +56,7 @@ async function postShare(page: Page, action: string) {
 /** Signs in with a session from the API (the login form has its own tests and a rate limit). */
 async function signIn(page: Page) {
   const member = await createMember('Phone Person');
-  await context.addCookies([{ name: 'htmls_user_session', value: member.token, url: process.env.E2E_BASE_URL! }]);
+  await useConsoleSession(context, member);
   await page.reload();
   await expect(page.getByTestId('signed-in-as')).toHaveText('Phone Person');
 }
@@ -133,5 +134,22 @@ test('POST /files/share-target — a form on another site cannot fill the Upload
   await page.getByRole('tab', { name: 'Shares' }).click();
   await expect(page.getByText('No shares yet.')).toBeVisible();
   await expect(page.getByText('3 files')).toHaveCount(0);
+  expect(await page.evaluate(async () => (await (await caches.open('htmls-share-target')).keys()).length)).toBe(0);
+});
+
+test('POST /files/share-target — a form on another site that sends no referrer cannot fill the Upload panel either', async () => {
+  const page = context.pages()[0] ?? (await context.newPage());
+  await openControlled(page, '/files');
+  await signIn(page);
+  const other = new URL(process.env.E2E_BASE_URL!);
+  other.hostname = other.hostname === 'localhost' ? '127.0.0.1' : 'localhost';
+  await page.goto(new URL('/user-guide.html', other).toString());
+  // What the attack page of issue 22 (finding 6) does: no Referer, and an Origin of "null".
+  await page.evaluate(() => document.head.append(Object.assign(document.createElement('meta'), { name: 'referrer', content: 'no-referrer' })));
+  await postShare(page, new URL('/files/share-target', process.env.E2E_BASE_URL!).toString());
+  await expect(page).toHaveURL(/\/files$/);
+  await expect(page.getByTestId('signed-in-as')).toHaveText('Phone Person');
+  await expect(page.getByText('3 files')).toHaveCount(0);
+  await expect(page.getByText('image (2).jpg')).toHaveCount(0);
   expect(await page.evaluate(async () => (await (await caches.open('htmls-share-target')).keys()).length)).toBe(0);
 });

@@ -3,6 +3,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
 import { createMember, createShare } from './support/seed';
+import { useConsoleSession } from './support/console-session';
 import { ownClientAddress } from './support/client-address';
 
 test.use({ extraHTTPHeaders: ownClientAddress() });
@@ -31,9 +32,6 @@ test('Lighthouse: /, /files (its three phone tabs) and /f/<id> score at least 95
     { name: '/f/<id>', url: `${base}/f/${share.id}` },
   ];
 
-  // The cookie does sign in: Lighthouse audits the console itself, not the sign-in form.
-  const console_ = await (await fetch(pages[1].url, { headers: pages[1].headers })).text();
-  expect(console_).toContain('data-testid="signed-in-as"');
 
   const failures: string[] = [];
   for (const scheme of ['light', 'dark'] as const) {
@@ -47,6 +45,11 @@ test('Lighthouse: /, /files (its three phone tabs) and /f/<id> score at least 95
       const session = await probe.context().newCDPSession(probe);
       await session.send('Emulation.setEmulatedMedia', { features: [{ name: 'prefers-color-scheme', value: '' }] });
       expect(await probe.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(scheme === 'dark');
+      // The console signs in with the cookie and its own storage (lib/client/console-session.ts):
+      // seed both in this browser, see the console, and keep them through the audits.
+      await useConsoleSession(probe.context(), member);
+      await probe.goto(`${base}/files`);
+      await expect(probe.getByTestId('signed-in-as')).toHaveText('Lighthouse Tester');
       await probe.close();
       await cdp.close(); // disconnects only: Lighthouse drives the same browser next
       for (const p of pages) {
@@ -55,7 +58,7 @@ test('Lighthouse: /, /files (its three phone tabs) and /f/<id> score at least 95
           output: 'json',
           logLevel: 'error',
           onlyCategories: [...CATEGORIES],
-          ...(p.headers ? { extraHeaders: p.headers } : {}),
+          ...(p.headers ? { extraHeaders: p.headers, disableStorageReset: true } : {}),
         });
         const lhr = result!.lhr;
         const scores = CATEGORIES.map((c) => Math.round((lhr.categories[c].score ?? 0) * 100));

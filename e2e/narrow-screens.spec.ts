@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { createMember, createShare, expireShare, updateShare } from './support/seed';
+import { useConsoleSession } from './support/console-session';
 import { ownClientAddress } from './support/client-address';
 
 test.use({ extraHTTPHeaders: ownClientAddress() });
@@ -51,7 +52,7 @@ test('no public page scrolls horizontally at 320 px, in light and dark mode', as
   // in Shares, with long names), in both colour schemes.
   for (const colorScheme of ['light', 'dark'] as const) {
     const ctx = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, viewport: { width: 320, height: 640 }, isMobile: true, hasTouch: true, colorScheme });
-    await ctx.addCookies([{ name: 'htmls_user_session', value: member.token, url: process.env.E2E_BASE_URL! }]);
+    await useConsoleSession(ctx, member);
     const console_ = await ctx.newPage();
     await console_.goto('/files');
     await expect(console_.getByTestId('signed-in-as')).toBeVisible();

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page, type Route } from '@playwright/test';
 import { ownClientAddress } from './support/client-address';
+import { consoleHeader } from './support/console-session';
 import { createMember } from './support/seed';
 
 /** Issue 27, items 4 and 6: what a new user met in the /files console, the guest pages and the directory. */
@@ -24,7 +25,7 @@ function file(name: string, data: Buffer): string {
   return p;
 }
 
-const myShares = async (page: Page) => (await (await page.request.get('/api/shares')).json()).shares as { id: string; note: string; upload_state: string }[];
+const myShares = async (page: Page, m: { id: string }) => (await (await page.request.get('/api/shares', { headers: consoleHeader(m) })).json()).shares as { id: string; note: string; upload_state: string }[];
 
 test('a generated password is shown once with Copy; a past expiry date is not submitted; the lock badge is an SVG icon', async ({ browser }) => {
   const m = await createMember();
@@ -38,7 +39,7 @@ test('a generated password is shown once with Copy; a past expiry date is not su
   await page.getByRole('button', { name: 'Upload and create link' }).click();
   await expect(page.getByText('That expiry date has passed. Choose today or a later day.')).toBeVisible();
   await expect(page.locator('#expiry-date')).toHaveAttribute('aria-invalid', 'true');
-  expect(await myShares(page)).toEqual([]);
+  expect(await myShares(page, m)).toEqual([]);
 
   await page.getByRole('button', { name: '7 days' }).click();
   await page.getByLabel('Note (optional)').fill('Locked notes');
@@ -110,7 +111,7 @@ test('Pause keeps the parts sent and Continue finishes in the same tab without p
   await page.getByRole('button', { name: 'Pause' }).click();
   await expect(page.getByTestId('upload-paused')).toContainText('Paused at 48 MB of 60 MB');
   await expect(page.getByRole('button', { name: 'Upload and create link' })).toHaveCount(0);
-  const [pending] = (await myShares(page)).filter((s) => s.upload_state === 'pending');
+  const [pending] = (await myShares(page, m)).filter((s) => s.upload_state === 'pending');
   const status = await request.post('/api/shares/upload/status', { headers: { Authorization: `Bearer ${m.token}` }, data: { groupId: pending.id } });
   expect(status.status(), await status.text()).toBe(200);
   expect((await status.json()).files[0].parts.map((p: { partNumber: number }) => p.partNumber)).toEqual([1]);
@@ -122,7 +123,7 @@ test('Pause keeps the parts sent and Continue finishes in the same tab without p
   expect(sent).toHaveLength(2);
   expect(new Set(sent).size).toBe(2);
   const link = await page.getByTestId('share-link').getAttribute('href');
-  expect((await myShares(page)).find((s) => s.id === pending.id)?.upload_state).toBe('complete');
+  expect((await myShares(page, m)).find((s) => s.id === pending.id)?.upload_state).toBe('complete');
   const got = await request.get(`${link}/film.bin`);
   expect(Buffer.from(await got.body()).equals(data)).toBe(true);
 
@@ -139,7 +140,7 @@ test('Pause keeps the parts sent and Continue finishes in the same tab without p
   await page.getByRole('button', { name: 'Cancel', exact: true }).click();
   await dialog.getByRole('button', { name: 'Cancel upload' }).click();
   await expect(page.getByText('Upload cancelled. Nothing was kept.')).toBeVisible();
-  await expect.poll(async () => (await myShares(page)).filter((s) => s.upload_state === 'pending')).toEqual([]);
+  await expect.poll(async () => (await myShares(page, m)).filter((s) => s.upload_state === 'pending')).toEqual([]);
   await context.close();
 });
 

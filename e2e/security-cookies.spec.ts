@@ -46,12 +46,25 @@ async function member(): Promise<{ username: string; password: string; token: st
   return { username, password, token: (await l.json()).token };
 }
 
-/** Signs in on the main origin as the pages do (fetch from a page of ours). */
+/** Signs in on the main origin through the console's form (it remembers whom it signed in). */
 async function signIn(page: Page, who: { username: string; password: string }) {
   await page.goto(`${main()}/files`);
-  const status = await page.evaluate(async (body) => (await fetch('/api/auth/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })).status, JSON.stringify({ username: who.username, password: who.password }));
-  expect(status).toBe(200);
+  await page.getByLabel('Username').fill(who.username);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByTestId('signed-in-as')).toHaveText(who.username);
 }
+
+/** A fetch as the console makes it: with the X-Htmls-Account it keeps in this origin's storage. */
+const consoleFetch = (page: Page, path: string, init: { method?: string; body?: string } = {}) =>
+  page.evaluate(
+    async ({ path, init }) => {
+      const member = JSON.parse(localStorage.getItem('htmls-console-accounts') ?? '{}').member ?? '';
+      const r = await fetch(path, { ...init, headers: { 'Content-Type': 'application/json', 'X-Htmls-Account': member } });
+      return { status: r.status, body: await r.json().catch(() => null) };
+    },
+    { path, init },
+  );
 
 test('cookie tossing: a hosted page plants a session cookie for /api/shares; the victim\'s upload is refused, not filed under the attacker', async ({ browser }) => {
   const victim = await member();
@@ -67,10 +80,7 @@ test('cookie tossing: a hosted page plants a session cookie for /api/shares; the
   expect((await context.cookies()).filter((c) => c.name === 'htmls_user_session' && c.domain === 'localhost')).toHaveLength(2);
 
   await page.goto(`${main()}/files`);
-  const init = await page.evaluate(async () => {
-    const r = await fetch('/api/shares/upload/init', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ files: [{ clientPath: 'secret.txt', size: 5 }] }) });
-    return { status: r.status, body: await r.json() };
-  });
+  const init = await consoleFetch(page, '/api/shares/upload/init', { method: 'POST', body: JSON.stringify({ files: [{ clientPath: 'secret.txt', size: 5 }] }) });
   expect(init.status).toBe(401);
   // Nothing landed in the attacker's account.
   const theirs = await api('/api/shares', { token: attacker.token });
@@ -78,8 +88,7 @@ test('cookie tossing: a hosted page plants a session cookie for /api/shares; the
   // Both copies were cleared: the victim signs in again and is themself.
   expect((await context.cookies()).filter((c) => c.name === 'htmls_user_session')).toHaveLength(0);
   await signIn(page, victim);
-  const me = await page.evaluate(async () => (await (await fetch('/api/auth/me')).json()).user.username);
-  expect(me).toBe(victim.username);
+  expect((await consoleFetch(page, '/api/auth/me')).body.user.username).toBe(victim.username);
   await context.close();
 });
 
@@ -149,8 +158,7 @@ test('logout CSRF: a form on another site, or on a same-site hosted page, postin
     expect((await context.cookies(main())).filter((c) => c.name === 'htmls_user_session'), attacker).toHaveLength(1);
   }
   await page.goto(`${main()}/files`);
-  const status = await page.evaluate(async () => (await fetch('/api/auth/me')).status);
-  expect(status).toBe(200);
+  expect((await consoleFetch(page, '/api/auth/me')).status).toBe(200);
   // Our own pages still sign out.
   const out = await page.evaluate(async () => (await fetch('/api/auth/logout', { method: 'POST' })).status);
   expect(out).toBe(200);

@@ -4,6 +4,13 @@ import { readRecently, watchEpoch } from './epoch-watch';
 import { processState } from './process-state';
 import type { Runtime } from './runtime';
 
+/**
+ * How long an instance that cannot read the database keeps answering guests from memory: long
+ * enough that a brief outage does not stop a video or a site, short enough that a share or a
+ * site taken offline or given a password elsewhere stops here soon after (issue 22, finding 7).
+ */
+export const GUEST_CACHE_STALE_MS = 10_000;
+
 export interface EpochCacheOptions<V> {
   /** The processState name (one cache per process, whichever copy of lib/ asks). */
   name: string;
@@ -27,6 +34,8 @@ export interface EpochCache<V> {
   forget(): void;
   /** Changes whenever entries are dropped: anything derived from them is stale then. */
   generation(): number;
+  /** Whether entries may be used now (false past `staleAfterMs` without a reading of the epoch). */
+  fresh(): boolean;
 }
 
 /**
@@ -73,5 +82,6 @@ export function epochCache<V>(opts: EpochCacheOptions<V>): EpochCache<V> {
     },
     forget,
     generation: () => state.gen,
+    fresh,
   };
 }

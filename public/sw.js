@@ -26,7 +26,7 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(req.url);
   if (url.origin !== self.location.origin) return;
   if (req.method === 'POST' && url.pathname === `${SCOPE}/share-target`) {
-    event.respondWith(receiveShare(req));
+    event.respondWith(receiveShare(event));
     return;
   }
   if (req.method !== 'GET') return;
@@ -86,10 +86,17 @@ async function keepShell(urls) {
 }
 
 /** Keeps what the share sheet sent (replacing an earlier share nobody picked up) and opens the app. */
-async function receiveShare(req) {
-  // The share sheet posts without a referrer; another site's form post must not fill the panel.
-  const from = req.referrer && req.referrer !== 'about:client' ? new URL(req.referrer).origin : null;
-  if (from && from !== self.location.origin) return Response.redirect(SCOPE, 303);
+async function receiveShare(event) {
+  // Another site's form post must not fill the panel. It can drop its Referer
+  // (<meta name=referrer content=no-referrer>), so that absence proves nothing. What it cannot
+  // shed: a page starts its navigation (the fetch event names that page as its client) and
+  // sends an Origin ("null" at worst). So: our own origin, or a navigation no page started —
+  // the share sheet, which the browser itself opens.
+  const req = event.request;
+  const origin = req.headers.get('Origin');
+  const ours = origin === self.location.origin;
+  const fromTheBrowser = !event.clientId && (origin === null || origin === 'null');
+  if (!ours && !fromTheBrowser) return Response.redirect(SCOPE, 303);
   const form = await req.formData();
   const cache = await caches.open(SHARED);
   for (const old of await cache.keys()) await cache.delete(old);

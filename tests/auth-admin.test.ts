@@ -153,7 +153,8 @@ describe('PATCH /api/auth/token — guards', () => {
     const s = await adminSession();
     const res = await fetch(`${baseUrl()}/api/auth/token`, {
       method: 'PATCH',
-      headers: { Cookie: s.cookie, 'Content-Type': 'application/json', 'X-Forwarded-For': randomIp() },
+      // The console's own header, so the session counts: the missing origin alone must refuse it.
+      headers: { Cookie: s.cookie, 'X-Htmls-Account': 'admin', 'Content-Type': 'application/json', 'X-Forwarded-For': randomIp() },
       body: JSON.stringify({ token: 'attacker-chosen-token' }),
     });
     expect(res.status).toBe(403);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratedServiceEnv, useFileServer } from './support/file-server';
-import { adminToken, site, uploadSite } from './support/hosting';
+import { adminToken, previewCookie, site, uploadSite } from './support/hosting';
 import { baseUrl, call, randomIp, type CallResult } from './support/http';
 import { startServer, TEST_ADMIN_TOKEN, type RunningServer } from './support/server';
 import { listStoredKeys, openStore } from './support/store';
@@ -23,10 +23,11 @@ describe('GET /api/projects/:slug/deploys and POST …/deploys/:id/activate', ()
     const r = await call('GET', `/api/projects/${slug}/deploys`, { token: await adminToken() });
     expect(r.status).toBe(200);
     expect(r.json.deploys).toHaveLength(1);
-    expect(r.json.deploys[0]).toMatchObject({ id: first.json.project.deploy_id, file_count: 2, total_bytes: 30, created_by: 'admin', active: true, url: `/p/${slug}@${first.json.project.deploy_id}/` });
+    expect(r.json.deploys[0]).toMatchObject({ id: first.json.project.deploy_id, file_count: 2, total_bytes: 30, created_by: 'admin', active: true });
+    expect(r.json.deploys[0].url).toMatch(new RegExp(`^/p/${slug}@${first.json.project.deploy_id}/\\?preview=`));
   });
 
-  it('an append is a new live deploy; the old one stays reachable at its preview URL and can be rolled back to', async () => {
+  it("an append is a new live deploy; the old one stays reachable at the administrator's preview link and can be rolled back to", async () => {
     const token = await adminToken();
     const second = await uploadSite({ 'index.html': '<p>version two</p>' }, { slug, append: 'true' });
     expect(second.status).toBe(201);
@@ -36,10 +37,12 @@ describe('GET /api/projects/:slug/deploys and POST …/deploys/:id/activate', ()
 
     const list = (await call('GET', `/api/projects/${slug}/deploys`, { token })).json.deploys;
     expect(list.map((d: { active: boolean }) => d.active)).toEqual([true, false]);
-    const preview = await site('GET', `/p/${slug}@${first.json.project.deploy_id}/index.html`);
+    const cookie = await previewCookie(slug, first.json.project.deploy_id);
+    const preview = await site('GET', `/p/${slug}@${first.json.project.deploy_id}/index.html`, { cookie });
     expect(preview.text).toContain('version one');
     expect(preview.headers.get('x-robots-tag')).toBe('noindex');
-    expect((await site('GET', `/p/${slug}@${first.json.project.deploy_id}`)).headers.get('location')).toBe(`/p/${slug}@${first.json.project.deploy_id}/index.html`);
+    expect(preview.headers.get('cache-control')).toMatch(/^private/);
+    expect((await site('GET', `/p/${slug}@${first.json.project.deploy_id}`, { cookie })).headers.get('location')).toBe(`/p/${slug}@${first.json.project.deploy_id}/index.html`);
 
     const back = await call('POST', `/api/projects/${slug}/deploys/${first.json.project.deploy_id}/activate`, { token });
     expect(back.status).toBe(200);
@@ -153,7 +156,8 @@ describe('DEPLOY_HISTORY', () => {
     expect((await call('DELETE', `/api/files/${file.id}`, { base: server.url, token: TEST_ADMIN_TOKEN })).status).toBe(204);
     expect((await stored(slug)).filter((k) => k.endsWith('/keep.txt'))).toHaveLength(1);
     expect((await call('GET', `/p/${slug}/keep.txt`, { base: server.hostedUrl! })).status).toBe(404);
-    const old = await call('GET', `/p/${slug}@${v1.json.project.deploy_id}/keep.txt`, { base: server.hostedUrl! });
+    const cookie = await previewCookie(slug, v1.json.project.deploy_id, { base: server.url, hostedBase: server.hostedUrl! });
+    const old = await call('GET', `/p/${slug}@${v1.json.project.deploy_id}/keep.txt`, { base: server.hostedUrl!, cookie });
     expect(old.text).toBe('kept');
   });
 });

@@ -102,3 +102,37 @@ describe('logout from another site (item 8)', () => {
     expect((await call('GET', '/api/auth/me', { cookie: s.cookie })).status).toBe(401);
   });
 });
+
+describe('cookie-jar overflow (issue 22, finding 3; the Chromium attack is e2e/security-cookie-overflow.spec.ts)', () => {
+  it("a planted session cookie beside the victim console's X-Htmls-Account is refused, cleared, and nothing lands in the attacker's account", async () => {
+    const victim = await createMember();
+    const attacker = await createMember();
+    // The victim's cookie was pushed out of the jar; the attacker's is the only one left.
+    const asVictimConsole = { cookie: attacker.cookie, headers: { 'X-Htmls-Account': victim.id }, ip: randomIp() };
+    const me = await call('GET', '/api/auth/me', asVictimConsole);
+    expect(me.status).toBe(401);
+    expect(me.json.code).toBe('unauthenticated');
+    const cleared = me.cookies.filter((c) => c.startsWith('htmls_user_session=;') && /Max-Age=0/.test(c));
+    expect(cleared.some((c) => /Path=\/(;|$)/.test(c) && !/Domain=/.test(c))).toBe(true);
+    const init = await call('POST', '/api/shares/upload/init', { ...asVictimConsole, body: { files: [{ path: 'secret.txt', size: 6 }] } });
+    expect(init.status).toBe(401);
+    expect((await call('GET', '/api/shares', { token: attacker.token })).json.shares).toHaveLength(0);
+    // The admin console's header does not take a member's cookie either.
+    expect((await call('GET', '/api/auth/me', { cookie: attacker.cookie, headers: { 'X-Htmls-Account': 'admin' } })).status).toBe(401);
+  });
+
+  it('a session cookie without X-Htmls-Account signs nobody in; the check says so; Bearer needs no header', async () => {
+    const m = await createMember();
+    const s = await adminSession();
+    for (const cookie of [m.cookie, s.cookie]) {
+      const r = await call('GET', '/api/auth/me', { cookie, headers: { 'X-Htmls-Account': '' } });
+      expect(r.status).toBe(401);
+      expect(r.cookies).toHaveLength(0);
+      expect((await call('GET', '/api/auth/check', { cookie, headers: { 'X-Htmls-Account': '' } })).json.authenticated).toBe(false);
+    }
+    // The console's own header: signed in.
+    expect((await call('GET', '/api/auth/me', { cookie: m.cookie, headers: { 'X-Htmls-Account': m.id } })).json.user.id).toBe(m.id);
+    expect((await call('GET', '/api/auth/me', { cookie: `${m.cookie}; ${s.cookie}`, headers: { 'X-Htmls-Account': `${m.id} admin` } })).status).toBe(200);
+    expect((await call('GET', '/api/auth/me', { token: m.token })).json.user.id).toBe(m.id);
+  });
+});

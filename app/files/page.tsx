@@ -1,19 +1,22 @@
 import type { Metadata } from 'next';
-import { getPagePrincipal } from '@/lib/auth/page-session';
-import { roleOf } from '@/lib/auth/principal';
-import { toUserDto } from '@/lib/users/user-dto';
+import { connection } from 'next/server';
 import { AppWorker } from '@/app/_components/app-worker';
 import { FilesApp } from './_components/files-app';
 
 export const metadata: Metadata = { title: 'Files', manifest: '/files/manifest.webmanifest' };
 
+/**
+ * The same page for every visitor: who is signed in is settled by the console with the API
+ * (the session cookie counts only with the console's X-Htmls-Account — a same-site hosted page
+ * can swap the cookie, never that), so this page never shows one account's data to another.
+ */
 export default async function FilesPage() {
-  const p = await getPagePrincipal();
-  const session = p ? { role: roleOf(p), user: p.kind === 'user' ? toUserDto(p.user) : null } : null;
+  // Rendered per request all the same: the page's scripts carry this request's CSP nonce (proxy.ts).
+  await connection();
   return (
     <>
       <AppWorker scope="/files" />
-      <FilesApp initialSession={session} />
+      <FilesApp />
     </>
   );
 }

@@ -1,35 +1,35 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
-import { getPagePrincipal } from '@/lib/auth/page-session';
-import { isAdmin } from '@/lib/auth/principal';
 import { getEnv } from '@/lib/env';
 import { getHostedPort } from '@/lib/hosting/hosted-port';
 import { hostedOriginFor, isSecureRequest } from '@/lib/http/origin';
 import { AppWorker } from '@/app/_components/app-worker';
-import { AdminConsole } from './_components/admin-console';
-import { AdminLogin } from './_components/admin-login';
+import { HtmlsApp } from './_components/htmls-app';
 
 export const metadata: Metadata = { title: 'Hosting console', manifest: '/htmls/manifest.webmanifest' };
 
+/**
+ * The same page for every visitor: whether the administrator is signed in is settled by the
+ * console with the API (lib/client/console-session.ts), never from the cookie here.
+ */
 export default async function HtmlsPage() {
-  const principal = await getPagePrincipal();
-  // /htmls accepts only the Admin Token itself, not an admin-role member login.
-  const signedIn = principal?.kind === 'admin' && isAdmin(principal);
-  if (!signedIn) {
-    return (
-      <>
-        <AppWorker scope="/htmls" />
-        <AdminLogin />
-      </>
-    );
-  }
-  const env = getEnv();
+  // Request time first: the page is rendered per request (its CSP nonce), never at build, where
+  // the environment need not be valid.
   const h = await headers();
+  const env = getEnv();
   const hostedBase = hostedOriginFor(env, getHostedPort(), h.get('host') ?? undefined, isSecureRequest(env, h));
   return (
     <>
       <AppWorker scope="/htmls" />
-      <AdminConsole hostedBase={hostedBase} sandboxed={env.hosted.mode === 'sandbox'} />
+      {/* About the setup, not an account: shown with the login too. */}
+      {env.hosted.mode === 'sandbox' ? (
+        <p role="alert" className="mx-auto mt-4 max-w-5xl rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
+          Hosted sites are served on this origin inside a CSP sandbox (HOSTED_PORT=0 without HOSTED_ORIGIN): their own fetch calls, module
+          scripts, localStorage and the assets of password-protected sites do not work. Set HOSTED_ORIGIN, or leave HOSTED_PORT unset so
+          sites get their own origin.
+        </p>
+      ) : null}
+      <HtmlsApp hostedBase={hostedBase} />
     </>
   );
 }

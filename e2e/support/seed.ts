@@ -20,6 +20,7 @@ async function api(method: string, path: string, opts: { token?: string; body?: 
 }
 
 export interface SeededMember {
+  id: string;
   username: string;
   password: string;
   token: string;
@@ -32,8 +33,8 @@ export async function createMember(displayName?: string): Promise<SeededMember> 
     token: process.env.E2E_ADMIN_TOKEN,
     body: { username, password, quota_bytes: 1024 ** 3, ...(displayName ? { display_name: displayName } : {}) },
   });
-  const { token } = await api('POST', '/api/auth/login', { body: { username, password } });
-  return { username, password, token };
+  const { token, user } = await api('POST', '/api/auth/login', { body: { username, password } });
+  return { id: user.id, username, password, token };
 }
 
 /** A complete share through init, parts (direct to the bucket or through /chunk) and complete. */

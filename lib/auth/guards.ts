@@ -5,6 +5,7 @@ import { headerOf, type HeaderSource } from '../http/origin';
 import type { Runtime } from '../runtime';
 import { isAdmin, type Principal } from './principal';
 import { isAdminToken } from './admin-credential';
+import { consoleAccounts, consoleVouchesFor } from './console-binding';
 import { assertUnderRateLimit, enforceRateLimit } from './rate-limit';
 import { resolveToken } from './sessions';
 
@@ -57,7 +58,9 @@ export async function authenticate(rt: Runtime, headers: HeaderSource, need: Aut
     });
   }
   const cookies = parseCookies(header);
+  const accounts = consoleAccounts(headers);
   const found: Principal[] = [];
+  let foreign = false;
   for (const name of [USER_COOKIE, ADMIN_COOKIE]) {
     const token = cookies[name];
     if (!token) continue;
@@ -65,8 +68,19 @@ export async function authenticate(rt: Runtime, headers: HeaderSource, need: Aut
     if (!p) continue;
     if (name === ADMIN_COOKIE && p.kind !== 'admin') continue;
     if (name === USER_COOKIE && p.kind !== 'user') continue;
+    // A cookie counts only for the console that opened its session (lib/auth/console-binding.ts).
+    if (!consoleVouchesFor(accounts, p)) {
+      foreign ||= accounts !== null;
+      continue;
+    }
     if (satisfies(p, need)) return { principal: p, viaCookie: true };
     found.push(p);
+  }
+  if (foreign && found.length === 0 && need !== 'optional') {
+    // Another account's session in this console's jar: planted. Clear it wherever it may sit.
+    throw new AppError('unauthenticated', 'This browser holds a session this console did not open; sign in again', {
+      'Set-Cookie': tossedCookieClears(headerOf(headers, 'host'), client.url ? new URL(client.url).pathname : '/'),
+    });
   }
   return check({ principal: found[0] ?? null, viaCookie: true }, need);
 }

@@ -1,5 +1,7 @@
 import { endpointPath, endpoints, type EndpointName } from '../contract/endpoints';
+import { CONSOLE_ACCOUNT_HEADER } from '../contract/console-account';
 import type { BodyOf, ResponseOf } from '../contract/operations';
+import { consoleAccountHeader, forgetConsoleSessions, rememberConsoleSession } from './console-session';
 
 /** Browser and CLI side of the contract: one fetch wrapper that turns error bodies into ApiError. */
 export class ApiError extends Error {
@@ -25,6 +27,7 @@ export async function api<T>(path: string, opts: ApiOptions = {}): Promise<T> {
   const headers: Record<string, string> = {};
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
   if (opts.token) headers.Authorization = `Bearer ${opts.token}`;
+  else Object.assign(headers, consoleHeaders());
   let res: Response;
   try {
     res = await fetch((opts.baseUrl ?? '') + path, {
@@ -57,7 +60,26 @@ export interface OperationOptions<N extends EndpointName> extends Omit<ApiOption
  * One operation of the contract by name (lib/contract/endpoints.ts): its method and path from
  * the one table, its body and answer typed by its schemas (lib/contract/operations.ts).
  */
-export function callOperation<N extends EndpointName>(name: N, opts: OperationOptions<N> = {}): Promise<ResponseOf<N>> {
+export async function callOperation<N extends EndpointName>(name: N, opts: OperationOptions<N> = {}): Promise<ResponseOf<N>> {
   const { params, ...rest } = opts;
-  return api<ResponseOf<N>>(endpointPath(name, params), { ...rest, method: endpoints[name].method });
+  const signsOut = name === 'logout' || name === 'deleteOwnAccount';
+  try {
+    const r = await api<ResponseOf<N>>(endpointPath(name, params), { ...rest, method: endpoints[name].method });
+    // A cookie session the server just opened: this console vouches for it from now on.
+    if (!opts.token && (name === 'login' || name === 'register')) {
+      const user = (r as { user: { id: string } | null }).user;
+      rememberConsoleSession(user ? 'member' : 'admin', user?.id ?? null);
+    }
+    if (signsOut) forgetConsoleSessions();
+    return r;
+  } catch (e) {
+    if (name === 'logout') forgetConsoleSessions();
+    throw e;
+  }
+}
+
+/** X-Htmls-Account for a cookie-authenticated call of a console (lib/client/console-session.ts). */
+export function consoleHeaders(): Record<string, string> {
+  const value = consoleAccountHeader();
+  return value ? { [CONSOLE_ACCOUNT_HEADER]: value } : {};
 }

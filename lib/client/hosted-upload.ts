@@ -1,6 +1,6 @@
 /** The /htmls console's site upload: one multipart POST with upload progress and a 30-minute limit. */
 import { endpoints } from '../contract/endpoints';
-import { ApiError } from './api';
+import { ApiError, consoleHeaders } from './api';
 import { appendSiteFields, type SiteFields } from './site-fields';
 import type { ProjectDto } from '@/lib/hosting/project-dto';
 
@@ -18,6 +18,7 @@ export function uploadSite(files: { file: Blob; path: string }[], opts: SiteUplo
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open(endpoints.uploadSite.method, endpoints.uploadSite.path);
+    for (const [k, v] of Object.entries(consoleHeaders())) xhr.setRequestHeader(k, v);
     xhr.timeout = HOSTED_UPLOAD_TIMEOUT_MS;
     xhr.upload.onprogress = (e) => opts.onProgress?.(e.loaded, e.total);
     const onAbort = () => xhr.abort();

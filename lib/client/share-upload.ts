@@ -4,7 +4,7 @@
  * upload progress). The console (app/files) calls runShareUpload with these.
  */
 import type { PutRequest, UploadSource, UploadTransport } from '../upload-engine/types';
-import { api, ApiError } from './api';
+import { api, ApiError, consoleHeaders } from './api';
 
 export { SpeedMeter } from '../upload-engine/progress';
 
@@ -30,7 +30,7 @@ function put(req: PutRequest<Blob>): Promise<{ text: string; etag: string | null
     const xhr = new XMLHttpRequest();
     xhr.open('PUT', req.url);
     xhr.withCredentials = req.api;
-    for (const [k, v] of Object.entries(req.headers)) xhr.setRequestHeader(k, v);
+    for (const [k, v] of Object.entries({ ...req.headers, ...(req.api ? consoleHeaders() : {}) })) xhr.setRequestHeader(k, v);
     xhr.upload.onprogress = (e) => req.onProgress(e.loaded);
     const onAbort = () => xhr.abort();
     req.signal.addEventListener('abort', onAbort, { once: true });

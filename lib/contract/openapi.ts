@@ -114,8 +114,8 @@ export function openApiDocument(): Record<string, unknown> {
       schemas: componentSchemas(),
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'A member or administrator session token, or the Admin Token itself' },
-        adminCookie: { type: 'apiKey', in: 'cookie', name: 'htmls_admin_session' },
-        userCookie: { type: 'apiKey', in: 'cookie', name: 'htmls_user_session' },
+        adminCookie: { type: 'apiKey', in: 'cookie', name: 'htmls_admin_session', description: 'The consoles\' session; counts only with the header X-Htmls-Account: admin (docs/security.md)' },
+        userCookie: { type: 'apiKey', in: 'cookie', name: 'htmls_user_session', description: 'The consoles\' session; counts only with the header X-Htmls-Account: <the member\'s user id> (docs/security.md)' },
       },
     },
   };

@@ -49,7 +49,7 @@ export const deploySchema = z.object({
   total_bytes: z.number().int(),
   created_by: z.string().describe('"admin" for the Admin Token, else the username'),
   active: z.boolean().describe('This deploy is the one /p/<slug>/ serves'),
-  url: z.string().describe('Unlisted preview: /p/<slug>@<id>/'),
+  url: z.string().describe("The administrator's preview link, /p/<slug>@<id>/?preview=<grant> (12 h): opening it lets that browser see the deploy; without it a preview is a 404"),
 });
 export const shareItemSchema = z.object({
   relative_path: z.string(),

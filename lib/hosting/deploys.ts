@@ -3,15 +3,22 @@ import { activateProjectDeploy, findProject, listDeploys as listDeployRows } fro
 import { notFound } from '../errors';
 import type { Runtime } from '../runtime';
 import { getProjectDtoOrThrow } from './list-projects';
+import { previewQuery } from './preview-access';
 import { toDeployDto, type DeployDto, type ProjectDto } from './project-dto';
 import { forgetSites } from './site-cache';
 import { isValidSlug } from './slug';
 
-/** GET /api/projects/:slug/deploys — newest first, the live one marked. */
+/** GET /api/projects/:slug/deploys — newest first, the live one marked; each `url` the administrator's preview link. */
 export async function listDeploys(rt: Runtime, slug: string): Promise<DeployDto[]> {
   const project = isValidSlug(slug) ? await findProject(rt.db, slug) : null;
   if (!project) throw notFound('No such project');
-  return (await listDeployRows(rt.db, slug)).map((d) => toDeployDto(d, project.activeDeployId));
+  const rows = await listDeployRows(rt.db, slug);
+  return Promise.all(
+    rows.map(async (d) => {
+      const dto = toDeployDto(d, project.activeDeployId);
+      return { ...dto, url: `${dto.url}?${await previewQuery(rt, slug, d.id)}` };
+    }),
+  );
 }
 
 /** POST /api/projects/:slug/deploys/:id/activate — roll back (or forward) to a kept deploy, at once. */

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { FastReply, FastRequest } from '../http/fast';
 import { processState } from '../process-state';
-import { siteGeneration } from './site-cache';
+import { siteGeneration, sitesFresh } from './site-cache';
 
 /**
  * Finished replies of public hosted files, by URL and Accept-Encoding: the steady state of a
@@ -32,7 +32,8 @@ const plain = (h: Headers) => !h.range && !h['if-range'] && !h['if-modified-sinc
 export function cachedReply(method: string | undefined, url: string, h: Headers, sandbox: boolean): FastReply | null {
   if ((method !== 'GET' && method !== 'HEAD') || state.entries.size === 0) return null;
   const hit = state.entries.get(keyOf(url, h['accept-encoding'], sandbox));
-  if (!hit || hit.gen !== siteGeneration() || !plain(h)) return null;
+  // Not past the site cache's staleness bound either: then the slow path asks the database.
+  if (!hit || hit.gen !== siteGeneration() || !sitesFresh() || !plain(h)) return null;
   const inm = h['if-none-match'];
   if (inm !== undefined) {
     if (inm !== hit.etag || hit.status !== 200) return null;

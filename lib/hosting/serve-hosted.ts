@@ -9,6 +9,7 @@ import { decodeUrlPath } from '../paths/relative-path';
 import { assertMigrated, getRuntime, type Runtime } from '../runtime';
 import { resolvePath } from './resolve-path';
 import { sendSiteFile } from './send-site-file';
+import { gatePreview } from './preview-access';
 import { keepReply } from './reply-cache';
 import { getSite, siteGeneration, type Site } from './site-cache';
 import { siteListing } from './site-listing';
@@ -39,6 +40,11 @@ async function handle(rt: Runtime, req: FastRequest, opts: HostedOptions): Promi
   if (!m) throw notFound();
   const [, slug, deployId, rawRest] = m;
   const prefix = `/p/${slug}${deployId ? `@${deployId}` : ''}`;
+  // A deploy's preview is the administrator's: the console's link or its cookie, else 404.
+  if (deployId) {
+    const kept = await gatePreview(rt, req, { slug, deployId, prefix, pathname, query: q < 0 ? '' : req.url.slice(q + 1) });
+    if (kept) return kept;
+  }
 
   if (req.method === 'POST') {
     if (rawRest === 'unlock') return unlockProject(rt, req, slug, prefix);
@@ -57,7 +63,8 @@ async function handle(rt: Runtime, req: FastRequest, opts: HostedOptions): Promi
   const rest = rawRest === undefined ? undefined : decodeUrlPath(rawRest);
   if (rest === null) throw notFound();
   const r = resolvePath(site, prefix, rest, q < 0 ? '' : req.url.slice(q));
-  const extra = { sandbox: opts.sandbox, locked: site.passwordHash !== null, preview: Boolean(deployId) };
+  // A preview is private like a locked site: never shared caching, never the reply cache.
+  const extra = { sandbox: opts.sandbox, locked: site.passwordHash !== null || Boolean(deployId), preview: Boolean(deployId) };
   switch (r.kind) {
     case 'redirect':
       return { status: r.status, headers: { Location: r.location, 'Cache-Control': 'no-cache' }, body: null };

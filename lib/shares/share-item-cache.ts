@@ -2,7 +2,7 @@ import 'server-only';
 import { findShareGroupAndItem } from '@/db/queries/shares';
 import { EPOCH } from '@/db/queries/settings';
 import type { ShareGroupRow, ShareItemRow } from '@/db/schema';
-import { epochCache } from '../epoch-cache';
+import { epochCache, GUEST_CACHE_STALE_MS } from '../epoch-cache';
 import type { Runtime } from '../runtime';
 
 type ShareItemRecord = { group: ShareGroupRow; item: ShareItemRow | null };
@@ -21,7 +21,7 @@ const cache = epochCache<ShareItemRecord | null>({
   name: 'share-item-cache',
   epoch: EPOCH.shares,
   maxEntries: 10_000,
-  staleAfterMs: 10_000,
+  staleAfterMs: GUEST_CACHE_STALE_MS,
   keep: (r) => r?.item != null && keepable(r.group),
 });
 

@@ -29,3 +29,15 @@ export const SAMPLE_SITE: SiteFiles = {
 
 /** A request to the hosted origin (the shared server's second listener), where /p/ lives. */
 export const site = (method: string, path: string, opts: CallOptions = {}) => call(method, path, { base: hostedUrl(), ...opts });
+
+/**
+ * Opens a deploy's preview as the console does (its `url` from the deploy list, then the 303
+ * that keeps the grant as a cookie): the Cookie header for that deploy's pages.
+ */
+export async function previewCookie(slug: string, deployId: string, opts: { base?: string; hostedBase?: string } = {}): Promise<string> {
+  const list = await call('GET', `/api/projects/${slug}/deploys`, { token: await adminToken(), base: opts.base });
+  const link = (list.json.deploys as { id: string; url: string }[]).find((d) => d.id === deployId)!.url;
+  const open = await call('GET', link, { base: opts.hostedBase ?? hostedUrl() });
+  if (open.status !== 303) throw new Error(`preview link answered ${open.status}`);
+  return open.cookies.map((c) => c.split(';')[0]).join('; ');
+}

@@ -41,6 +41,8 @@ export async function call<T = any>(method: string, path: string, opts: CallOpti
   if (opts.cookie) {
     headers.Cookie = opts.cookie;
     headers.Origin ??= base;
+    const accounts = consoleAccountsOf(opts.cookie);
+    if (accounts && !Object.keys(headers).some((k) => k.toLowerCase() === 'x-htmls-account')) headers['X-Htmls-Account'] = accounts;
   }
   const res = await fetch(base + path, { method, headers, body, redirect: opts.redirect ?? 'manual' });
   const text = await res.text();
@@ -50,7 +52,30 @@ export async function call<T = any>(method: string, path: string, opts: CallOpti
   } catch {
     json = null;
   }
-  return { status: res.status, headers: res.headers, json, text, cookies: res.headers.getSetCookie() };
+  const cookies = res.headers.getSetCookie();
+  if (res.ok && /^\/api\/auth\/(login|register|token)$/.test(path)) rememberConsoleSession(cookies, json);
+  return { status: res.status, headers: res.headers, json, text, cookies };
+}
+
+/**
+ * What a console does (lib/client/console-session.ts): it remembers whom a sign-in opened a
+ * cookie session for and names that account in X-Htmls-Account beside the cookie. `call` does
+ * the same for every session cookie a sign-in through it returned, so a test that sends such
+ * a cookie speaks as the console; a cookie it did not see issued goes without the header.
+ */
+const consoleAccounts = new Map<string, string>();
+
+function rememberConsoleSession(setCookies: string[], json: any) {
+  for (const c of setCookies) {
+    const pair = c.split(';')[0];
+    if (pair.startsWith('htmls_user_session=') && json?.user?.id) consoleAccounts.set(pair, json.user.id);
+    if (pair.startsWith('htmls_admin_session=')) consoleAccounts.set(pair, 'admin');
+  }
+}
+
+function consoleAccountsOf(cookie: string): string | undefined {
+  const names = cookie.split(';').map((p) => consoleAccounts.get(p.trim())).filter((n): n is string => n !== undefined);
+  return names.length ? [...new Set(names)].join(' ') : undefined;
 }
 
 /** `name=value` of a Set-Cookie, for sending back. */

@@ -2,7 +2,8 @@
 
 import { useCallback, useEffect, useId, useState } from 'react';
 import { Button } from '@/app/_components/ui';
-import { callOperation } from '@/lib/client/api';
+import { ApiError, callOperation } from '@/lib/client/api';
+import { forgetConsoleSessions, hasConsoleSession } from '@/lib/client/console-session';
 import { NARROW, useMediaQuery } from '@/lib/client/use-media-query';
 import { AccountCard } from './account-card';
 import { AuthTabs } from './auth-tabs';
@@ -25,13 +26,15 @@ const TABS: (MobileTab & { id: Tab })[] = [
 ];
 const isTab = (s: string): s is Tab => TABS.some((t) => t.id === s);
 
-export function FilesApp({ initialSession }: { initialSession: FilesSession | null }) {
-  const [session, setSession] = useState(initialSession);
+export function FilesApp() {
+  // undefined while this console checks its session with the server (the page itself is the
+  // same for everyone: a cookie alone does not say who signed in here — lib/client/console-session.ts).
+  const [session, setSession] = useState<FilesSession | null | undefined>(undefined);
   const [view, setView] = useState<View>('shares');
   const [tab, setTab] = useState<Tab>('upload');
   const narrow = useMediaQuery(NARROW);
   const idBase = useId();
-  const shares = useShares(session !== null, session?.user?.id ?? null);
+  const shares = useShares(session != null, session?.user?.id ?? null);
 
   // /files#shares and #settings open that tab (a reload keeps it); a share-sheet launch
   // (?shared=) always opens Upload, where the files are.
@@ -50,10 +53,16 @@ export function FilesApp({ initialSession }: { initialSession: FilesSession | nu
     try {
       const me = await callOperation('me');
       setSession(me);
-    } catch {
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) forgetConsoleSessions();
       setSession(null);
     }
   }, []);
+
+  useEffect(() => {
+    if (hasConsoleSession('member') || hasConsoleSession('admin')) void refresh();
+    else setSession(null);
+  }, [refresh]);
 
   async function logout() {
     await callOperation('logout').catch(() => {});
@@ -62,6 +71,7 @@ export function FilesApp({ initialSession }: { initialSession: FilesSession | nu
     setTab('upload');
   }
 
+  if (session === undefined) return <main aria-busy="true" className="min-h-dvh" />;
   if (!session) return <AuthTabs onSignedIn={setSession} />;
   const user = session.user;
   const name = user ? user.display_name || user.username : 'Administrator';

@@ -1,7 +1,6 @@
 'use client';
 
 import { useState } from 'react';
-import { useRouter } from 'next/navigation';
 import { Button, ErrorText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
 import { useApiData } from '@/lib/client/use-api-data';
@@ -9,15 +8,14 @@ import { ChangeTokenForm } from './change-token-form';
 import { ProjectCard } from './project-card';
 import { UploadSite } from './upload-site';
 
-export function AdminConsole({ hostedBase, sandboxed }: { hostedBase: string | null; sandboxed: boolean }) {
-  const router = useRouter();
+export function AdminConsole({ hostedBase, onSignedOut }: { hostedBase: string | null; onSignedOut: () => void }) {
   const { data, error, reload: load } = useApiData('listProjects');
   const projects = data?.projects ?? null;
   const [filter, setFilter] = useState('');
 
   async function logout() {
     await callOperation('logout').catch(() => {});
-    router.refresh();
+    onSignedOut();
   }
 
   const shown = (projects ?? []).filter((p) => !filter || p.slug.includes(filter.toLowerCase()) || p.note.toLowerCase().includes(filter.toLowerCase()));
@@ -41,13 +39,6 @@ export function AdminConsole({ hostedBase, sandboxed }: { hostedBase: string | n
         </div>
       </header>
       <main className="mx-auto max-w-5xl space-y-6 px-4 py-6">
-        {sandboxed ? (
-          <p role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
-            Hosted sites are served on this origin inside a CSP sandbox (HOSTED_PORT=0 without HOSTED_ORIGIN): their own fetch calls, module
-            scripts, localStorage and the assets of password-protected sites do not work. Set HOSTED_ORIGIN, or leave HOSTED_PORT unset so
-            sites get their own origin.
-          </p>
-        ) : null}
         <UploadSite projects={projects ?? []} hostedBase={hostedBase} onDone={load} />
         <section aria-labelledby="projects-heading">
           <div className="flex flex-wrap items-center justify-between gap-3">
@@ -81,6 +72,17 @@ export function AdminConsole({ hostedBase, sandboxed }: { hostedBase: string | n
           )}
         </section>
         <ChangeTokenForm />
+        <details className="text-sm text-muted">
+          <summary className="cursor-pointer">What a hosted site can still do</summary>
+          <p className="mt-2 max-w-3xl">
+            Hosted sites run on their own origin: they cannot read this console, its storage or the API as you, and a session
+            cookie alone no longer signs this console in. But on a same-site origin — the default second port, or a sub-domain
+            of this host name — a site can still set and delete the cookies this host receives: it can sign you out (push your
+            session out of the browser&apos;s cookie jar) and clear other projects&apos; password unlocks; projects that share one
+            hosted origin also share its storage. Publish only sites you trust, or set HOSTED_ORIGIN to another registrable
+            domain (another site entirely) to rule this out.
+          </p>
+        </details>
       </main>
     </div>
   );

@@ -1,12 +1,10 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { Button, Card, ErrorText, Field } from '@/app/_components/ui';
 import { ApiError, callOperation } from '@/lib/client/api';
 
-export function AdminLogin() {
-  const router = useRouter();
+export function AdminLogin({ onSignedIn }: { onSignedIn: () => void }) {
   const [token, setToken] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -17,7 +15,7 @@ export function AdminLogin() {
     setError('');
     try {
       await callOperation('login', { body: { token } });
-      router.refresh();
+      onSignedIn();
     } catch (err) {
       setError(err instanceof ApiError && err.status === 401 ? 'That Admin Token is not right.' : (err as Error).message);
     } finally {

@@ -5,7 +5,6 @@ import { Badge, Button, ErrorText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
 import { describeError, formatBytes, formatDate } from '@/lib/client/format';
 import { useApiData } from '@/lib/client/use-api-data';
-import { siteUrl } from '@/lib/hosting/site-url';
 
 /** A project's kept deploys: when, how many files, how big, who; preview and roll back. */
 export function DeployHistory({ slug, hostedBase, liveId, onChanged }: { slug: string; hostedBase: string | null; liveId: string | null; onChanged: () => void }) {
@@ -42,7 +41,7 @@ export function DeployHistory({ slug, hostedBase, liveId, onChanged }: { slug: s
               {d.active ? <Badge tone="green">live</Badge> : null}
             </span>
             <span className="flex gap-1">
-              <a href={siteUrl(hostedBase, slug, '', d.id)} target="_blank" rel="noreferrer" className="rounded-md px-2 py-1 text-indigo-700 hover:underline dark:text-indigo-300">
+              <a href={hostedBase ? hostedBase.replace('{slug}', slug) + d.url : d.url} target="_blank" rel="noreferrer" className="rounded-md px-2 py-1 text-indigo-700 hover:underline dark:text-indigo-300">
                 Preview
               </a>
               {d.active ? null : (

@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { useFileServer } from './support/file-server';
+import { adminToken, site, uploadSite } from './support/hosting';
+import { call } from './support/http';
+
+useFileServer();
+
+// Issue 22, finding 8: a hosted file set offline or deleted stayed public at
+// /p/<slug>@<old deploy>/secret.txt. Previews of deploys are the administrator's now: the
+// console's preview link (a deploy's `url`, signed) opens one deploy for that browser; a guest
+// who knows or guesses a deploy id gets 404, as for a deploy that does not exist.
+describe('GET /p/<slug>@<deploy>/ — previews of deploys', () => {
+  it("a file taken offline or deleted is not public under any deploy's preview; the console's preview link still opens each deploy", async () => {
+    const token = await adminToken();
+    const slug = `pv-${randomBytes(5).toString('hex')}`;
+    const v1 = await uploadSite({ 'index.html': '<p>version one</p>', 'secret.txt': 'the secret' }, { slug });
+    const v2 = await uploadSite({ 'extra.html': '<p>two</p>' }, { slug, append: 'true' });
+    expect(v2.status).toBe(201);
+    const [id1, id2] = [v1.json.project.deploy_id, v2.json.project.deploy_id];
+    const secret = v2.json.project.files.find((f: { path: string }) => f.path === 'secret.txt');
+
+    expect((await call('PATCH', '/api/status', { token, body: { id: secret.id, status: 'offline' } })).status).toBe(200);
+    expect((await site('GET', `/p/${slug}/secret.txt`)).status).toBe(404);
+    for (const id of [id1, id2]) {
+      expect((await site('GET', `/p/${slug}@${id}/secret.txt`)).status, id).toBe(404);
+      expect((await site('GET', `/p/${slug}@${id}/index.html`)).status, id).toBe(404);
+    }
+    expect((await call('DELETE', `/api/files/${secret.id}`, { token })).status).toBe(204);
+    expect((await site('GET', `/p/${slug}@${id1}/secret.txt`)).status).toBe(404);
+
+    // The console's preview: the link from the deploy list sets a cookie for that deploy only.
+    const deploys = (await call('GET', `/api/projects/${slug}/deploys`, { token })).json.deploys as { id: string; url: string }[];
+    const link = deploys.find((d) => d.id === id1)!.url;
+    expect(link.startsWith(`/p/${slug}@${id1}/?`)).toBe(true);
+    const open = await site('GET', link);
+    expect(open.status).toBe(303);
+    expect(open.headers.get('location')).toBe(`/p/${slug}@${id1}/`);
+    expect(open.headers.get('cache-control')).toBe('no-store');
+    const cookie = open.cookies.map((c) => c.split(';')[0]).join('; ');
+    expect(open.cookies.every((c) => /HttpOnly/.test(c) && c.includes(`Path=/p/${slug}@${id1}`))).toBe(true);
+    const page = await site('GET', `/p/${slug}@${id1}/index.html`, { cookie });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('version one');
+    expect((await site('GET', `/p/${slug}@${id1}/secret.txt`, { cookie })).text).toBe('the secret');
+    // Not another deploy, not without the cookie, not a forged or tampered link.
+    expect((await site('GET', `/p/${slug}@${id2}/index.html`, { cookie })).status).toBe(404);
+    expect((await site('GET', `/p/${slug}@${id1}/index.html`)).status).toBe(404);
+    expect((await site('GET', link.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')))).status).toBe(404);
+    expect((await site('GET', `/p/${slug}@${id2}/?preview=${link.split('preview=')[1]}`)).status).toBe(404);
+  });
+});
