@@ -37,7 +37,11 @@ export async function createMember(displayName?: string): Promise<SeededMember> 
 }
 
 /** A complete share through init, parts (direct to the bucket or through /chunk) and complete. */
-export async function createShare(token: string, files: Record<string, Buffer>, opts: { note?: string; password?: string; expires_at?: string } = {}) {
+export async function createShare(
+  token: string,
+  files: Record<string, Buffer>,
+  opts: { note?: string; password?: string; expires_at?: string; max_downloads?: number } = {},
+) {
   const init = await api('POST', '/api/shares/upload/init', {
     token,
     body: { ...opts, files: Object.entries(files).map(([clientPath, data]) => ({ clientPath, size: data.length })) },

@@ -1,11 +1,11 @@
 import 'server-only';
+import { Readable } from 'node:stream';
 import type { ShareItemRow } from '@/db/schema';
 import { notFound } from '../errors';
 import type { FastReply, FastRequest } from '../http/fast';
 import { previewKind } from '../http/mime';
-import { parseRanges } from '../http/range';
 import { sendObject, sendRepresentation } from '../http/send-object';
-import type { StorageDriver } from '../storage/types';
+import type { ByteRange, StorageDriver } from '../storage/types';
 
 /** A text preview: the first 4 KiB (the page shows them and "…"). */
 export const TEXT_PREVIEW_BYTES = 4096;
@@ -25,10 +25,10 @@ export function limitedPreviewable(contentType: string, size: number): boolean {
  * `/f/<id>/<path>?preview` — what the share page's previews read. It never counts as a
  * download. Without a download limit it is the item itself (a video plays and seeks). With a
  * limit it is bounded so that no pattern of preview requests yields the file: a text file's
- * first 4 KiB; an image up to 8 MiB (shown whole: owners are told); for video and audio only
- * ranges inside the first and last min(4 MiB, size/8) bytes — where a player finds its
- * metadata (an MP4's moov is at one end or the other) — each clipped to its window; PDFs and
- * larger images have no preview.
+ * first 4 KiB; an image up to 8 MiB (shown whole: owners are told); for video and audio the
+ * first and last min(4 MiB, size/8) bytes — where a player finds its metadata and first frame
+ * (an MP4's moov is at one end or the other) — with zeros between; PDFs and larger images have
+ * no preview.
  */
 export function servePreview(
   req: FastRequest,
@@ -55,23 +55,42 @@ export function servePreview(
       open: (range) => (n === 0 ? Buffer.alloc(0) : storage.get(item.storageKey, range ?? { start: 0, end: n - 1 }).then((g) => g.body)),
     });
   }
-  const clipped = clipToWindows(req.header('range'), size);
-  // If-Range goes: a stale one would turn the clipped range into the whole file.
-  const header = (name: string) => (name === 'range' ? clipped : name === 'if-range' ? undefined : req.header(name));
-  return sendObject({ ...req, header }, storage, whole);
+  const w = Math.min(MEDIA_WINDOW_BYTES, Math.floor(size / 8));
+  return sendRepresentation(req, {
+    size,
+    etag: `"${etag.slice(1, -1)}-w${w}"`,
+    lastModified: item.createdAt,
+    headers,
+    open: (range) => windowed(storage, item.storageKey, size, w, range ?? { start: 0, end: size - 1 }),
+  });
 }
 
+const ZEROS = Buffer.alloc(64 * 1024);
+
 /**
- * The one range a media preview may answer, as a Range header: the request's first range (the
- * head window when it sent none), clipped to the window it starts in; one that starts between
- * the windows is unsatisfiable (416).
+ * The bytes of `range` of a media preview: the object's own inside the first and last `w`
+ * bytes, zeros between. The preview keeps the file's size, so a player's ranges (and its
+ * read-ahead past a window) are all answered as usual, while only the windows carry content.
  */
-export function clipToWindows(header: string | undefined, size: number): string {
-  const w = Math.min(MEDIA_WINDOW_BYTES, Math.floor(size / 8));
-  const wanted = parseRanges(header, size);
-  if (wanted.kind === 'unsatisfiable' || w === 0) return `bytes=${size}-`;
-  const { start, end } = wanted.kind === 'full' ? { start: 0, end: size - 1 } : wanted.ranges[0];
-  if (start < w) return `bytes=${start}-${Math.min(end, w - 1)}`;
-  if (start >= size - w) return `bytes=${start}-${end}`;
-  return `bytes=${size}-`;
+export function windowed(storage: StorageDriver, key: string, size: number, w: number, range: ByteRange): Readable {
+  const segments: { start: number; end: number; real: boolean }[] = [];
+  const add = (start: number, end: number, real: boolean) => {
+    const a = Math.max(start, range.start);
+    const b = Math.min(end, range.end);
+    if (a <= b) segments.push({ start: a, end: b, real });
+  };
+  add(0, w - 1, true);
+  add(w, size - w - 1, false);
+  add(Math.max(w, size - w), size - 1, true);
+  return Readable.from(
+    (async function* () {
+      for (const seg of segments) {
+        if (seg.real) {
+          yield* (await storage.get(key, { start: seg.start, end: seg.end })).body;
+          continue;
+        }
+        for (let left = seg.end - seg.start + 1; left > 0; left -= ZEROS.length) yield ZEROS.subarray(0, Math.min(left, ZEROS.length));
+      }
+    })(),
+  );
 }
