@@ -13,6 +13,7 @@ import { isSecureRequest } from '../http/origin';
 import { gateReply, guestGroupAccess, guestItemAccess, refusal, shareSubject } from './access';
 import { countDownload } from './count-downloads';
 import { isUnfurler, itemTarget, limitedDownload } from './download-tickets';
+import { redirectDownload } from './redirect-download';
 import { servePreview } from './serve-preview';
 
 const URL_PATTERN = /^\/f\/([^/]+)(?:\/(.*))?$/;
@@ -95,16 +96,21 @@ async function handle(rt: Runtime, req: FastRequest): Promise<FastReply> {
   headers['Content-Disposition'] = contentDisposition(name, download ? 'attachment' : 'inline');
   // Member content never runs script on our origin, even if a browser ignored the attachment.
   if (active) headers['Content-Security-Policy'] = 'sandbox';
+  const etag = item.etag.startsWith('"') ? item.etag : `"${item.etag}"`;
+  // With a limit a download counts when it starts (its ticket); without one when a response
+  // reaches the last byte (HEAD never reaches this; a link preview never counts).
+  const count = limited || isUnfurler(req) ? null : () => countDownload(id, item.id);
+  // DOWNLOAD_MODE=redirect: the store serves the bytes (null: answered here, as relayed).
+  const redirect = await redirectDownload(rt, req, item, headers, { limited, count, etag });
+  if (redirect) return redirect;
   return sendObject(req, rt.storage, {
     storageKey: item.storageKey,
     size: Number(item.size),
-    etag: item.etag.startsWith('"') ? item.etag : `"${item.etag}"`,
+    etag,
     lastModified: item.createdAt,
     headers,
-    // With a limit a download counts when it starts (its ticket); without one when a response
-    // reaches the last byte (HEAD never reaches this; a link preview never counts).
     admit: limited?.admit,
-    onComplete: limited || isUnfurler(req) ? undefined : () => countDownload(id, item.id),
+    onComplete: count ?? undefined,
   });
 }
 
