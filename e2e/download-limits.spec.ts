@@ -74,3 +74,16 @@ test('playing a video of a share with a limit uses one download; seeking in it c
   await page.reload();
   await expect(page.getByTestId('download-limit')).toContainText('1 download left');
 });
+
+test('when someone else takes the last download after the page loaded, the Download click explains instead of failing silently', async ({ page }) => {
+  const member = await createMember();
+  const share = await createShare(member.token, { 'notes.txt': Buffer.from('notes') }, { max_downloads: 1 });
+  await page.goto(`/f/${share.id}`);
+  await expect(page.getByTestId('download-limit')).toContainText('1 download left');
+  // Another guest, elsewhere, downloads first.
+  const other = await fetch(`${process.env.E2E_BASE_URL}/f/${share.id}/notes.txt`, { headers: { 'X-Forwarded-For': '10.200.0.9' } });
+  expect(other.status).toBe(200);
+  await other.arrayBuffer();
+  await page.getByRole('link', { name: 'Download notes.txt' }).click();
+  await expect(page.getByRole('heading', { name: 'Download limit reached' })).toBeVisible();
+});

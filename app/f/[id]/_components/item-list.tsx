@@ -65,7 +65,7 @@ export function ItemList({ shareId, items, limit }: { shareId: string; items: It
     <>
       {visible.map(([folder, list]) => (
         <section key={folder || '.'} className="mb-6" aria-label={folder || 'Files'}>
-          {folder ? <FolderHeading shareId={shareId} folder={folder} total={totals.get(folder)!} spent={limit?.left === 0} /> : null}
+          {folder ? <FolderHeading shareId={shareId} folder={folder} total={totals.get(folder)!} limited={limit !== null} spent={limit?.left === 0} /> : null}
           <ul className="space-y-3">
             {list.map((it) => (
               <Row key={it[0]} shareId={shareId} item={it} limit={limit} />
@@ -89,7 +89,19 @@ export function ItemList({ shareId, items, limit }: { shareId: string; items: It
   );
 }
 
-function FolderHeading({ shareId, folder, total, spent }: { shareId: string; folder: string; total: { files: number; bytes: number }; spent: boolean }) {
+function FolderHeading({
+  shareId,
+  folder,
+  total,
+  limited,
+  spent,
+}: {
+  shareId: string;
+  folder: string;
+  total: { files: number; bytes: number };
+  limited: boolean;
+  spent: boolean;
+}) {
   const label = `Download folder (${total.files} ${total.files === 1 ? 'file' : 'files'}, ${formatBytes(total.bytes)})`;
   if (spent) {
     return (
@@ -105,7 +117,7 @@ function FolderHeading({ shareId, folder, total, spent }: { shareId: string; fol
       <span className="break-all">{folder}/</span>
       <a
         href={folderZipUrl(shareId, folder)}
-        download
+        download={limited ? undefined : true}
         className="inline-flex min-h-11 items-center rounded-md px-2 font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300"
       >
         {label}
@@ -147,7 +159,10 @@ function Row({ shareId, item: [path, size, preview], limit }: { shareId: string;
             <a
               className="inline-flex min-h-11 items-center rounded-md bg-indigo-600 px-3 font-medium text-white hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
               href={`${url}?download=1`}
-              download={name}
+              // With a limit, no `download` attribute: the response is an attachment anyway, and a
+              // refusal (the last download taken since this page loaded) then shows its page
+              // instead of failing silently in the downloads bar.
+              download={limit ? undefined : name}
               aria-label={`Download ${name}`}
             >
               Download

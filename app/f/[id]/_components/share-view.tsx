@@ -46,7 +46,7 @@ export function ShareView({ share }: { share: ViewShare }) {
           ) : (
             <a
               href={`/f/${share.id}/?zip`}
-              download
+              download={share.limit ? undefined : true}
               className="inline-flex min-h-11 items-center rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
             >
               {`Download all (${n} ${n === 1 ? 'file' : 'files'}, ${formatBytes(share.totalBytes)})`}
