@@ -198,6 +198,32 @@ export const shareItems = pgTable(
   ],
 );
 
+/**
+ * A counted download of a share with a download limit (lib/shares/download-tickets.ts): one
+ * download reserved for one client and one target (an item, or the ZIP of a folder), so the
+ * same client's later Range requests (a resume, a player's seek) continue it without counting
+ * again. `clientId` is the guest's `htmls_dl` cookie; `clientAddr` a hash of its address and
+ * User-Agent, for clients without cookies (`curl -C -`), honoured only for ranges after byte 0.
+ */
+export const shareDownloadTickets = pgTable(
+  'share_download_tickets',
+  {
+    groupId: text('group_id')
+      .notNull()
+      .references(() => shareGroups.id, { onDelete: 'cascade' }),
+    /** `item:<item id>` or `zip:<folder>` (`zip:` for the whole share). */
+    target: text('target').notNull(),
+    clientId: text('client_id').notNull(),
+    clientAddr: text('client_addr').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.groupId, t.target, t.clientId] }),
+    index('share_download_tickets_addr_idx').on(t.groupId, t.target, t.clientAddr),
+    index('share_download_tickets_expires_idx').on(t.expiresAt),
+  ],
+);
+
 export const pendingUploads = pgTable(
   'pending_uploads',
   {

@@ -44,7 +44,7 @@ test('Chromium downloads share items under their exact names', async ({ page }) 
   }
 });
 
-test('the owner sees download counts in /files and sets a download limit; guests then get the limit page', async ({ page, context, browser }) => {
+test('the owner sees download counts in /files and sets a download limit; guests then see the limit on the page and get the limit page for a file', async ({ page, context, browser }) => {
   const member = await createMember('Counting Person');
   const share = await createShare(member.token, { 'report.pdf': Buffer.from('%PDF-1.4 tiny'), 'notes.txt': Buffer.from('notes') }, { note: 'Counted share' });
   const guest = await browser.newContext();
@@ -72,7 +72,11 @@ test('the owner sees download counts in /files and sets a download limit; guests
   await expect(row.getByTestId('downloads')).toHaveText('3 downloads of 3 allowed');
   await expect(row.getByText('download limit reached')).toBeVisible();
 
+  // The share page still opens and says why its buttons are off; a file's link is the limit page.
   await guestPage.goto(`/f/${share.id}`);
+  await expect(guestPage.getByTestId('download-limit')).toContainText('can no longer be downloaded');
+  await expect(guestPage.getByRole('button', { name: 'Download notes.txt: no downloads are left' })).toBeDisabled();
+  await guestPage.goto(`/f/${share.id}/notes.txt`);
   await expect(guestPage.getByRole('heading', { name: 'Download limit reached' })).toBeVisible();
   await guest.close();
 });

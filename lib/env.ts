@@ -44,6 +44,12 @@ const schema = z.object({
   S3_SET_CORS: bool.default(false),
   /** auto: direct-to-S3 parts when the bucket's CORS allows it; proxy: always through the server. */
   UPLOAD_MODE: z.enum(['auto', 'proxy']).default('auto'),
+  /** proxy: share items are relayed by the server; redirect (S3): 302 to a presigned GET. */
+  DOWNLOAD_MODE: z.enum(['proxy', 'redirect']).default('proxy'),
+  /** redirect mode: a CDN or public bucket domain that replaces the presigned URL's origin. */
+  DOWNLOAD_BASE_URL: origin('DOWNLOAD_BASE_URL'),
+  /** redirect mode: how long a presigned download URL is valid. */
+  DOWNLOAD_URL_SECONDS: z.coerce.number().int().min(10).max(7 * 86_400).default(900),
   R2_ACCOUNT_ID: optionalString,
   R2_ACCESS_KEY_ID: optionalString,
   R2_SECRET_ACCESS_KEY: optionalString,
@@ -128,6 +134,8 @@ export type Env = {
   pendingUploadTtlMs: number;
   janitorIntervalMs: number;
   uploadMode: 'auto' | 'proxy';
+  /** Share item downloads: relayed, or redirected to the store (docs/downloads.md). */
+  download: { mode: 'proxy' } | { mode: 'redirect'; baseUrl?: string; urlSeconds: number };
   maxPendingUploads: number;
   maxPendingFiles: number;
   maxConnectionsPerIp: number;
@@ -178,6 +186,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     };
   }
   const hosted = hostedSettings(v, problems);
+  if (v.DOWNLOAD_MODE === 'redirect' && storage !== 's3') problems.push('DOWNLOAD_MODE=redirect needs the S3 store (STORAGE=s3)');
+  if (v.DOWNLOAD_BASE_URL && v.DOWNLOAD_MODE !== 'redirect') problems.push('DOWNLOAD_BASE_URL applies only with DOWNLOAD_MODE=redirect');
   if (problems.length) throw new EnvError(problems);
   return {
     production: v.NODE_ENV === 'production',
@@ -197,6 +207,10 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     pendingUploadTtlMs: v.PENDING_UPLOAD_TTL_HOURS * 3_600_000,
     janitorIntervalMs: v.JANITOR_INTERVAL_SECONDS * 1000,
     uploadMode: v.UPLOAD_MODE,
+    download:
+      v.DOWNLOAD_MODE === 'redirect'
+        ? { mode: 'redirect', baseUrl: v.DOWNLOAD_BASE_URL?.replace(/\/+$/, ''), urlSeconds: v.DOWNLOAD_URL_SECONDS }
+        : { mode: 'proxy' },
     maxPendingUploads: v.MAX_PENDING_UPLOADS,
     maxPendingFiles: v.MAX_PENDING_FILES,
     maxConnectionsPerIp: v.MAX_CONNECTIONS_PER_IP,

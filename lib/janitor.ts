@@ -1,4 +1,5 @@
 import 'server-only';
+import { purgeExpiredTickets } from '@/db/queries/download-tickets';
 import { takeJanitorLease } from '@/db/queries/janitor';
 import { purgeRateLimits } from '@/db/queries/rate-limits';
 import { purgeExpiredSessions } from '@/db/queries/sessions';
@@ -16,6 +17,7 @@ const tasks: Task[] = [
   (rt) => rt.storage.sweepTemporary?.(new Date(Date.now() - LONGEST_REQUEST_MS)) ?? Promise.resolve(0),
   (rt) => purgeExpiredSessions(rt.db),
   (rt) => purgeRateLimits(rt.db, 3600),
+  (rt) => purgeExpiredTickets(rt.db),
 ];
 
 /** Due deletions, batch after batch until none is left or a batch fails entirely. */

@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- --quick] [-- --size 1024] [-- --rss-size 10240] [-- --storage fs|s3] [-- --runs 3] [-- --only downloads,hosted]`
  * (without --storage: an fs pass, then an s3 pass when S3_ENDPOINT and keys are set; a table each;
- * --only: just these sections of hosted, uploads, downloads, zip, directory, upload-rss)
+ * --only: just these sections of hosted, uploads, downloads, zip, redirect (s3 only), directory, upload-rss)
  *
  * Starts the production server on a fresh data directory (and, with --storage s3, the S3
  * server named by S3_ENDPOINT / S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY; with DATABASE_URL,
@@ -24,10 +24,11 @@ import { s3FromEnv } from '../tests/support/env';
 import { benchDirectory, seedDirectory } from './bench/directory';
 import { benchDownloads } from './bench/downloads';
 import { benchHosted, seedHostedSite } from './bench/hosted';
+import { benchRedirect } from './bench/redirect';
 import { benchUploadRss, benchUploads, uploadOnce } from './bench/uploads';
 import { benchZipDownloads } from './bench/zip-downloads';
 
-const SECTIONS = ['hosted', 'uploads', 'downloads', 'zip', 'directory', 'upload-rss'] as const;
+const SECTIONS = ['hosted', 'uploads', 'downloads', 'zip', 'redirect', 'directory', 'upload-rss'] as const;
 const onlyArg = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] ?? '' : null;
 const only = onlyArg === null ? null : new Set(onlyArg.split(',').map((s) => s.trim()));
 if (only) for (const s of only) if (!(SECTIONS as readonly string[]).includes(s)) throw new Error(`--only: unknown section ${s} (one of ${SECTIONS.join(', ')})`);
@@ -83,9 +84,9 @@ async function runPass(storage: 'fs' | 's3') {
       }
       return idle;
     };
-    const restart = async () => {
+    const restart = async (extra: Record<string, string> = {}) => {
       await server.stop();
-      server = await startServer({ ...env, DATA_DIR: dataDir });
+      server = await startServer({ ...env, ...extra, DATA_DIR: dataDir });
       Object.assign(ctx!, { base: server.url, hosted: server.hostedUrl!, pid: server.proc.pid!, idle: await settle() });
     };
     ctx = { base: server.url, hosted: server.hostedUrl!, pid: server.proc.pid!, env, work, site, nginx: null, admin, member, shareFile, idle: 0, restart };
@@ -94,12 +95,13 @@ async function runPass(storage: 'fs' | 's3') {
     ctx.nginx = hasCommand('nginx') ? await startNginx(site) : null;
 
     if (runs('hosted')) await benchHosted(ctx);
-    const needShare = runs('downloads') || runs('zip');
+    const needShare = runs('downloads') || runs('zip') || (runs('redirect') && storage === 's3');
     if (runs('uploads')) await benchUploads(ctx);
     // The uploads section deletes what it measured: the downloads get a share of their own.
     const share = needShare ? (await uploadOnce(ctx, shareFile, SIZE)).share : null;
     if (share && runs('downloads')) await benchDownloads(ctx, share);
     if (share && runs('zip')) await benchZipDownloads(ctx, share);
+    if (share && runs('redirect')) await benchRedirect(ctx, share);
     if (runs('directory')) await benchDirectory(ctx);
     if (runs('upload-rss')) await benchUploadRss(ctx);
   } finally {

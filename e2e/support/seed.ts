@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 
 /** Seeds data through the real HTTP API, as the CLI would; pages are then visited in Chromium. */
-const base = () => process.env.E2E_BASE_URL!;
+let seedBase: string | undefined;
+const base = () => seedBase ?? process.env.E2E_BASE_URL!;
+
+/** A spec with a server of its own seeds there (undefined: back to the suite's server). */
+export const seedAgainst = (url: string | undefined) => {
+  seedBase = url;
+};
 
 async function api(method: string, path: string, opts: { token?: string; body?: unknown } = {}) {
   const res = await fetch(base() + path, {
@@ -38,7 +44,11 @@ export async function createMember(displayName?: string): Promise<SeededMember> 
 }
 
 /** A complete share through init, parts (direct to the bucket or through /chunk) and complete. */
-export async function createShare(token: string, files: Record<string, Buffer>, opts: { note?: string; password?: string; expires_at?: string } = {}) {
+export async function createShare(
+  token: string,
+  files: Record<string, Buffer>,
+  opts: { note?: string; password?: string; expires_at?: string; max_downloads?: number } = {},
+) {
   const init = await api('POST', '/api/shares/upload/init', {
     token,
     body: { ...opts, files: Object.entries(files).map(([clientPath, data]) => ({ clientPath, size: data.length })) },

@@ -35,7 +35,7 @@ function shareItemPath() {
     description: [
       'RFC 9110 conditional and range requests. Preconditions in the RFC order: a false If-Match or If-Unmodified-Since answers 412; a matching If-None-Match (weak comparison) or an If-Modified-Since not older than Last-Modified answers 304.',
       'Range: `bytes=` ranges only. One satisfiable range answers 206 with Content-Range; several answer 206 `multipart/byteranges` (sorted, overlapping and adjacent ranges coalesced, streamed with an exact Content-Length). More than 16 ranges, a malformed header, or an If-Range that is not exactly the current strong ETag or the exact Last-Modified date answer the whole body (200). No satisfiable range — including positions beyond 2^53 — answers 416 with `Content-Range: bytes */<size>`. HEAD ignores Range.',
-      'Every completed download counts once in the share\'s and the item\'s download_count (a Range reaching the last byte counts; HEAD and 304 never). Once the share\'s max_downloads is reached: 410 download_limit.',
+      'Counts (docs/downloads.md): without max_downloads, a response reaching the last byte counts once in the share\'s and the item\'s download_count; with it, a download counts when it starts (an atomic reservation; 410 download_limit when none is left) and the same client\'s later ranges continue it (the `htmls_dl` cookie it sets, or its address and User-Agent for a range after byte 0). HEAD, 304, `?preview` and link-preview fetchers never count.',
       'Errors are the contract\'s JSON for clients that send `Accept: application/json`, a small HTML page otherwise.',
     ].join('\n\n'),
     operationId: 'getShareItemBytes',
@@ -44,6 +44,13 @@ function shareItemPath() {
       { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
       { name: 'path', in: 'path', required: true, description: "The item's relative path, each segment percent-encoded (slashes kept)", schema: { type: 'string' } },
       { name: 'download', in: 'query', required: false, description: '`1`: Content-Disposition attachment', schema: { type: 'string', enum: ['1'] } },
+      {
+        name: 'preview',
+        in: 'query',
+        required: false,
+        description: 'Present: what the share page previews, never counted. With max_downloads it is bounded: text its first 4 KiB, images up to 8 MiB, video and audio with zeros between their first and last min(4 MiB, size/8) bytes; 404 for other files.',
+        schema: { type: 'string' },
+      },
       ...conditionalParams,
     ],
     responses: {

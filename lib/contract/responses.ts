@@ -56,7 +56,7 @@ export const shareItemSchema = z.object({
   size: z.number().int(),
   content_type: z.string(),
   url: z.string(),
-  download_count: z.number().int().describe('Completed guest downloads of this item (a Range request reaching the last byte counts once; HEAD never). Written in batches about once a second.'),
+  download_count: z.number().int().describe('Guest downloads of this item (docs/downloads.md): without a download limit a response reaching the last byte counts, written in batches about once a second; with one a download counts when it starts. Previews, HEAD and 304 never count.'),
 });
 export const shareSchema = z.object({
   id: z.string(),

@@ -16,6 +16,8 @@ export interface Sendable {
   buffer?: Buffer;
   /** Called once when a GET's body has been sent through the representation's last byte. */
   onComplete?: () => void;
+  /** See Representation.admit. */
+  admit?: Representation['admit'];
 }
 
 /** One representation of a known size whose bytes (or any range of them) can be opened. */
@@ -29,6 +31,12 @@ export interface Representation {
   open(range?: ByteRange): Promise<Readable | Buffer> | Readable | Buffer;
   /** Called once when a GET's body has been sent through the representation's last byte. */
   onComplete?: () => void;
+  /**
+   * Called once before a GET's body is opened (never for HEAD, 304, 412 or 416), with whether
+   * the bytes sent include byte 0; may refuse by throwing, and returns headers to add (a
+   * download ticket's cookie: lib/shares/download-tickets.ts).
+   */
+  admit?: (startsAtZero: boolean) => Promise<Record<string, string | string[]>>;
 }
 
 /**
@@ -43,6 +51,7 @@ export function sendObject(req: FastRequest, storage: StorageDriver, obj: Sendab
     lastModified: obj.lastModified,
     headers: obj.headers,
     onComplete: obj.onComplete,
+    admit: obj.admit,
     open: (range) => {
       if (buffer) return range ? buffer.subarray(range.start, range.end + 1) : buffer;
       if (obj.size === 0) return Buffer.alloc(0);
@@ -63,7 +72,7 @@ export function sendObject(req: FastRequest, storage: StorageDriver, obj: Sendab
  */
 export async function sendRepresentation(req: FastRequest, rep: Representation): Promise<FastReply> {
   const { size } = rep;
-  const base: Record<string, string> = {
+  const base: Record<string, string | string[]> = {
     ...rep.headers,
     ETag: rep.etag,
     'Last-Modified': rep.lastModified.toUTCString(),
@@ -85,6 +94,9 @@ export async function sendRepresentation(req: FastRequest, rep: Representation):
       body: null,
     };
   }
+  if (!head && rep.admit) {
+    Object.assign(base, await rep.admit(wanted.kind === 'full' || wanted.ranges.some((r) => r.start === 0)));
+  }
   if (wanted.kind === 'partial' && wanted.ranges.length === 1) {
     const range = wanted.ranges[0];
     const headers = { ...base, 'Content-Range': `bytes ${range.start}-${range.end}/${size}`, 'Content-Length': String(range.end - range.start + 1) };
@@ -100,7 +112,7 @@ export async function sendRepresentation(req: FastRequest, rep: Representation):
     );
     const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
     const length = heads.reduce((n, h, i) => n + h.length + ranges[i].end - ranges[i].start + 1, tail.length);
-    const headers: Record<string, string> = {
+    const headers: Record<string, string | string[]> = {
       ...base,
       'Content-Type': `multipart/byteranges; boundary=${boundary}`,
       'Content-Length': String(length),
@@ -125,7 +137,7 @@ export async function sendRepresentation(req: FastRequest, rep: Representation):
 }
 
 /** A 412/416 has no body of the representation: its type and name go. */
-function withoutBodyHeaders(h: Record<string, string>): Record<string, string> {
+function withoutBodyHeaders(h: Record<string, string | string[]>): Record<string, string | string[]> {
   const { 'Content-Type': _t, 'Content-Disposition': _d, 'Content-Encoding': _e, ...rest } = h;
   return rest;
 }

@@ -12,6 +12,9 @@ import { assertMigrated, getRuntime, type Runtime } from '../runtime';
 import { isSecureRequest } from '../http/origin';
 import { gateReply, guestGroupAccess, guestItemAccess, LOCKED_SHARE_TITLE, refusal, shareSubject } from './access';
 import { countDownload } from './count-downloads';
+import { isUnfurler, itemTarget, limitedDownload } from './download-tickets';
+import { redirectDownload } from './redirect-download';
+import { servePreview } from './serve-preview';
 
 const URL_PATTERN = /^\/f\/([^/]+)(?:\/(.*))?$/;
 
@@ -36,7 +39,8 @@ export async function gateSharePage(req: FastRequest): Promise<FastReply | null>
     if (req.method !== 'GET' && req.method !== 'HEAD') return null;
     const access = await guestGroupAccess(rt, id, req.header('cookie'));
     if (access.state === 'missing') throw notFound('This share does not exist or is offline');
-    return gateReply(access, id);
+    // Out of downloads: the page renders and says so (its buttons explain; previews still work).
+    return access.state === 'exhausted' ? null : gateReply(access, id);
   } catch (e) {
     return errorReply(e, req);
   }
@@ -65,30 +69,48 @@ async function handle(rt: Runtime, req: FastRequest): Promise<FastReply> {
   // One indexed query for the share and this item (share_items_group_relative_path_key); an
   // undecodable path matches no item but still meets the gate first (401/410 before 404).
   const { access, item } = await guestItemAccess(rt, id, path ?? '', req.header('cookie'));
-  const refused = gateReply(access, id);
+  // A share out of downloads still shows its page and previews; its bytes go only to a client
+  // continuing a download it holds a ticket for (below).
+  const refused = access.state === 'exhausted' ? null : gateReply(access, id);
   if (refused) return refused;
-  if (!item) throw notFound();
+  if (access.state === 'missing' || !item) throw notFound();
+  const { group } = access.share;
 
   const active = isActiveType(item.contentType);
-  const download = query.get('download') === '1' || active;
   const name = item.relativePath.split('/').pop()!;
   const headers: Record<string, string> = {
     'Content-Type': item.contentType,
-    'Content-Disposition': contentDisposition(name, download ? 'attachment' : 'inline'),
     'X-Content-Type-Options': 'nosniff',
     'Cache-Control': 'private, no-cache',
     'Referrer-Policy': 'no-referrer',
   };
+  if (query.has('preview')) {
+    headers['Content-Disposition'] = contentDisposition(name, 'inline');
+    return servePreview(req, rt.storage, item, group.maxDownloads !== null, headers);
+  }
+  if (isUnfurler(req) && group.maxDownloads !== null) return { status: 303, headers: { Location: `/f/${id}`, 'Content-Length': '0' }, body: null };
+  const limited = await limitedDownload(rt, req, group, itemTarget(item.id), item.id);
+  if (access.state === 'exhausted' && !limited?.held) throw refusal('exhausted');
+
+  const download = query.get('download') === '1' || active;
+  headers['Content-Disposition'] = contentDisposition(name, download ? 'attachment' : 'inline');
   // Member content never runs script on our origin, even if a browser ignored the attachment.
   if (active) headers['Content-Security-Policy'] = 'sandbox';
+  const etag = item.etag.startsWith('"') ? item.etag : `"${item.etag}"`;
+  // With a limit a download counts when it starts (its ticket); without one when a response
+  // reaches the last byte (HEAD never reaches this; a link preview never counts).
+  const count = limited || isUnfurler(req) ? null : () => countDownload(id, item.id);
+  // DOWNLOAD_MODE=redirect: the store serves the bytes (null: answered here, as relayed).
+  const redirect = await redirectDownload(rt, req, item, headers, { limited, count, etag });
+  if (redirect) return redirect;
   return sendObject(req, rt.storage, {
     storageKey: item.storageKey,
     size: Number(item.size),
-    etag: item.etag.startsWith('"') ? item.etag : `"${item.etag}"`,
+    etag,
     lastModified: item.createdAt,
     headers,
-    // HEAD never reaches this; a Range counts only when it reaches the last byte.
-    onComplete: () => countDownload(id, item.id),
+    admit: limited?.admit,
+    onComplete: count ?? undefined,
   });
 }
 

@@ -7,8 +7,9 @@ import { contentDisposition } from '../http/content-disposition';
 import { errorReply } from '../http/reply-errors';
 import { decodeUrlPath } from '../paths/relative-path';
 import { assertMigrated, getRuntime } from '../runtime';
-import { gateReply, guestAccess } from './access';
+import { gateReply, guestAccess, refusal } from './access';
 import { countDownload } from './count-downloads';
+import { isUnfurler, limitedDownload, zipTarget } from './download-tickets';
 import { planShareZip } from './plan-share-zip';
 import { knownCrcs, streamShareZip } from './stream-share-zip';
 
@@ -26,8 +27,8 @@ export function isShareZipUrl(url: string): boolean {
  * conditionals and ranges (lib/http/send-object.ts: 206/416/304/412, If-Range, multipart), so
  * browsers and `curl -C -` resume it. The guest gate is the
  * items' one: 404 missing/offline/uploading, 410 expired, 401 password page without the cookie,
- * 410 download_limit once max_downloads is reached. A download through the last byte counts once
- * for the share (item null).
+ * 410 download_limit once max_downloads is reached. Without a limit a download through the last
+ * byte counts once for the share (item null); with one, a download counts when it starts.
  */
 export async function serveShareZip(req: FastRequest): Promise<FastReply> {
   try {
@@ -40,11 +41,16 @@ export async function serveShareZip(req: FastRequest): Promise<FastReply> {
       throw new AppError('method_not_allowed', 'Only GET and HEAD are allowed here', { Allow: 'GET, HEAD' });
     }
     const access = await guestAccess(rt, id, req.header('cookie'));
-    // Not open: the password page, or the refusal thrown.
-    if (access.state !== 'open') return gateReply(access, id)!;
+    // Not open: the password page, or the refusal thrown; out of downloads is decided below.
+    if (access.state !== 'open' && access.state !== 'exhausted') return gateReply(access, id)!;
     const folder = (new URLSearchParams(m[2]).get('folder') ?? '').replace(/^\/+|\/+$/g, '');
     const zip = planShareZip({ id, note: access.share.group.note }, access.share.items, folder || null);
     if (!zip) throw notFound('No file in this folder');
+    const { group } = access.share;
+    if (isUnfurler(req) && group.maxDownloads !== null) return { status: 303, headers: { Location: `/f/${id}`, 'Content-Length': '0' }, body: null };
+    // With a limit: a ticket per client and folder (lib/shares/download-tickets.ts).
+    const limited = await limitedDownload(rt, req, group, zipTarget(folder), null);
+    if (access.state === 'exhausted' && !limited?.held) throw refusal('exhausted');
 
     const saveCrc = (item: { id: string }, crc: number) => {
       setShareItemCrc32(rt.db, item.id, crc).catch((e) => console.error('[htmls] caching a CRC-32 failed:', e));
@@ -63,8 +69,10 @@ export async function serveShareZip(req: FastRequest): Promise<FastReply> {
         'Referrer-Policy': 'no-referrer',
       },
       open: (range) => streamShareZip(rt.storage, zip, range ?? { start: 0, end: zip.plan.total - 1 }, crcs, saveCrc),
-      // A download is complete when the last byte went out (a resumed one counts once, at its end).
-      onComplete: () => countDownload(id, null),
+      admit: limited?.admit,
+      // Without a limit a download is complete when the last byte went out (a resumed one
+      // counts once, at its end); with one it counted when it started.
+      onComplete: limited || isUnfurler(req) ? undefined : () => countDownload(id, null),
     });
   } catch (e) {
     return errorReply(e, req);

@@ -285,6 +285,15 @@ export function createS3Storage(s: S3Settings, client = createS3Client(s)): Stor
       return { url, expiresAt: new Date(Date.now() + expiresIn * 1000) };
     },
 
+    async presignGet(key, opts) {
+      assertKey(key);
+      return getSignedUrl(
+        client,
+        new GetObjectCommand({ Bucket, Key: key, ResponseContentDisposition: opts.contentDisposition, ResponseContentType: opts.contentType }),
+        { expiresIn: opts.expiresInSeconds },
+      );
+    },
+
     probePresignedCopy() {
       return probePresignedCopy(driver, Bucket);
     },

@@ -72,6 +72,11 @@ export interface StorageDriver {
   /** The URL signs `Content-Length: size` too: a body of any other length fails the signature. */
   presignPart(key: string, uploadId: string, partNumber: number, size: number, expiresInSeconds: number): Promise<PresignedPart>;
   listParts(key: string, uploadId: string): Promise<PartInfo[]>;
+  /**
+   * S3 only: a presigned GET of the object that answers with these Content-Disposition and
+   * Content-Type (`response-content-disposition`, `response-content-type`): DOWNLOAD_MODE=redirect.
+   */
+  presignGet?(key: string, opts: { contentDisposition: string; contentType: string; expiresInSeconds: number }): Promise<string>;
   /** `size` of every part, when the caller has them from listParts, spares a store round trip. */
   completeMultipart(key: string, uploadId: string, parts: { partNumber: number; etag: string; size?: number }[]): Promise<ObjectInfo>;
   abortMultipart(key: string, uploadId: string): Promise<void>;

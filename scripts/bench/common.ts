@@ -222,6 +222,7 @@ export interface BenchContext {
   /**
    * Restarts the server on the same data (base, hosted, pid and idle follow): a memory figure
    * starts from a settled server, not from what earlier sections' transfers left in its heap.
+   * `extra`: settings for this start only (the redirect section's DOWNLOAD_MODE).
    */
-  restart: () => Promise<void>;
+  restart: (extra?: Record<string, string>) => Promise<void>;
 }

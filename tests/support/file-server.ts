@@ -32,9 +32,10 @@ export async function migratedServiceEnv(): Promise<Record<string, string | unde
   return { ...env, DATA_DIR: dataDir };
 }
 
-export function useFileServer(): void {
+/** `extra`: settings of this file's server only (e.g. DOWNLOAD_MODE). */
+export function useFileServer(extra: Record<string, string> = {}): void {
   beforeAll(async () => {
-    const env = await migratedServiceEnv();
+    const env = { ...(await migratedServiceEnv()), ...extra };
     current = { server: await startServer(env), env };
   });
   afterAll(async () => {

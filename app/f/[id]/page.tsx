@@ -4,6 +4,7 @@ import { notFound } from 'next/navigation';
 import { previewKind } from '@/lib/http/mime';
 import { assertMigrated, getRuntime } from '@/lib/runtime';
 import { guestAccess } from '@/lib/shares/access';
+import { limitedPreviewable } from '@/lib/shares/serve-preview';
 import { ShareView, type ViewShare } from './_components/share-view';
 
 export const metadata: Metadata = { title: 'Shared files', referrer: 'no-referrer', robots: { index: false } };
@@ -16,7 +17,8 @@ type Params = Promise<{ id: string }>;
  * layout.
  *
  * The render costs O(items) small work and reads no object: names, sizes and preview kinds
- * only. Previews are fetched by the visitor's browser, by Range, when they scroll into view.
+ * only. Previews are fetched by the visitor's browser, by Range, when they scroll into view,
+ * from `?preview`, which never counts as a download (docs/downloads.md).
  */
 export default async function SharePage({ params }: { params: Params }) {
   const { id } = await params;
@@ -25,9 +27,13 @@ export default async function SharePage({ params }: { params: Params }) {
   const jar = await cookies();
   const access = await guestAccess(rt, id, jar.toString());
   // server.ts's gate (gateSharePage) has answered 404, 410 and 401 with their own pages before
-  // this renders; a share that changed state in between is simply not found.
-  if (access.state !== 'open') notFound();
+  // this renders; a share that changed state in between is simply not found. A share out of
+  // downloads renders and says so.
+  if (access.state !== 'open' && access.state !== 'exhausted') notFound();
   const { group, items, ownerName } = access.share;
+  const max = group.maxDownloads;
+  // With a limit, previews are bounded (lib/shares/serve-preview.ts): some files have none.
+  const preview = (type: string, size: number) => (max === null || limitedPreviewable(type, size) ? previewKind(type) : null);
   const share: ViewShare = {
     id: group.id,
     note: group.note,
@@ -35,7 +41,8 @@ export default async function SharePage({ params }: { params: Params }) {
     createdAt: group.createdAt.toISOString(),
     expiresAt: group.expiresAt ? group.expiresAt.toISOString() : null,
     totalBytes: Number(group.totalBytes),
-    items: items.map((it) => [it.relativePath, Number(it.size), previewKind(it.contentType)]),
+    items: items.map((it) => [it.relativePath, Number(it.size), preview(it.contentType, Number(it.size))]),
+    limit: max === null ? null : { max, left: Math.max(0, max - Number(group.downloadCount)) },
   };
   return <ShareView share={share} />;
 }

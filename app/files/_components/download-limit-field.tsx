@@ -2,5 +2,17 @@ import { Field } from '@/app/_components/ui';
 
 /** The optional max_downloads of a share, typed as a whole number (empty: unlimited). */
 export function DownloadLimitField({ label, value, onChange, disabled }: { label: string; value: string; onChange: (value: string) => void; disabled?: boolean }) {
-  return <Field label={label} type="number" min={1} step={1} inputMode="numeric" value={value} onChange={(e) => onChange(e.target.value)} disabled={disabled} />;
+  return (
+    <Field
+      label={label}
+      type="number"
+      min={1}
+      step={1}
+      inputMode="numeric"
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      disabled={disabled}
+      hint="Each file or ZIP a guest downloads uses one; opening the page, previews and resuming do not."
+    />
+  );
 }

@@ -12,6 +12,9 @@ export type PreviewKind = ReturnType<typeof previewKind>;
 /** One item as the page ships it: [relative path, size, preview kind] — compact for 500 rows. */
 export type Item = [path: string, size: number, preview: PreviewKind];
 
+/** The share's download limit as the page shows it. */
+export type DownloadLimit = { max: number; left: number };
+
 /** Rows rendered at first (and on the server); "Show more" adds as many again. */
 const PAGE = 60;
 
@@ -48,7 +51,7 @@ function folderTotals(items: Item[]): Map<string, { files: number; bytes: number
 }
 
 /** The share's files by folder, a page at a time, each folder with its own ZIP download. */
-export function ItemList({ shareId, items }: { shareId: string; items: Item[] }) {
+export function ItemList({ shareId, items, limit }: { shareId: string; items: Item[]; limit: DownloadLimit | null }) {
   const [shown, setShown] = useState(PAGE);
   const groups = useMemo(() => byFolder(items), [items]);
   const totals = useMemo(() => folderTotals(items), [items]);
@@ -63,10 +66,10 @@ export function ItemList({ shareId, items }: { shareId: string; items: Item[] })
     <>
       {visible.map(([folder, list]) => (
         <section key={folder || '.'} className="mb-6" aria-label={folder || 'Files'}>
-          {folder ? <FolderHeading shareId={shareId} folder={folder} total={totals.get(folder)!} /> : null}
+          {folder ? <FolderHeading shareId={shareId} folder={folder} total={totals.get(folder)!} limited={limit !== null} spent={limit?.left === 0} /> : null}
           <ul className="space-y-3">
             {list.map((it) => (
-              <Row key={it[0]} shareId={shareId} item={it} />
+              <Row key={it[0]} shareId={shareId} item={it} limit={limit} />
             ))}
           </ul>
         </section>
@@ -87,45 +90,88 @@ export function ItemList({ shareId, items }: { shareId: string; items: Item[] })
   );
 }
 
-function FolderHeading({ shareId, folder, total }: { shareId: string; folder: string; total: { files: number; bytes: number } }) {
+function FolderHeading({
+  shareId,
+  folder,
+  total,
+  limited,
+  spent,
+}: {
+  shareId: string;
+  folder: string;
+  total: { files: number; bytes: number };
+  limited: boolean;
+  spent: boolean;
+}) {
+  const label = `Download folder (${total.files} ${total.files === 1 ? 'file' : 'files'}, ${formatBytes(total.bytes)})`;
+  if (spent) {
+    return (
+      <h2 className="mb-2 flex flex-wrap items-center gap-2 text-sm font-semibold text-subtle">
+        <span aria-hidden>📁</span>
+        <span className="break-all">{folder}/</span>
+      </h2>
+    );
+  }
   return (
     <h2 className="mb-2 flex flex-wrap items-center gap-2 text-sm font-semibold text-subtle">
       <FolderIcon />
       <span className="break-all">{folder}/</span>
       <a
         href={folderZipUrl(shareId, folder)}
-        download
+        download={limited ? undefined : true}
         className="inline-flex min-h-11 items-center rounded-md px-2 font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300"
       >
-        {`Download folder (${total.files} ${total.files === 1 ? 'file' : 'files'}, ${formatBytes(total.bytes)})`}
+        {label}
         <span className="sr-only">{` ${folder} as ZIP`}</span>
       </a>
     </h2>
   );
 }
 
-function Row({ shareId, item: [path, size, preview] }: { shareId: string; item: Item }) {
+function Row({ shareId, item: [path, size, preview], limit }: { shareId: string; item: Item; limit: DownloadLimit | null }) {
   const name = path.split('/').pop()!;
   const url = itemUrl(shareId, path);
+  const spent = limit?.left === 0;
   return (
     <li className="rounded-xl border border-zinc-200 bg-white p-4 shadow-sm dark:border-zinc-800 dark:bg-zinc-900">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <a href={url} className="break-all font-medium hover:underline" title={path}>
-          {name}
-        </a>
+        {spent ? (
+          <span className="break-all font-medium" title={path}>
+            {name}
+          </span>
+        ) : (
+          <a href={url} className="break-all font-medium hover:underline" title={path}>
+            {name}
+          </a>
+        )}
         <span className="flex items-center gap-3 text-sm text-muted">
           <span>{formatBytes(size)}</span>
-          <a
-            className="inline-flex min-h-11 items-center rounded-md bg-indigo-600 px-3 font-medium text-white hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
-            href={`${url}?download=1`}
-            download={name}
-            aria-label={`Download ${name}`}
-          >
-            Download
-          </a>
+          {spent ? (
+            <button
+              type="button"
+              disabled
+              title="No downloads are left"
+              aria-label={`Download ${name}: no downloads are left`}
+              className="min-h-11 cursor-not-allowed rounded-md bg-zinc-300 px-3 font-medium text-zinc-600 dark:bg-zinc-800 dark:text-zinc-400"
+            >
+              Download
+            </button>
+          ) : (
+            <a
+              className="inline-flex min-h-11 items-center rounded-md bg-indigo-600 px-3 font-medium text-white hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
+              href={`${url}?download=1`}
+              // With a limit, no `download` attribute: the response is an attachment anyway, and a
+              // refusal (the last download taken since this page loaded) then shows its page
+              // instead of failing silently in the downloads bar.
+              download={limit ? undefined : name}
+              aria-label={`Download ${name}`}
+            >
+              Download
+            </a>
+          )}
         </span>
       </div>
-      {preview && size > 0 ? <LazyPreview url={url} name={name} size={size} kind={preview} /> : null}
+      {preview && size > 0 ? <LazyPreview url={url} name={name} size={size} kind={preview} playCounts={limit ? !spent : null} /> : null}
     </li>
   );
 }

@@ -11,8 +11,16 @@ const IMAGE_AUTO_BYTES = 8 * 1024 * 1024;
 
 type Kind = NonNullable<ReturnType<typeof previewKind>>;
 
+/**
+ * Whether playing a video or audio counts: null without a download limit (the preview plays
+ * whole, never counting); true with downloads left (the preview shows the first frame and the
+ * duration; pressing play switches to the file itself, which uses one download); false with
+ * none left (the first frame and the duration only).
+ */
+type PlayCounts = boolean | null;
+
 /** Mounts a preview only once its row comes near the viewport; nothing is fetched before. */
-export function LazyPreview({ url, name, size, kind }: { url: string; name: string; size: number; kind: Kind }) {
+export function LazyPreview({ url, name, size, kind, playCounts }: { url: string; name: string; size: number; kind: Kind; playCounts: PlayCounts }) {
   const ref = useRef<HTMLDivElement>(null);
   const [visible, setVisible] = useState(false);
   useEffect(() => {
@@ -32,21 +40,22 @@ export function LazyPreview({ url, name, size, kind }: { url: string; name: stri
   }, [visible]);
   return (
     <div ref={ref} className="mt-3 min-h-6" data-preview={kind} data-loaded={visible ? '1' : '0'}>
-      {visible ? <Preview url={url} name={name} size={size} kind={kind} /> : null}
+      {visible ? <Preview url={url} name={name} size={size} kind={kind} playCounts={playCounts} /> : null}
     </div>
   );
 }
 
-function Preview({ url, name, size, kind }: { url: string; name: string; size: number; kind: Kind }) {
+function Preview({ url, name, size, kind, playCounts }: { url: string; name: string; size: number; kind: Kind; playCounts: PlayCounts }) {
   const [opened, setOpened] = useState(false);
-  if (kind === 'video') return <video className="max-h-[75vh] w-full rounded-lg bg-black" controls playsInline preload="metadata" src={url} />;
-  if (kind === 'audio') return <audio className="w-full" controls preload="metadata" src={url} />;
-  if (kind === 'text') return <TextPreview url={url} size={size} />;
+  // `?preview` never counts as a download (lib/shares/serve-preview.ts).
+  const preview = `${url}?preview`;
+  if (kind === 'video' || kind === 'audio') return <MediaPreview url={url} preview={preview} kind={kind} playCounts={playCounts} />;
+  if (kind === 'text') return <TextPreview url={preview} size={size} />;
   if (kind === 'image' && (size <= IMAGE_AUTO_BYTES || opened)) {
-    return <img className="max-h-[75vh] max-w-full rounded-lg" src={url} alt={name} loading="lazy" decoding="async" />;
+    return <img className="max-h-[75vh] max-w-full rounded-lg" src={preview} alt={name} loading="lazy" decoding="async" />;
   }
   if (kind === 'pdf' && opened) {
-    return <iframe className="h-[75vh] w-full rounded-lg border border-zinc-200 dark:border-zinc-800" src={url} title={name} />;
+    return <iframe className="h-[75vh] w-full rounded-lg border border-zinc-200 dark:border-zinc-800" src={preview} title={name} />;
   }
   return (
     <button
@@ -72,4 +81,31 @@ function TextPreview({ url, size }: { url: string; size: number }) {
   }, [url, size]);
   if (text === null) return <p className="text-xs text-muted">Loading preview…</p>;
   return <pre className="max-h-96 overflow-auto rounded-lg bg-zinc-100 p-3 text-xs leading-relaxed dark:bg-zinc-950">{text}</pre>;
+}
+
+/**
+ * A player on the preview (metadata, first frame, and with no limit the whole file). With a
+ * limit, the first play switches it to the file itself at the same position: playing it is
+ * downloading it, and uses one download (a seek after that continues the same one).
+ */
+function MediaPreview({ url, preview, kind, playCounts }: { url: string; preview: string; kind: 'video' | 'audio'; playCounts: PlayCounts }) {
+  const [src, setSrc] = useState(preview);
+  const onPlay = (e: React.SyntheticEvent<HTMLMediaElement>) => {
+    if (playCounts !== true || src === url) return;
+    const el = e.currentTarget;
+    const at = el.currentTime;
+    el.pause();
+    setSrc(url);
+    el.addEventListener('loadedmetadata', () => ((el.currentTime = at), void el.play().catch(() => undefined)), { once: true });
+  };
+  const common = { controls: playCounts !== false, preload: 'metadata' as const, src, onPlay };
+  const player =
+    kind === 'video' ? <video className="max-h-[75vh] w-full rounded-lg bg-black" playsInline {...common} /> : <audio className="w-full" {...common} />;
+  if (playCounts === null) return player;
+  return (
+    <>
+      {player}
+      <p className="mt-1 text-xs text-muted">{playCounts ? 'Playing uses one of the downloads left.' : 'No downloads are left: playing is not available.'}</p>
+    </>
+  );
 }

@@ -1,5 +1,5 @@
 import { formatBytes } from '@/lib/format-bytes';
-import { ItemList, type Item } from './item-list';
+import { ItemList, type DownloadLimit, type Item } from './item-list';
 import { LocalTime, RelativeTime } from './local-time';
 
 type ViewItem = Item;
@@ -13,6 +13,8 @@ export interface ViewShare {
   expiresAt: string | null;
   totalBytes: number;
   items: ViewItem[];
+  /** The download limit and what is left of it (null: unlimited). */
+  limit: DownloadLimit | null;
 }
 
 /** The guest view: note, who shared it and when, expiry, "Download all", then the item list. */
@@ -35,18 +37,43 @@ export function ShareView({ share }: { share: ViewShare }) {
             Available until <LocalTime iso={share.expiresAt} /> · <RelativeTime iso={share.expiresAt} prefix="expires " />
           </p>
         ) : null}
+        <LimitNotice limit={share.limit} />
         <div className="mt-4 flex flex-wrap items-center gap-3">
-          <a
-            href={`/f/${share.id}/?zip`}
-            download
-            className="inline-flex min-h-11 items-center rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
-          >
-            {`Download all (${n} ${n === 1 ? 'file' : 'files'}, ${formatBytes(share.totalBytes)})`}
-          </a>
+          {share.limit?.left === 0 ? (
+            <button type="button" disabled className="min-h-11 cursor-not-allowed rounded-md bg-zinc-300 px-4 py-2 font-medium text-zinc-600 dark:bg-zinc-800 dark:text-zinc-400">
+              {`Download all (${n} ${n === 1 ? 'file' : 'files'}, ${formatBytes(share.totalBytes)})`}
+            </button>
+          ) : (
+            <a
+              href={`/f/${share.id}/?zip`}
+              download={share.limit ? undefined : true}
+              className="inline-flex min-h-11 items-center rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500"
+            >
+              {`Download all (${n} ${n === 1 ? 'file' : 'files'}, ${formatBytes(share.totalBytes)})`}
+            </a>
+          )}
           <span className="text-xs text-muted">One ZIP; an interrupted download resumes.</span>
         </div>
       </header>
-      <ItemList shareId={share.id} items={share.items} />
+      <ItemList shareId={share.id} items={share.items} limit={share.limit} />
     </main>
+  );
+}
+
+/** "3 downloads left" (previews never count), or why the buttons are off. */
+function LimitNotice({ limit }: { limit: DownloadLimit | null }) {
+  if (!limit) return null;
+  if (limit.left === 0) {
+    return (
+      <p role="status" data-testid="download-limit" className="mt-3 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
+        {`This share has been downloaded the ${limit.max === 1 ? 'one time' : `${limit.max} times`} its owner allowed, so its files can no longer be downloaded. Previews still show here; ask whoever sent you the link if you need the files.`}
+      </p>
+    );
+  }
+  return (
+    <p data-testid="download-limit" className="mt-3 text-sm text-subtle">
+      <strong className="font-semibold text-zinc-800 dark:text-zinc-200">{`${limit.left} ${limit.left === 1 ? 'download' : 'downloads'} left`}</strong>
+      {` of ${limit.max}. Each file or ZIP you download uses one (resuming it does not); previews and opening this page do not.`}
+    </p>
   );
 }
