@@ -7,6 +7,7 @@ import { adminSession, call } from './support/http';
 import { createMember } from './support/members';
 import { ROOT, tempDir } from './support/server';
 import { makeToken } from './support/tokens';
+import { ciDeployCommand } from '@/lib/client/integrations';
 
 useFileServer();
 
@@ -92,5 +93,17 @@ describe('htmls token / tokens, and HTMLS_TOKEN instead of a login', () => {
     const elsewhere = await htmls(['deploy', 'dist', '--slug', 'other-site', '--replace'], ci, repo);
     expect(elsewhere.code).toBe(1);
     expect(elsewhere.stderr).toContain('sites:deploy:other-site');
+
+    // The step docs/ci-deploy.md and the /htmls dialog give, for a job with only zip and curl.
+    const step = await new Promise<{ code: number | null; out: string }>((resolve) => {
+      const p = spawn('sh', ['-c', ciDeployCommand(baseUrl(), 'ci-site')], { cwd: repo, env: { PATH: process.env.PATH, HTMLS_TOKEN: secret } as unknown as NodeJS.ProcessEnv });
+      let out = '';
+      p.stdout.on('data', (d) => (out += d));
+      p.stderr.on('data', (d) => (out += d));
+      p.on('exit', (code) => resolve({ code, out }));
+    });
+    expect(step.code, step.out).toBe(0);
+    expect(JSON.parse(step.out).project).toMatchObject({ slug: 'ci-site' });
+    expect((await call('GET', '/api/projects/ci-site/deploys', { token: admin })).json.deploys).toHaveLength(3);
   });
 });
