@@ -132,6 +132,30 @@ describe('PUT /api/shares/file/<name> (curl -T)', () => {
     expect(after).toEqual([`shared/${shares[0].id}/after.bin`]);
     expect((await call('GET', '/api/auth/me', { token: m.token })).json.user.used_bytes).toBe(quota);
   });
+  it('an abort of the group while its body flows (POST /api/shares/upload/abort) leaves nothing either', { timeout: 120_000 }, async () => {
+    const m = await createMember({ quota: 64 * MiB });
+    const uploads = async () => (await testStore().listMultipartUploads('shared/')).filter((u) => u.key.endsWith('/aborted.bin'));
+    const socket = net.connect(Number(new URL(baseUrl()).port), '127.0.0.1');
+    socket.on('error', () => {});
+    let closed = false;
+    socket.on('close', () => (closed = true));
+    let answer = '';
+    socket.on('data', (d) => (answer += d));
+    await new Promise((r) => socket.once('connect', r));
+    socket.write(`PUT /api/shares/file/aborted.bin HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${m.token}\r\nContent-Length: ${16 * MiB}\r\n\r\n`);
+    await new Promise((r) => socket.write(Buffer.alloc(4 * MiB, 1), r));
+    await expect.poll(async () => (await uploads()).length, { timeout: 30_000 }).toBe(1);
+    const groupId = (await uploads())[0].key.split('/')[1];
+    expect((await call('POST', '/api/shares/upload/abort', { token: m.token, body: { groupId } })).status).toBe(200);
+    socket.write(Buffer.alloc(12 * MiB, 2));
+    // The server answers 4xx, or (the fs store stops the writers of a deleted upload) closes the connection.
+    await expect.poll(() => closed || /^HTTP\/1\.1 4\d\d/.test(answer), { timeout: 30_000 }).toBe(true);
+    expect(answer).not.toMatch(/^HTTP\/1\.1 [25]/);
+    socket.destroy();
+    await expect.poll(async () => (await testStore().list(`shared/${groupId}/`)).length + (await uploads()).length, { timeout: 30_000, interval: 250 }).toBe(0);
+    expect((await call('GET', '/api/shares', { token: m.token })).json.shares).toEqual([]);
+    expect((await call('PUT', '/api/shares/file/full.bin', { token: m.token, raw: new Uint8Array(64 * MiB) })).status).toBe(201);
+  });
 });
 
 describe('POST /api/shares/files (multipart, ShareX)', () => {

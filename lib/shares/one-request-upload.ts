@@ -12,7 +12,7 @@ import { AppError, notFound } from '../errors';
 import { contentTypeFor } from '../http/mime';
 import { pathKey, sanitizeRelativePath } from '../paths/relative-path';
 import type { Runtime } from '../runtime';
-import { sharedFileKey } from '../storage/keys';
+import { sharedFileKey, sharedGroupPrefix } from '../storage/keys';
 import { discardGroup } from './abort-upload';
 import { checkPendingCaps, checkQuota, MIN_RESERVATION } from './init-upload';
 import { toShareDto, type ShareDto } from './share-dto';
@@ -41,6 +41,7 @@ export class OneRequestShare {
   private readonly items: Item[] = [];
   private readonly paths = new Set<string>();
   private stored = 0;
+  private published = false;
   /** The body being stored, destroyed when the upload fails so its writer gives up. */
   active: Readable | undefined;
 
@@ -140,14 +141,22 @@ export class OneRequestShare {
   async publish(): Promise<ShareDto> {
     const group = this.group;
     if (!group) throw new Error('begin() first');
+    // Lost only to an abort of the group (POST /api/shares/upload/abort by its owner or the
+    // administrator): discard() then removes what was stored after that abort's sweep.
     if (!(await publishGroup(this.rt.db, group, this.items))) throw notFound('This upload was cancelled');
+    this.published = true;
     return toShareDto((await findShare(this.rt.db, group.id))!);
   }
 
-  /** Everything this upload stored or reserved goes (its objects through the deletion queue). */
+  /**
+   * Everything this upload stored or reserved goes (its objects through the deletion queue).
+   * When an abort removed the group first, its sweep may have run before our last objects
+   * appeared: the prefix is swept again here.
+   */
   async discard(): Promise<void> {
     this.active?.destroy();
-    if (this.group) await discardGroup(this.rt, this.group.id);
+    if (!this.group || this.published) return;
+    if (!(await discardGroup(this.rt, this.group.id))) await this.rt.storage.deletePrefix(sharedGroupPrefix(this.group.id));
   }
 }
 
