@@ -2,11 +2,12 @@ import 'server-only';
 import type { Readable } from 'node:stream';
 import { operations } from '../contract/operations';
 import { MAX_SHARE_FILES, oneRequestQuerySchema } from '../contract/shares';
-import { AppError, badRequest } from '../errors';
+import { AppError, badRequest, notFound } from '../errors';
 import { jsonReply, type FastRequest } from '../http/fast';
 import { fastRoute } from '../http/fast-route';
 import { parseWith } from '../http/route';
 import { readMultipart } from '../hosting/read-multipart';
+import { isStorageNotFound } from '../storage/types';
 import { OneRequestShare } from './one-request-upload';
 import type { ShareDto } from './share-dto';
 
@@ -91,6 +92,8 @@ async function storeOrDiscard(share: OneRequestShare, body: Readable, work: () =
     if (e === body.errored || (e as Error)?.name === 'StorageIncompleteBodyError') {
       throw new AppError('invalid_request', 'The connection closed before the whole body arrived');
     }
+    // The group was aborted meanwhile (POST /api/shares/upload/abort): its uploads are gone.
+    if (isStorageNotFound(e)) throw notFound('This upload was cancelled');
     throw e;
   }
 }
