@@ -15,7 +15,7 @@ test('a member makes a token in /files → Access tokens, uploads with it by one
 
   await page.getByRole('button', { name: 'Access tokens' }).click();
   const form = page.getByRole('form', { name: 'New access token' });
-  await form.getByLabel('Name').fill('laptop');
+  await form.getByLabel('Token name').fill('laptop');
   await form.getByRole('checkbox', { name: /account:read/ }).check();
   // A member is never offered the administrator's scopes.
   await expect(form.getByRole('checkbox', { name: /sites:deploy/ })).toHaveCount(0);

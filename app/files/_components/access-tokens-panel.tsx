@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useState } from 'react';
 import { ConfirmDialog, CopyButton } from '@/app/_components/client-ui';
-import { Button, Card, CheckboxField, ErrorText, Field } from '@/app/_components/ui';
+import { Button, Card, ErrorText, Field } from '@/app/_components/ui';
 import { api, callOperation } from '@/lib/client/api';
 import { describeError, formatDate } from '@/lib/client/format';
 import { sharexConfig, sharexFileName, snippets } from '@/lib/client/integrations';
@@ -89,18 +89,22 @@ export function AccessTokensPanel({ admin }: { admin: boolean }) {
         For scripts, ShareX and phone shortcuts: a token acts as you with only the scopes you tick. It cannot manage tokens, your password or your account.
       </p>
       <form onSubmit={submit} className="mt-4 space-y-3" aria-label="New access token">
-        <Field label="Name" value={name} maxLength={100} placeholder="e.g. backup script" onChange={(e) => setName(e.target.value)} />
+        <Field label="Token name" value={name} maxLength={100} placeholder="e.g. backup script" onChange={(e) => setName(e.target.value)} />
         <fieldset className="space-y-1">
           <legend className="mb-1 text-sm font-medium">Scopes</legend>
           {offered.map((s) => (
-            <CheckboxField key={s} checked={scopes.includes(s)} onChange={(on) => toggle(s, on)}>
-              <code>{s}</code> — {SCOPE_DESCRIPTIONS[s]}
-            </CheckboxField>
+            // 44 px boxes on phones (touch targets), like every control of the console there.
+            <label key={s} className="flex items-center gap-2 text-sm">
+              <input type="checkbox" className="shrink-0 max-sm:h-11 max-sm:w-11" checked={scopes.includes(s)} onChange={(e) => toggle(s, e.target.checked)} />
+              <span>
+                <code>{s}</code> — {SCOPE_DESCRIPTIONS[s]}
+              </span>
+            </label>
           ))}
         </fieldset>
         <label className="block text-sm">
           <span className="mb-1 block font-medium">Expires</span>
-          <select value={days} onChange={(e) => setDays(Number(e.target.value))} className="rounded-md border border-zinc-300 bg-white px-3 py-2 dark:border-zinc-700 dark:bg-zinc-900">
+          <select value={days} onChange={(e) => setDays(Number(e.target.value))} className="rounded-md border border-zinc-300 bg-white px-3 py-2 max-sm:min-h-11 dark:border-zinc-700 dark:bg-zinc-900">
             {EXPIRIES.map((x) => (
               <option key={x.days} value={x.days}>
                 {x.label}
