@@ -2,7 +2,7 @@
  * The production entry point (`npm start`, the only supported one): the main listener, and in
  * the default setup a second listener for hosted sites on HOSTED_PORT. Which listener and host
  * serve what is decided by lib/http/origin.ts alone. The byte-serving paths (/p/*, /f/<id>/<file>,
- * the share ZIP, the chunk upload), the share page's gate and the /api refusals are answered by
+ * the share ZIP, the chunk upload, the one-request share uploads), the share page's gate and the /api refusals are answered by
  * framework-free handlers; everything else goes to Next.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -22,6 +22,7 @@ import { LONGEST_REQUEST_MS } from './lib/http/timeouts';
 import { AppError, noSuchApiRoute, notFound } from './lib/errors';
 import { closeRuntime } from './lib/runtime';
 import { handleChunk } from './lib/shares/chunk-handler';
+import { handleShareFile, handleShareFiles } from './lib/shares/one-request-handlers';
 import { flushDownloadCounts } from './lib/shares/count-downloads';
 import { gateSharePage, serveShareItem } from './lib/shares/serve-share-item';
 import { isShareZipUrl, serveShareZip } from './lib/shares/serve-share-zip';
@@ -29,6 +30,8 @@ import { isShareZipUrl, serveShareZip } from './lib/shares/serve-share-zip';
 const SHARE_ITEM = /^\/f\/[^/?]+\/[^?]/;
 const SHARE_PAGE = /^\/f\/[^/?]+\/?(\?|$)/;
 const CHUNK = /^\/api\/shares\/upload\/chunk(\?|$)/;
+const SHARE_FILE = /^\/api\/shares\/file\/[^?]*(\?|$)/;
+const SHARE_FILES = /^\/api\/shares\/files(\?|$)/;
 const API = /^\/api(\/|\?|$)/;
 
 /**
@@ -118,6 +121,8 @@ async function main() {
     }
     if (SHARE_ITEM.test(url)) return runFast(res, method, () => serveShareItem(fastReq));
     if (CHUNK.test(url)) return runFast(res, method, () => handleChunk(fastReq));
+    if (SHARE_FILE.test(url)) return runFast(res, method, () => handleShareFile(fastReq));
+    if (SHARE_FILES.test(url)) return runFast(res, method, () => handleShareFiles(fastReq));
     if (isShareZipUrl(url)) return runFast(res, method, () => serveShareZip(fastReq));
     req.headers[CLIENT_IP_HEADER] = ip;
     if (SHARE_PAGE.test(url)) {

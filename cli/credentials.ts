@@ -7,6 +7,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { configDir } from '../lib/client/node/sdk';
+import { UsageError } from './command';
 
 export interface Credentials {
   url: string;
@@ -14,7 +15,8 @@ export interface Credentials {
   username: string | null;
 }
 
-export type Store = 'keyring' | 'file';
+/** `env`: HTMLS_TOKEN (an access token) and HTMLS_URL, for CI and scripts; nothing is saved. */
+export type Store = 'keyring' | 'file' | 'env';
 
 interface SavedFile extends Credentials {
   store: Store;
@@ -76,7 +78,17 @@ async function readSaved(): Promise<SavedFile | undefined> {
   }
 }
 
+/**
+ * HTMLS_TOKEN (an access token, htmls_pat_…) wins over a saved login, so a CI job needs one
+ * secret and no `htmls login`. The server is HTMLS_URL, else the last login's.
+ */
 export async function loadCredentials(): Promise<SignedIn | null> {
+  const envToken = process.env.HTMLS_TOKEN;
+  if (envToken) {
+    const url = process.env.HTMLS_URL || (await readSaved())?.url;
+    if (!url) throw new UsageError('HTMLS_TOKEN is set but not the server: set HTMLS_URL too (https://files.example.com)');
+    return { url: url.replace(/\/+$/, ''), role: 'member', username: null, token: envToken, store: 'env' };
+  }
   const saved = await readSaved();
   if (saved === undefined) return null;
   if (saved.token) return { ...saved, store: 'file', token: saved.token };
@@ -91,8 +103,9 @@ export async function lastUrl(): Promise<string | undefined> {
 }
 
 export async function forgetCredentials(c: { url: string; store: Store } | null): Promise<void> {
+  if (c?.store === 'env') return;
   if (c?.store === 'keyring') await (await keyringEntry(c.url))?.deletePassword().catch(() => false);
   await rm(credentialsFile(), { force: true });
 }
 
-export const describeStore = (store: Store) => (store === 'keyring' ? 'the OS keyring' : credentialsFile());
+export const describeStore = (store: Store) => (store === 'keyring' ? 'the OS keyring' : store === 'env' ? 'HTMLS_TOKEN' : credentialsFile());

@@ -100,7 +100,7 @@ export async function main(argv: string[]): Promise<void> {
   if (!command.signedIn) return command.run(ctx);
   const creds = await loadCredentials();
   // Exit code 3 like a session the server ended: a script can tell "log in first" apart.
-  if (!creds) throw new ApiError(401, 'not_signed_in', 'Not signed in: run `htmls login --url URL --username NAME` first.');
+  if (!creds) throw new ApiError(401, 'not_signed_in', 'Not signed in: run `htmls login --url URL --username NAME` first, or set HTMLS_TOKEN (an access token) and HTMLS_URL.');
   return command.run({ ...ctx, creds, client: new HtmlsClient({ baseUrl: creds.url, token: creds.token }) });
 }
 

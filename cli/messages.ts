@@ -18,6 +18,7 @@ const SERVER: Record<ErrorCode, string> = {
   wrong_password: 'Wrong password.',
   forbidden: 'Your account may not do that.',
   account_disabled: 'This account is disabled.',
+  insufficient_scope: 'The access token (HTMLS_TOKEN) lacks a scope this needs.',
   not_found: 'Not found (or not yours).',
   method_not_allowed: 'The server does not take this request here: is the URL an htmls server?',
   slug_taken: 'That site name is taken: choose another --slug, or add --replace (a new version) or --append.',

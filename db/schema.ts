@@ -68,6 +68,31 @@ export const sessions = pgTable(
   ],
 );
 
+/**
+ * Personal access tokens (htmls_pat_…): only the SHA-256 of the secret is kept. A token's rights
+ * are its scopes intersected with its owner's role at each request (lib/auth/scopes.ts). A null
+ * user_id is a token made in an Admin Token session; its credential_tag ends it when the Admin
+ * Token changes, as admin sessions end.
+ */
+export const accessTokens = pgTable(
+  'access_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    prefix: text('prefix').notNull(),
+    scopes: text('scopes').array().notNull(),
+    credentialTag: text('credential_tag'),
+    expiresAt: ts('expires_at'),
+    /** Written at most once a minute per token (lib/auth/access-tokens.ts), not on every request. */
+    lastUsedAt: ts('last_used_at'),
+    lastUsedIp: text('last_used_ip'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('access_tokens_token_hash_key').on(t.tokenHash), index('access_tokens_user_created_idx').on(t.userId, t.createdAt, t.id)],
+);
+
 export const projects = pgTable(
   'projects',
   {
@@ -310,6 +335,7 @@ export const concepts = pgTable(
 
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
+export type AccessTokenRow = typeof accessTokens.$inferSelect;
 export type ProjectRow = typeof projects.$inferSelect;
 export type HostedFileRow = typeof hostedFiles.$inferSelect;
 export type DeployRow = typeof deploys.$inferSelect;

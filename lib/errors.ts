@@ -11,6 +11,7 @@ export const statusByCode = {
   wrong_password: 401,
   forbidden: 403,
   account_disabled: 403,
+  insufficient_scope: 403,
   not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,

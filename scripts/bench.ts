@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- --quick] [-- --size 1024] [-- --rss-size 10240] [-- --storage fs|s3] [-- --runs 3] [-- --only downloads,hosted]`
  * (without --storage: an fs pass, then an s3 pass when S3_ENDPOINT and keys are set; a table each;
- * --only: just these sections of hosted, uploads, downloads, zip, redirect (s3 only), directory, upload-rss)
+ * --only: just these sections of hosted, uploads, curl-put, downloads, zip, redirect (s3 only), directory, upload-rss)
  *
  * Starts the production server on a fresh data directory (and, with --storage s3, the S3
  * server named by S3_ENDPOINT / S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY; with DATABASE_URL,
@@ -24,11 +24,12 @@ import { s3FromEnv } from '../tests/support/env';
 import { benchDirectory, seedDirectory } from './bench/directory';
 import { benchDownloads } from './bench/downloads';
 import { benchHosted, seedHostedSite } from './bench/hosted';
+import { benchOneRequestUpload } from './bench/one-request';
 import { benchRedirect } from './bench/redirect';
 import { benchUploadRss, benchUploads, uploadOnce } from './bench/uploads';
 import { benchZipDownloads } from './bench/zip-downloads';
 
-const SECTIONS = ['hosted', 'uploads', 'downloads', 'zip', 'redirect', 'directory', 'upload-rss'] as const;
+const SECTIONS = ['hosted', 'uploads', 'curl-put', 'downloads', 'zip', 'redirect', 'directory', 'upload-rss'] as const;
 const onlyArg = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] ?? '' : null;
 const only = onlyArg === null ? null : new Set(onlyArg.split(',').map((s) => s.trim()));
 if (only) for (const s of only) if (!(SECTIONS as readonly string[]).includes(s)) throw new Error(`--only: unknown section ${s} (one of ${SECTIONS.join(', ')})`);
@@ -97,6 +98,7 @@ async function runPass(storage: 'fs' | 's3') {
     if (runs('hosted')) await benchHosted(ctx);
     const needShare = runs('downloads') || runs('zip') || (runs('redirect') && storage === 's3');
     if (runs('uploads')) await benchUploads(ctx);
+    if (runs('curl-put')) await benchOneRequestUpload(ctx);
     // The uploads section deletes what it measured: the downloads get a share of their own.
     const share = needShare ? (await uploadOnce(ctx, shareFile, SIZE)).share : null;
     if (share && runs('downloads')) await benchDownloads(ctx, share);

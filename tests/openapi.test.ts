@@ -292,6 +292,22 @@ describe('responses match the document', () => {
     await check('POST', '/api/shares/upload/abort', {}, { token: m.token, body: { groupId: second.json.groupId } });
   });
 
+  it('for the access tokens and the one-request uploads', async () => {
+    const m = await registerMember();
+    const made = await check('POST', '/api/tokens', {}, { token: m.token, body: { name: 'oa', scopes: ['shares:write', 'shares:read'] } });
+    await check('POST', '/api/tokens', {}, { token: m.token, body: { name: 'oa', scopes: ['admin'] } });
+    await check('GET', '/api/tokens', {}, { token: m.token }, '?limit=1');
+    const secret = made.json.secret as string;
+    const one = await check('PUT', '/api/shares/file/{name}', { name: 'one.txt' }, { token: secret, raw: 'one', headers: { 'Content-Type': 'application/octet-stream' } }, '?note=n');
+    const form = new FormData();
+    form.append('file', new Blob(['two']), 'two.txt');
+    await check('POST', '/api/shares/files', {}, { token: secret, raw: form });
+    await check('POST', '/api/shares/files', {}, { token: secret, body: {} });
+    await check('DELETE', '/api/shares/{id}', { id: one.json.share.id }, { token: secret });
+    await check('DELETE', '/api/tokens/{id}', { id: made.json.token.id }, { token: m.token });
+    await check('DELETE', '/api/tokens/{id}', { id: made.json.token.id }, { token: m.token });
+  });
+
   it('for the concept routes, errors with their violations', async () => {
     const id = `oa-${randomBytes(4).toString('hex')}`;
     const body = { id, name: 'N', tags: ['oa'], relations: [{ target_id: id, type: 'self', confidence: 1 }], metadata: { author: 'A', any: 1 } };

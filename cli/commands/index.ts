@@ -9,5 +9,7 @@ import share from './share';
 import shareRm from './share-rm';
 import shareSet from './share-set';
 import shares from './shares';
+import token from './token';
+import tokens from './tokens';
 
-export const COMMANDS = [login, logout, me, share, shares, shareSet, shareRm, deploy, account] as unknown as readonly Command[];
+export const COMMANDS = [login, logout, me, share, shares, shareSet, shareRm, deploy, token, tokens, account] as unknown as readonly Command[];

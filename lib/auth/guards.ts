@@ -8,6 +8,9 @@ import { isAdminToken } from './admin-credential';
 import { consoleAccounts, consoleVouchesFor } from './console-binding';
 import { assertUnderRateLimit, enforceRateLimit } from './rate-limit';
 import { resolveToken } from './sessions';
+import { isAccessTokenSecret, resolveAccessToken } from './access-tokens';
+import { assertTokenScope } from './scopes';
+import type { OperationScope } from '../contract/scopes';
 
 /** What an operation asks of its caller (lib/contract/endpoints.ts). */
 export type { Auth as AuthNeed } from '../contract/endpoints';
@@ -27,23 +30,39 @@ export function bearerToken(headers: HeaderSource): string | undefined {
   return /^Bearer[ ]+([^\s]+)[ ]*$/i.exec(headerOf(headers, 'authorization') ?? '')?.[1];
 }
 
+/** What the operation asks of an access token, and the route's path parameters (`{slug}`). */
+export interface TokenNeed {
+  scope: OperationScope;
+  params: Record<string, string>;
+}
+
 /** Routes where scripts may send the raw Admin Token as Bearer (deploys, uploads, /api/auth/me). */
 const ADMIN_TOKEN_AS_BEARER: ReadonlySet<AuthNeed> = new Set(['admin', 'session']);
 
 /**
- * Every route's authentication is decided here. A Bearer token is final; otherwise the
+ * Every route's authentication is decided here. A Bearer token is final (an access token is
+ * then held to the operation's scope: `tokenNeed`); otherwise the
  * member cookie is tried before the admin cookie, and the first that grants the route wins
  * (a browser may hold both after using /files and /htmls). `ip` is the client address: a
  * Bearer that is not a live session counts as a failed login from it (guessing the Admin
  * Token through Bearer is as slow as through the login form).
  */
-export async function authenticate(rt: Runtime, headers: HeaderSource, need: AuthNeed, client: { ip: string; url?: string }): Promise<Authenticated> {
+export async function authenticate(
+  rt: Runtime,
+  headers: HeaderSource,
+  need: AuthNeed,
+  client: { ip: string; url?: string },
+  tokenNeed: TokenNeed = { scope: 'no-token', params: {} },
+): Promise<Authenticated> {
   const ip = client.ip;
   if (need === 'none') return { principal: null, viaCookie: false };
   if (headerOf(headers, 'authorization') !== undefined) {
     const token = bearerToken(headers);
     const principal = token ? await resolveBearer(rt, token, need, ip) : null;
-    return check({ principal, viaCookie: false }, need);
+    const admitted = check({ principal, viaCookie: false }, need);
+    // An access token (htmls_pat_…) may do only what its scopes, cut to its owner's role, allow.
+    if (admitted.principal) assertTokenScope(admitted.principal, tokenNeed.scope, tokenNeed.params);
+    return admitted;
   }
   const header = headerOf(headers, 'cookie');
   // Two session cookies of one name (one tossed in by a same-site page with a longer Path or
@@ -90,6 +109,12 @@ export async function authenticate(rt: Runtime, headers: HeaderSource, need: Aut
  * address is under the login limit. Every miss counts against that limit.
  */
 async function resolveBearer(rt: Runtime, token: string, need: AuthNeed, ip: string): Promise<Principal | null> {
+  if (isAccessTokenSecret(token)) {
+    const granted = await resolveAccessToken(rt, token, ip);
+    if (granted) return granted;
+    await enforceRateLimit(rt, 'login', ip);
+    return null;
+  }
   const session = await resolveToken(rt, token);
   if (session) return session;
   await assertUnderRateLimit(rt, 'login', ip);

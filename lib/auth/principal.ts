@@ -1,8 +1,17 @@
 import type { UserRow } from '@/db/schema';
 
+/**
+ * What an access token brought to a request: its id and its scopes as stored. What it may do is
+ * those scopes intersected with the owner's role now (lib/auth/scopes.ts).
+ */
+export interface TokenGrant {
+  tokenId: string;
+  scopes: string[];
+}
+
 export type Principal =
-  | { kind: 'admin'; user: null; via: 'token' | 'session'; tokenHash?: string }
-  | { kind: 'user'; user: UserRow; tokenHash: string };
+  | { kind: 'admin'; user: null; via: 'token' | 'session' | 'access-token'; tokenHash?: string; grant?: TokenGrant }
+  | { kind: 'user'; user: UserRow; tokenHash: string; grant?: TokenGrant };
 
 export type Role = 'admin' | 'member';
 

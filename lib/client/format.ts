@@ -43,6 +43,7 @@ const SERVER: Record<ErrorCode, string | null> = {
   wrong_password: 'Wrong password.',
   forbidden: 'You are not allowed to do that.',
   account_disabled: 'This account is disabled. Ask the administrator.',
+  insufficient_scope: null,
   not_found: null,
   method_not_allowed: 'The server does not take this request here.',
   request_timeout: 'The request took too long and the server closed it. Try again.',

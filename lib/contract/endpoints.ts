@@ -47,6 +47,11 @@ export const endpoints = {
   getConcept: e('GET', '/api/concepts/{id}'),
   replaceConcept: e('PUT', '/api/concepts/{id}'),
   deleteConcept: e('DELETE', '/api/concepts/{id}'),
+  listTokens: e('GET', '/api/tokens'),
+  createToken: e('POST', '/api/tokens'),
+  deleteToken: e('DELETE', '/api/tokens/{id}'),
+  uploadShareFile: e('PUT', '/api/shares/file/{name}'),
+  uploadShareFiles: e('POST', '/api/shares/files'),
   openapi: e('GET', '/api/openapi.json'),
 } as const;
 

@@ -7,7 +7,8 @@ import { z } from 'zod';
 import conceptSchemaFile from '../../public/schemas/concept-1.0.json';
 import { statusByCode } from '../errors';
 import { guestDownloadPaths } from './openapi-downloads';
-import { operations, type Auth, type Operation } from './operations';
+import { operations, type Auth, type Operation, type OperationScope } from './operations';
+import { SCOPE_DESCRIPTIONS, SCOPES } from './scopes';
 import * as R from './responses';
 
 type Op = Operation;
@@ -43,13 +44,16 @@ function componentSchemas(): Record<string, Schema> {
 
 const codesOf = (status: number) => Object.entries(statusByCode).filter(([, s]) => s === status).map(([c]) => c).join(', ');
 const SCHEMES = ['bearer', 'adminCookie', 'userCookie'];
-const securityFor = (auth: Auth) =>
+/** The bearer scheme lists the access-token scope the operation needs, as OAuth scopes are listed. */
+const bearerScopes = (scope: OperationScope) => (scope === 'public' || scope === 'no-token' ? [] : [scope]);
+const securityFor = (auth: Auth, scope: OperationScope) =>
   auth === 'none'
     ? []
     : [
         ...(auth === 'optional' ? [{}] : []),
-        ...SCHEMES.filter((k) => !(auth === 'member' && k === 'adminCookie')).map((k) => ({ [k]: [] })),
+        ...SCHEMES.filter((k) => !(auth === 'member' && k === 'adminCookie')).map((k) => ({ [k]: k === 'bearer' ? bearerScopes(scope) : [] })),
       ];
+const BEARER = `A member or administrator session token, the Admin Token itself, or an access token (htmls_pat_…). An access token may call an operation only when it holds the scope listed on the operation's bearer requirement (x-htmls-scope; sites:deploy:{slug} is the project's own sites:deploy:<slug>, or sites:deploy, or admin), intersected with its owner's current role; else 403 insufficient_scope. x-htmls-scope no-token: never with an access token (403). Scopes: ${SCOPES.map((k) => `${k} (${SCOPE_DESCRIPTIONS[k]})`).join('; ')}; sites:deploy:<slug> (one project).`;
 
 function errorResponse(status: number, violations: boolean) {
   const schema =
@@ -91,7 +95,8 @@ function operation(op: Op) {
     summary: op.summary,
     operationId: `${op.method.toLowerCase()}${op.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
     'x-htmls-auth': op.auth,
-    security: securityFor(op.auth),
+    'x-htmls-scope': op.scope,
+    security: securityFor(op.auth, op.scope),
     ...(parameters.length ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
     responses,
@@ -113,7 +118,7 @@ export function openApiDocument(): Record<string, unknown> {
     components: {
       schemas: componentSchemas(),
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'A member or administrator session token, or the Admin Token itself' },
+        bearer: { type: 'http', scheme: 'bearer', description: BEARER },
         adminCookie: { type: 'apiKey', in: 'cookie', name: 'htmls_admin_session', description: 'The consoles\' session; counts only with the header X-Htmls-Account: admin (docs/security.md)' },
         userCookie: { type: 'apiKey', in: 'cookie', name: 'htmls_user_session', description: 'The consoles\' session; counts only with the header X-Htmls-Account: <the member\'s user id> (docs/security.md)' },
       },

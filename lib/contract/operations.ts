@@ -12,16 +12,23 @@ import { conceptsQuerySchema } from './concepts';
 import { endpoints, type Auth, type EndpointName, type Method } from './endpoints';
 import { fileStatusSchema, updateProjectSchema } from './hosting';
 import * as R from './responses';
-import { abortSchema, chunkQuerySchema, completeSchema, initSchema, partUrlSchema, resumeSchema, updateShareSchema } from './shares';
+import type { OperationScope } from './scopes';
+import { createTokenSchema, pageQuerySchema } from './tokens';
+import { abortSchema, chunkQuerySchema, completeSchema, initSchema, oneRequestQuerySchema, partUrlSchema, resumeSchema, updateShareSchema } from './shares';
 import { createUserSchema, profileSchema, registerSchema, settingsSchema, updateUserSchema } from './users';
 
-export type { Auth };
+export type { Auth, OperationScope };
 
 export interface Operation {
   method: Method;
   path: string;
   summary: string;
   auth: Auth;
+  /**
+   * What an access token needs for it (lib/contract/scopes.ts): route(), fastRoute(), the
+   * OpenAPI document and tests/token-scopes.test.ts read this one declaration.
+   */
+  scope: OperationScope;
   /** The JSON body, parsed by route() before the handler runs. */
   body?: z.ZodType;
   /** 'handler': the body is documented by `body` but checked by the handler (concepts: the JSON Schema file). */
@@ -45,45 +52,50 @@ export interface Operation {
 const obj = <S extends Record<string, z.ZodType>>(shape: S) => z.object(shape);
 
 export const operations = {
-  health: { ...endpoints.health, summary: 'Health of the database, the store and the migrations', auth: 'none', allowPendingMigrations: true, status: 200, response: R.healthSchema, errors: [503] },
-  login: { ...endpoints.login, summary: 'Sign in with username and password, or the Admin Token', auth: 'none', body: loginSchema, status: 200, response: R.loginResultSchema, errors: [400, 401, 403, 429] },
-  register: { ...endpoints.register, summary: 'Register a member account (default quota) and sign in', auth: 'none', body: registerSchema, status: 201, response: obj({ user: R.userSchema, token: z.string(), expires_at: z.string() }), errors: [400, 409, 429] },
-  logout: { ...endpoints.logout, summary: 'Revoke the session and clear the cookies (refused from another origin)', auth: 'none', refuseCrossSite: true, status: 200, response: R.okSchema, errors: [403] },
-  checkAuth: { ...endpoints.checkAuth, summary: 'Whether the caller is signed in (never 401)', auth: 'optional', status: 200, response: obj({ authenticated: z.boolean(), role: z.enum(['admin', 'member']).nullable() }), errors: [429] },
-  me: { ...endpoints.me, summary: 'The caller: role, and profile with quota and usage', auth: 'session', status: 200, response: obj({ role: z.enum(['admin', 'member']), user: R.userSchema.nullable() }), errors: [401] },
-  updateProfile: { ...endpoints.updateProfile, summary: "Change the member's display name, email and phone", auth: 'member', body: profileSchema, status: 200, response: obj({ user: R.userSchema }), errors: [400, 401, 403] },
-  deleteOwnAccount: { ...endpoints.deleteOwnAccount, summary: 'Delete the account with its shares, objects and sessions', auth: 'member', status: 204, errors: [401, 403] },
-  changeAdminToken: { ...endpoints.changeAdminToken, summary: 'Replace the Admin Token (at least 16 characters, not a known-weak value)', auth: 'admin', body: changeTokenSchema, status: 200, response: obj({ ok: z.literal(true), token: z.string(), expires_at: z.string() }), errors: [400, 401, 403] },
-  listUsers: { ...endpoints.listUsers, summary: 'Every user with quota and usage', auth: 'admin', status: 200, response: obj({ users: z.array(R.userSchema) }), errors: [401, 403] },
-  createUser: { ...endpoints.createUser, summary: 'Create a user', auth: 'admin', body: createUserSchema, status: 201, response: obj({ user: R.userSchema }), errors: [400, 401, 403, 409] },
-  updateUser: { ...endpoints.updateUser, summary: 'Change quota, status, role, profile or password', auth: 'admin', body: updateUserSchema, status: 200, response: obj({ user: R.userSchema }), errors: [400, 401, 403, 404] },
-  deleteUser: { ...endpoints.deleteUser, summary: 'Delete a user, as account deletion', auth: 'admin', status: 204, errors: [401, 403, 404] },
-  getSettings: { ...endpoints.getSettings, summary: 'The default quota for new registrations', auth: 'admin', status: 200, response: settingsSchema, errors: [401, 403] },
-  updateSettings: { ...endpoints.updateSettings, summary: 'Change the default quota (existing users unchanged)', auth: 'admin', body: settingsSchema, status: 200, response: settingsSchema, errors: [400, 401, 403] },
-  listProjects: { ...endpoints.listProjects, summary: 'Hosted projects with their files', auth: 'admin', status: 200, response: obj({ projects: z.array(R.projectSchema) }), errors: [401, 403] },
-  deleteFile: { ...endpoints.deleteFile, summary: 'Delete one hosted file and its bytes', auth: 'admin', status: 204, errors: [401, 403, 404] },
-  uploadSite: { ...endpoints.uploadSite, summary: 'Upload a site as a new deploy: fields slug?, note?, password?, append? or replace? ("true"), spa?, dotfiles? first, then one part per file named by its relative path (UTF-8), or one .zip part that is unpacked', auth: 'admin', rawBody: 'multipart', status: 201, response: obj({ project: R.projectSchema }), errors: [400, 401, 403, 409, 413] },
-  listDeploys: { ...endpoints.listDeploys, summary: "A project's kept deploys, newest first (DEPLOY_HISTORY of them)", auth: 'admin', status: 200, response: obj({ deploys: z.array(R.deploySchema) }), errors: [401, 403, 404] },
-  activateDeploy: { ...endpoints.activateDeploy, summary: 'Make a kept deploy live at once (rollback)', auth: 'admin', status: 200, response: obj({ project: R.projectSchema }), errors: [401, 403, 404] },
-  setFileStatus: { ...endpoints.setFileStatus, summary: 'Set a hosted file online or offline', auth: 'admin', body: fileStatusSchema, status: 200, response: obj({ file: R.fileSchema }), errors: [400, 401, 403, 404] },
-  updateProject: { ...endpoints.updateProject, summary: 'Change the note, the password, SPA mode or dotfiles of a project', auth: 'admin', body: updateProjectSchema, status: 200, response: obj({ project: R.projectSchema }), errors: [400, 401, 403, 404] },
-  deleteProject: { ...endpoints.deleteProject, summary: 'Delete a project with its files and bytes', auth: 'admin', status: 204, errors: [401, 403, 404] },
-  listShares: { ...endpoints.listShares, summary: "The caller's shares (the administrator: all)", auth: 'session', status: 200, response: obj({ shares: z.array(R.shareSchema) }), errors: [401] },
-  updateShare: { ...endpoints.updateShare, summary: 'Change note, expiry, password, status or max_downloads (null: unlimited)', auth: 'session', body: updateShareSchema, status: 200, response: obj({ share: R.shareSchema }), errors: [400, 401, 404, 409] },
-  deleteShare: { ...endpoints.deleteShare, summary: 'Delete a share and its objects; usage shrinks', auth: 'session', status: 204, errors: [401, 404] },
-  uploadCapabilities: { ...endpoints.uploadCapabilities, summary: 'Upload mode, part size, parallelism and limits', auth: 'session', status: 200, response: R.capabilitiesSchema, errors: [401] },
-  initUpload: { ...endpoints.initUpload, summary: 'Check limits and quota, create the offline group and one multi-part upload per file', auth: 'session', body: initSchema, status: 201, response: R.initResultSchema, errors: [400, 401, 409, 413] },
-  partUrl: { ...endpoints.partUrl, summary: "A presigned UploadPart URL (direct mode); it signs the part's exact length, so PUT exactly that many bytes with the returned headers", auth: 'session', body: partUrlSchema, status: 200, response: R.partUrlResultSchema, errors: [400, 401, 404] },
-  uploadChunk: { ...endpoints.uploadChunk, summary: 'One part through the server (proxy mode); Content-Length required', auth: 'session', rawBody: 'octets', query: chunkQuerySchema, status: 200, response: R.chunkResultSchema, errors: [400, 401, 404, 413] },
-  completeUpload: { ...endpoints.completeUpload, summary: 'Merge the stored parts and publish the share', auth: 'session', body: completeSchema, maxBodyBytes: 8 * 1024 * 1024, status: 200, response: obj({ share: R.shareSchema }), errors: [400, 401, 404, 409, 502] },
-  abortUpload: { ...endpoints.abortUpload, summary: "Abort every part upload of the group and delete its records (the administrator: any member's)", auth: 'session', body: abortSchema, status: 200, response: R.okSchema, errors: [400, 401, 404, 409] },
-  uploadStatus: { ...endpoints.uploadStatus, summary: 'Parts the store already holds, to resume an upload', auth: 'session', body: resumeSchema, status: 200, response: R.uploadStatusSchema, errors: [400, 401, 404, 409] },
-  listConcepts: { ...endpoints.listConcepts, summary: 'Concepts, optionally by tag', auth: 'admin', query: conceptsQuerySchema, status: 200, response: obj({ concepts: z.array(R.conceptSchema) }), errors: [400, 401, 403] },
-  createConcept: { ...endpoints.createConcept, summary: 'Store a concept (validated against Concept 1.0)', auth: 'admin', body: R.conceptSchema, bodyCheckedBy: 'handler', status: 201, response: obj({ concept: R.conceptSchema }), errors: [400, 401, 403, 409], violations: true },
-  getConcept: { ...endpoints.getConcept, summary: 'One concept', auth: 'admin', status: 200, response: obj({ concept: R.conceptSchema }), errors: [401, 403, 404] },
-  replaceConcept: { ...endpoints.replaceConcept, summary: 'Replace a concept', auth: 'admin', body: R.conceptSchema, bodyCheckedBy: 'handler', status: 200, response: obj({ concept: R.conceptSchema }), errors: [400, 401, 403, 404], violations: true },
-  deleteConcept: { ...endpoints.deleteConcept, summary: 'Delete a concept', auth: 'admin', status: 204, errors: [401, 403, 404] },
-  openapi: { ...endpoints.openapi, summary: 'This document (OpenAPI 3.1)', auth: 'none', status: 200, response: z.object({ openapi: z.string() }).catchall(z.unknown()), errors: [] },
+  health: { ...endpoints.health, summary: 'Health of the database, the store and the migrations', auth: 'none', scope: 'public', allowPendingMigrations: true, status: 200, response: R.healthSchema, errors: [503] },
+  login: { ...endpoints.login, summary: 'Sign in with username and password, or the Admin Token', auth: 'none', scope: 'public', body: loginSchema, status: 200, response: R.loginResultSchema, errors: [400, 401, 403, 429] },
+  register: { ...endpoints.register, summary: 'Register a member account (default quota) and sign in', auth: 'none', scope: 'public', body: registerSchema, status: 201, response: obj({ user: R.userSchema, token: z.string(), expires_at: z.string() }), errors: [400, 409, 429] },
+  logout: { ...endpoints.logout, summary: 'Revoke the session and clear the cookies (refused from another origin)', auth: 'none', scope: 'public', refuseCrossSite: true, status: 200, response: R.okSchema, errors: [403] },
+  checkAuth: { ...endpoints.checkAuth, summary: 'Whether the caller is signed in (never 401)', auth: 'optional', scope: 'public', status: 200, response: obj({ authenticated: z.boolean(), role: z.enum(['admin', 'member']).nullable() }), errors: [429] },
+  me: { ...endpoints.me, summary: 'The caller: role, and profile with quota and usage', auth: 'session', scope: 'account:read', status: 200, response: obj({ role: z.enum(['admin', 'member']), user: R.userSchema.nullable() }), errors: [401] },
+  updateProfile: { ...endpoints.updateProfile, summary: "Change the member's display name, email and phone", auth: 'member', scope: 'no-token', body: profileSchema, status: 200, response: obj({ user: R.userSchema }), errors: [400, 401, 403] },
+  deleteOwnAccount: { ...endpoints.deleteOwnAccount, summary: 'Delete the account with its shares, objects and sessions', auth: 'member', scope: 'no-token', status: 204, errors: [401, 403] },
+  changeAdminToken: { ...endpoints.changeAdminToken, summary: 'Replace the Admin Token (at least 16 characters, not a known-weak value)', auth: 'admin', scope: 'no-token', body: changeTokenSchema, status: 200, response: obj({ ok: z.literal(true), token: z.string(), expires_at: z.string() }), errors: [400, 401, 403] },
+  listUsers: { ...endpoints.listUsers, summary: 'Every user with quota and usage', auth: 'admin', scope: 'admin', status: 200, response: obj({ users: z.array(R.userSchema) }), errors: [401, 403] },
+  createUser: { ...endpoints.createUser, summary: 'Create a user', auth: 'admin', scope: 'admin', body: createUserSchema, status: 201, response: obj({ user: R.userSchema }), errors: [400, 401, 403, 409] },
+  updateUser: { ...endpoints.updateUser, summary: 'Change quota, status, role, profile or password', auth: 'admin', scope: 'admin', body: updateUserSchema, status: 200, response: obj({ user: R.userSchema }), errors: [400, 401, 403, 404] },
+  deleteUser: { ...endpoints.deleteUser, summary: 'Delete a user, as account deletion', auth: 'admin', scope: 'admin', status: 204, errors: [401, 403, 404] },
+  getSettings: { ...endpoints.getSettings, summary: 'The default quota for new registrations', auth: 'admin', scope: 'admin', status: 200, response: settingsSchema, errors: [401, 403] },
+  updateSettings: { ...endpoints.updateSettings, summary: 'Change the default quota (existing users unchanged)', auth: 'admin', scope: 'admin', body: settingsSchema, status: 200, response: settingsSchema, errors: [400, 401, 403] },
+  listProjects: { ...endpoints.listProjects, summary: 'Hosted projects with their files', auth: 'admin', scope: 'admin', status: 200, response: obj({ projects: z.array(R.projectSchema) }), errors: [401, 403] },
+  deleteFile: { ...endpoints.deleteFile, summary: 'Delete one hosted file and its bytes', auth: 'admin', scope: 'admin', status: 204, errors: [401, 403, 404] },
+  uploadSite: { ...endpoints.uploadSite, summary: 'Upload a site as a new deploy: fields slug?, note?, password?, append? or replace? ("true"), spa?, dotfiles? first, then one part per file named by its relative path (UTF-8), or one .zip part that is unpacked', auth: 'admin', scope: 'sites:deploy:{slug}', rawBody: 'multipart', status: 201, response: obj({ project: R.projectSchema }), errors: [400, 401, 403, 409, 413] },
+  listDeploys: { ...endpoints.listDeploys, summary: "A project's kept deploys, newest first (DEPLOY_HISTORY of them)", auth: 'admin', scope: 'sites:deploy:{slug}', status: 200, response: obj({ deploys: z.array(R.deploySchema) }), errors: [401, 403, 404] },
+  activateDeploy: { ...endpoints.activateDeploy, summary: 'Make a kept deploy live at once (rollback)', auth: 'admin', scope: 'sites:deploy:{slug}', status: 200, response: obj({ project: R.projectSchema }), errors: [401, 403, 404] },
+  setFileStatus: { ...endpoints.setFileStatus, summary: 'Set a hosted file online or offline', auth: 'admin', scope: 'admin', body: fileStatusSchema, status: 200, response: obj({ file: R.fileSchema }), errors: [400, 401, 403, 404] },
+  updateProject: { ...endpoints.updateProject, summary: 'Change the note, the password, SPA mode or dotfiles of a project', auth: 'admin', scope: 'admin', body: updateProjectSchema, status: 200, response: obj({ project: R.projectSchema }), errors: [400, 401, 403, 404] },
+  deleteProject: { ...endpoints.deleteProject, summary: 'Delete a project with its files and bytes', auth: 'admin', scope: 'admin', status: 204, errors: [401, 403, 404] },
+  listShares: { ...endpoints.listShares, summary: "The caller's shares (the administrator: all)", auth: 'session', scope: 'shares:read', status: 200, response: obj({ shares: z.array(R.shareSchema) }), errors: [401] },
+  updateShare: { ...endpoints.updateShare, summary: 'Change note, expiry, password, status or max_downloads (null: unlimited)', auth: 'session', scope: 'shares:write', body: updateShareSchema, status: 200, response: obj({ share: R.shareSchema }), errors: [400, 401, 404, 409] },
+  deleteShare: { ...endpoints.deleteShare, summary: 'Delete a share and its objects; usage shrinks', auth: 'session', scope: 'shares:write', status: 204, errors: [401, 404] },
+  uploadCapabilities: { ...endpoints.uploadCapabilities, summary: 'Upload mode, part size, parallelism and limits', auth: 'session', scope: 'shares:write', status: 200, response: R.capabilitiesSchema, errors: [401] },
+  initUpload: { ...endpoints.initUpload, summary: 'Check limits and quota, create the offline group and one multi-part upload per file', auth: 'session', scope: 'shares:write', body: initSchema, status: 201, response: R.initResultSchema, errors: [400, 401, 409, 413] },
+  partUrl: { ...endpoints.partUrl, summary: "A presigned UploadPart URL (direct mode); it signs the part's exact length, so PUT exactly that many bytes with the returned headers", auth: 'session', scope: 'shares:write', body: partUrlSchema, status: 200, response: R.partUrlResultSchema, errors: [400, 401, 404] },
+  uploadChunk: { ...endpoints.uploadChunk, summary: 'One part through the server (proxy mode); Content-Length required', auth: 'session', scope: 'shares:write', rawBody: 'octets', query: chunkQuerySchema, status: 200, response: R.chunkResultSchema, errors: [400, 401, 404, 413] },
+  completeUpload: { ...endpoints.completeUpload, summary: 'Merge the stored parts and publish the share', auth: 'session', scope: 'shares:write', body: completeSchema, maxBodyBytes: 8 * 1024 * 1024, status: 200, response: obj({ share: R.shareSchema }), errors: [400, 401, 404, 409, 502] },
+  abortUpload: { ...endpoints.abortUpload, summary: "Abort every part upload of the group and delete its records (the administrator: any member's)", auth: 'session', scope: 'shares:write', body: abortSchema, status: 200, response: R.okSchema, errors: [400, 401, 404, 409] },
+  uploadStatus: { ...endpoints.uploadStatus, summary: 'Parts the store already holds, to resume an upload', auth: 'session', scope: 'shares:write', body: resumeSchema, status: 200, response: R.uploadStatusSchema, errors: [400, 401, 404, 409] },
+  listConcepts: { ...endpoints.listConcepts, summary: 'Concepts, optionally by tag', auth: 'admin', scope: 'admin', query: conceptsQuerySchema, status: 200, response: obj({ concepts: z.array(R.conceptSchema) }), errors: [400, 401, 403] },
+  createConcept: { ...endpoints.createConcept, summary: 'Store a concept (validated against Concept 1.0)', auth: 'admin', scope: 'admin', body: R.conceptSchema, bodyCheckedBy: 'handler', status: 201, response: obj({ concept: R.conceptSchema }), errors: [400, 401, 403, 409], violations: true },
+  getConcept: { ...endpoints.getConcept, summary: 'One concept', auth: 'admin', scope: 'admin', status: 200, response: obj({ concept: R.conceptSchema }), errors: [401, 403, 404] },
+  replaceConcept: { ...endpoints.replaceConcept, summary: 'Replace a concept', auth: 'admin', scope: 'admin', body: R.conceptSchema, bodyCheckedBy: 'handler', status: 200, response: obj({ concept: R.conceptSchema }), errors: [400, 401, 403, 404], violations: true },
+  deleteConcept: { ...endpoints.deleteConcept, summary: 'Delete a concept', auth: 'admin', scope: 'admin', status: 204, errors: [401, 403, 404] },
+  listTokens: { ...endpoints.listTokens, summary: "The caller's access tokens, newest first, a page at a time (never their secrets)", auth: 'session', scope: 'no-token', query: pageQuerySchema, status: 200, response: obj({ tokens: z.array(R.accessTokenSchema), next_cursor: z.string().nullable() }), errors: [400, 401, 403] },
+  createToken: { ...endpoints.createToken, summary: 'Make an access token; its secret (htmls_pat_…) is in this answer only', auth: 'session', scope: 'no-token', body: createTokenSchema, status: 201, response: obj({ token: R.accessTokenSchema, secret: z.string() }), errors: [400, 401, 403] },
+  deleteToken: { ...endpoints.deleteToken, summary: 'Revoke an access token: it stops working at once', auth: 'session', scope: 'no-token', status: 204, errors: [401, 403, 404] },
+  uploadShareFile: { ...endpoints.uploadShareFile, summary: 'Share one file in one request (curl -T): the raw body, Content-Length required; the share is online at once', auth: 'session', scope: 'shares:write', rawBody: 'octets', query: oneRequestQuerySchema, status: 201, response: obj({ share: R.shareSchema }), errors: [400, 401, 403, 404, 413] },
+  uploadShareFiles: { ...endpoints.uploadShareFiles, summary: 'Share one or more files in one multipart/form-data request (ShareX, scripts): fields note, expires_at, password, max_downloads, then the file parts; online at once', auth: 'session', scope: 'shares:write', rawBody: 'multipart', status: 201, response: obj({ share: R.shareSchema }), errors: [400, 401, 403, 404, 413] },
+  openapi: { ...endpoints.openapi, summary: 'This document (OpenAPI 3.1)', auth: 'none', scope: 'public', status: 200, response: z.object({ openapi: z.string() }).catchall(z.unknown()), errors: [] },
 } as const satisfies Record<EndpointName, Operation>;
 
 export type Operations = typeof operations;

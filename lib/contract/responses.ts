@@ -75,6 +75,16 @@ export const shareSchema = z.object({
   url: z.string(),
   items: z.array(shareItemSchema),
 });
+export const accessTokenSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  prefix: z.string().describe('The first 14 characters of the secret (htmls_pat_ and four more), to recognise it'),
+  scopes: z.array(z.string()),
+  expires_at: time.nullable(),
+  last_used_at: time.nullable(),
+  last_used_ip: z.string().nullable().describe('The address of the last use'),
+  created_at: time,
+});
 const errorCodes = Object.keys(statusByCode) as [ErrorCode, ...ErrorCode[]];
 export const errorSchema = z.object({
   error: z.string().describe('A sentence for a person'),
@@ -137,6 +147,7 @@ components.add(projectSchema, { id: 'Project' });
 components.add(deploySchema, { id: 'Deploy' });
 components.add(shareItemSchema, { id: 'ShareItem' });
 components.add(shareSchema, { id: 'Share' });
+components.add(accessTokenSchema, { id: 'AccessToken' });
 components.add(errorSchema, { id: 'Error' });
 components.add(validationErrorSchema, { id: 'ValidationError' });
 components.add(conceptSchema, { id: 'Concept' });

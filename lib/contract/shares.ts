@@ -78,6 +78,18 @@ export const updateShareSchema = z.object({
   max_downloads: maxDownloads.nullable().optional(),
 });
 
+/**
+ * The share settings of a one-request upload (PUT /api/shares/file/<name>: the query; POST
+ * /api/shares/files: form fields), as strings: `max_downloads` a whole number, empty = none.
+ */
+export const oneRequestQuerySchema = z.object({
+  note: note.optional(),
+  expires_at: isoTime.optional(),
+  password: password.optional(),
+  max_downloads: z.coerce.number().pipe(maxDownloads).optional(),
+});
+
+export type OneRequestOptions = z.infer<typeof oneRequestQuerySchema>;
 export type InitInput = z.infer<typeof initSchema>;
 export type CompleteInput = z.infer<typeof completeSchema>;
 export type UpdateShareInput = z.infer<typeof updateShareSchema>;

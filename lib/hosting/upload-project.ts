@@ -4,6 +4,7 @@ import { createReadStream } from 'node:fs';
 import { projectExists } from '@/db/queries/hosting';
 import type { Principal } from '../auth/principal';
 import { hashPassword } from '../auth/passwords';
+import { assertDeployScope } from '../auth/scopes';
 import { AppError, badRequest } from '../errors';
 import { pathKey } from '../paths/relative-path';
 import type { Runtime } from '../runtime';
@@ -38,7 +39,7 @@ export async function uploadProject(rt: Runtime, req: Request, principal: Princi
   let zip: SpooledZip | null = null;
 
   const start = async () => {
-    if (!staged.slug) await staged.begin(await chooseSlug(rt, fields));
+    if (!staged.slug) await staged.begin(await chooseSlug(rt, fields, principal));
   };
   const storeZipAsFile = async (z: SpooledZip) => {
     const path = staged.claim(z.name);
@@ -88,14 +89,16 @@ export async function uploadProject(rt: Runtime, req: Request, principal: Princi
   }
 }
 
-async function chooseSlug(rt: Runtime, fields: Partial<Record<Field, string>>): Promise<string> {
+async function chooseSlug(rt: Runtime, fields: Partial<Record<Field, string>>, principal: Principal): Promise<string> {
   if (fields.slug) {
     const slug = assertSlug(fields.slug.trim());
+    assertDeployScope(principal, slug);
     if (!yes(fields.append) && !yes(fields.replace) && (await projectExists(rt.db, slug))) {
       throw new AppError('slug_taken', `The slug "${slug}" is already used; pick another, append to it or replace it`);
     }
     return slug;
   }
+  assertDeployScope(principal, null);
   let slug: string;
   do slug = randomSlug();
   while (await projectExists(rt.db, slug));

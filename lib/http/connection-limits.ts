@@ -12,10 +12,10 @@ import { jsonErrorReply } from './reply-errors';
 
 /**
  * Routes whose bodies may legitimately take long (a 48-64 MB part on a slow phone, a site's
- * deploy, a 500-file complete): they keep the long server-wide limit. Every other request must
+ * deploy, a 500-file complete, a one-request share): they keep the long server-wide limit. Every other request must
  * have arrived, headers and body, within the short one.
  */
-const LONG_BODY = /^\/api\/(?:shares\/upload\/(?:chunk|complete)|upload)(?:[/?]|$)/;
+const LONG_BODY = /^\/api\/(?:shares\/upload\/(?:chunk|complete)|shares\/files?|upload)(?:[/?]|$)/;
 
 export const takesLongBody = (method: string, url: string) => method !== 'GET' && method !== 'HEAD' && LONG_BODY.test(url);
 

@@ -2,6 +2,7 @@ import 'server-only';
 import { z } from 'zod';
 import { authenticate, type AuthNeed } from '../auth/guards';
 import type { Operation } from '../contract/operations';
+import type { OperationScope } from '../contract/scopes';
 import type { Principal } from '../auth/principal';
 import { AppError, toErrorBody } from '../errors';
 import { assertMigrated, getRuntime, type Runtime } from '../runtime';
@@ -48,11 +49,11 @@ export function route<O extends Operation>(op: O, handler: Handler<O>) {
     try {
       const rt = await getRuntime();
       const ip = clientIp(rt, req.headers);
-      const principal = await admitRequest(rt, op, { method: req.method, url: req.url, headers: req.headers, ip });
       const rawParams = (context ? await context.params : undefined) ?? {};
       const params = Object.fromEntries(
         Object.entries(rawParams).map(([k, v]) => [k, Array.isArray(v) ? v.join('/') : v]),
       );
+      const principal = await admitRequest(rt, op, { method: req.method, url: req.url, headers: req.headers, ip }, params);
       const url = new URL(req.url);
       const query = (op.query ? parseWith(op.query, Object.fromEntries(url.searchParams)) : undefined) as QueryInput<O>;
       let body: unknown;
@@ -76,12 +77,13 @@ export function route<O extends Operation>(op: O, handler: Handler<O>) {
  */
 export async function admitRequest(
   rt: Runtime,
-  opts: { auth: AuthNeed; allowPendingMigrations?: boolean; refuseCrossSite?: boolean },
+  opts: { auth: AuthNeed; scope: OperationScope; allowPendingMigrations?: boolean; refuseCrossSite?: boolean },
   req: { method: string; url: string; headers: HeaderSource; ip: string },
+  params: Record<string, string> = {},
 ): Promise<Principal | null> {
   if (!opts.allowPendingMigrations) await assertMigrated(rt);
   if (opts.refuseCrossSite && isForeignBrowserRequest(rt.env, req.headers, req.url)) throw new AppError('forbidden', 'Cross-site request refused');
-  const { principal, viaCookie } = await authenticate(rt, req.headers, opts.auth, { ip: req.ip, url: req.url });
+  const { principal, viaCookie } = await authenticate(rt, req.headers, opts.auth, { ip: req.ip, url: req.url }, { scope: opts.scope, params });
   if (viaCookie && principal && STATE_CHANGING.has(req.method) && !isSameOriginRequest(rt.env, req.headers, req.url)) {
     throw new AppError('forbidden', 'Cross-site request refused');
   }

@@ -112,7 +112,7 @@ export const MIN_RESERVATION = 1024;
  * them: each is a multi-part session in the store, and nothing else bounds empty files.
  * Runs under the owner's row lock, so parallel inits cannot both take the last slot.
  */
-function checkPendingCaps(rt: Runtime, held: HeldByOwner, newFiles: number): void {
+export function checkPendingCaps(rt: Runtime, held: HeldByOwner, newFiles: number): void {
   const { maxPendingUploads, maxPendingFiles } = rt.env;
   if (held.uploads >= maxPendingUploads) {
     throw new AppError('too_many_pending', `You have ${held.uploads} unfinished uploads (at most ${maxPendingUploads}): resume or discard one first`);
@@ -123,7 +123,7 @@ function checkPendingCaps(rt: Runtime, held: HeldByOwner, newFiles: number): voi
 }
 
 /** A refusal a person can act on: sizes in human units, and what holds the rest of the quota. */
-function checkQuota(quota: number, used: number, reserved: { bytes: number; uploads: number }, wanted: number): void {
+export function checkQuota(quota: number, used: number, reserved: { bytes: number; uploads: number }, wanted: number): void {
   const free = Math.max(0, quota - used - reserved.bytes);
   if (wanted <= free) return;
   const held =

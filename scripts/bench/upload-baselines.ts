@@ -16,7 +16,7 @@ import { startBareServer } from './common';
  * About twenty lines of Node: each PUT is written to its own file in 1 MiB writes (faster here
  * than `pipe` into a WriteStream, so it is the fairer baseline). A child process, like our server.
  */
-const BARE_SERVER = `
+export const BARE_SERVER = `
 const http = require('http'), fs = require('fs'), path = require('path');
 http.createServer(async (req, res) => {
   const fh = await fs.promises.open(path.join(process.argv[1], 'bare-' + req.url.slice(1)), 'w');

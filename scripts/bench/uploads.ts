@@ -64,7 +64,7 @@ export async function uploadOnce(ctx: BenchContext, file: string, size: number, 
  */
 const SETTLE_MS = 4000;
 
-async function quietDisk(): Promise<void> {
+export async function quietDisk(): Promise<void> {
   execFileSync('sync');
   await new Promise((r) => setTimeout(r, SETTLE_MS));
 }

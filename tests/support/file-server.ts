@@ -58,3 +58,5 @@ export const baseUrl = () => fileServer().server.url;
 export const hostedUrl = () => fileServer().server.hostedUrl!;
 export const serverEnv = () => fileServer().env;
 export const dataDir = () => fileServer().server.dataDir;
+/** The file server's process (the server runs in it: scripts/start.mjs imports the bundle). */
+export const serverPid = () => fileServer().server.proc.pid!;

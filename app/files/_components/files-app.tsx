@@ -5,6 +5,7 @@ import { Button } from '@/app/_components/ui';
 import { ApiError, callOperation } from '@/lib/client/api';
 import { forgetConsoleSessions, hasConsoleSession } from '@/lib/client/console-session';
 import { NARROW, useMediaQuery } from '@/lib/client/use-media-query';
+import { AccessTokensPanel } from './access-tokens-panel';
 import { AccountCard } from './account-card';
 import { AuthTabs } from './auth-tabs';
 import { MobileTabBar, mobilePanelProps, shownOn, type MobileTab } from './mobile-tabs';
@@ -16,7 +17,7 @@ import { SettingsIcon, SharesIcon, UploadIcon } from './tab-icons';
 import { reservedBy, useShares } from './use-shares';
 import { UsersPanel } from './users-panel';
 
-type View = 'shares' | 'profile' | 'users';
+type View = 'shares' | 'profile' | 'tokens' | 'users';
 /** The phone layout's tabs: the native clients' Upload, Shares and Settings. */
 type Tab = 'upload' | 'shares' | 'settings';
 const TABS: (MobileTab & { id: Tab })[] = [
@@ -78,6 +79,7 @@ export function FilesApp() {
   const views: { id: View; label: string }[] = [
     { id: 'shares', label: 'Shares' },
     ...(user ? [{ id: 'profile' as const, label: 'Profile' }] : []),
+    { id: 'tokens' as const, label: 'Access tokens' },
     ...(session.role === 'admin' ? [{ id: 'users' as const, label: 'Users' }] : []),
   ];
 
@@ -144,6 +146,7 @@ export function FilesApp() {
         <section {...mobilePanelProps(idBase, 'settings', narrow)} className={`space-y-6 ${shownOn(view !== 'shares', tab === 'settings')}`}>
           {settingsOpen ? <AccountCard user={user} name={name} reserved={reserved} onSignOut={logout} /> : null}
           {user && (view === 'profile' || settingsOpen) ? <ProfilePanel user={user} onSaved={refresh} onDeleted={() => setSession(null)} /> : null}
+          {view === 'tokens' || settingsOpen ? <AccessTokensPanel admin={session.role === 'admin'} /> : null}
           {session.role === 'admin' && (view === 'users' || settingsOpen) ? <UsersPanel selfId={user?.id ?? null} onChanged={refresh} /> : null}
         </section>
       </main>

@@ -9,6 +9,7 @@ import { describeError, formatBytes, formatDate } from '@/lib/client/format';
 import type { ProjectDto } from '@/lib/hosting/project-dto';
 import { siteUrl } from '@/lib/hosting/site-url';
 import { DeployHistory } from './deploy-history';
+import { DeployTokenButton } from './deploy-token';
 import { EditProject } from './edit-project';
 
 export function ProjectCard({ project: p, hostedBase, onChanged }: { project: ProjectDto; hostedBase: string | null; onChanged: () => void }) {
@@ -63,6 +64,7 @@ export function ProjectCard({ project: p, hostedBase, onChanged }: { project: Pr
           <Button variant="secondary" onClick={() => setEditing(true)}>
             Edit
           </Button>
+          <DeployTokenButton slug={p.slug} />
           <Button variant="danger" onClick={() => setDeleting(true)}>
             Delete
           </Button>

@@ -84,6 +84,20 @@ export class HtmlsClient {
   listShares = async () => (await this.op('listShares')).shares;
   updateShare = async (id: string, p: BodyOf<'updateShare'>) => (await this.op('updateShare', p, { id })).share;
   deleteShare = (id: string) => this.op('deleteShare', undefined, { id });
+  /** Every one of the caller's access tokens, page after page. */
+  async listTokens(): Promise<ResponseOf<'listTokens'>['tokens']> {
+    const all: ResponseOf<'listTokens'>['tokens'] = [];
+    let cursor: string | null = null;
+    do {
+      const q: string = `?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const page: ResponseOf<'listTokens'> = await this.request(endpoints.listTokens.method, endpoints.listTokens.path + q);
+      all.push(...page.tokens);
+      cursor = page.next_cursor;
+    } while (cursor);
+    return all;
+  }
+  createToken = (p: BodyOf<'createToken'>) => this.op('createToken', p);
+  deleteToken = (id: string) => this.op('deleteToken', undefined, { id });
 
   /**
    * POST /api/upload: fields first, then each file streamed from disk (openAsBlob); a .zip is
