@@ -168,6 +168,13 @@ async function main() {
   } else {
     console.log(`[htmls] hosted sites on ${env.hosted.origin}`);
   }
+  if (env.trustProxy > 0 && (env.host === '0.0.0.0' || env.host === '::')) {
+    // Anyone who reaches the port directly can then claim any address in X-Forwarded-For and
+    // start every rate limit afresh (issue 22, item 12).
+    console.warn(
+      `[htmls] WARNING: TRUST_PROXY is set and HOST=${env.host} listens on every interface: a client that reaches port ${port} without the proxy can forge X-Forwarded-For and escape the rate limits. Set HOST=127.0.0.1 (or the address only the proxy reaches), or firewall the port.`,
+    );
+  }
   console.log(`[htmls] listening on http://${shown}:${port} (${dev ? 'development' : 'production'}, ${env.databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${env.storage} storage)`);
 
   const stop = () => {

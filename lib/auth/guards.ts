@@ -6,7 +6,7 @@ import type { Runtime } from '../runtime';
 import { isAdmin, type Principal } from './principal';
 import { isAdminToken } from './admin-credential';
 import { assertUnderRateLimit, enforceRateLimit } from './rate-limit';
-import { resolveToken } from './sessions';
+import { isStaleSession, resolveToken } from './sessions';
 
 /** What an operation asks of its caller (lib/contract/endpoints.ts). */
 export type { Auth as AuthNeed } from '../contract/endpoints';
@@ -73,11 +73,15 @@ export async function authenticate(rt: Runtime, headers: HeaderSource, need: Aut
 
 /**
  * A live session; else, on routes that take it, the Admin Token, tried only while the
- * address is under the login limit. Every miss counts against that limit.
+ * address is under the login limit. Every miss counts against that limit, except a session
+ * token this server issued (issue 22, item 12).
  */
 async function resolveBearer(rt: Runtime, token: string, need: AuthNeed, ip: string): Promise<Principal | null> {
   const session = await resolveToken(rt, token);
   if (session) return session;
+  // A session this server issued that has expired (an app still polling with it) is no guess
+  // at the Admin Token: refused without counting, or 10 polls would lock its address out.
+  if (await isStaleSession(rt, token)) return null;
   await assertUnderRateLimit(rt, 'login', ip);
   if (ADMIN_TOKEN_AS_BEARER.has(need) && token.length <= 512 && (await isAdminToken(rt, token))) {
     return { kind: 'admin', user: null, via: 'token' };
