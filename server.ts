@@ -18,6 +18,8 @@ import { fromNode, runFast, writeNodeReply, type FastReply } from './lib/http/fa
 import { decideHost, type Listener } from './lib/http/origin';
 import { errorReply, jsonErrorReply } from './lib/http/reply-errors';
 import { capConnections, limitRequestTime, takesLongBody } from './lib/http/connection-limits';
+import { takeDownloadSlot } from './lib/http/download-slots';
+import { dropStalledResponse, requireBodyRate } from './lib/http/stalls';
 import { LONGEST_REQUEST_MS } from './lib/http/timeouts';
 import { AppError, noSuchApiRoute, notFound } from './lib/errors';
 import { closeRuntime } from './lib/runtime';
@@ -91,8 +93,11 @@ async function main() {
   let hostedPort: number | null = null;
 
   const handler = (listener: Listener) => (req: IncomingMessage, res: ServerResponse) => {
-    // Only uploads may take long to arrive; anything else has REQUEST_TIMEOUT_SECONDS.
-    if (!takesLongBody(req.method ?? 'GET', req.url ?? '/')) limitRequestTime(req, res, env.requestTimeoutMs);
+    // Only uploads may take long to arrive, at a minimum pace; anything else has
+    // REQUEST_TIMEOUT_SECONDS. No response may sit unread for longer than STALL_TIMEOUT_SECONDS.
+    if (takesLongBody(req.method ?? 'GET', req.url ?? '/')) requireBodyRate(req, res, env.stallTimeoutMs);
+    else limitRequestTime(req, res, env.requestTimeoutMs);
+    dropStalledResponse(res, env.stallTimeoutMs);
     if (listener === 'hosted') {
       // The steady state of a public site: a finished reply, before any other work.
       const cached = cachedReply(req.method, req.url ?? '/', req.headers, false);
@@ -102,6 +107,11 @@ async function main() {
     const method = req.method ?? 'GET';
     const fastReq = fromNode(req, ip);
     const decision = decideHost(env, hostedPort, listener, fastReq);
+    /** A GET that may stream from the store waits for one of its address's download slots first. */
+    const download = (serve: () => Promise<FastReply>) =>
+      runFast(res, method, () =>
+        method === 'GET' ? takeDownloadSlot(ip, env.maxDownloadsPerIp, res).then(serve, (e) => errorReply(e, fastReq)) : serve(),
+      );
     switch (decision.kind) {
       case 'redirect':
         return writeNodeReply(res, { status: decision.status, headers: { Location: decision.location, 'Cache-Control': 'no-store' }, body: null }, method);
@@ -111,7 +121,7 @@ async function main() {
       case 'hosted': {
         const cached = cachedReply(method, fastReq.url, req.headers, decision.sandbox);
         if (cached) return writeNodeReply(res, cached, method);
-        return runFast(res, method, () => serveHosted(fastReq, { sandbox: decision.sandbox }));
+        return download(() => serveHosted(fastReq, { sandbox: decision.sandbox }));
       }
     }
     const url = req.url ?? '/';
@@ -119,11 +129,11 @@ async function main() {
       const refused = refuseApiPath(url);
       if (refused) return writeNodeReply(res, refused, method);
     }
-    if (SHARE_ITEM.test(url)) return runFast(res, method, () => serveShareItem(fastReq));
+    if (SHARE_ITEM.test(url)) return download(() => serveShareItem(fastReq));
     if (CHUNK.test(url)) return runFast(res, method, () => handleChunk(fastReq));
     if (SHARE_FILE.test(url)) return runFast(res, method, () => handleShareFile(fastReq));
     if (SHARE_FILES.test(url)) return runFast(res, method, () => handleShareFiles(fastReq));
-    if (isShareZipUrl(url)) return runFast(res, method, () => serveShareZip(fastReq));
+    if (isShareZipUrl(url)) return download(() => serveShareZip(fastReq));
     req.headers[CLIENT_IP_HEADER] = ip;
     if (SHARE_PAGE.test(url)) {
       // The share page renders in Next; its 404/410/401 answers are decided here first.
@@ -162,6 +172,13 @@ async function main() {
     console.warn('[htmls] WARNING: HOSTED_PORT=0 without HOSTED_ORIGIN: hosted sites are served on the main origin in a CSP sandbox; fetch, module scripts, localStorage and password-protected assets break. Set HOSTED_ORIGIN or leave HOSTED_PORT unset.');
   } else {
     console.log(`[htmls] hosted sites on ${env.hosted.origin}`);
+  }
+  if (env.trustProxy > 0 && (env.host === '0.0.0.0' || env.host === '::')) {
+    // Anyone who reaches the port directly can then claim any address in X-Forwarded-For and
+    // start every rate limit afresh (issue 22, item 12).
+    console.warn(
+      `[htmls] WARNING: TRUST_PROXY is set and HOST=${env.host} listens on every interface: a client that reaches port ${port} without the proxy can forge X-Forwarded-For and escape the rate limits. Set HOST=127.0.0.1 (or the address only the proxy reaches), or firewall the port.`,
+    );
   }
   console.log(`[htmls] listening on http://${shown}:${port} (${dev ? 'development' : 'production'}, ${env.databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${env.storage} storage)`);
 

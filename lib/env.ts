@@ -93,6 +93,18 @@ const schema = z.object({
   MAX_CONNECTIONS: z.coerce.number().int().min(0).max(1_000_000).default(2048),
   /** Seconds a request other than an upload may take, body included. */
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /**
+   * Seconds a response may make no progress (its client reads nothing) before its connection
+   * and store read are dropped; an upload body must bring 64 KiB in each such span.
+   */
+  STALL_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /**
+   * Downloads (share items, ZIPs, hosted files not served from memory) at once per client
+   * address, both listeners together; more wait their turn (up to 4 per slot), then 429. 0: no cap.
+   */
+  MAX_DOWNLOADS_PER_IP: z.coerce.number().int().min(0).max(100_000).default(16),
+  /** Connections the S3 client keeps for downloads; uploads and metadata calls have their own. */
+  S3_DOWNLOAD_SOCKETS: z.coerce.number().int().min(1).max(10_000).default(64),
 });
 
 export type S3Settings = {
@@ -103,6 +115,10 @@ export type S3Settings = {
   secretAccessKey?: string;
   forcePathStyle: boolean;
   setCors: boolean;
+  /** Sockets of the download pool (GetObject); absent: the default. */
+  downloadSockets?: number;
+  /** No progress on a download's store socket this long fails it (the stall timeout plus a margin). */
+  stallTimeoutMs?: number;
 };
 
 /**
@@ -141,6 +157,8 @@ export type Env = {
   maxConnectionsPerIp: number;
   maxConnections: number;
   requestTimeoutMs: number;
+  stallTimeoutMs: number;
+  maxDownloadsPerIp: number;
 };
 
 export class EnvError extends Error {
@@ -183,6 +201,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       secretAccessKey,
       forcePathStyle: v.S3_FORCE_PATH_STYLE,
       setCors: v.S3_SET_CORS,
+      downloadSockets: v.S3_DOWNLOAD_SOCKETS,
+      stallTimeoutMs: v.STALL_TIMEOUT_SECONDS * 1000,
     };
   }
   const hosted = hostedSettings(v, problems);
@@ -216,6 +236,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     maxConnectionsPerIp: v.MAX_CONNECTIONS_PER_IP,
     maxConnections: v.MAX_CONNECTIONS,
     requestTimeoutMs: v.REQUEST_TIMEOUT_SECONDS * 1000,
+    stallTimeoutMs: v.STALL_TIMEOUT_SECONDS * 1000,
+    maxDownloadsPerIp: v.MAX_DOWNLOADS_PER_IP,
   };
 }
 

@@ -7,6 +7,7 @@ import type { Runtime } from './runtime';
 import { LONGEST_REQUEST_MS } from './http/timeouts';
 import { countJanitorRun } from './janitor-stats';
 import { runDeletions } from './storage/gc';
+import { sweepZipSpools } from './hosting/unpack-zip';
 
 type Task = (rt: Runtime) => Promise<unknown>;
 
@@ -15,6 +16,8 @@ const tasks: Task[] = [
   runAllDeletions,
   // A temporary file older than any request can live was left behind by a crash.
   (rt) => rt.storage.sweepTemporary?.(new Date(Date.now() - LONGEST_REQUEST_MS)) ?? Promise.resolve(0),
+  // So was a site's zip spool older than that (the upload request that wrote it is over).
+  () => sweepZipSpools(new Date(Date.now() - LONGEST_REQUEST_MS)),
   (rt) => purgeExpiredSessions(rt.db),
   (rt) => purgeRateLimits(rt.db, 3600),
   (rt) => purgeExpiredTickets(rt.db),

@@ -49,6 +49,8 @@ describe('POST /api/upload — one .zip', () => {
     ['a symbolic link', [{ name: 'index.html', data: 'x' }, { name: 'link', data: '/etc/passwd', store: true, mode: 0o120777 }], 'invalid_path'],
     ['a reserved name', [{ name: 'CON.html', data: 'x' }], 'invalid_path'],
     ['an entry that expands more than 100×', [{ name: 'bomb.txt', data: Buffer.alloc(4 * 1024 * 1024) }], 'too_large'],
+    // Issue 22, item 10: entries of exactly 1 MiB each passed the per-entry check (a 1.1 MB zip became 1 GiB).
+    ['entries of exactly 1 MiB that expand more than 100× together', Array.from({ length: 24 }, (_, i) => ({ name: `mib${i}.txt`, data: Buffer.alloc(1024 * 1024) })), 'too_large'],
     ['an entry declaring more than 1 GiB', [{ name: 'big.bin', data: 'x', declaredSize: 2 ** 31 }], 'too_large'],
     ['entries declaring more than 5 GiB in total', Array.from({ length: 6 }, (_, i) => ({ name: `p${i}.bin`, data: 'x', declaredSize: 1024 ** 3 - 1, declaredCompressedSize: 1024 ** 3 - 1 })), 'too_large'],
     ['duplicate paths after case folding', [{ name: 'A.html', data: 'x' }, { name: 'a.html', data: 'y' }], 'duplicate_path'],

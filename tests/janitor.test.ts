@@ -60,4 +60,25 @@ describe('the janitor', () => {
       await server.stop();
     }
   });
+
+  it("removes a site zip's spool a crash left in the temporary folder, and keeps young ones and others' files (issue 22, item 11)", async () => {
+    // The server's own temporary folder, so this test sees exactly what the janitor removes.
+    const tmp = tempDir('htmls-test-tmp-');
+    const hourAgo = new Date(Date.now() - 3600_000);
+    const spool = (name: string, old: boolean) => {
+      const dir = path.join(tmp, name);
+      mkdirSync(dir);
+      writeFileSync(path.join(dir, 'upload.zip'), 'half a zip');
+      if (old) for (const p of [path.join(dir, 'upload.zip'), dir]) utimesSync(p, hourAgo, hourAgo);
+    };
+    spool('htmls-zip-crashed', true);
+    spool('htmls-zip-arriving', false);
+    spool('someone-elses', true);
+    const server = await startServer({ ...(await freshServiceEnv()), TMPDIR: tmp, JANITOR_INTERVAL_SECONDS: '1' });
+    try {
+      await expect.poll(() => readdirSync(tmp).filter((n) => ['htmls-zip-crashed', 'htmls-zip-arriving', 'someone-elses'].includes(n)).sort(), { timeout: 60_000, interval: 250 }).toEqual(['htmls-zip-arriving', 'someone-elses']);
+    } finally {
+      await server.stop();
+    }
+  });
 });

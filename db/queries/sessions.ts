@@ -32,6 +32,16 @@ export async function deleteAdminSessions(db: Db): Promise<void> {
   await db.delete(sessions).where(and(eq(sessions.kind, 'admin'), isNull(sessions.userId)));
 }
 
+/**
+ * Sessions expired more than 30 days ago. Until then an expired session is still known: an app
+ * polling with it is told 401 without the poll counting as a guess (lib/auth/guards.ts).
+ */
 export async function purgeExpiredSessions(db: Db): Promise<void> {
-  await db.delete(sessions).where(lt(sessions.expiresAt, sql`now()`));
+  await db.delete(sessions).where(lt(sessions.expiresAt, sql`now() - interval '30 days'`));
+}
+
+/** Whether this server issued the token's session, live or not (expired, or under an older Admin Token). */
+export async function sessionIssued(db: Db, tokenHash: string): Promise<boolean> {
+  const [row] = await db.select({ tokenHash: sessions.tokenHash }).from(sessions).where(eq(sessions.tokenHash, tokenHash)).limit(1);
+  return row !== undefined;
 }

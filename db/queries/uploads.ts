@@ -34,6 +34,11 @@ async function insertPendingGroup(db: Db, group: typeof shareGroups.$inferInsert
   await db.insert(shareGroups).values(group);
 }
 
+/** A pending group's password hash, set once the group holds its reservation (hashing comes last). */
+export async function setPendingGroupPassword(db: Db, groupId: string, passwordHash: string): Promise<void> {
+  await db.update(shareGroups).set({ passwordHash }).where(and(eq(shareGroups.id, groupId), eq(shareGroups.uploadState, 'pending')));
+}
+
 export async function insertPendingUploads(db: Db, rows: (typeof pendingUploads.$inferInsert)[]): Promise<void> {
   for (let i = 0; i < rows.length; i += 200) await db.insert(pendingUploads).values(rows.slice(i, i + 200));
 }

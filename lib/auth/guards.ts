@@ -7,7 +7,7 @@ import { isAdmin, type Principal } from './principal';
 import { isAdminToken } from './admin-credential';
 import { consoleAccounts, consoleVouchesFor } from './console-binding';
 import { assertUnderRateLimit, enforceRateLimit } from './rate-limit';
-import { resolveToken } from './sessions';
+import { isStaleSession, resolveToken } from './sessions';
 import { isAccessTokenSecret, resolveAccessToken } from './access-tokens';
 import { assertTokenScope } from './scopes';
 import type { OperationScope } from '../contract/scopes';
@@ -106,7 +106,8 @@ export async function authenticate(
 
 /**
  * A live session; else, on routes that take it, the Admin Token, tried only while the
- * address is under the login limit. Every miss counts against that limit.
+ * address is under the login limit. Every miss counts against that limit, except a session
+ * token this server issued (issue 22, item 12).
  */
 async function resolveBearer(rt: Runtime, token: string, need: AuthNeed, ip: string): Promise<Principal | null> {
   if (isAccessTokenSecret(token)) {
@@ -117,6 +118,9 @@ async function resolveBearer(rt: Runtime, token: string, need: AuthNeed, ip: str
   }
   const session = await resolveToken(rt, token);
   if (session) return session;
+  // A session this server issued that has expired (an app still polling with it) is no guess
+  // at the Admin Token: refused without counting, or 10 polls would lock its address out.
+  if (await isStaleSession(rt, token)) return null;
   await assertUnderRateLimit(rt, 'login', ip);
   if (ADMIN_TOKEN_AS_BEARER.has(need) && token.length <= 512 && (await isAdminToken(rt, token))) {
     return { kind: 'admin', user: null, via: 'token' };

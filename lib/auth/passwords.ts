@@ -1,14 +1,43 @@
 import 'server-only';
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
+import { AppError } from '../errors';
 import { safeEqual, sha256Hex } from './crypto';
 
-const scryptAsync = promisify(scrypt) as (
+const scryptOnPool = promisify(scrypt) as (
   password: string,
   salt: Buffer,
   keylen: number,
   opts: { N: number; r: number; p: number; maxmem: number },
 ) => Promise<Buffer>;
+
+/**
+ * scrypt runs on libuv's thread pool (4 threads), which file reads and writes share: 64 members'
+ * password changes at once queued every guest's read behind them (issue 22, item 5). At most
+ * RUNNING hashes run at once, so half the pool stays free for file I/O; at most WAITING wait,
+ * and past that the caller gets 429 at once instead of a queue that only grows.
+ */
+const RUNNING = 2;
+const WAITING = 16;
+const hashing = { running: 0, waiting: [] as (() => void)[] };
+
+async function scryptAsync(password: string, salt: Buffer, keylen: number, opts: typeof PARAMS): Promise<Buffer> {
+  if (hashing.running >= RUNNING) {
+    if (hashing.waiting.length >= WAITING) {
+      throw new AppError('rate_limited', 'The server is busy checking passwords; try again in a few seconds', { 'Retry-After': '2' });
+    }
+    await new Promise<void>((resolve) => hashing.waiting.push(resolve));
+  } else {
+    hashing.running++;
+  }
+  try {
+    return await scryptOnPool(password, salt, keylen, opts);
+  } finally {
+    const next = hashing.waiting.shift();
+    if (next) next(); // the slot passes on
+    else hashing.running--;
+  }
+}
 
 // scrypt N=2^15, r=8, p=1: ~32 MiB and ~100 ms a hash on this machine kind (OWASP's minimum
 // for scrypt is N=2^17 with p=1 at 128 MiB; we trade some of that for a 2-core server).

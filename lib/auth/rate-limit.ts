@@ -9,6 +9,8 @@ export const LIMITS = {
   unlock: { limit: 10, windowSeconds: 300 },
   /** Not in the spec: 5 accounts an hour per address keeps sign-up spam slow. */
   register: { limit: 5, windowSeconds: 3600 },
+  /** Passwords a member sets (shares, uploads) per minute: each costs a scrypt hash (issue 22, item 5). */
+  password: { limit: 10, windowSeconds: 60 },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

@@ -3,6 +3,7 @@ import {
   deleteSessionByHash,
   findLiveSession,
   insertSession,
+  sessionIssued,
 } from '@/db/queries/sessions';
 import type { Runtime } from '../runtime';
 import { adminCredentialTag } from './admin-credential';
@@ -58,6 +59,11 @@ export async function resolveToken(rt: Runtime, token: string): Promise<Principa
     return null;
   }
   return null;
+}
+
+/** A token of a session this server issued that no longer grants anything: not a guess. */
+export async function isStaleSession(rt: Runtime, token: string): Promise<boolean> {
+  return token.length <= 512 && (await sessionIssued(rt.db, sha256Hex(token)));
 }
 
 export async function revokeSession(rt: Runtime, token: string): Promise<void> {

@@ -62,6 +62,7 @@ function shareItemPath() {
       },
       404: { description: 'No such share or item, or the share is offline', content: page },
       410: { description: 'expired, or download_limit (max_downloads reached)', content: page },
+      429: { description: 'rate_limited: this address already has MAX_DOWNLOADS_PER_IP downloads running and a full queue waiting for them (Retry-After)', content: page },
       ...commonResponses(validators),
     },
   };
@@ -100,6 +101,7 @@ function shareZipPath() {
       206: { description: 'One range (Content-Range) or several (multipart/byteranges) of the archive', headers: validators, content: { 'application/zip': { schema: { type: 'string' } }, 'multipart/byteranges': { schema: { type: 'string' } } } },
       404: { description: 'No such share, offline or still uploading, or no item under `folder`', content: page },
       410: { description: 'The share has expired (or its download limit is reached)', content: page },
+      429: { description: 'rate_limited: too many downloads from this address at once (as for items)', content: page },
       ...commonResponses(validators),
     },
   };

@@ -9,6 +9,6 @@ export const HOSTED_LIMITS = {
   /** A zip entry may expand at most this much, and no entry past 1 GiB. */
   zipEntryBytes: GiB,
   zipRatio: 100,
-  /** Small entries may compress extremely well (a page of spaces); the ratio applies above this. */
+  /** Small entries may compress extremely well (a page of spaces): the ratio applies from this size on, to each entry and to the whole archive. */
   zipRatioFloorBytes: 1024 * 1024,
 };

@@ -1,6 +1,6 @@
 import 'server-only';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
@@ -17,11 +17,16 @@ export interface SpooledZip {
   remove(): Promise<void>;
 }
 
+const SPOOL_PREFIX = 'htmls-zip-';
+/** This process's spools in use: the sweep never takes one, however long its upload runs. */
+const liveSpools = new Set<string>();
+
 /** Writes the uploaded zip to a private temporary folder, refusing more than `limit` bytes. */
 export async function spoolZip(stream: Readable, name: string, limit: number): Promise<SpooledZip> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'htmls-zip-'));
+  const dir = await mkdtemp(path.join(os.tmpdir(), SPOOL_PREFIX));
+  liveSpools.add(dir);
   const file = path.join(dir, 'upload.zip');
-  const remove = () => rm(dir, { recursive: true, force: true });
+  const remove = () => rm(dir, { recursive: true, force: true }).finally(() => liveSpools.delete(dir));
   let size = 0;
   const cap = new Transform({
     transform(chunk: Buffer, _enc, cb) {
@@ -37,6 +42,25 @@ export async function spoolZip(stream: Readable, name: string, limit: number): P
     throw e;
   }
   return { file, name, remove };
+}
+
+/**
+ * Janitor (issue 22, item 11): spools a crash left behind in the temporary folder, untouched
+ * (folder and file) since `olderThan`. Returns how many were removed.
+ */
+export async function sweepZipSpools(olderThan: Date): Promise<number> {
+  const tmp = os.tmpdir();
+  let n = 0;
+  for (const name of await readdir(tmp).catch(() => [] as string[])) {
+    const dir = path.join(tmp, name);
+    if (!name.startsWith(SPOOL_PREFIX) || liveSpools.has(dir)) continue;
+    const times = await Promise.all([dir, path.join(dir, 'upload.zip')].map((p) => lstat(p).then((st) => st, () => null)));
+    if (!times[0]?.isDirectory()) continue;
+    if (times.some((st) => st && st.mtime >= olderThan)) continue;
+    await rm(dir, { recursive: true, force: true });
+    n++;
+  }
+  return n;
 }
 
 const S_IFMT = 0o170000;
@@ -58,7 +82,8 @@ function zipError(e: unknown): unknown {
  * Checks every entry of the zip against the limits before storing a byte, then streams each
  * file into the upload. Refused with a 400: entries outside the site (zip-slip), absolute
  * paths, symbolic links, encrypted entries, too many entries, and zip bombs (too large in
- * total or per entry, or expanding more than 100× past 1 MiB).
+ * total or per entry, or expanding more than 100× from 1 MiB on: each entry, and the archive as
+ * a whole).
  */
 export async function unpackZip(zip: SpooledZip, staged: StagedUpload, start: () => Promise<void>): Promise<void> {
   let zipfile: yauzl.ZipFile;
@@ -81,12 +106,17 @@ export async function unpackZip(zip: SpooledZip, staged: StagedUpload, start: ()
         if (entry.isEncrypted()) throw badRequest(`The zip entry ${name} is encrypted`);
         if (entry.uncompressedSize > HOSTED_LIMITS.zipEntryBytes) throw new AppError('too_large', `The zip entry ${name} expands past ${HOSTED_LIMITS.zipEntryBytes} bytes`);
         const ratio = entry.uncompressedSize / Math.max(1, entry.compressedSize);
-        if (entry.uncompressedSize > HOSTED_LIMITS.zipRatioFloorBytes && ratio > HOSTED_LIMITS.zipRatio) {
+        if (entry.uncompressedSize >= HOSTED_LIMITS.zipRatioFloorBytes && ratio > HOSTED_LIMITS.zipRatio) {
           throw new AppError('too_large', `The zip entry ${name} expands ${Math.round(ratio)}× (a zip bomb?); at most ${HOSTED_LIMITS.zipRatio}× is allowed`);
         }
         total += entry.uncompressedSize;
         if (total > HOSTED_LIMITS.totalBytes) throw new AppError('too_large', `The zip expands past ${HOSTED_LIMITS.totalBytes} bytes`);
         files.push({ entry, path: staged.claim(entry.fileName) });
+      }
+      // The whole archive too: many entries each just under the floor expand without bound.
+      const archiveRatio = total / Math.max(1, zipfile.fileSize);
+      if (total > HOSTED_LIMITS.zipRatioFloorBytes && archiveRatio > HOSTED_LIMITS.zipRatio) {
+        throw new AppError('too_large', `The zip expands ${Math.round(archiveRatio)}× in total (a zip bomb?); at most ${HOSTED_LIMITS.zipRatio}× is allowed`);
       }
     } catch (e) {
       throw zipError(e);

@@ -19,15 +19,18 @@ const LONG_BODY = /^\/api\/(?:shares\/upload\/(?:chunk|complete)|shares\/files?|
 
 export const takesLongBody = (method: string, url: string) => method !== 'GET' && method !== 'HEAD' && LONG_BODY.test(url);
 
+/** Open connections per peer address, both listeners together (issue 22: the cap was per listener). */
+const open = new Map<string, number>();
+
 /**
- * Caps open connections per peer address (`perIp`, 0: none) and per listener (`total`, 0:
- * none). A connection past a cap is closed before a byte is read. Behind a proxy every
- * connection comes from the proxy, so the caller passes perIp = 0 there (the proxy caps).
+ * Caps open connections per peer address (`perIp`, 0: none; counted over every listener this is
+ * applied to) and per listener (`total`, 0: none). A connection past a cap is closed before a
+ * byte is read. Behind a proxy every connection comes from the proxy, so the caller passes
+ * perIp = 0 there (the proxy caps).
  */
 export function capConnections(server: Server, opts: { perIp: number; total: number }): void {
   if (opts.total > 0) server.maxConnections = opts.total;
   if (opts.perIp <= 0) return;
-  const open = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
     const ip = normalizeIp(socket.remoteAddress ?? 'unknown');
     const n = (open.get(ip) ?? 0) + 1;

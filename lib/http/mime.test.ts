@@ -10,11 +10,11 @@ describe('content types', () => {
     expect(contentTypeFor('noext')).toBe('application/octet-stream');
   });
 
-  it.each(['page.html', 'x.xhtml', 'pic.svg', 'feed.xml', 'app.js', 'mod.mjs', 'bin.wasm', 'unknown.qqq'])('%s is active: attachment only on shares', (name) => {
+  it.each(['page.html', 'x.xhtml', 'pic.svg', 'feed.xml', 'app.js', 'mod.mjs', 'bin.wasm', 'doc.pdf', 'unknown.qqq'])('%s is active: attachment only on shares', (name) => {
     expect(isActiveType(contentTypeFor(name))).toBe(true);
   });
 
-  it.each(['clip.mp4', 'song.mp3', 'photo.jpg', 'doc.pdf', 'notes.txt', 'data.csv'])('%s may be shown inline', (name) => {
+  it.each(['clip.mp4', 'song.mp3', 'photo.jpg', 'notes.txt', 'data.csv'])('%s may be shown inline', (name) => {
     expect(isActiveType(contentTypeFor(name))).toBe(false);
     expect(previewKind(contentTypeFor(name))).not.toBeNull();
   });

@@ -94,7 +94,9 @@ export const isHtmlType = (type: string) => type.startsWith('text/html');
 
 /**
  * Types a browser would run as script or render as an active document on our origin, plus
- * anything we cannot name: served from shares as attachments only.
+ * anything we cannot name: served from shares as attachments only. PDFs too (issue 22, item
+ * 12): a PDF is a document with scripts, forms and links of its own, and the share pages are the
+ * console's origin.
  */
 export function isActiveType(type: string): boolean {
   const t = type.split(';')[0].trim();
@@ -107,16 +109,16 @@ export function isActiveType(type: string): boolean {
     t === 'text/xml' ||
     t === 'text/javascript' ||
     t === 'application/javascript' ||
-    t === 'application/wasm'
+    t === 'application/wasm' ||
+    t === 'application/pdf'
   );
 }
 
-export const previewKind = (type: string): 'video' | 'audio' | 'image' | 'pdf' | 'text' | null => {
+export const previewKind = (type: string): 'video' | 'audio' | 'image' | 'text' | null => {
   const t = type.split(';')[0];
   if (t.startsWith('video/') && t !== 'video/x-matroska' && t !== 'video/x-msvideo') return 'video';
   if (t.startsWith('audio/')) return 'audio';
   if (t.startsWith('image/') && t !== 'image/svg+xml' && t !== 'image/heic' && t !== 'image/tiff') return 'image';
-  if (t === 'application/pdf') return 'pdf';
   if (t.startsWith('text/') && t !== 'text/html' && t !== 'text/javascript') return 'text';
   return null;
 };

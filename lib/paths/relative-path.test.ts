@@ -46,6 +46,12 @@ const bad: [string, RegExp][] = [
   ['over\u0338lay', /slash/],
   ['set\u2216minus', /slash/],
   ['full\uff3cwidth', /slash/],
+  // Issue 22, item 12: look-alikes the review still got through.
+  ['braille\u2800blank.txt', /invisible/],
+  ['\u{e0001}tag.txt', /invisible/],
+  ['x\u{e0010}y', /invisible/],
+  ['ogham\u1680space.txt', /space/],
+  ['en\u2002space.txt', /space/],
 ];
 
 describe('sanitizeRelativePath', () => {
@@ -70,6 +76,11 @@ describe('sanitizeRelativePath', () => {
     // Joiners are part of real writing: Persian names and emoji sequences keep them.
     expect(sanitizeRelativePath('\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645.txt')).toContain('\u200c');
     expect(sanitizeRelativePath('\u{1f468}\u200d\u{1f469}\u200d\u{1f467}.jpg')).toContain('\u200d');
+    // Tag characters of a subdivision flag (Scotland), the ideographic space of Japanese names.
+    expect(sanitizeRelativePath('\u{1f3f4}\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}.png')).toContain('\u{e007f}');
+    expect(sanitizeRelativePath('資料\u30002026.pdf')).toContain('\u3000');
+    // Legal on Linux and macOS, downloaded exactly (kept on purpose: docs/security.md).
+    expect(sanitizeRelativePath('say "hi" *now*? <b>|</b>.txt')).toBe('say "hi" *now*? <b>|</b>.txt');
   });
 
   it('returns the NFC form', () => {

@@ -10,7 +10,16 @@ const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
  * Characters that render as nothing, so two names look the same. Zero-width (non-)joiners
  * (U+200C/D) stay allowed: Persian, Indic scripts and emoji sequences need them.
  */
-const INVISIBLE = /[\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180e\u200b\u2060-\u2064\u206a-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]/;
+const INVISIBLE = /[\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180e\u200b\u2060-\u2064\u206a-\u206f\u2800\u3164\ufeff\uffa0\ufff9-\ufffb]|\u{e0001}|[\u{e0002}-\u{e001f}]/u;
+/**
+ * Spaces other than U+0020 (and the no-break and ideographic ones real names use): "a b" and
+ * "a\u2002b" look the same, and U+1680 passes for a dash or a space.
+ */
+const SPACE_LIKE = /[\u1680\u2000-\u200a\u202f\u205f]/;
+// `* ? < > | "` stay allowed (issue 22, item 12, decided): they are legal on Linux and macOS,
+// names like `say "hi".txt` must download exactly (issue 10), listings render names as text and
+// Content-Disposition escapes them; Windows' unzip replaces them. See docs/security.md.
+
 /** Characters that look like "/" or "\\", so a name passes for a folder path. */
 const SLASH_LIKE = /[\u0337\u0338\u1735\u2044\u2215\u2216\u2571\u2572\u27cb\u27cd\u29f5\u29f8\u29f9\u2f03\ufe68\uff0f\uff3c]/;
 const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i;
@@ -20,6 +29,7 @@ function problem(path: string): string | null {
   if (CONTROL.test(path)) return 'contains a control character';
   if (BIDI.test(path)) return 'contains a bidirectional-text control character';
   if (INVISIBLE.test(path)) return 'contains an invisible character';
+  if (SPACE_LIKE.test(path)) return 'contains a character that looks like a space';
   if (SLASH_LIKE.test(path)) return 'contains a character that looks like a slash';
   if (path.includes('\\')) return 'contains a backslash';
   if (path.startsWith('/')) return 'is absolute';

@@ -1,7 +1,8 @@
 import 'server-only';
-import { insertPendingUploads, reservePendingGroup, type HeldByOwner } from '@/db/queries/uploads';
+import { insertPendingUploads, reservePendingGroup, setPendingGroupPassword, type HeldByOwner } from '@/db/queries/uploads';
 import { isAdmin, ownerIdOf, type Principal } from '../auth/principal';
 import { randomId } from '../auth/crypto';
+import { limitPasswordSetting } from '../auth/password-setting';
 import { hashPassword } from '../auth/passwords';
 import { MAX_SHARE_BYTES, MAX_SHARE_FILES, type InitInput } from '../contract/shares';
 import type { InitResult } from '../contract/upload-protocol';
@@ -39,7 +40,8 @@ export async function initUpload(rt: Runtime, principal: Principal, input: InitI
   const reserve = files.reduce((n, f) => n + Math.max(f.size, MIN_RESERVATION), 0);
   if (total > MAX_SHARE_BYTES) throw new AppError('too_large', 'A share holds at most 50 GB');
   const expiresAt = input.expires_at ? new Date(input.expires_at) : null;
-  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  // The password's hash is the costly step: counted first, computed only once every cap passed.
+  if (input.password) await limitPasswordSetting(rt, principal);
   const caps = await capabilities(rt, origin);
   const ownerId = ownerIdOf(principal);
   const groupId = randomId(16);
@@ -48,7 +50,7 @@ export async function initUpload(rt: Runtime, principal: Principal, input: InitI
     id: groupId,
     userId: ownerId,
     note: input.note ?? '',
-    passwordHash,
+    passwordHash: null,
     expiresAt,
     status: 'offline' as const,
     uploadState: 'pending' as const,
@@ -73,6 +75,7 @@ export async function initUpload(rt: Runtime, principal: Principal, input: InitI
   );
 
   try {
+    if (input.password) await setPendingGroupPassword(rt.db, groupId, await hashPassword(input.password));
     const started = await mapLimit(files, 32, async (f) => {
       const storageKey = sharedFileKey(groupId, f.relativePath);
       const uploadId = await rt.storage.createMultipart(storageKey, { contentType: contentTypeFor(f.relativePath), partSize: caps.partSize });

@@ -67,3 +67,44 @@ describe('streamShareZip without known CRC-32s', () => {
     expect(execFileSync('unzip', ['-t', file]).toString()).toMatch(/No errors detected/);
   });
 });
+
+describe('streamShareZip on S3 (issue 22, item 1)', () => {
+  it('a ZIP whose reader stops holds one store read: reads ahead are small and read whole at once', async () => {
+    const files = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`f${i}.bin`, randomBytes(i === 3 ? 2_000_000 : 100_000)]));
+    const items = await coldItems(files);
+    const zip = planShareZip({ id: 'g1', note: '' }, items, null)!;
+    // The fs store's streams, counted while open, under S3's read-ahead (kind 's3', no readRange).
+    const open = new Set<Readable>();
+    const s3Like = {
+      ...store,
+      kind: 's3' as const,
+      readRange: undefined,
+      async get(key: string, range?: { start: number; end: number }) {
+        const got = await store.get(key, range);
+        // Held like an S3 socket: until its reader has taken every byte, or it is destroyed.
+        open.add(got.body);
+        got.body.once('end', () => open.delete(got.body));
+        got.body.once('close', () => got.body.destroyed && !got.body.readableEnded && open.delete(got.body));
+        return got;
+      },
+    };
+    const body = streamShareZip(s3Like, zip, { start: 0, end: zip.plan.total - 1 }, knownCrcs(zip), () => {});
+    // The client reads into the first file, then nothing more: the stream is paused (backpressure).
+    let got = 0;
+    await new Promise<void>((resolve) => {
+      const onData = (c: Buffer) => {
+        got += c.length;
+        if (got < 50_000) return;
+        body.pause();
+        body.off('data', onData);
+        resolve();
+      };
+      body.on('data', onData);
+    });
+    // Whatever was sent ahead has been read whole by now (or is still arriving): wait until the
+    // open store reads settle, then no more than the one being streamed may remain.
+    await expect.poll(() => open.size, { timeout: 10_000 }).toBeLessThanOrEqual(1);
+    body.destroy();
+    await expect.poll(() => open.size).toBe(0);
+  });
+});

@@ -19,6 +19,19 @@ export const knownCrcs = (zip: ShareZip): (number | null)[] =>
  */
 const readAhead = (storage: StorageDriver) => (storage.kind === 's3' ? 2 : 0);
 
+/**
+ * Only reads this small are sent ahead, and each is read whole into memory at once, so its store
+ * socket goes back to the pool: a ZIP whose client stopped reading holds one store read, never
+ * the reads ahead too (issue 22, item 1). A large file's first-byte wait is small beside its transfer.
+ */
+const AHEAD_MAX_BYTES = 256 * 1024;
+
+async function readWhole(body: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of body) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
 /** Remembers a CRC-32 once computed (share_items.crc32), so the next reader need not compute it. */
 type SaveCrc = (item: ShareItemRow, crc: number) => void;
 
@@ -64,23 +77,31 @@ export function streamShareZip(storage: StorageDriver, zip: ShareZip, range: Byt
     const end = Math.min(range.end, e.dataStart + e.size - 1) - e.dataStart;
     reads.push({ i, bytes: { start, end }, whole: start === 0 && end === e.size - 1 });
   });
-  /** Read n: one pooled buffer where the fs store can read it at once (up to a chunk), else a stream. */
-  const get = (n: number): Promise<Readable | Buffer> => {
+  /**
+   * Read n: one pooled buffer where the fs store can read it at once (up to a chunk), a buffer
+   * read whole when it is a read ahead, else a stream.
+   */
+  const get = (n: number, early: boolean): Promise<Readable | Buffer> => {
     const { i, bytes, whole } = reads[n]!;
     const key = items[i]!.storageKey;
+    const stream = () => storage.get(key, whole ? undefined : bytes).then((g) => g.body);
     const body =
-      storage.readRange && bytes.end - bytes.start < CHUNK
-        ? storage.readRange(key, bytes)
-        : storage.get(key, whole ? undefined : bytes).then((g) => g.body);
+      storage.readRange && bytes.end - bytes.start < CHUNK ? storage.readRange(key, bytes) : early ? stream().then(readWhole) : stream();
     body.catch(() => undefined); // a failure surfaces where the body is awaited
     return body;
   };
+  const small = (n: number) => reads[n]!.bytes.end - reads[n]!.bytes.start < AHEAD_MAX_BYTES;
   const readsAhead = readAhead(storage);
   let next = 0;
   let sent = 0;
   const ahead: Promise<Readable | Buffer>[] = [];
+  /** Called when the entry `next` begins, that is when the client has read everything before it. */
   const open = (): Promise<Readable | Buffer> => {
-    for (; sent < reads.length && sent <= next + readsAhead; sent++) ahead.push(get(sent));
+    for (; sent < reads.length && sent <= next + readsAhead; sent++) {
+      const early = sent > next;
+      if (early && !small(sent)) break; // read when its turn comes
+      ahead.push(get(sent, early));
+    }
     next++;
     return ahead.shift()!;
   };

@@ -1,5 +1,6 @@
 import 'server-only';
 import { findShareOwnedBy, updateShareGroup, type ShareGroupPatch } from '@/db/queries/shares';
+import { limitPasswordSetting } from '../auth/password-setting';
 import { hashPassword } from '../auth/passwords';
 import type { Principal } from '../auth/principal';
 import { shareOwnerOf } from '../auth/share-owner';
@@ -20,6 +21,7 @@ export async function updateShare(rt: Runtime, principal: Principal, id: string,
   const patch: ShareGroupPatch = {};
   if (input.note !== undefined) patch.note = input.note;
   if (input.expires_at !== undefined) patch.expiresAt = input.expires_at === null ? null : new Date(input.expires_at);
+  if (input.password) await limitPasswordSetting(rt, principal);
   if (input.password !== undefined) patch.passwordHash = input.password ? await hashPassword(input.password) : null;
   if (input.status !== undefined) patch.status = input.status;
   if (input.max_downloads !== undefined) patch.maxDownloads = input.max_downloads;

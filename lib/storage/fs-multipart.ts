@@ -176,6 +176,10 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
         await fs.mkdir(path.dirname(target), { recursive: true });
         await fs.rename(data, target);
         await fs.rm(dir, { recursive: true, force: true });
+      } catch (e) {
+        // An abort (or a prefix sweep) that removed the upload's folder meanwhile: the upload is
+        // gone, as on S3 (NoSuchUpload), not an fs failure (issue 22, item 9).
+        throw isNotFound(e) ? new StorageNotFoundError('no such upload') : e;
       } finally {
         closing.delete(dir);
       }

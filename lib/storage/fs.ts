@@ -216,7 +216,10 @@ export function createFsStorage(root: string): StorageDriver {
     async completeMultipart(key, uploadId, parts) {
       const target = dataFile(key);
       await handles.changing(key, () => multipart.complete(key, uploadId, parts, target));
-      return info(key, await fs.stat(target));
+      // A prefix sweep of an abort may remove the object the moment it appeared.
+      const st = await statOrNull(target);
+      if (!st) throw new StorageNotFoundError('no such upload');
+      return info(key, st);
     },
 
     abortMultipart: (key, uploadId) => multipart.abort(key, uploadId),

@@ -35,7 +35,29 @@ import {
   type StorageDriver,
 } from './types';
 
-export function createS3Client(s: S3Settings): S3Client {
+/**
+ * Sockets per pool. Each kind of call has its own pool (issue 22, item 1): 128 downloads that
+ * their clients never read held all 256 sockets of the one shared pool, and every upload,
+ * metadata call and health check after them failed. Downloads get the fewest.
+ */
+const UPLOAD_SOCKETS = 128;
+const CONTROL_SOCKETS = 64;
+const DEFAULT_DOWNLOAD_SOCKETS = 64;
+
+type Pool = 'downloads' | 'uploads' | 'control';
+
+/**
+ * One S3 client on its own agent. Timeouts: a connection must open in 5 s; a socket with no
+ * traffic for `idleMs` fails its call (a stalled store must not hold a socket for ever); a
+ * download's headers must come within 30 s (an upload's response follows its whole body, and a
+ * metadata call such as a 10,000-part complete may legitimately take minutes: no such bound).
+ */
+export function createS3Client(s: S3Settings, pool: Pool = 'control'): S3Client {
+  const sockets = pool === 'downloads' ? (s.downloadSockets ?? DEFAULT_DOWNLOAD_SOCKETS) : pool === 'uploads' ? UPLOAD_SOCKETS : CONTROL_SOCKETS;
+  const stall = s.stallTimeoutMs ?? 60_000;
+  // A download's store socket idles while its client reads nothing; the server's own stall
+  // timeout cuts that client first. An upload's waits on its client's body (64 KiB per stall span).
+  const idleMs = pool === 'control' ? 5 * 60_000 : Math.max(2 * stall, pool === 'downloads' ? 0 : 2 * 60_000);
   return new S3Client({
     region: s.region,
     endpoint: s.endpoint,
@@ -47,14 +69,32 @@ export function createS3Client(s: S3Settings): S3Client {
     responseChecksumValidation: 'WHEN_REQUIRED',
     maxAttempts: 3,
     requestHandler: {
-      httpAgent: new HttpAgent({ keepAlive: true, maxSockets: 256 }),
-      httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets: 256 }),
+      httpAgent: new HttpAgent({ keepAlive: true, maxSockets: sockets }),
+      httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets: sockets }),
       connectionTimeout: 5_000,
+      socketTimeout: idleMs,
+      ...(pool === 'downloads' ? { requestTimeout: 30_000, throwOnRequestTimeout: true } : {}),
     },
   });
 }
 
-export function createS3Storage(s: S3Settings, client = createS3Client(s)): StorageDriver {
+export interface S3Clients {
+  /** GetObject: what guests can make many of. */
+  downloads: S3Client;
+  /** PutObject, UploadPart: bodies that arrive at the client's pace. */
+  uploads: S3Client;
+  /** Everything else: heads, lists, multipart bookkeeping, deletes, health, presigning. */
+  control: S3Client;
+}
+
+export const createS3Clients = (s: S3Settings): S3Clients => ({
+  downloads: createS3Client(s, 'downloads'),
+  uploads: createS3Client(s, 'uploads'),
+  control: createS3Client(s, 'control'),
+});
+
+export function createS3Storage(s: S3Settings, clients: S3Clients = createS3Clients(s)): StorageDriver {
+  const client = clients.control;
   const Bucket = s.bucket;
 
   /**
@@ -69,7 +109,7 @@ export function createS3Storage(s: S3Settings, client = createS3Client(s)): Stor
     const second = first.done ? first : await pieces.next();
     if (second.done) {
       await call(() =>
-        client.send(
+        clients.uploads.send(
           new PutObjectCommand({ Bucket, Key: key, Body: firstPiece, ContentLength: firstPiece.length, ContentType: contentType }),
         ),
       );
@@ -81,7 +121,7 @@ export function createS3Storage(s: S3Settings, client = createS3Client(s)): Stor
       const send = async (piece: Buffer) => {
         const partNumber = parts.length + 1;
         const out = await call(() =>
-          client.send(
+          clients.uploads.send(
             new UploadPartCommand({ Bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, Body: piece, ContentLength: piece.length }),
           ),
         );
@@ -148,7 +188,7 @@ export function createS3Storage(s: S3Settings, client = createS3Client(s)): Stor
       const size = opts?.size ?? (Buffer.isBuffer(body) ? body.length : undefined);
       if (size === undefined) return putUnknownLength(key, body as Readable, opts?.contentType);
       await call(() =>
-        client.send(
+        clients.uploads.send(
           new PutObjectCommand({ Bucket, Key: key, Body: body, ContentLength: size, ContentType: opts?.contentType }),
         ),
       );
@@ -158,7 +198,7 @@ export function createS3Storage(s: S3Settings, client = createS3Client(s)): Stor
     async get(key, range) {
       assertKey(key);
       const out = await call(() =>
-        client.send(
+        clients.downloads.send(
           new GetObjectCommand({ Bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
         ),
       );
@@ -261,7 +301,7 @@ export function createS3Storage(s: S3Settings, client = createS3Client(s)): Stor
       });
       try {
         const out = await call(() =>
-          client.send(
+          clients.uploads.send(
             new UploadPartCommand({ Bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, Body: checked, ContentLength: size }),
             { abortSignal: abort.signal },
           ),
@@ -374,7 +414,7 @@ export function createS3Storage(s: S3Settings, client = createS3Client(s)): Stor
     },
 
     close() {
-      client.destroy();
+      for (const c of Object.values(clients)) c.destroy();
     },
   };
   return driver;

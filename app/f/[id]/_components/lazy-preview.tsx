@@ -54,9 +54,6 @@ function Preview({ url, name, size, kind, playCounts }: { url: string; name: str
   if (kind === 'image' && (size <= IMAGE_AUTO_BYTES || opened)) {
     return <img className="max-h-[75vh] max-w-full rounded-lg" src={preview} alt={name} loading="lazy" decoding="async" />;
   }
-  if (kind === 'pdf' && opened) {
-    return <iframe className="h-[75vh] w-full rounded-lg border border-zinc-200 dark:border-zinc-800" src={preview} title={name} />;
-  }
   return (
     <button
       type="button"

@@ -1,0 +1,177 @@
+/**
+ * Issue 22, items 1 and 2: clients that stop reading (or trickle an upload) must not take the
+ * store or the listeners down. The attack: downloads whose client never reads held every socket
+ * of the one S3 pool (other downloads 502, /api/health 503, init 502) and every connection
+ * slot, for ever; a member did the same with chunk PUTs sending a byte every few seconds.
+ * Short limits here, set by environment for these servers: a 2 s stall timeout and a download
+ * pool of 3 sockets (on S3), so a handful of stalled readers reproduce what 128 did.
+ */
+import { randomBytes } from 'node:crypto';
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migratedServiceEnv } from './support/file-server';
+import { call } from './support/http';
+import { startServer, TEST_ADMIN_TOKEN, type RunningServer } from './support/server';
+import { uploadShare } from './support/shares';
+import { siteForm } from './support/hosting';
+
+const MiB = 1024 * 1024;
+// Larger than what the kernel buffers of a paused loopback connection absorb (~10 MB).
+const big = randomBytes(24 * MiB);
+const small = randomBytes(200 * 1024);
+
+/** A raw GET whose client reads the response headers, then nothing more. */
+interface Stalled {
+  socket: Socket;
+  /** The response's status, once its headers arrived. */
+  status: Promise<number>;
+  received: () => number;
+  closed: Promise<void>;
+}
+
+function rawGet(base: string, path: string, ip: string): Stalled {
+  const u = new URL(base);
+  const socket = connect(Number(u.port), u.hostname);
+  let head = '';
+  let bytes = 0;
+  const closed = new Promise<void>((r) => socket.once('close', () => r()));
+  socket.on('error', () => {});
+  const status = new Promise<number>((resolve, reject) => {
+    socket.once('close', () => reject(new Error(`closed before the headers: ${head}`)));
+    socket.on('data', (d: Buffer) => {
+      bytes += d.length;
+      if (head.includes('\r\n\r\n')) return;
+      head += d.toString('latin1');
+      if (!head.includes('\r\n\r\n')) return;
+      socket.pause(); // from here on the client reads nothing: its receive window fills
+      resolve(Number(head.slice(9, 12)));
+    });
+  });
+  status.catch(() => {});
+  socket.write(`GET ${path} HTTP/1.1\r\nHost: ${u.host}\r\nX-Forwarded-For: ${ip}\r\n\r\n`);
+  return { socket, status, received: () => bytes, closed };
+}
+
+async function stalledGet(base: string, path: string, ip: string): Promise<Stalled> {
+  const s = rawGet(base, path, ip);
+  await s.status;
+  return s;
+}
+
+/** A whole download, read as it comes. */
+async function download(url: string, ip: string): Promise<Buffer> {
+  const r = await fetch(url, { headers: { 'X-Forwarded-For': ip } });
+  expect(r.status).toBe(200);
+  return Buffer.from(await r.arrayBuffer());
+}
+
+async function uploadBigShare(base: string): Promise<string> {
+  const r = await uploadShare(TEST_ADMIN_TOKEN, { 'big.bin': big, 'small.bin': small }, { base });
+  if (!r.share) throw new Error(`upload failed: ${r.init.status} ${r.init.text} ${r.complete?.text}`);
+  return r.share.id as string;
+}
+
+describe('stalled readers against a 2 s stall timeout and 3 download sockets', () => {
+  let server: RunningServer;
+  let share: string;
+  beforeAll(async () => {
+    server = await startServer({
+      ...(await migratedServiceEnv()),
+      STALL_TIMEOUT_SECONDS: '2',
+      S3_DOWNLOAD_SOCKETS: '3',
+      MAX_DOWNLOADS_PER_IP: '3',
+      UPLOAD_MODE: 'proxy',
+    });
+    share = await uploadBigShare(server.url);
+  });
+  afterAll(() => server?.stop());
+
+  it('never-read item and ZIP downloads from two addresses leave /api/health, init and another guest answering, and are cut', { timeout: 120_000 }, async () => {
+    const attackers = ['10.66.0.1', '10.66.0.2'];
+    // Each address takes all of its 3 download slots.
+    const stalled = await Promise.all(
+      attackers.flatMap((ip) => [
+        stalledGet(server.url, `/f/${share}/big.bin`, ip),
+        stalledGet(server.url, `/f/${share}/big.bin`, ip),
+        stalledGet(server.url, `/f/${share}/?zip`, ip),
+      ]),
+    );
+    expect(await Promise.all(stalled.map((s) => s.status))).toEqual([200, 200, 200, 200, 200, 200]);
+
+    // The store still answers everything else: health, a new upload, another guest's download.
+    const health = await call('GET', '/api/health', { base: server.url });
+    expect([health.status, health.json.ok]).toEqual([200, true]);
+    const init = await call('POST', '/api/shares/upload/init', { base: server.url, token: TEST_ADMIN_TOKEN, body: { files: [{ clientPath: 'x.txt', size: 3 }] } });
+    expect(init.status).toBe(201);
+    expect((await download(`${server.url}/f/${share}/big.bin`, '10.66.0.3')).equals(big)).toBe(true);
+
+    // Each attacker address gets 3 whole downloads at once again: its stalled ones were dropped
+    // (their slots came back) after the stall timeout.
+    for (const ip of attackers) {
+      const again = await Promise.all([1, 2, 3].map(() => download(`${server.url}/f/${share}/small.bin`, ip)));
+      for (const b of again) expect(b.equals(small)).toBe(true);
+    }
+    // Reading on, each stalled one ends before its whole response.
+    for (const s of stalled) s.socket.resume();
+    await Promise.all(stalled.map((s) => s.closed));
+    for (const s of stalled) expect(s.received()).toBeLessThan(big.length);
+  });
+
+  it('a chunk PUT that trickles its body is answered 408 and cut; the part is not stored', { timeout: 120_000 }, async () => {
+    const init = await call('POST', '/api/shares/upload/init', { base: server.url, token: TEST_ADMIN_TOKEN, body: { files: [{ clientPath: 'slow.bin', size: MiB }] } });
+    expect([init.status, init.json.mode]).toEqual([201, 'proxy']);
+    const f = init.json.files[0];
+    const q = new URLSearchParams({ groupId: init.json.groupId, uploadId: f.uploadId, storageKey: f.storageKey, partNumber: '1' });
+    const u = new URL(server.url);
+    const socket = connect(Number(u.port), u.hostname);
+    let answer = '';
+    socket.on('data', (d) => (answer += d.toString('latin1')));
+    socket.on('error', () => {});
+    const closed = new Promise<void>((r) => socket.once('close', () => r()));
+    socket.write(`PUT /api/shares/upload/chunk?${q} HTTP/1.1\r\nHost: ${u.host}\r\nAuthorization: Bearer ${TEST_ADMIN_TOKEN}\r\nContent-Length: ${MiB}\r\n\r\n`);
+    socket.write(Buffer.alloc(1000, 1));
+    // A byte every 200 ms, for as long as the server keeps the connection.
+    const timer = setInterval(() => socket.destroyed || socket.write(Buffer.alloc(1, 1)), 200);
+    await closed;
+    clearInterval(timer);
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(answer).toContain('"code":"request_timeout"');
+    const status = await call('POST', '/api/shares/upload/status', { base: server.url, token: TEST_ADMIN_TOKEN, body: { groupId: init.json.groupId } });
+    expect(status.json.files[0].parts).toEqual([]);
+  });
+});
+
+describe('downloads per address, both listeners together', () => {
+  let server: RunningServer;
+  let share: string;
+  let slug: string;
+  const PER_IP = 3;
+  beforeAll(async () => {
+    // The default stall timeout: the held downloads stay held for this test's few steps.
+    server = await startServer({ ...(await migratedServiceEnv()), MAX_DOWNLOADS_PER_IP: String(PER_IP) });
+    share = await uploadBigShare(server.url);
+    slug = `stall-${randomBytes(4).toString('hex')}`;
+    const site = await call('POST', '/api/upload', { base: server.url, token: TEST_ADMIN_TOKEN, raw: siteForm({ 'index.html': '<p>hi</p>', 'big.bin': big }, { slug }) });
+    expect(site.status).toBe(201);
+  });
+  afterAll(() => server?.stop());
+
+  it(`an address holding ${PER_IP} downloads waits for a slot, on the main and the hosted listener, and past the queue gets 429; another address does not wait`, async () => {
+    const ip = '10.77.0.1';
+    const held = await Promise.all(Array.from({ length: PER_IP }, (_, i) => stalledGet(i === 0 ? server.hostedUrl! : server.url, i === 0 ? `/p/${slug}/big.bin` : `/f/${share}/big.bin`, ip)));
+    expect(await Promise.all(held.map((s) => s.status))).toEqual(Array(PER_IP).fill(200));
+    // Four may wait per slot, on either listener; of one more, exactly one is refused at once.
+    const waiting = Array.from({ length: PER_IP * 4 + 1 }, (_, i) => rawGet(i % 2 ? server.hostedUrl! : server.url, i % 2 ? `/p/${slug}/big.bin` : `/f/${share}/big.bin`, ip));
+    const first = await Promise.race(waiting.map((w, i) => w.status.then((status) => ({ status, i }))));
+    expect(first.status).toBe(429);
+    const inLine = waiting.filter((_, i) => i !== first.i);
+    const hosted = await fetch(`${server.hostedUrl}/p/${slug}/big.bin`, { headers: { 'X-Forwarded-For': ip } });
+    expect(hosted.status).toBe(429);
+    await hosted.body?.cancel();
+    expect((await download(`${server.url}/f/${share}/big.bin`, '10.77.0.2')).equals(big)).toBe(true);
+    // A slot that comes back goes to the first in line.
+    held[1]!.socket.destroy();
+    expect(await Promise.race(inLine.map((w) => w.status))).toBe(200);
+    for (const s of [...held, ...waiting]) s.socket.destroy();
+  });
+});
