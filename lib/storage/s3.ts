@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { Readable } from 'node:stream';
+import { mapLimit } from '../map-limit';
 import { bodyGone, exactLength } from './exact-length';
 import { probePresignedCopy } from './s3-copy-probe';
 import {
@@ -34,6 +35,9 @@ import {
   type PartInfo,
   type StorageDriver,
 } from './types';
+
+/** Store calls one deletion keeps in flight (aborts of a group's uploads); below the agent's sockets. */
+const STORE_CALLS = 16;
 
 export function createS3Client(s: S3Settings): S3Client {
   return new S3Client({
@@ -199,10 +203,11 @@ export function createS3Storage(s: S3Settings, client = createS3Client(s)): Stor
       let deleted = 0;
       // Abort first: a part landing during the sweep would otherwise outlive it. An abort can
       // race a part still being written, so repeat until no upload is left (AWS's advice).
+      // Aborts run STORE_CALLS at a time: one after another, a 500-file group took 30 s.
       for (let round = 0; round < 5; round++) {
         const uploads = await driver.listMultipartUploads(prefix);
         if (uploads.length === 0) break;
-        for (const u of uploads) await driver.abortMultipart(u.key, u.uploadId);
+        await mapLimit(uploads, STORE_CALLS, (u) => driver.abortMultipart(u.key, u.uploadId));
       }
       for (;;) {
         const page = await driver.list(prefix);
