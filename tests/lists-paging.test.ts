@@ -15,8 +15,8 @@ async function walk(path: string, field: string, token: string, query: Record<st
   const pages: Entry[][] = [];
   let cursor: string | null = null;
   do {
-    const qs = new URLSearchParams({ ...query, ...(cursor ? { cursor } : {}) });
-    const r = await call('GET', `${path}?${qs}`, { token });
+    const qs: URLSearchParams = new URLSearchParams({ ...query, ...(cursor ? { cursor } : {}) });
+    const r: { status: number; text: string; json: Record<string, any> } = await call('GET', `${path}?${qs}`, { token });
     expect(r.status, r.text).toBe(200);
     pages.push(r.json[field]);
     cursor = r.json.next_cursor;
