@@ -8,6 +8,7 @@ import type { Runtime } from '../runtime';
 import { runDeletions } from '../storage/gc';
 import { sharedGroupPrefix } from '../storage/keys';
 import { ownGroupOrThrow } from './own-group';
+import { forgetPendingParts } from './pending-parts';
 
 const completed = () => new AppError('already_completed', 'This upload is already complete; delete the share instead');
 
@@ -32,6 +33,7 @@ export async function abortUpload(rt: Runtime, principal: Principal, groupId: st
 export async function discardGroup(rt: Runtime, groupId: string): Promise<boolean> {
   const gcIds = await discardPendingGroup(rt.db, groupId, sharedGroupPrefix(groupId));
   if (!gcIds) return false;
+  forgetPendingParts(groupId);
   await runDeletions(rt, gcIds);
   return true;
 }
