@@ -81,6 +81,11 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
   async function listParts(key: string, uploadId: string): Promise<PartInfo[]> {
     const dir = uploadDir(key, uploadId);
     await partSizeOf(dir);
+    return partsIn(dir);
+  }
+
+  /** The parts whose markers are written, of an upload known to exist. */
+  async function partsIn(dir: string): Promise<PartInfo[]> {
     const parts: PartInfo[] = [];
     for (const name of await fs.readdir(dir).catch(() => [] as string[])) {
       const m = /^part-(\d{5})$/.exec(name);
@@ -152,10 +157,11 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
     async complete(key: string, uploadId: string, parts: { partNumber: number; etag: string }[], target: string): Promise<void> {
       const dir = uploadDir(key, uploadId);
       if (closing.has(dir)) throw new StorageNotFoundError('no such upload');
+      // Read while it is still remembered: quiesce() forgets it (one read of `meta` per file saved).
+      const partSize = await partSizeOf(dir);
       await quiesce(dir);
       try {
-        const partSize = await partSizeOf(dir);
-        const stored = new Map((await listParts(key, uploadId)).map((p) => [p.partNumber, p]));
+        const stored = new Map((await partsIn(dir)).map((p) => [p.partNumber, p]));
         const ordered = [...parts].sort((a, b) => a.partNumber - b.partNumber);
         if (ordered.length === 0) throw new StorageInvalidPartError('no parts to complete');
         let total = 0;
