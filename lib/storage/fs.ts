@@ -116,14 +116,6 @@ export function createFsStorage(root: string): StorageDriver {
     return info(key, await fs.stat(target));
   }
 
-  /** Objects under a folder, counted from directory entries alone (no stat), folders read at once. */
-  async function countObjects(dir: string): Promise<number> {
-    const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
-    const here = entries.some((e) => e.name === DATA && e.isFile()) ? 1 : 0;
-    const below = await Promise.all(entries.filter((e) => e.isDirectory()).map((e) => countObjects(path.join(dir, e.name))));
-    return below.reduce((n, c) => n + c, here);
-  }
-
   /**
    * Takes a folder out of the store in one rename (into tmp/, on the same filesystem), then
    * unlinks its files in the background: deleting a share of 500 files costs what the rename
@@ -207,15 +199,13 @@ export function createFsStorage(root: string): StorageDriver {
       if (prefix.endsWith('/') && prefix.length > 1) {
         // A folder prefix (a share group, a deploy): both areas lose just that folder.
         const dir = objectDir(prefix.slice(0, -1));
-        const count = await countObjects(dir);
         await multipart.deletePrefixFolder(prefix);
         await handles.changing(prefix, () => discardDir(dir));
-        return count;
+        return;
       }
       const found = await driver.list(prefix);
       for (const u of await driver.listMultipartUploads(prefix)) await driver.abortMultipart(u.key, u.uploadId);
       for (const o of found) await driver.delete(o.key);
-      return found.length;
     },
 
     async list(prefix) {

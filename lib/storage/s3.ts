@@ -101,6 +101,16 @@ export function createS3Storage(s: S3Settings, client = createS3Client(s)): Stor
     }
   }
 
+  /** One AbortMultipartUpload; an upload already gone is no error. */
+  async function abortOnce(key: string, uploadId: string): Promise<void> {
+    assertKey(key);
+    try {
+      await call(() => client.send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId })));
+    } catch (e) {
+      if (!(e instanceof StorageNotFoundError)) throw e;
+    }
+  }
+
   let corsCache: { at: number; rules: { origins: string[]; methods: string[]; expose: string[] }[] } | undefined;
 
   async function corsRules() {
@@ -200,14 +210,14 @@ export function createS3Storage(s: S3Settings, client = createS3Client(s)): Stor
     },
 
     async deletePrefix(prefix) {
-      let deleted = 0;
       // Abort first: a part landing during the sweep would otherwise outlive it. An abort can
       // race a part still being written, so repeat until no upload is left (AWS's advice).
-      // Aborts run STORE_CALLS at a time: one after another, a 500-file group took 30 s.
+      // Aborts run STORE_CALLS at a time (one after another, a 500-file group took 30 s), one
+      // call each: the next round's listing is the check that abortMultipart() makes per upload.
       for (let round = 0; round < 5; round++) {
         const uploads = await driver.listMultipartUploads(prefix);
         if (uploads.length === 0) break;
-        await mapLimit(uploads, STORE_CALLS, (u) => driver.abortMultipart(u.key, u.uploadId));
+        await mapLimit(uploads, STORE_CALLS, (u) => abortOnce(u.key, u.uploadId));
       }
       for (;;) {
         const page = await driver.list(prefix);
@@ -222,10 +232,8 @@ export function createS3Storage(s: S3Settings, client = createS3Client(s)): Stor
               }),
             ),
           );
-          deleted += batch.length;
         }
       }
-      return deleted;
     },
 
     async list(prefix) {

@@ -31,7 +31,7 @@ export async function seedScale(env: Record<string, string | undefined>, dataDir
   await db.execute(sql`insert into users (username, password_hash, display_name, email, quota_bytes, created_at)
     select 'scale-' || lpad(n::text, 6, '0'), 'x', 'Member ' || n, 'm' || n || '@example.com', 1099511627776,
            now() - make_interval(days => n % 365)
-    from generate_series(1, ${MEMBERS}) as n`);
+    from generate_series(1, ${MEMBERS}::int) as n`);
   const tokens = Array.from({ length: Math.min(MEMBERS, 20) }, () => randomBytes(24).toString('base64url'));
   for (const [i, token] of tokens.entries()) {
     await db.execute(sql`insert into sessions (token_hash, kind, user_id, expires_at)
@@ -42,14 +42,14 @@ export async function seedScale(env: Record<string, string | undefined>, dataDir
     await db.execute(sql`insert into share_groups (id, user_id, note, status, upload_state, total_bytes, created_at)
       select 'sc' || lpad(n::text, 8, '0'), u.id,
              case when n % 10 = 0 then 'holiday photos ' || n else 'share number ' || n end,
-             'online', 'complete', ${ITEMS_PER_SHARE * 10_000},
+             'online', 'complete', ${ITEMS_PER_SHARE * 10_000}::bigint,
              now() - make_interval(secs => n * 311)
-      from generate_series(${from}, ${to}) as n
-      join (select id, row_number() over (order by username) as k from users) u on u.k = 1 + (n % ${MEMBERS})`);
+      from generate_series(${from}::int, ${to}::int) as n
+      join (select id, row_number() over (order by username) as k from users) u on u.k = 1 + (n % ${MEMBERS}::int)`);
     await db.execute(sql`insert into share_items (group_id, relative_path, path_key, storage_key, size, content_type, etag)
       select 'sc' || lpad(n::text, 8, '0'), 'photos/img-' || i || '.jpg', 'photos/img-' || i || '.jpg',
              'shared/sc' || lpad(n::text, 8, '0') || '/photos/img-' || i || '.jpg', 10000, 'image/jpeg', '"seed"'
-      from generate_series(${from}, ${to}) as n, generate_series(1, ${ITEMS_PER_SHARE}) as i`);
+      from generate_series(${from}::int, ${to}::int) as n, generate_series(1, ${ITEMS_PER_SHARE}::int) as i`);
     log(`  seeded ${fmt(to)} of ${fmt(SHARES)} shares (${fmt((performance.now() - t0) / 1000, 1)} s)`);
   }
   await db.execute(sql`analyze`);
@@ -90,6 +90,8 @@ export async function benchScale(base: string, tokens: string[], db: 'PGlite' | 
   const bearer = (t: string) => ({ Authorization: `Bearer ${t}` });
   // Warm-up: the first requests load Next's chunks and prepare statements.
   for (let i = 0; i < 5; i++) await request(`${base}/api/shares`, { headers: bearer(member()) });
+  // The floor under every API row: the same sign-in and route machinery, no list.
+  row('GET /api/auth/me (the floor: sign-in, no list)', await timed('me', () => ({ url: `${base}/api/auth/me`, headers: bearer(member()) }), html), false);
   row("a member's first page of /api/shares", await timed('member page', () => ({ url: `${base}/api/shares`, headers: bearer(member()) }), page((n) => n > 0)), true);
   row("the administrator's first page", await timed('admin page', () => ({ url: `${base}/api/shares`, headers: bearer(TEST_ADMIN_TOKEN) }), page((n) => n === 50)), true);
   row("a member's search (q=holiday)", await timed('member search', () => ({ url: `${base}/api/shares?q=holiday`, headers: bearer(member()) }), page((n) => n >= 0)), true);
