@@ -157,6 +157,8 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
       if (closing.has(dir)) throw new StorageNotFoundError('no such upload');
       // Read while it is still remembered: quiesce() forgets it (one read of `meta` per file saved).
       const partSize = await partSizeOf(dir);
+      // Checked again after the await: the first of two completes has marked it closing.
+      if (closing.has(dir)) throw new StorageNotFoundError('no such upload');
       await quiesce(dir);
       try {
         const stored = new Map((await partsIn(dir)).map((p) => [p.partNumber, p]));

@@ -3,7 +3,7 @@
  * deleting a member who holds 20 shares of 500 files. Seeded through the upload protocol (so the
  * store holds real multi-part uploads and objects); only the abort and the DELETE are timed.
  */
-import { addRow, api, fmt, log, quick, request, type BenchContext } from './common';
+import { addRow, api, fmt, log, option, quick, request, type BenchContext } from './common';
 import { eachPart } from './upload-baselines';
 
 interface InitFile {
@@ -45,8 +45,9 @@ async function seedGroup(base: string, token: string, count: number, pending: bo
 
 export async function benchDeletes(ctx: BenchContext): Promise<void> {
   const { base, admin } = ctx;
-  const files = quick ? 100 : 500;
-  const shares = quick ? 4 : 20;
+  // `--delete-shares 4` seeds fewer shares (10,000 one-byte files took 20 minutes on a loaded S3 server).
+  const files = option('delete-files', quick ? 100 : 500);
+  const shares = option('delete-shares', quick ? 4 : 20);
   const store = ctx.env.STORAGE === 's3' ? 'S3' : 'fs';
 
   log(`deletes: aborting a ${files}-file group…`);
