@@ -42,7 +42,8 @@ export const users = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('users_username_key').on(t.username), index('users_created_at_idx').on(t.createdAt)],
+  // Keyset pages of GET /api/users: newest first, the id breaking ties.
+  (t) => [uniqueIndex('users_username_key').on(t.username), index('users_created_at_id_idx').on(t.createdAt, t.id)],
 );
 
 /**
@@ -108,7 +109,8 @@ export const projects = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('projects_created_at_idx').on(t.createdAt)],
+  // Keyset pages of GET /api/files: newest first, the slug breaking ties.
+  (t) => [index('projects_created_at_slug_idx').on(t.createdAt, t.slug)],
 );
 
 /**
@@ -188,7 +190,9 @@ export const shareGroups = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index('share_groups_user_id_idx').on(t.userId, t.createdAt),
+    // Keyset pages of GET /api/shares, newest first with the id breaking ties: one owner's, and everyone's.
+    index('share_groups_user_id_created_at_id_idx').on(t.userId, t.createdAt, t.id),
+    index('share_groups_created_at_id_idx').on(t.createdAt, t.id),
     index('share_groups_pending_idx').on(t.createdAt).where(sql`${t.uploadState} = 'pending'`),
   ],
 );

@@ -1,7 +1,8 @@
 /**
  * `npm run bench [-- --quick] [-- --size 1024] [-- --rss-size 10240] [-- --storage fs|s3] [-- --runs 3] [-- --only downloads,hosted]`
  * (without --storage: an fs pass, then an s3 pass when S3_ENDPOINT and keys are set; a table each;
- * --only: just these sections of hosted, uploads, curl-put, downloads, zip, redirect (s3 only), directory, upload-rss)
+ * --only: just these sections of hosted, uploads, small-files, deletes, curl-put, downloads, zip, redirect (s3 only), directory, upload-rss, scale;
+ * scale seeds 1,000 members, 100,000 shares and 1,000,000 items, or `--scale-factor` of that)
  *
  * Starts the production server on a fresh data directory (and, with --storage s3, the S3
  * server named by S3_ENDPOINT / S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY; with DATABASE_URL,
@@ -18,10 +19,13 @@ import path from 'node:path';
 // @ts-expect-error plain ESM helper shared with npm start
 import { ensureBuilt } from './build-hash.mjs';
 import { freshServiceEnv } from '../tests/support/services';
-import { startServer, tempDir, TEST_ADMIN_TOKEN } from '../tests/support/server';
+import { migrate, startServer, tempDir, TEST_ADMIN_TOKEN } from '../tests/support/server';
 import { api, hasCommand, log, makeFile, MiB, PROJECTS, quick, request, RSS_SIZE, rssOf, rows, RUNS, SIZE, startNginx, storageArg, type BenchContext } from './bench/common';
 import { s3FromEnv } from '../tests/support/env';
+import { benchDeletes } from './bench/deletes';
 import { benchDirectory, seedDirectory } from './bench/directory';
+import { benchScale, seedScale } from './bench/scale';
+import { benchSmallFiles } from './bench/small-files';
 import { benchDownloads } from './bench/downloads';
 import { benchHosted, seedHostedSite } from './bench/hosted';
 import { benchOneRequestUpload } from './bench/one-request';
@@ -29,7 +33,7 @@ import { benchRedirect } from './bench/redirect';
 import { benchUploadRss, benchUploads, uploadOnce } from './bench/uploads';
 import { benchZipDownloads } from './bench/zip-downloads';
 
-const SECTIONS = ['hosted', 'uploads', 'curl-put', 'downloads', 'zip', 'redirect', 'directory', 'upload-rss'] as const;
+const SECTIONS = ['hosted', 'uploads', 'small-files', 'deletes', 'curl-put', 'downloads', 'zip', 'redirect', 'directory', 'upload-rss', 'scale'] as const;
 const onlyArg = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] ?? '' : null;
 const only = onlyArg === null ? null : new Set(onlyArg.split(',').map((s) => s.trim()));
 if (only) for (const s of only) if (!(SECTIONS as readonly string[]).includes(s)) throw new Error(`--only: unknown section ${s} (one of ${SECTIONS.join(', ')})`);
@@ -45,6 +49,34 @@ function printTable(title: string) {
   for (const r of rows) console.log(line(cols.map((c) => r[c])));
 }
 
+/**
+ * The scale section's pass: a database seeded with SCALE_FACTOR × (1,000 members, 100,000 shares,
+ * 1,000,000 items), then page views timed. PGlite, then PostgreSQL when DATABASE_URL is set.
+ */
+async function runScalePass(kind: 'PGlite' | 'PostgreSQL') {
+  const pgUrl = process.env.DATABASE_URL;
+  if (kind === 'PGlite') delete process.env.DATABASE_URL;
+  try {
+    const env = await freshServiceEnv();
+    for (const k of Object.keys(env)) if (k.startsWith('S3_') || k === 'STORAGE') delete env[k];
+    const dataDir = tempDir('htmls-bench-scale-');
+    try {
+      log(`[scale, ${kind}] seeding…`);
+      const tokens = await seedScale(env, dataDir);
+      const server = await startServer({ ...env, DATA_DIR: dataDir });
+      try {
+        await benchScale(server.url, tokens, kind);
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  } finally {
+    if (pgUrl) process.env.DATABASE_URL = pgUrl;
+  }
+}
+
 /** One pass: a fresh server on a fresh data directory (and database, and bucket for s3). */
 async function runPass(storage: 'fs' | 's3') {
   if (storage === 's3') process.env.STORAGE = 's3';
@@ -57,6 +89,11 @@ async function runPass(storage: 'fs' | 's3') {
   if (runs('directory')) {
     log(`[${storage}] seeding ${PROJECTS} projects…`);
     await seedDirectory(env, dataDir);
+  } else {
+    // Migrated before the server starts: on a loaded machine a first start's migration can
+    // outlast the server's start-up deadline.
+    const m = migrate({ DATA_DIR: dataDir, DATABASE_URL: env.DATABASE_URL });
+    if (m.status !== 0) throw new Error(`migrate failed: ${m.stderr}`);
   }
   let server = await startServer({ ...env, DATA_DIR: dataDir });
   const work = tempDir('htmls-bench-files-');
@@ -98,6 +135,8 @@ async function runPass(storage: 'fs' | 's3') {
     if (runs('hosted')) await benchHosted(ctx);
     const needShare = runs('downloads') || runs('zip') || (runs('redirect') && storage === 's3');
     if (runs('uploads')) await benchUploads(ctx);
+    if (runs('small-files')) await benchSmallFiles(ctx);
+    if (runs('deletes')) await benchDeletes(ctx);
     if (runs('curl-put')) await benchOneRequestUpload(ctx);
     // The uploads section deletes what it measured: the downloads get a share of their own.
     const share = needShare ? (await uploadOnce(ctx, shareFile, SIZE)).share : null;
@@ -120,7 +159,15 @@ async function main() {
   log(`htmls bench: ${quick ? 'quick, ' : ''}${SIZE / MiB} MiB transfers, ${RSS_SIZE / MiB} MiB RSS upload, storage ${passes.join(' then ')}, ${RUNS} runs each`);
   ensureBuilt({ quiet: false });
   const tables: { title: string; rows: typeof rows }[] = [];
-  for (const storage of passes) {
+  if (only?.has('scale')) {
+    for (const kind of ['PGlite', ...(process.env.DATABASE_URL ? ['PostgreSQL' as const] : [])] as const) {
+      rows.length = 0;
+      await runScalePass(kind);
+      tables.push({ title: `scale: ${kind}`, rows: [...rows] });
+    }
+    only.delete('scale');
+  }
+  for (const storage of only?.size === 0 ? [] : passes) {
     rows.length = 0;
     await runPass(storage);
     tables.push({ title: `storage: ${storage}${process.env.DATABASE_URL ? ', PostgreSQL' : ', PGlite'}`, rows: [...rows] });

@@ -219,6 +219,23 @@ describe('htmls CLI', () => {
     expect((await fetch(`${share.link}/holiday/b.txt`)).status).toBe(404);
   });
 
+  it('htmls shares: the newest 50 and a note that more exist; --all pages through every one; --search asks the server', { timeout: 300_000 }, async () => {
+    const m = await newMember();
+    const { token } = JSON.parse(readFileSync(path.join(m.env.HTMLS_CONFIG_DIR, 'credentials.json'), 'utf8'));
+    for (let i = 0; i < 51; i++) expect((await uploadShare(token, { 'a.txt': Buffer.from('a') }, { note: `batch ${i}` })).share).not.toBeNull();
+    const first = await htmls(['shares'], m.env);
+    expect(first.code, first.stderr).toBe(0);
+    const lines = first.stdout.trim().split('\n');
+    expect(lines.filter((l) => l.includes('/f/'))).toHaveLength(50);
+    expect(lines[0]).toContain('batch 50');
+    expect(lines.at(-1)).toMatch(/More shares exist: htmls shares --all/);
+    const all = await htmls(['shares', '--all', '--json'], m.env);
+    expect((JSON.parse(all.stdout) as { note: string }[]).map((s) => s.note)).toEqual(Array.from({ length: 51 }, (_, i) => `batch ${50 - i}`));
+    const found = await htmls(['shares', '--search', 'BATCH 7', '--json'], m.env);
+    expect((JSON.parse(found.stdout) as { note: string }[]).map((s) => s.note)).toEqual(['batch 7']);
+    expect((await htmls(['shares', '--search', 'nothing like it'], m.env)).stdout).toMatch(/No shares match/);
+  });
+
   it('resumes an upload after the CLI is killed mid-way, sending only the missing parts', { timeout: 180_000 }, async () => {
     const m = await newMember();
     const size = await partSize(m.env);

@@ -20,8 +20,10 @@ describe('download counts at shutdown', () => {
     await a.stop('SIGTERM');
     const b = await startServer({ ...env, DATA_DIR: dataDir });
     try {
-      const shares = (await call('GET', '/api/shares', { base: b.url, token })).json.shares;
-      expect(shares.map((s: { download_count: number; items: { download_count: number }[] }) => [s.download_count, s.items[0].download_count])).toEqual([[1, 1]]);
+      const shares = (await call('GET', '/api/shares', { base: b.url, token })).json.shares as { id: string }[];
+      expect(shares).toHaveLength(1);
+      const { share: s } = (await call('GET', `/api/shares/${shares[0].id}`, { base: b.url, token })).json;
+      expect([s.download_count, s.items[0].download_count]).toEqual([1, 1]);
     } finally {
       await b.stop();
     }

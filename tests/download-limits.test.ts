@@ -44,7 +44,7 @@ function guest(opts: { ua?: string; keepCookies?: boolean } = {}) {
 
 const bytesOf = async (r: Response) => Buffer.from(await r.arrayBuffer());
 const shareOf = async (id: string) =>
-  (await call('GET', '/api/shares', { token: owner.token })).json.shares.find((s: { id: string }) => s.id === id) as {
+  (await call('GET', `/api/shares/${id}`, { token: owner.token })).json.share as {
     download_count: number;
     items: { relative_path: string; download_count: number }[];
   };

@@ -116,12 +116,13 @@ describe('POST /api/upload', () => {
 });
 
 describe('GET /api/files', () => {
-  it('lists projects with their files', async () => {
+  it('lists projects with their file counts (not their files)', async () => {
     const up = await uploadSite({ 'index.html': 'x' }, { note: 'listed' });
     const r = await call('GET', '/api/files', { token: await adminToken() });
     expect(r.status).toBe(200);
     const p = r.json.projects.find((x: { slug: string }) => x.slug === up.json.project.slug);
     expect(p).toMatchObject({ note: 'listed', file_count: 1 });
+    expect(p).not.toHaveProperty('files');
   });
 
   it('answers 401 without credentials', async () => {

@@ -127,7 +127,9 @@ describe('PUT /api/shares/file/<name> (curl -T)', () => {
     const full = await call('PUT', '/api/shares/file/after.bin', { token: m.token, raw: new Uint8Array(quota) });
     expect(full.status, full.text).toBe(201);
     const shares = (await call('GET', '/api/shares', { token: m.token })).json.shares;
-    expect(shares.map((s: { items: { relative_path: string }[] }) => s.items[0].relative_path)).toEqual(['after.bin']);
+    expect(shares).toHaveLength(1);
+    const only = (await call('GET', `/api/shares/${shares[0].id}`, { token: m.token })).json.share;
+    expect(only.items.map((i: { relative_path: string }) => i.relative_path)).toEqual(['after.bin']);
     const after = (await testStore().list('shared/')).map((o) => o.key).filter((k) => !before.has(k));
     expect(after).toEqual([`shared/${shares[0].id}/after.bin`]);
     expect((await call('GET', '/api/auth/me', { token: m.token })).json.user.used_bytes).toBe(quota);

@@ -231,6 +231,8 @@ describe('responses match the document', () => {
     await check('PATCH', '/api/auth/profile', {}, { token: member, body: { display_name: 7 } });
     await check('GET', '/api/users', {}, { token: member });
     await check('GET', '/api/users', {}, { token: TEST_ADMIN_TOKEN });
+    await check('GET', '/api/users', {}, { token: TEST_ADMIN_TOKEN }, '?limit=1&q=a');
+    await check('GET', '/api/users', {}, { token: TEST_ADMIN_TOKEN }, '?cursor=bogus');
     const created = await check('POST', '/api/users', {}, { token: TEST_ADMIN_TOKEN, body: { username: uniqueName(), password: 'password-123', quota_bytes: 1024 } });
     await check('POST', '/api/users', {}, { token: TEST_ADMIN_TOKEN, body: { username, password: 'password-123' } });
     await check('PATCH', '/api/users/{id}', { id: created.json.user.id }, { token: TEST_ADMIN_TOKEN, body: { quota_bytes: 2048, status: 'disabled' } });
@@ -248,6 +250,9 @@ describe('responses match the document', () => {
     const up = await check('POST', '/api/upload', {}, { token: TEST_ADMIN_TOKEN, raw: siteForm({ 'site/index.html': '<p>hi</p>', 'site/a.css': 'p{}' }, { slug, note: 'n' }) });
     await check('POST', '/api/upload', {}, { token: TEST_ADMIN_TOKEN, raw: siteForm({ 'index.html': 'x' }, { slug }) });
     await check('GET', '/api/files', {}, { token: TEST_ADMIN_TOKEN });
+    await check('GET', '/api/files', {}, { token: TEST_ADMIN_TOKEN }, `?limit=1&q=${slug}`);
+    await check('GET', '/api/projects/{slug}', { slug }, { token: TEST_ADMIN_TOKEN });
+    await check('GET', '/api/projects/{slug}', { slug: 'no-such-project' }, { token: TEST_ADMIN_TOKEN });
     const file = up.json.project.files[0];
     await check('PATCH', '/api/status', {}, { token: TEST_ADMIN_TOKEN, body: { id: file.id, status: 'offline' } });
     await check('PATCH', '/api/projects/{slug}', { slug }, { token: TEST_ADMIN_TOKEN, body: { note: 'm', password: 'secret-pw', spa: true, allow_dotfiles: false } });
@@ -285,6 +290,10 @@ describe('responses match the document', () => {
     await check('POST', '/api/shares/upload/complete', {}, { token: m.token, body: { groupId, files: [] } });
     await check('GET', '/api/shares', {}, { token: m.token });
     await check('GET', '/api/shares', {}, { token: TEST_ADMIN_TOKEN });
+    await check('GET', '/api/shares', {}, { token: m.token }, '?limit=1&q=n');
+    await check('GET', '/api/shares', {}, { token: m.token }, '?limit=0');
+    await check('GET', '/api/shares/{id}', { id: done.json.share.id }, { token: m.token });
+    await check('GET', '/api/shares/{id}', { id: 'nosuchshare' }, { token: m.token });
     await check('PATCH', '/api/shares/{id}', { id: done.json.share.id }, { token: m.token, body: { expires_at: '2099-01-01T00:00:00Z', password: 'pw-123456' } });
     await check('DELETE', '/api/shares/{id}', { id: done.json.share.id }, { token: m.token });
     await check('DELETE', '/api/shares/{id}', { id: done.json.share.id }, { token: m.token });

@@ -12,7 +12,8 @@ export default defineCommand({
     if (!u) return out(`administrator (Admin Token) on ${creds.url}`, me);
     // An unfinished upload holds its bytes of the quota until it completes or is removed.
     // (An admin-role member lists everyone's shares: only their own hold their quota.)
-    const pending = (await client.listShares()).filter((s) => s.upload_state === 'pending' && s.user_id === u.id);
+    const pending = [];
+    for await (const page of client.sharePages()) pending.push(...page.filter((s) => s.upload_state === 'pending' && s.user_id === u.id));
     const held = pending.reduce((n, s) => n + s.total_bytes, 0);
     const free = Math.max(0, u.quota_bytes - u.used_bytes - held);
     const heldText = pending.length

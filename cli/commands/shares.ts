@@ -1,16 +1,16 @@
 import { formatBytes } from '../../lib/client/format';
-import type { ShareDto } from '../../lib/shares/share-dto';
+import type { ShareSummaryDto } from '../../lib/shares/share-dto';
 import { defineCommand } from '../command';
 
 /** What a share is to its owner right now: an unfinished upload and an expired link say so. */
-export function shareState(s: Pick<ShareDto, 'status' | 'upload_state' | 'expires_at'>, now = Date.now()): string {
+export function shareState(s: Pick<ShareSummaryDto, 'status' | 'upload_state' | 'expires_at'>, now = Date.now()): string {
   if (s.upload_state === 'pending') return 'pending';
   if (s.expires_at && Date.parse(s.expires_at) <= now) return 'expired';
   return s.status;
 }
 
 /** One line of `htmls shares`. */
-export function shareLine(s: ShareDto, baseUrl: string, now = Date.now()): string {
+export function shareLine(s: ShareSummaryDto, baseUrl: string, now = Date.now()): string {
   const state = shareState(s, now);
   const head = `${s.id}  ${state.padEnd(7)} ${formatBytes(s.total_bytes).padStart(8)}`;
   if (state === 'pending') return `${head}  upload not finished (run the same htmls share again to resume, or htmls share-rm ${s.id})`;
@@ -22,13 +22,27 @@ export function shareLine(s: ShareDto, baseUrl: string, now = Date.now()): strin
 
 export default defineCommand({
   name: 'shares',
-  summary: 'List your shares with their status, size, expiry and link',
+  summary: 'List your shares (newest first) with their status, size, expiry and link',
   signedIn: true,
-  options: {},
-  async run({ client, creds, json, out }) {
-    const shares = await client.listShares();
+  options: {
+    all: { type: 'boolean', description: 'Every share, not only the newest 50 (fetched page by page)' },
+    search: { type: 'string', value: 'TEXT', description: 'Only shares whose note or id contains TEXT' },
+  },
+  details: 'Without --all, the newest 50 shares are listed and the last line says whether more exist.',
+  async run({ client, creds, json, out, options }) {
+    const query = { q: options.search };
+    const shares = [];
+    let more = false;
+    if (options.all) {
+      for await (const page of client.sharePages(query)) shares.push(...page);
+    } else {
+      const page = await client.listShares(query);
+      shares.push(...page.shares);
+      more = page.next_cursor !== null;
+    }
     if (json) return out('', shares);
-    if (shares.length === 0) return console.log('No shares.');
+    if (shares.length === 0) return console.log(options.search ? `No shares match "${options.search}".` : 'No shares.');
     for (const s of shares) console.log(shareLine(s, creds.url));
+    if (more) console.log(`More shares exist: htmls shares --all${options.search ? ' --search …' : ''} lists every one.`);
   },
 });

@@ -29,13 +29,6 @@ async function filesOf(db: Db, deployIds: string[]): Promise<Map<string, HostedF
   return byDeploy;
 }
 
-/** Every project with the files of its live deploy, newest first. */
-export async function listAllProjects(db: Db): Promise<{ project: ProjectRow; files: HostedFileRow[] }[]> {
-  const ps = await db.select().from(projects).orderBy(sql`${projects.createdAt} desc`, asc(projects.slug));
-  const files = await filesOf(db, ps.map((p) => p.activeDeployId).filter((id): id is string => id !== null));
-  return ps.map((p) => ({ project: p, files: (p.activeDeployId && files.get(p.activeDeployId)) || [] }));
-}
-
 export async function getProjectWithFiles(db: Db, slug: string): Promise<{ project: ProjectRow; files: HostedFileRow[] } | null> {
   const project = await findProject(db, slug);
   if (!project) return null;

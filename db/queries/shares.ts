@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, asc, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { bumpEpoch, EPOCH } from './settings';
 import { scheduleDeletion } from './storage-gc';
@@ -23,38 +23,6 @@ export const ownedBy = (owner: ShareOwner) =>
   owner === 'any' ? undefined : owner.ownerId === null ? sql`${shareGroups.userId} is null` : eq(shareGroups.userId, owner.ownerId);
 
 const ownerName = (g: { username: string | null; displayName: string | null }) => g.displayName || g.username;
-
-/** One member's shares with their items, newest first. */
-export function listSharesByOwner(db: Db, ownerId: string): Promise<ShareWithItems[]> {
-  return listSharesWhere(db, eq(shareGroups.userId, ownerId));
-}
-
-/** Every owner's shares with their items, newest first (the administrator's list). */
-export function listAllShares(db: Db): Promise<ShareWithItems[]> {
-  return listSharesWhere(db, undefined);
-}
-
-async function listSharesWhere(db: Db, where: SQL | undefined): Promise<ShareWithItems[]> {
-  const groups = await db
-    .select({ group: shareGroups, username: users.username, displayName: users.displayName })
-    .from(shareGroups)
-    .leftJoin(users, eq(users.id, shareGroups.userId))
-    .where(where)
-    .orderBy(desc(shareGroups.createdAt));
-  if (groups.length === 0) return [];
-  const items = await db
-    .select()
-    .from(shareItems)
-    .where(inArray(shareItems.groupId, groups.map((g) => g.group.id)))
-    .orderBy(asc(shareItems.relativePath));
-  const byGroup = new Map<string, ShareItemRow[]>();
-  for (const it of items) {
-    const list = byGroup.get(it.groupId);
-    if (list) list.push(it);
-    else byGroup.set(it.groupId, [it]);
-  }
-  return groups.map((g) => ({ group: g.group, username: g.username, ownerName: ownerName(g), items: byGroup.get(g.group.id) ?? [] }));
-}
 
 /** A share with its items when `owner` may manage it, else null (ownership in the WHERE clause). */
 export async function findShareOwnedBy(db: Db, owner: ShareOwner, id: string): Promise<ShareWithItems | null> {

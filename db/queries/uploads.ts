@@ -150,6 +150,28 @@ export async function recordPartCrc(db: Db, row: PartCrcRow): Promise<boolean> {
   }
 }
 
+/**
+ * Records many parts' CRC-32s in one statement (the last of each part when one was sent twice),
+ * skipping parts whose pending upload is gone meanwhile (completed or cancelled).
+ */
+export async function recordPartCrcs(db: Db, rows: PartCrcRow[]): Promise<void> {
+  const last = new Map(rows.map((r) => [`${r.pendingUploadId}:${r.partNumber}`, r]));
+  const values = sql.join(
+    [...last.values()].map((r) => sql`(${r.pendingUploadId}::uuid, ${r.partNumber}::int, ${r.etag}::text, ${r.size}::bigint, ${r.crc32}::bigint)`),
+    sql`, `,
+  );
+  try {
+    await db.execute(sql`insert into ${uploadPartCrcs} (pending_upload_id, part_number, etag, size, crc32)
+      select v.* from (values ${values}) as v(pending_upload_id, part_number, etag, size, crc32)
+      where exists (select 1 from ${pendingUploads} p where p.id = v.pending_upload_id)
+      on conflict (pending_upload_id, part_number) do update set etag = excluded.etag, size = excluded.size, crc32 = excluded.crc32`);
+  } catch (e) {
+    // A pending row deleted between the check and the insert: one by one, dropping that one.
+    if (pgCode(e) !== '23503') throw e;
+    for (const r of last.values()) await recordPartCrc(db, r);
+  }
+}
+
 /** Recorded part CRCs of the given pending uploads, by pending upload id. */
 export async function partCrcsOf(db: Db, pendingIds: string[]): Promise<Map<string, PartCrcRow[]>> {
   const out = new Map<string, PartCrcRow[]>();

@@ -15,10 +15,6 @@ export async function findUserById(db: Db, id: string): Promise<UserRow | null> 
   return row ?? null;
 }
 
-export async function listUsers(db: Db): Promise<UserRow[]> {
-  return db.select().from(users).orderBy(users.createdAt, users.username);
-}
-
 /** Inserts unless the username exists; null means taken. */
 export async function insertUser(
   db: Db,

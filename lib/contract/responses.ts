@@ -40,6 +40,7 @@ export const projectSchema = z.object({
   allow_dotfiles: z.boolean().describe('Paths with dot-segments are served (.well-known/ always is)'),
   deploy_id: z.string().nullable().describe('The live deploy'),
   has_html: z.boolean().describe('Whether the live deploy has an HTML page; without one /p/<slug>/ is a file listing'),
+  online_count: z.number().int().describe('Files of the live deploy that are online (0: the project is hidden)'),
   files: z.array(fileSchema).describe('The files of the live deploy'),
 });
 export const deploySchema = z.object({
@@ -85,6 +86,11 @@ export const accessTokenSchema = z.object({
   last_used_ip: z.string().nullable().describe('The address of the last use'),
   created_at: time,
 });
+/** A list entry of GET /api/shares: the share without its items (GET /api/shares/:id has them). */
+export const shareSummarySchema = shareSchema.omit({ items: true });
+/** A list entry of GET /api/files: the project without its files (GET /api/projects/:slug has them). */
+export const projectSummarySchema = projectSchema.omit({ files: true });
+export const nextCursorSchema = z.string().nullable().describe('Pass as ?cursor= for the next page; null on the last page');
 const errorCodes = Object.keys(statusByCode) as [ErrorCode, ...ErrorCode[]];
 export const errorSchema = z.object({
   error: z.string().describe('A sentence for a person'),
@@ -148,6 +154,8 @@ components.add(deploySchema, { id: 'Deploy' });
 components.add(shareItemSchema, { id: 'ShareItem' });
 components.add(shareSchema, { id: 'Share' });
 components.add(accessTokenSchema, { id: 'AccessToken' });
+components.add(shareSummarySchema, { id: 'ShareSummary' });
+components.add(projectSummarySchema, { id: 'ProjectSummary' });
 components.add(errorSchema, { id: 'Error' });
 components.add(validationErrorSchema, { id: 'ValidationError' });
 components.add(conceptSchema, { id: 'Concept' });

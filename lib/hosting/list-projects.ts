@@ -1,15 +1,20 @@
 import 'server-only';
-import { getProjectWithFiles, listAllProjects } from '@/db/queries/hosting';
+import { pageProjects } from '@/db/queries/lists';
+import { getProjectWithFiles } from '@/db/queries/hosting';
+import type { ListQuery } from '../contract/lists';
 import { notFound } from '../errors';
+import { encodeCursor, pageQueryOf } from '../lists/page-cursor';
 import type { Runtime } from '../runtime';
-import { toProjectDto, type ProjectDto } from './project-dto';
+import { toProjectDto, toProjectSummaryDto, type ProjectDto, type ProjectSummaryDto } from './project-dto';
 import { isValidSlug } from './slug';
 
-/** Every project with the files of its live deploy (GET /api/files). */
-export async function listProjects(rt: Runtime): Promise<ProjectDto[]> {
-  return (await listAllProjects(rt.db)).map((r) => toProjectDto(r.project, r.files));
+/** GET /api/files: a page of projects, newest first, with counts but not files. */
+export async function listProjects(rt: Runtime, query: ListQuery): Promise<{ projects: ProjectSummaryDto[]; next_cursor: string | null }> {
+  const page = await pageProjects(rt.db, pageQueryOf(query));
+  return { projects: page.rows.map(toProjectSummaryDto), next_cursor: encodeCursor(page.next) };
 }
 
+/** GET /api/projects/:slug (and every change's answer): the project with its live deploy's files. */
 export async function getProjectDtoOrThrow(rt: Runtime, slug: string): Promise<ProjectDto> {
   const row = isValidSlug(slug) ? await getProjectWithFiles(rt.db, slug) : null;
   if (!row) throw notFound('No such project');

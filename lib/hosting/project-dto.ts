@@ -1,11 +1,14 @@
 import 'server-only';
 import type { z } from 'zod';
-import type { deploySchema, fileSchema, projectSchema } from '../contract/responses';
+import type { deploySchema, fileSchema, projectSchema, projectSummarySchema } from '../contract/responses';
+import type { ProjectSummaryRow } from '@/db/queries/lists';
 import type { DeployRow, HostedFileRow, ProjectRow } from '@/db/schema';
 
 export type FileDto = z.output<typeof fileSchema>;
 
 export type ProjectDto = z.output<typeof projectSchema>;
+
+export type ProjectSummaryDto = z.output<typeof projectSummarySchema>;
 
 export type DeployDto = z.output<typeof deploySchema>;
 
@@ -21,21 +24,34 @@ export function toFileDto(f: HostedFileRow): FileDto {
   };
 }
 
-export function toProjectDto(p: ProjectRow, files: HostedFileRow[]): ProjectDto {
+function toSummary(p: ProjectRow, t: { fileCount: number; onlineCount: number; totalBytes: number; hasHtml: boolean }): ProjectSummaryDto {
   return {
     slug: p.slug,
     note: p.note,
     has_password: p.passwordHash !== null,
-    file_count: files.length,
-    total_bytes: files.reduce((n, f) => n + Number(f.size), 0),
+    file_count: t.fileCount,
+    total_bytes: t.totalBytes,
     created_at: p.createdAt.toISOString(),
     url: `/p/${p.slug}`,
     spa: p.spa,
     allow_dotfiles: p.allowDotfiles,
     deploy_id: p.activeDeployId,
-    has_html: files.some((f) => /\.html?$/i.test(f.path)),
-    files: files.map(toFileDto),
+    has_html: t.hasHtml,
+    online_count: t.onlineCount,
   };
+}
+
+/** A list entry: the project with its live deploy's counts, without the files. */
+export const toProjectSummaryDto = (r: ProjectSummaryRow): ProjectSummaryDto => toSummary(r.project, r);
+
+export function toProjectDto(p: ProjectRow, files: HostedFileRow[]): ProjectDto {
+  const totals = {
+    fileCount: files.length,
+    onlineCount: files.filter((f) => f.status === 'online').length,
+    totalBytes: files.reduce((n, f) => n + Number(f.size), 0),
+    hasHtml: files.some((f) => /\.html?$/i.test(f.path)),
+  };
+  return { ...toSummary(p, totals), files: files.map(toFileDto) };
 }
 
 export function toDeployDto(d: DeployRow, activeId: string | null): DeployDto {

@@ -3,10 +3,12 @@ import { findShareGroup } from '@/db/queries/shares';
 import { discardPendingGroup, stalePendingGroups } from '@/db/queries/uploads';
 import type { Principal } from '../auth/principal';
 import { AppError } from '../errors';
+import { mapLimit } from '../map-limit';
 import type { Runtime } from '../runtime';
 import { runDeletions } from '../storage/gc';
 import { sharedGroupPrefix } from '../storage/keys';
 import { ownGroupOrThrow } from './own-group';
+import { forgetPendingParts } from './pending-parts';
 
 const completed = () => new AppError('already_completed', 'This upload is already complete; delete the share instead');
 
@@ -31,6 +33,7 @@ export async function abortUpload(rt: Runtime, principal: Principal, groupId: st
 export async function discardGroup(rt: Runtime, groupId: string): Promise<boolean> {
   const gcIds = await discardPendingGroup(rt.db, groupId, sharedGroupPrefix(groupId));
   if (!gcIds) return false;
+  forgetPendingParts(groupId);
   await runDeletions(rt, gcIds);
   return true;
 }
@@ -44,7 +47,10 @@ export async function abortStaleUploads(rt: Runtime): Promise<number> {
   for (;;) {
     const batch = await stalePendingGroups(rt.db, rt.env.pendingUploadTtlMs, 100);
     let freed = 0;
-    for (const id of batch) if (await discardGroup(rt, id)) freed++;
+    // A few groups at once: each is a transaction, then its prefix's store calls.
+    await mapLimit(batch, 4, async (id) => {
+      if (await discardGroup(rt, id)) freed++;
+    });
     n += freed;
     if (batch.length < 100 || freed === 0) return n;
   }

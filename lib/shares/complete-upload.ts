@@ -14,6 +14,7 @@ import { discardGroup } from './abort-upload';
 import { expectedPartSize } from './capabilities';
 import { crc32OfParts } from '../zip/crc32-combine';
 import { ownGroupOrThrow } from './own-group';
+import { flushPartCrcs, forgetPendingParts } from './pending-parts';
 import { toShareDto, type ShareDto } from './share-dto';
 
 /** Store calls in flight at once: a 500-file share completes in a few seconds on S3. */
@@ -77,6 +78,8 @@ async function completeOnce(rt: Runtime, principal: Principal, input: CompleteIn
     throw e;
   }
 
+  // The CRC rows of parts this process took are written behind their replies: wait for them.
+  await flushPartCrcs();
   const crcs = await partCrcsOf(rt.db, pending.map((p) => p.id));
   const won = await publishGroup(
     rt.db,
@@ -98,6 +101,7 @@ async function completeOnce(rt: Runtime, principal: Principal, input: CompleteIn
     for (const s of stored) await rt.storage.delete(s.pending.storageKey).catch(() => {});
     throw notFound('This upload was cancelled');
   }
+  forgetPendingParts(group.id);
   return toShareDto((await findShare(rt.db, group.id))!);
 }
 

@@ -1,4 +1,5 @@
 import 'server-only';
+import { randomUUID } from 'node:crypto';
 import { insertPendingUploads, reservePendingGroup, setPendingGroupPassword, type HeldByOwner } from '@/db/queries/uploads';
 import { isAdmin, ownerIdOf, type Principal } from '../auth/principal';
 import { randomId } from '../auth/crypto';
@@ -15,6 +16,7 @@ import type { Runtime } from '../runtime';
 import { sharedFileKey } from '../storage/keys';
 import { discardGroup } from './abort-upload';
 import { capabilities, partCountFor } from './capabilities';
+import { rememberPendingParts } from './pending-parts';
 
 /**
  * POST /api/shares/upload/init: checks every limit and the quota before anything is stored,
@@ -81,19 +83,22 @@ export async function initUpload(rt: Runtime, principal: Principal, input: InitI
       const uploadId = await rt.storage.createMultipart(storageKey, { contentType: contentTypeFor(f.relativePath), partSize: caps.partSize });
       return { ...f, storageKey, uploadId, partCount: partCountFor(f.size, caps.partSize) };
     });
-    await insertPendingUploads(
-      rt.db,
-      started.map((f) => ({
-        groupId,
-        userId: ownerId,
-        uploadId: f.uploadId,
-        storageKey: f.storageKey,
-        partCount: f.partCount,
-        clientPath: f.clientPath,
-        relativePath: f.relativePath,
-        declaredSize: f.size,
-        contentType: contentTypeFor(f.relativePath),
-      })),
+    const rows = started.map((f) => ({
+      id: randomUUID(),
+      groupId,
+      userId: ownerId,
+      uploadId: f.uploadId,
+      storageKey: f.storageKey,
+      partCount: f.partCount,
+      clientPath: f.clientPath,
+      relativePath: f.relativePath,
+      declaredSize: f.size,
+      contentType: contentTypeFor(f.relativePath),
+    }));
+    await insertPendingUploads(rt.db, rows);
+    // Proxy parts come back to this server: what they need of their upload is known from here on.
+    if (caps.mode === 'proxy') rememberPendingParts(
+      rows.map((r) => ({ id: r.id, groupId, ownerId, uploadId: r.uploadId, storageKey: r.storageKey, partCount: r.partCount, declaredSize: r.declaredSize, partSize: caps.partSize })),
     );
     return {
       groupId,

@@ -1,11 +1,23 @@
 import 'server-only';
-import { listAllShares, listSharesByOwner } from '@/db/queries/shares';
-import { isAdmin, type Principal } from '../auth/principal';
+import { pageShares } from '@/db/queries/lists';
+import { findShareOwnedBy } from '@/db/queries/shares';
+import type { Principal } from '../auth/principal';
+import { shareOwnerOf } from '../auth/share-owner';
+import type { ListQuery } from '../contract/lists';
+import { notFound } from '../errors';
+import { encodeCursor, pageQueryOf } from '../lists/page-cursor';
 import type { Runtime } from '../runtime';
-import { toShareDto, type ShareDto } from './share-dto';
+import { toShareDto, toShareSummaryDto, type ShareDto, type ShareSummaryDto } from './share-dto';
 
-/** GET /api/shares: members see their own shares; the administrator sees everyone's. */
-export async function listSharesFor(rt: Runtime, principal: Principal): Promise<ShareDto[]> {
-  const rows = principal.kind === 'user' && !isAdmin(principal) ? await listSharesByOwner(rt.db, principal.user.id) : await listAllShares(rt.db);
-  return rows.map(toShareDto);
+/** GET /api/shares: a page of the caller's shares (the administrator: everyone's), without items. */
+export async function listSharesFor(rt: Runtime, principal: Principal, query: ListQuery): Promise<{ shares: ShareSummaryDto[]; next_cursor: string | null }> {
+  const page = await pageShares(rt.db, shareOwnerOf(principal), pageQueryOf(query));
+  return { shares: page.rows.map(toShareSummaryDto), next_cursor: encodeCursor(page.next) };
+}
+
+/** GET /api/shares/:id — with its items; another member's share is "not found". */
+export async function getShareFor(rt: Runtime, principal: Principal, id: string): Promise<ShareDto> {
+  const share = await findShareOwnedBy(rt.db, shareOwnerOf(principal), id);
+  if (!share) throw notFound('No such share');
+  return toShareDto(share);
 }

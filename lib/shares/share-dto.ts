@@ -1,17 +1,21 @@
 import 'server-only';
 import type { z } from 'zod';
-import type { shareItemSchema, shareSchema } from '../contract/responses';
+import type { shareItemSchema, shareSchema, shareSummarySchema } from '../contract/responses';
+import type { ShareSummaryRow } from '@/db/queries/lists';
 import type { ShareWithItems } from '@/db/queries/shares';
+import type { ShareGroupRow } from '@/db/schema';
 import { encodeUrlPath } from '../paths/relative-path';
 
 export type ShareItemDto = z.output<typeof shareItemSchema>;
 
 export type ShareDto = z.output<typeof shareSchema>;
 
+export type ShareSummaryDto = z.output<typeof shareSummarySchema>;
+
 export const shareItemUrl = (id: string, relativePath: string) => `/f/${id}/${encodeUrlPath(relativePath)}`;
 
 /** The one shape a share leaves the server in: never the password hash or storage keys. */
-export function toShareDto({ group, username, items }: ShareWithItems): ShareDto {
+function toSummary(group: ShareGroupRow, username: string | null, fileCount: number): ShareSummaryDto {
   return {
     id: group.id,
     note: group.note,
@@ -21,12 +25,22 @@ export function toShareDto({ group, username, items }: ShareWithItems): ShareDto
     has_password: group.passwordHash !== null,
     user_id: group.userId,
     username,
-    file_count: items.length,
+    file_count: fileCount,
     total_bytes: group.uploadState === 'complete' ? Number(group.totalBytes) : Number(group.reservedBytes),
     download_count: Number(group.downloadCount),
     max_downloads: group.maxDownloads,
     created_at: group.createdAt.toISOString(),
     url: `/f/${group.id}`,
+  };
+}
+
+/** A list entry: the share without its items. */
+export const toShareSummaryDto = (r: ShareSummaryRow): ShareSummaryDto => toSummary(r.group, r.username, r.fileCount);
+
+/** The share with every item (GET /api/shares/:id, and what a change answers). */
+export function toShareDto({ group, username, items }: ShareWithItems): ShareDto {
+  return {
+    ...toSummary(group, username, items.length),
     items: items.map((it) => ({
       relative_path: it.relativePath,
       size: Number(it.size),

@@ -2,7 +2,6 @@ import 'server-only';
 import type { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import { findOwnPendingUpload } from '@/db/queries/shares';
-import { recordPartCrc } from '@/db/queries/uploads';
 import type { PendingUploadRow, ShareGroupRow } from '@/db/schema';
 import { ownerIdOf, type Principal } from '../auth/principal';
 import type { ChunkResult, PartRef, PartUrlResult } from '../contract/upload-protocol';
@@ -11,6 +10,7 @@ import type { Runtime } from '../runtime';
 import { isStorageNotFound } from '../storage/types';
 import { expectedPartSize } from './capabilities';
 import { directUploadsAllowed } from './direct-uploads';
+import { knownPendingPart, recordPartCrcSoon, rememberPendingParts, type PendingPart } from './pending-parts';
 
 const PRESIGN_SECONDS = 15 * 60;
 
@@ -38,15 +38,42 @@ export async function presignPartUrl(rt: Runtime, principal: Principal, input: P
 }
 
 /**
+ * What a proxy part needs of its pending upload: known in memory from init (this instance), else
+ * read once (the pending session, its group pending and the caller's: ownership in the WHERE)
+ * and kept. A known entry is the caller's only when group and owner match what was read.
+ */
+async function pendingPartFor(rt: Runtime, principal: Principal, ref: PartRef): Promise<PendingPart> {
+  const ownerId = ownerIdOf(principal);
+  const known = knownPendingPart(ref.uploadId, ref.storageKey);
+  if (known) {
+    if (known.groupId !== ref.groupId || known.ownerId !== ownerId) throw notFound('No such pending upload');
+    return known;
+  }
+  const { pending, group } = await pendingFor(rt, principal, ref);
+  const part: PendingPart = {
+    id: pending.id,
+    groupId: group.id,
+    ownerId: group.userId,
+    uploadId: pending.uploadId,
+    storageKey: pending.storageKey,
+    partCount: pending.partCount,
+    declaredSize: Number(pending.declaredSize),
+    partSize: group.partSize,
+  };
+  rememberPendingParts([part]);
+  return part;
+}
+
+/**
  * PUT /api/shares/upload/chunk (proxy mode): one part streamed straight into the store. The
  * announced length must be the part's exact size (413 above the part size), so a short or
  * long body is refused up front.
  */
 export async function uploadChunk(rt: Runtime, principal: Principal, ref: PartRef, body: Readable, contentLength: number): Promise<ChunkResult> {
-  const { pending, group } = await pendingFor(rt, principal, ref);
-  checkPartNumber(pending, ref.partNumber);
-  if (contentLength > group.partSize) throw new AppError('part_too_large', `A part is at most ${group.partSize} bytes`);
-  const expected = expectedPartSize(Number(pending.declaredSize), group.partSize, ref.partNumber);
+  const pending = await pendingPartFor(rt, principal, ref);
+  if (ref.partNumber > pending.partCount) throw new AppError('invalid_request', `partNumber must be between 1 and ${pending.partCount}`);
+  if (contentLength > pending.partSize) throw new AppError('part_too_large', `A part is at most ${pending.partSize} bytes`);
+  const expected = expectedPartSize(pending.declaredSize, pending.partSize, ref.partNumber);
   if (contentLength !== expected) {
     throw new AppError('size_mismatch', `Part ${ref.partNumber} of this file must be exactly ${expected} bytes, not ${contentLength}`);
   }
@@ -56,7 +83,7 @@ export async function uploadChunk(rt: Runtime, principal: Principal, ref: PartRe
     const { etag } = await rt.storage.uploadPart(pending.storageKey, pending.uploadId, ref.partNumber, body, contentLength, (chunk) => {
       crc = crc32(chunk, crc);
     });
-    await recordPartCrc(rt.db, { pendingUploadId: pending.id, partNumber: ref.partNumber, etag, size: contentLength, crc32: crc });
+    recordPartCrcSoon(rt, { pendingUploadId: pending.id, partNumber: ref.partNumber, etag, size: contentLength, crc32: crc });
     return { partNumber: ref.partNumber, etag };
   } catch (e) {
     // A client that went away is not a server fault (nor a database outage): no 5xx, no log.

@@ -54,9 +54,10 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
   async function partSizeOf(dir: string): Promise<number> {
     const known = partSizes.get(dir);
     if (known !== undefined) return known;
-    const text = await fs.readFile(path.join(dir, 'meta'), 'utf8').catch((e) => {
+    const text = await readNote(path.join(dir, 'meta')).catch((e) => {
       throw isNotFound(e) ? new StorageNotFoundError('no such upload') : e;
     });
+    if (text === null) throw new StorageNotFoundError('no such upload');
     const { partSize } = JSON.parse(text) as { partSize: number };
     if (!closing.has(dir)) remember(dir, partSize);
     return partSize;
@@ -81,15 +82,19 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
   async function listParts(key: string, uploadId: string): Promise<PartInfo[]> {
     const dir = uploadDir(key, uploadId);
     await partSizeOf(dir);
-    const parts: PartInfo[] = [];
-    for (const name of await fs.readdir(dir).catch(() => [] as string[])) {
-      const m = /^part-(\d{5})$/.exec(name);
-      if (!m) continue;
-      const text = await fs.readFile(path.join(dir, name), 'utf8').catch(() => null);
-      const [size, etag] = text?.split(' ') ?? [];
-      if (etag) parts.push({ partNumber: Number(m[1]), size: Number(size), etag });
-    }
-    return parts.sort((a, b) => a.partNumber - b.partNumber);
+    return partsIn(dir);
+  }
+
+  /** The parts whose markers are written, of an upload known to exist (markers read at once). */
+  async function partsIn(dir: string): Promise<PartInfo[]> {
+    const names = (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => /^part-\d{5}$/.test(n));
+    const parts = await Promise.all(
+      names.map(async (name) => {
+        const [size, etag] = (await readNote(path.join(dir, name)))?.split(' ') ?? [];
+        return etag ? { partNumber: Number(name.slice(5)), size: Number(size), etag } : null;
+      }),
+    );
+    return parts.filter((p): p is PartInfo => p !== null).sort((a, b) => a.partNumber - b.partNumber);
   }
 
   return {
@@ -97,7 +102,7 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
       const uploadId = randomBytes(16).toString('hex');
       const dir = uploadDir(key, uploadId);
       await fs.mkdir(dir, { recursive: true });
-      await fs.writeFile(path.join(dir, 'meta'), JSON.stringify({ partSize }));
+      await writeNote(path.join(dir, 'meta'), JSON.stringify({ partSize }));
       remember(dir, partSize);
       return uploadId;
     },
@@ -118,9 +123,7 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
           throw e;
         }
         const etag = `"${size.toString(16)}-${randomBytes(8).toString('hex')}"`;
-        const tmp = `${marker(dir, partNumber)}.${randomBytes(6).toString('hex')}`;
-        await fs.writeFile(tmp, `${size} ${etag}`);
-        await fs.rename(tmp, marker(dir, partNumber));
+        await writeNote(marker(dir, partNumber), `${size} ${etag}`);
         return { etag };
       })();
       const writer: Writer = {
@@ -152,10 +155,13 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
     async complete(key: string, uploadId: string, parts: { partNumber: number; etag: string }[], target: string): Promise<void> {
       const dir = uploadDir(key, uploadId);
       if (closing.has(dir)) throw new StorageNotFoundError('no such upload');
+      // Read while it is still remembered: quiesce() forgets it (one read of `meta` per file saved).
+      const partSize = await partSizeOf(dir);
+      // Checked again after the await: the first of two completes has marked it closing.
+      if (closing.has(dir)) throw new StorageNotFoundError('no such upload');
       await quiesce(dir);
       try {
-        const partSize = await partSizeOf(dir);
-        const stored = new Map((await listParts(key, uploadId)).map((p) => [p.partNumber, p]));
+        const stored = new Map((await partsIn(dir)).map((p) => [p.partNumber, p]));
         const ordered = [...parts].sort((a, b) => a.partNumber - b.partNumber);
         if (ordered.length === 0) throw new StorageInvalidPartError('no parts to complete');
         let total = 0;
@@ -167,12 +173,12 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
           total += s.size;
         });
         const data = path.join(dir, 'data');
-        const fh = await fs.open(data, constants.O_WRONLY | constants.O_CREAT);
-        try {
-          await fh.truncate(total);
-        } finally {
-          await fh.close();
-        }
+        // Every part opened the data file (an empty one too), so it exists: one call, not three.
+        await fs.truncate(data, total).catch(async (e) => {
+          if (!isNotFound(e)) throw e;
+          await (await fs.open(data, constants.O_WRONLY | constants.O_CREAT)).close();
+          await fs.truncate(data, total);
+        });
         await fs.mkdir(path.dirname(target), { recursive: true });
         await fs.rename(data, target);
         await fs.rm(dir, { recursive: true, force: true });
@@ -344,6 +350,36 @@ const isNotFound = (e: unknown) => (e as NodeJS.ErrnoException)?.code === 'ENOEN
  * Removes now-empty parent folders up to the key family (`shared/`, `files/`), which stays: a
  * concurrent mkdir -p of another group must not lose the folder it is about to create in.
  */
+/**
+ * An upload's small notes (`meta`, and each part's marker "size etag") are symbolic links whose
+ * target is the text: created whole in one call (a reader sees all of it or nothing, as the
+ * write-then-rename of a file gave, in one call instead of four) and read in one. A note that
+ * exists is replaced through a temporary link and a rename. Notes written as files by an older
+ * version are still read.
+ */
+async function writeNote(file: string, text: string): Promise<void> {
+  try {
+    await fs.symlink(text, file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    const tmp = `${file}.${randomBytes(6).toString('hex')}`;
+    await fs.symlink(text, tmp);
+    await fs.rename(tmp, file);
+  }
+}
+
+/** A note's text; null when it is gone. */
+async function readNote(file: string): Promise<string | null> {
+  try {
+    return await fs.readlink(file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EINVAL') return fs.readFile(file, 'utf8').catch(() => null);
+    if (code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
 export async function pruneEmpty(dir: string, root: string): Promise<void> {
   let current = dir;
   while (current.startsWith(root + path.sep) && path.relative(root, current).includes(path.sep)) {

@@ -116,6 +116,23 @@ export function createFsStorage(root: string): StorageDriver {
     return info(key, await fs.stat(target));
   }
 
+  /**
+   * Takes a folder out of the store in one rename (into tmp/, on the same filesystem), then
+   * unlinks its files in the background: deleting a share of 500 files costs what the rename
+   * costs, not 1,500 file-system calls, and nothing under the prefix is found once this returns.
+   * A crash midway leaves the folder to sweepTemporary().
+   */
+  async function discardDir(dir: string): Promise<void> {
+    const gone = await tmpFile();
+    try {
+      await fs.rename(dir, gone);
+    } catch (e) {
+      if (isNotFound(e)) return;
+      throw e;
+    }
+    void fs.rm(gone, { recursive: true, force: true }).catch((e) => console.error('[htmls] removing a deleted folder failed; the janitor will retry:', (e as Error).message));
+  }
+
   async function walk(dir: string, keyPrefix: string, out: ObjectInfo[]): Promise<void> {
     let entries;
     try {
@@ -179,16 +196,16 @@ export function createFsStorage(root: string): StorageDriver {
     },
 
     async deletePrefix(prefix) {
-      const found = await driver.list(prefix);
       if (prefix.endsWith('/') && prefix.length > 1) {
         // A folder prefix (a share group, a deploy): both areas lose just that folder.
+        const dir = objectDir(prefix.slice(0, -1));
         await multipart.deletePrefixFolder(prefix);
-        await handles.changing(prefix, () => fs.rm(objectDir(prefix.slice(0, -1)), { recursive: true, force: true }));
-      } else {
-        for (const u of await driver.listMultipartUploads(prefix)) await driver.abortMultipart(u.key, u.uploadId);
-        for (const o of found) await driver.delete(o.key);
+        await handles.changing(prefix, () => discardDir(dir));
+        return;
       }
-      return found.length;
+      const found = await driver.list(prefix);
+      for (const u of await driver.listMultipartUploads(prefix)) await driver.abortMultipart(u.key, u.uploadId);
+      for (const o of found) await driver.delete(o.key);
     },
 
     async list(prefix) {

@@ -1,7 +1,14 @@
 import 'server-only';
 import { cancelDeletion, finishDeletion, leaseDueDeletions, scheduleDeletion } from '@/db/queries/storage-gc';
 import type { Db } from '@/db/client';
+import { mapLimit } from '../map-limit';
 import type { Runtime } from '../runtime';
+
+/**
+ * Prefixes deleted at once: an account's 20 shares, a project's deploys, the janitor's due rows.
+ * Each prefix is itself a few listing calls and batched deletes (DeleteObjects, 1,000 keys).
+ */
+const PREFIXES_AT_ONCE = 8;
 
 export { cancelDeletion, scheduleDeletion };
 
@@ -19,7 +26,7 @@ export async function runDeletions(rt: Runtime, ids?: string[], db: Db = rt.db):
   if (ids && ids.length === 0) return 0;
   const leased = await leaseDueDeletions(db, ids ? ids.length : 100, 600, ids);
   let done = 0;
-  for (const row of leased) {
+  await mapLimit(leased, PREFIXES_AT_ONCE, async (row) => {
     try {
       await deleteBytes(rt, row.prefix);
       await finishDeletion(db, row.id);
@@ -27,6 +34,6 @@ export async function runDeletions(rt: Runtime, ids?: string[], db: Db = rt.db):
     } catch (e) {
       console.error(`[htmls] deleting ${row.prefix} failed; the janitor will retry:`, (e as Error).message);
     }
-  }
+  });
   return done;
 }

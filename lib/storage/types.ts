@@ -59,8 +59,11 @@ export interface StorageDriver {
   readRange?(key: string, range: ByteRange): Promise<Buffer>;
   head(key: string): Promise<ObjectInfo | null>;
   delete(key: string): Promise<void>;
-  /** Deletes every object, and every unfinished multi-part upload, whose key starts with prefix. */
-  deletePrefix(prefix: string): Promise<number>;
+  /**
+   * Deletes every object, and every unfinished multi-part upload, whose key starts with prefix.
+   * No count: counting a share's 500 objects on the fs store cost more than removing them.
+   */
+  deletePrefix(prefix: string): Promise<void>;
   list(prefix: string): Promise<ObjectInfo[]>;
   /** Every part but the last will have exactly `partSize` bytes (the fs store lays them out by it). */
   createMultipart(key: string, opts: { contentType?: string; partSize: number }): Promise<string>;

@@ -8,7 +8,7 @@
  * server) leaves the group to be resumed. Environment-neutral: see types.ts.
  */
 import { ApiError } from '../client/api';
-import { endpoints, type EndpointName } from '../contract/endpoints';
+import { endpointPath, endpoints, type EndpointName } from '../contract/endpoints';
 import type { BodyOf, ResponseOf } from '../contract/operations';
 import type { ChunkResult, InitFile, UploadStatusFile } from '../contract/upload-protocol';
 import { planParts, splitByStatus, type PartJob, type StoredPart } from './plan';
@@ -213,9 +213,9 @@ async function complete<Body>(
       return (await call(transport, 'completeUpload', body, signal)).share;
     } catch (e) {
       if (attempt > 0 && e instanceof ApiError && e.code === 'already_completed') {
-        const { shares } = await call(transport, 'listShares', undefined, signal);
-        const share = shares.find((s) => s.id === group.groupId);
-        if (share) return share;
+        // Completed by an attempt whose answer was lost: that share is the result.
+        const found = await call(transport, 'getShare', undefined, signal, { id: group.groupId }).catch(() => null);
+        if (found) return found.share;
       }
       if (signal.aborted) throw cancelled();
       if (!isRetryable(e) || attempt >= retries) throw e;
@@ -228,7 +228,6 @@ async function complete<Body>(
 type JsonOperation = { [K in EndpointName]: (typeof endpoints)[K]['method'] extends 'GET' | 'POST' ? K : never }[EndpointName];
 
 /** One operation of the contract: method and path from endpoints.ts, body and answer typed by its schemas. */
-function call<N extends JsonOperation>(transport: UploadTransport<unknown>, name: N, body: BodyOf<N>, signal?: AbortSignal): Promise<ResponseOf<N>> {
-  const { method, path } = endpoints[name];
-  return transport.json<ResponseOf<N>>(method as 'GET' | 'POST', path, body, signal);
+function call<N extends JsonOperation>(transport: UploadTransport<unknown>, name: N, body: BodyOf<N>, signal?: AbortSignal, params?: Record<string, string>): Promise<ResponseOf<N>> {
+  return transport.json<ResponseOf<N>>(endpoints[name].method as 'GET' | 'POST', endpointPath(name, params), body, signal);
 }

@@ -74,7 +74,12 @@ async function versus(ctx: BenchContext, baseline: Baseline, via: 'proxy' | 'dir
   const theirs: number[] = [];
   const runOurs = async () => {
     await quietDisk();
-    const r = await uploadOnce(ctx, ctx.shareFile, SIZE, via, parallel);
+    // Proxy mode as a client sees it: one process runs init, every part and complete on its
+    // keep-alive connection, the clock around all of it (as the baseline's clock is around its PUTs).
+    const r =
+      via === 'proxy'
+        ? await putParts({ file: ctx.shareFile, parallel, share: { base: ctx.base, token: ctx.member, size: SIZE } }).then((x) => ({ ms: x.ms, share: x.share! }))
+        : await uploadOnce(ctx, ctx.shareFile, SIZE, via, parallel);
     ours.push(r.ms);
     await api(ctx.base, 'DELETE', `/api/shares/${r.share.id}`, ctx.member);
   };

@@ -3,8 +3,8 @@ import { json, route } from '@/lib/http/route';
 import { createAccount } from '@/lib/users/create-account';
 import { listAccounts } from '@/lib/users/list-accounts';
 
-// GET /api/users — every user with quota and usage (administrator)
-export const GET = route(operations.listUsers, async ({ rt }) => json({ users: await listAccounts(rt) }));
+// GET /api/users — a page of users with quota and usage, newest first (administrator)
+export const GET = route(operations.listUsers, async ({ rt, query }) => json(await listAccounts(rt, query)));
 
 // POST /api/users — create a user (administrator); quota defaults to the setting
 export const POST = route(operations.createUser, async ({ rt, body }) =>

@@ -5,7 +5,7 @@ import { Dialog, QrCode } from '@/app/_components/client-ui';
 import { PasswordChangeFields } from '@/app/_components/password-change-fields';
 import { Button, Field, FormActions } from '@/app/_components/ui';
 import type { BodyOf } from '@/lib/contract/operations';
-import type { ShareDto } from '@/lib/shares/share-dto';
+import type { ShareSummaryDto } from '@/lib/shares/share-dto';
 import { DownloadLimitField } from './download-limit-field';
 import { toLocalInput } from './expiry-picker';
 import { generatePassword } from './upload-form';
@@ -28,7 +28,7 @@ export function QrDialog({ open, link, onClose }: { open: boolean; link: string;
  * Edits note, expiry and password. Only what changed is sent: saving a new password leaves the
  * expiry exactly as it was. The expiry is a date and a time (local), never just a day.
  */
-export function EditShareDialog({ share, open, onClose, onSave }: { share: ShareDto; open: boolean; onClose: () => void; onSave: (body: BodyOf<'updateShare'>) => Promise<void> }) {
+export function EditShareDialog({ share, open, onClose, onSave }: { share: ShareSummaryDto; open: boolean; onClose: () => void; onSave: (body: BodyOf<'updateShare'>) => Promise<void> }) {
   return (
     <Dialog open={open} onClose={onClose} title="Edit share">
       {open ? <EditShareForm share={share} onCancel={onClose} onSave={onSave} /> : null}
@@ -36,7 +36,7 @@ export function EditShareDialog({ share, open, onClose, onSave }: { share: Share
   );
 }
 
-function EditShareForm({ share, onSave, onCancel }: { share: ShareDto; onSave: (body: BodyOf<'updateShare'>) => Promise<void>; onCancel: () => void }) {
+function EditShareForm({ share, onSave, onCancel }: { share: ShareSummaryDto; onSave: (body: BodyOf<'updateShare'>) => Promise<void>; onCancel: () => void }) {
   const initialExpiry = share.expires_at ? toLocalInput(share.expires_at) : '';
   const [note, setNote] = useState(share.note);
   const [expiry, setExpiry] = useState(initialExpiry);

@@ -9,9 +9,10 @@ import type { PickedFile } from '@/lib/client/collect-files';
 import { describeError, formatBytes, formatDate } from '@/lib/client/format';
 import { forgetPendingUpload, type PendingUpload } from '@/lib/client/pending-uploads';
 import type { BodyOf } from '@/lib/contract/operations';
-import type { ShareDto } from '@/lib/shares/share-dto';
+import type { ShareSummaryDto } from '@/lib/shares/share-dto';
 import { ResumeDialog } from './resume-dialog';
 import { EditShareDialog, QrDialog } from './share-dialogs';
+import { ShareItemDownloads } from './share-item-downloads';
 import { absolute } from './upload-progress';
 
 /** The upload running in this tab: its bytes so far (the IndexedDB record is read once, at load). */
@@ -33,7 +34,7 @@ export function ShareRow({
   onResume,
   onChanged,
 }: {
-  share: ShareDto;
+  share: ShareSummaryDto;
   /** The caller's own share (the administrator also sees everyone else's). */
   mine: boolean;
   showOwner: boolean;
@@ -113,18 +114,7 @@ export function ShareRow({
             {pending ? null : <span data-testid="downloads">{downloads}</span>}
             {showOwner ? ` · by ${s.username ?? 'administrator'}` : ''}
           </p>
-          {!pending && s.download_count > 0 ? (
-            <details className="mt-1 text-xs text-muted">
-              <summary className="cursor-pointer">Downloads per file</summary>
-              <ul className="mt-1 space-y-0.5">
-                {s.items.map((it) => (
-                  <li key={it.relative_path} className="break-all">
-                    {it.relative_path}: {it.download_count}
-                  </li>
-                ))}
-              </ul>
-            </details>
-          ) : null}
+          {!pending && s.download_count > 0 ? <ShareItemDownloads shareId={s.id} /> : null}
         </div>
         <div className="flex flex-wrap gap-1">
           {pending && mine ? (

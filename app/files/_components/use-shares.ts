@@ -1,47 +1,77 @@
 'use client';
 
 import { useCallback, useEffect, useState } from 'react';
-import { callOperation } from '@/lib/client/api';
-import { describeError } from '@/lib/client/format';
+import { ApiError, callOperation } from '@/lib/client/api';
 import { forgetPendingUpload, listPendingUploads, type PendingUpload } from '@/lib/client/pending-uploads';
-import type { ShareDto } from '@/lib/shares/share-dto';
+import { usePagedList, useSettled } from '@/lib/client/use-paged-list';
+import type { ShareSummaryDto } from '@/lib/shares/share-dto';
 
 export interface SharesData {
-  shares: ShareDto[] | null;
+  /** The shares of the pages loaded so far, newest first (null until the first page). */
+  shares: ShareSummaryDto[] | null;
   error: string;
   /** This browser's records of unfinished uploads, by group id. */
   pending: Map<string, PendingUpload>;
   reload: () => Promise<void>;
+  hasMore: boolean;
+  loading: boolean;
+  loadMore: () => Promise<void>;
+  /** The search box's text; the list is searched on the server. */
+  query: string;
+  setQuery: (q: string) => void;
 }
 
 /**
- * The one loader of the /files console's share data: the share list from the API and this
- * browser's unfinished-upload records (IndexedDB), pruned of groups the server no longer
- * holds as pending (completed elsewhere, discarded, cleaned by the janitor).
+ * The one loader of the /files console's share data: the share list a page at a time from the
+ * API, and this browser's unfinished-upload records (IndexedDB), pruned of groups the server no
+ * longer holds as pending (completed elsewhere, discarded, cleaned by the janitor). A record
+ * whose group is not on the loaded pages is asked about by id, never dropped for being unseen.
  */
 export function useShares(enabled: boolean, ownerId: string | null): SharesData {
-  const [shares, setShares] = useState<ShareDto[] | null>(null);
-  const [error, setError] = useState('');
+  const [query, setQuery] = useState('');
+  const q = useSettled(query);
+  const list = usePagedList('listShares', { q, enabled });
   const [pending, setPending] = useState(new Map<string, PendingUpload>());
-  const reload = useCallback(async () => {
-    try {
-      const list = (await callOperation('listShares')).shares;
-      const stillPending = new Set(list.filter((s) => s.upload_state === 'pending').map((s) => s.id));
-      const records = (await listPendingUploads()).filter((r) => r.ownerId === ownerId);
-      for (const r of records) if (!stillPending.has(r.groupId)) await forgetPendingUpload(r.groupId);
-      setPending(new Map(records.filter((r) => stillPending.has(r.groupId)).map((r) => [r.groupId, r])));
-      setShares(list);
-      setError('');
-    } catch (err) {
-      setError(describeError(err));
-    }
-  }, [ownerId]);
+  const shares = list.entries;
+
   useEffect(() => {
-    if (enabled) void reload();
-  }, [enabled, reload]);
-  return { shares, error, pending, reload };
+    if (shares === null) return;
+    let live = true;
+    void (async () => {
+      const state = new Map(shares.map((s) => [s.id, s.upload_state]));
+      const kept = new Map<string, PendingUpload>();
+      for (const r of (await listPendingUploads()).filter((r) => r.ownerId === ownerId)) {
+        let uploadState: string | undefined = state.get(r.groupId);
+        if (uploadState === undefined) {
+          uploadState = await callOperation('getShare', { params: { id: r.groupId } }).then(
+            (x) => x.share.upload_state,
+            (e) => (e instanceof ApiError && e.status === 404 ? 'gone' : 'pending'),
+          );
+        }
+        if (uploadState === 'pending') kept.set(r.groupId, r);
+        else await forgetPendingUpload(r.groupId);
+      }
+      if (live) setPending(kept);
+    })();
+    return () => {
+      live = false;
+    };
+  }, [shares, ownerId]);
+
+  const { reload, loadMore } = list;
+  return {
+    shares,
+    error: list.error,
+    pending,
+    reload: useCallback(() => reload(), [reload]),
+    hasMore: list.hasMore,
+    loading: list.loading,
+    loadMore,
+    query,
+    setQuery,
+  };
 }
 
-/** Bytes the member's own unfinished uploads hold of the quota. */
-export const reservedBy = (shares: ShareDto[] | null, userId: string | undefined) =>
+/** Bytes the member's own unfinished uploads hold of the quota (those on the loaded pages: the newest). */
+export const reservedBy = (shares: ShareSummaryDto[] | null, userId: string | undefined) =>
   (shares ?? []).filter((s) => s.upload_state === 'pending' && s.user_id === userId).reduce((n, s) => n + s.total_bytes, 0);

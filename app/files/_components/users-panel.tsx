@@ -5,7 +5,8 @@ import { ConfirmDialog, Dialog } from '@/app/_components/client-ui';
 import { Badge, Button, Card, ErrorText, ProgressBar } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
 import { describeError, formatBytes, formatDate } from '@/lib/client/format';
-import { useApiData } from '@/lib/client/use-api-data';
+import { usePagedList, useSettled } from '@/lib/client/use-paged-list';
+import { LoadMore, SearchBox } from '@/app/_components/paging';
 import type { BodyOf } from '@/lib/contract/operations';
 import type { UserDto } from '@/lib/users/user-dto';
 import { CreateUserCard } from './create-user-card';
@@ -14,8 +15,10 @@ import { EditUserForm } from './edit-user-form';
 
 /** The administrator's Users tab: default quota, create a user, the table with edit/disable/delete. */
 export function UsersPanel({ selfId, onChanged }: { selfId: string | null; onChanged: () => void }) {
-  const { data, error, setError, reload: load } = useApiData('listUsers');
-  const users = data?.users ?? null;
+  const [query, setQuery] = useState('');
+  // A page at a time, newest first, searched on the server (username, name or e-mail).
+  const list = usePagedList('listUsers', { q: useSettled(query) });
+  const { entries: users, error, setError, reload: load } = list;
   const [editing, setEditing] = useState<UserDto | null>(null);
   const [deleting, setDeleting] = useState<UserDto | null>(null);
 
@@ -46,10 +49,15 @@ export function UsersPanel({ selfId, onChanged }: { selfId: string | null; onCha
       <DefaultQuotaCard />
       <CreateUserCard onCreated={load} />
       <Card>
-        <h2 className="text-base font-semibold">Users</h2>
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 className="text-base font-semibold">Users</h2>
+          {users !== null && (users.length > 0 || query) ? <SearchBox value={query} onChange={setQuery} label="Search users" placeholder="Search by name or e-mail" /> : null}
+        </div>
         <ErrorText>{error}</ErrorText>
         {users === null ? (
           <p className="mt-3 text-sm text-muted">Loading…</p>
+        ) : users.length === 0 && query ? (
+          <p className="mt-3 text-sm text-muted">No users match “{query}”.</p>
         ) : users.length === 0 ? (
           <p className="mt-3 text-sm text-muted">No users yet. Members appear here once they register.</p>
         ) : (
@@ -115,6 +123,7 @@ export function UsersPanel({ selfId, onChanged }: { selfId: string | null; onCha
             </table>
           </div>
         )}
+        <LoadMore hasMore={list.hasMore} loading={list.loading} onMore={() => void list.loadMore()} label="Load more users" />
       </Card>
       <Dialog open={editing !== null} onClose={() => setEditing(null)} title={`Edit ${editing?.username ?? ''}`}>
         {editing ? (

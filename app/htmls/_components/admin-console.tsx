@@ -1,24 +1,26 @@
 'use client';
 
 import { useState } from 'react';
+import { LoadMore, SearchBox } from '@/app/_components/paging';
 import { Button, ErrorText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
-import { useApiData } from '@/lib/client/use-api-data';
+import { usePagedList, useSettled } from '@/lib/client/use-paged-list';
 import { ChangeTokenForm } from './change-token-form';
 import { ProjectCard } from './project-card';
 import { UploadSite } from './upload-site';
 
 export function AdminConsole({ hostedBase, onSignedOut }: { hostedBase: string | null; onSignedOut: () => void }) {
-  const { data, error, reload: load } = useApiData('listProjects');
-  const projects = data?.projects ?? null;
   const [filter, setFilter] = useState('');
+  const q = useSettled(filter);
+  // A page at a time, searched on the server (slug or note); a card fetches its files when opened.
+  const list = usePagedList('listProjects', { q });
+  const projects = list.entries;
+  const load = list.reload;
 
   async function logout() {
     await callOperation('logout').catch(() => {});
     onSignedOut();
   }
-
-  const shown = (projects ?? []).filter((p) => !filter || p.slug.includes(filter.toLowerCase()) || p.note.toLowerCase().includes(filter.toLowerCase()));
 
   return (
     <div className="min-h-screen">
@@ -39,37 +41,31 @@ export function AdminConsole({ hostedBase, onSignedOut }: { hostedBase: string |
         </div>
       </header>
       <main className="mx-auto max-w-5xl space-y-6 px-4 py-6">
-        <UploadSite projects={projects ?? []} hostedBase={hostedBase} onDone={load} />
+        <UploadSite hostedBase={hostedBase} onDone={load} />
         <section aria-labelledby="projects-heading">
           <div className="flex flex-wrap items-center justify-between gap-3">
             <h2 id="projects-heading" className="text-base font-semibold">
               Projects
             </h2>
-            {projects && projects.length > 0 ? (
-              <input
-                type="search"
-                aria-label="Filter projects"
-                placeholder="Filter by name or note"
-                value={filter}
-                onChange={(e) => setFilter(e.target.value)}
-                className="w-56 rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900"
-              />
-            ) : null}
+            {projects && (projects.length > 0 || filter) ? <SearchBox value={filter} onChange={setFilter} label="Filter projects" placeholder="Filter by name or note" /> : null}
           </div>
-          <ErrorText>{error}</ErrorText>
+          <ErrorText>{list.error}</ErrorText>
           {projects === null ? (
             <p className="mt-2 text-sm text-muted">Loading…</p>
+          ) : projects.length === 0 && filter ? (
+            <p className="mt-2 text-sm text-muted">No projects match “{filter}”.</p>
           ) : projects.length === 0 ? (
             <p className="mt-2 rounded-lg border border-dashed border-zinc-300 p-6 text-center text-sm text-muted dark:border-zinc-700">
               No projects yet. Drop a folder above to publish your first site.
             </p>
           ) : (
             <ul className="mt-3 space-y-3">
-              {shown.map((p) => (
+              {projects.map((p) => (
                 <ProjectCard key={p.slug} project={p} hostedBase={hostedBase} onChanged={load} />
               ))}
             </ul>
           )}
+          <LoadMore hasMore={list.hasMore} loading={list.loading} onMore={() => void list.loadMore()} label="Load more projects" />
         </section>
         <ChangeTokenForm />
         <details className="text-sm text-muted">

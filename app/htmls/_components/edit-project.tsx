@@ -4,9 +4,9 @@ import { useState } from 'react';
 import { PasswordChangeFields } from '@/app/_components/password-change-fields';
 import { CheckboxField, Field, FormActions } from '@/app/_components/ui';
 import type { BodyOf } from '@/lib/contract/operations';
-import type { ProjectDto } from '@/lib/hosting/project-dto';
+import type { ProjectSummaryDto } from '@/lib/hosting/project-dto';
 
-export function EditProject({ project, onSave, onCancel }: { project: ProjectDto; onSave: (body: BodyOf<'updateProject'>) => Promise<void>; onCancel: () => void }) {
+export function EditProject({ project, onSave, onCancel }: { project: ProjectSummaryDto; onSave: (body: BodyOf<'updateProject'>) => Promise<void>; onCancel: () => void }) {
   const [note, setNote] = useState(project.note);
   const [password, setPassword] = useState('');
   const [clear, setClear] = useState(false);

@@ -1,30 +1,42 @@
 'use client';
 
-import { useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { ConfirmDialog, CopyButton, Dialog } from '@/app/_components/client-ui';
 import { Badge, Button, ErrorText } from '@/app/_components/ui';
 import { LockIcon } from '@/app/_components/icons';
 import { callOperation } from '@/lib/client/api';
 import { describeError, formatBytes, formatDate } from '@/lib/client/format';
-import type { ProjectDto } from '@/lib/hosting/project-dto';
+import type { FileDto, ProjectSummaryDto } from '@/lib/hosting/project-dto';
 import { siteUrl } from '@/lib/hosting/site-url';
 import { DeployHistory } from './deploy-history';
 import { DeployTokenButton } from './deploy-token';
 import { EditProject } from './edit-project';
 
-export function ProjectCard({ project: p, hostedBase, onChanged }: { project: ProjectDto; hostedBase: string | null; onChanged: () => void }) {
+export function ProjectCard({ project: p, hostedBase, onChanged }: { project: ProjectSummaryDto; hostedBase: string | null; onChanged: () => void }) {
   const [open, setOpen] = useState<'files' | 'deploys' | null>(null);
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [error, setError] = useState('');
-  const online = p.files.filter((f) => f.status === 'online').length;
+  // List entries carry counts, not files: the files are fetched when the list of them is opened.
+  const [files, setFiles] = useState<FileDto[] | null>(null);
   const url = siteUrl(hostedBase, p.slug);
+  const loadFiles = useCallback(async () => {
+    try {
+      setFiles((await callOperation('getProject', { params: { slug: p.slug } })).project.files);
+    } catch (err) {
+      setError(describeError(err));
+    }
+  }, [p.slug]);
+  useEffect(() => {
+    if (open === 'files') void loadFiles();
+  }, [open, loadFiles, p.deploy_id]);
 
   async function run(fn: () => Promise<unknown>) {
     setError('');
     try {
       await fn();
       onChanged();
+      if (open === 'files') await loadFiles();
     } catch (err) {
       setError(describeError(err));
     }
@@ -46,7 +58,7 @@ export function ProjectCard({ project: p, hostedBase, onChanged }: { project: Pr
               </Badge> : null}
             {p.spa ? <Badge tone="zinc">SPA</Badge> : null}
             {!p.has_html ? <Badge tone="amber">no HTML: file list</Badge> : null}
-            {online === 0 ? <Badge tone="zinc">hidden (no file online)</Badge> : null}
+            {p.online_count === 0 ? <Badge tone="zinc">hidden (no file online)</Badge> : null}
           </div>
           {p.note ? <p className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">{p.note}</p> : null}
           <p className="mt-1 text-xs text-muted">
@@ -72,9 +84,10 @@ export function ProjectCard({ project: p, hostedBase, onChanged }: { project: Pr
       </div>
       <ErrorText>{error}</ErrorText>
       {open === 'deploys' ? <DeployHistory slug={p.slug} hostedBase={hostedBase} liveId={p.deploy_id} onChanged={onChanged} /> : null}
-      {open === 'files' ? (
+      {open === 'files' && files === null ? <p className="mt-3 text-sm text-muted">Loading…</p> : null}
+      {open === 'files' && files !== null ? (
         <ul className="mt-3 divide-y divide-zinc-100 text-sm dark:divide-zinc-800">
-          {p.files.map((f) => (
+          {files.map((f) => (
             <li key={f.id} className="flex flex-wrap items-center justify-between gap-2 py-1.5" data-testid={`file-${f.path}`}>
               <a href={siteUrl(hostedBase, p.slug, f.path)} target="_blank" rel="noreferrer" className="break-all hover:underline">
                 {f.path}

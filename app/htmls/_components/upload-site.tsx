@@ -4,11 +4,13 @@ import { useEffect, useRef, useState } from 'react';
 import { DropZone } from '@/app/_components/drop-zone';
 import { CopyButton } from '@/app/_components/client-ui';
 import { Button, Card, ErrorText, Field, ProgressBar } from '@/app/_components/ui';
+import { callOperation } from '@/lib/client/api';
 import { filesFromDrop, filesFromList, isJunk, type PickedFile } from '@/lib/client/collect-files';
 import { describeError, formatBytes, formatEta, formatSpeed } from '@/lib/client/format';
 import { uploadSite } from '@/lib/client/hosted-upload';
 import { isPrivatePath } from '@/lib/client/private-paths';
 import { SpeedMeter } from '@/lib/client/share-upload';
+import { useSettled } from '@/lib/client/use-paged-list';
 import type { ProjectDto } from '@/lib/hosting/project-dto';
 import { siteUrl } from '@/lib/hosting/site-url';
 
@@ -20,7 +22,7 @@ const randomSlug = () => {
 type Mode = 'append' | 'replace';
 
 /** Publish a folder, some files or one .zip as a new project or a new deploy of one. */
-export function UploadSite({ projects, hostedBase, onDone }: { projects: ProjectDto[]; hostedBase: string | null; onDone: () => void }) {
+export function UploadSite({ hostedBase, onDone }: { hostedBase: string | null; onDone: () => void }) {
   const [picked, setPicked] = useState<PickedFile[]>([]);
   const [includePrivate, setIncludePrivate] = useState(false);
   const [slug, setSlug] = useState('');
@@ -38,7 +40,7 @@ export function UploadSite({ projects, hostedBase, onDone }: { projects: Project
   const kept = picked.filter((f) => includePrivate || !isPrivatePath(f.path));
   const skipped = picked.length - kept.length;
   const total = kept.reduce((n, p) => n + p.file.size, 0);
-  const exists = slug !== '' && projects.some((p) => p.slug === slug);
+  const exists = useProjectExists(slug, done);
   const isZip = kept.length === 1 && /\.zip$/i.test(kept[0].path);
   const add = (files: PickedFile[]) => {
     setDone(null);
@@ -196,4 +198,25 @@ export function UploadSite({ projects, hostedBase, onDone }: { projects: Project
       </form>
     </Card>
   );
+}
+
+/**
+ * Whether a project named `slug` exists (asked by name once the name stops changing: the list
+ * holds only the pages loaded). Asked again after an upload (`done`) made it exist.
+ */
+function useProjectExists(slug: string, done: unknown): boolean {
+  const settled = useSettled(slug);
+  const [known, setKnown] = useState<{ slug: string; exists: boolean } | null>(null);
+  useEffect(() => {
+    if (!/^[a-z0-9_-]{1,64}$/.test(settled)) return;
+    let live = true;
+    callOperation('getProject', { params: { slug: settled } }).then(
+      () => live && setKnown({ slug: settled, exists: true }),
+      () => live && setKnown({ slug: settled, exists: false }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [settled, done]);
+  return slug !== '' && known?.slug === slug && known.exists;
 }

@@ -8,6 +8,7 @@ import { openAsBlob } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { endpointPath, endpoints, type EndpointName } from '../../contract/endpoints';
+import { LIST_FIELD, pageQueryString, type ListEntry, type ListName, type ListPage, type PageQuery } from '../../contract/list-types';
 import type { BodyOf, ResponseOf } from '../../contract/operations';
 import { runShareUpload } from '../../upload-engine/engine';
 import type { UploadPlan, UploadProgress } from '../../upload-engine/types';
@@ -20,6 +21,7 @@ import type { ProjectDto } from '@/lib/hosting/project-dto';
 import type { ShareDto } from '@/lib/shares/share-dto';
 
 export { ApiError };
+export type { PageQuery };
 export type { UploadPlan, UploadProgress };
 
 export interface ShareUploadOptions {
@@ -61,8 +63,18 @@ export class HtmlsClient {
   }
 
   /** One operation of the contract by name: method and path from endpoints.ts, body and answer typed by its schemas. */
-  private op<N extends EndpointName>(name: N, body?: BodyOf<N>, params?: Record<string, string>): Promise<ResponseOf<N>> {
-    return this.request<ResponseOf<N>>(endpoints[name].method, endpointPath(name, params), body);
+  private op<N extends EndpointName>(name: N, body?: BodyOf<N>, params?: Record<string, string>, query?: PageQuery): Promise<ResponseOf<N>> {
+    return this.request<ResponseOf<N>>(endpoints[name].method, endpointPath(name, params) + pageQueryString(query), body);
+  }
+
+  /** The pages of a list as an async iterator: each step fetches the next page (keyset cursor). */
+  private async *pages<N extends ListName>(name: N, query: Omit<PageQuery, 'cursor'>): AsyncGenerator<ListEntry<N>[]> {
+    let cursor: string | undefined;
+    do {
+      const page = (await this.op(name, undefined, undefined, { ...query, cursor })) as unknown as ListPage<N>;
+      yield (page as unknown as Record<string, ListEntry<N>[]>)[LIST_FIELD[name]];
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
   }
 
   async login(username: string, password: string) {
@@ -81,7 +93,17 @@ export class HtmlsClient {
   me = () => this.op('me');
   updateProfile = (p: BodyOf<'updateProfile'>) => this.op('updateProfile', p);
   deleteAccount = () => this.op('deleteOwnAccount');
-  listShares = async () => (await this.op('listShares')).shares;
+  /** One page of the caller's shares, newest first, without items; pass `next_cursor` back as `cursor`. */
+  listShares = (query: PageQuery = {}) => this.op('listShares', undefined, undefined, query);
+  /** Every page of the caller's shares (the administrator: everyone's), fetched as the loop asks. */
+  sharePages = (query: Omit<PageQuery, 'cursor'> = {}) => this.pages('listShares', query);
+  /** One share with its items (404 when it is not the caller's). */
+  getShare = async (id: string) => (await this.op('getShare', undefined, { id })).share;
+  listUsers = (query: PageQuery = {}) => this.op('listUsers', undefined, undefined, query);
+  userPages = (query: Omit<PageQuery, 'cursor'> = {}) => this.pages('listUsers', query);
+  listProjects = (query: PageQuery = {}) => this.op('listProjects', undefined, undefined, query);
+  projectPages = (query: Omit<PageQuery, 'cursor'> = {}) => this.pages('listProjects', query);
+  getProject = async (slug: string) => (await this.op('getProject', undefined, { slug })).project;
   updateShare = async (id: string, p: BodyOf<'updateShare'>) => (await this.op('updateShare', p, { id })).share;
   deleteShare = (id: string) => this.op('deleteShare', undefined, { id });
   /** Every one of the caller's access tokens, page after page. */
@@ -163,7 +185,7 @@ export class HtmlsClient {
       } catch (e) {
         if (!(e instanceof ApiError)) throw e;
         // Completed by the run that crashed before it could forget its state: that is the share.
-        const done = e.code === 'already_completed' ? (await this.listShares()).find((x) => x.id === saved.groupId) : undefined;
+        const done = e.code === 'already_completed' ? await this.getShare(saved.groupId).catch(() => undefined) : undefined;
         if (done) share = done;
         else if (e.status === 404 || e.code === 'files_changed') {
           // The old upload is gone (aborted, expired) or its files changed: start afresh.

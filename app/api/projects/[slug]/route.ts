@@ -1,7 +1,11 @@
 import { operations } from '@/lib/contract/operations';
 import { deleteProject } from '@/lib/hosting/delete-project';
+import { getProjectDtoOrThrow } from '@/lib/hosting/list-projects';
 import { updateProject } from '@/lib/hosting/update-project';
 import { json, noContent, route } from '@/lib/http/route';
+
+// GET /api/projects/:slug — the project with the files of its live deploy
+export const GET = route(operations.getProject, async ({ rt, params }) => json({ project: await getProjectDtoOrThrow(rt, params.slug) }));
 
 // PATCH /api/projects/:slug — change the note, the password (null or "" clears it), SPA mode or dotfiles
 export const PATCH = route(operations.updateProject, async ({ rt, params, body }) =>

@@ -1,0 +1,131 @@
+import 'server-only';
+import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { Db } from '../client';
+import { hostedFiles, projects, shareGroups, shareItems, users, type ProjectRow, type ShareGroupRow, type UserRow } from '../schema';
+import { ownedBy, type ShareOwner } from './shares';
+
+/**
+ * Keyset pages of the lists (GET /api/shares, /api/users, /api/files): newest first, walked
+ * down an index on (created_at, key) with a row comparison, never OFFSET, so page n costs what
+ * page 1 costs and a row inserted meanwhile never shifts a later page.
+ *
+ * `at` is created_at as PostgreSQL's own text, not a JS Date: the column keeps microseconds and
+ * a Date keeps milliseconds, so a Date cursor would skip or repeat rows created in the same ms.
+ */
+export interface PageAfter {
+  at: string;
+  key: string;
+}
+
+export interface PageQuery {
+  limit: number;
+  after: PageAfter | null;
+  /** A substring to look for (case-insensitive); null: everything. */
+  q: string | null;
+}
+
+export interface Page<T> {
+  rows: T[];
+  /** Where the next page starts, or null when this is the last. */
+  next: PageAfter | null;
+}
+
+/** `%q%` for ILIKE, with the pattern's own wildcards taken literally. */
+const containing = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+const before = (createdAt: PgColumn, key: PgColumn, after: PageAfter | null, keyType: 'text' | 'uuid') =>
+  after === null ? undefined : sql`(${createdAt}, ${key}) < (${after.at}::timestamptz, ${after.key}::${sql.raw(keyType)})`;
+
+/** Fetches one row more than the page to learn whether another page follows. */
+function toPage<T extends { at: string }>(rows: T[], limit: number, keyOf: (row: T) => string): Page<T> {
+  if (rows.length <= limit) return { rows, next: null };
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { rows: page, next: { at: last.at, key: keyOf(last) } };
+}
+
+export interface ShareSummaryRow {
+  group: ShareGroupRow;
+  username: string | null;
+  fileCount: number;
+  at: string;
+}
+
+/** A page of shares `owner` may manage, each with its item count (not its items). */
+export async function pageShares(db: Db, owner: ShareOwner, p: PageQuery): Promise<Page<ShareSummaryRow>> {
+  const q = p.q ? containing(p.q) : null;
+  const search: SQL | undefined = q
+    ? or(sql`${shareGroups.note} ilike ${q}`, sql`${shareGroups.id} ilike ${q}`, sql`${users.username} ilike ${q}`)
+    : undefined;
+  const rows = await db
+    .select({
+      group: shareGroups,
+      username: users.username,
+      fileCount: sql<number>`(select count(*) from ${shareItems} where ${shareItems.groupId} = ${shareGroups.id})::int`,
+      at: sql<string>`${shareGroups.createdAt}::text`,
+    })
+    .from(shareGroups)
+    .leftJoin(users, eq(users.id, shareGroups.userId))
+    .where(and(ownedBy(owner), before(shareGroups.createdAt, shareGroups.id, p.after, 'text'), search))
+    .orderBy(desc(shareGroups.createdAt), desc(shareGroups.id))
+    .limit(p.limit + 1);
+  return toPage(rows, p.limit, (r) => r.group.id);
+}
+
+/** A page of users (the administrator's list), matched on username, display name or e-mail. */
+export async function pageUsers(db: Db, p: PageQuery): Promise<Page<{ user: UserRow; at: string }>> {
+  const q = p.q ? containing(p.q) : null;
+  const search = q ? or(sql`${users.username} ilike ${q}`, sql`${users.displayName} ilike ${q}`, sql`${users.email} ilike ${q}`) : undefined;
+  const rows = await db
+    .select({ user: users, at: sql<string>`${users.createdAt}::text` })
+    .from(users)
+    .where(and(before(users.createdAt, users.id, p.after, 'uuid'), search))
+    .orderBy(desc(users.createdAt), desc(users.id))
+    .limit(p.limit + 1);
+  return toPage(rows, p.limit, (r) => r.user.id);
+}
+
+export interface ProjectSummaryRow {
+  project: ProjectRow;
+  at: string;
+  fileCount: number;
+  onlineCount: number;
+  totalBytes: number;
+  hasHtml: boolean;
+}
+
+/** A page of projects with their live deploy's counts (not its files), matched on slug or note. */
+export async function pageProjects(db: Db, p: PageQuery): Promise<Page<ProjectSummaryRow>> {
+  const q = p.q ? containing(p.q) : null;
+  const rows = await db
+    .select({ project: projects, at: sql<string>`${projects.createdAt}::text` })
+    .from(projects)
+    .where(and(before(projects.createdAt, projects.slug, p.after, 'text'), q ? or(sql`${projects.slug} ilike ${q}`, sql`${projects.note} ilike ${q}`) : undefined))
+    .orderBy(desc(projects.createdAt), desc(projects.slug))
+    .limit(p.limit + 1);
+  const page = toPage(rows, p.limit, (r) => r.project.slug);
+  const live = page.rows.map((r) => r.project.activeDeployId).filter((id): id is string => id !== null);
+  const totals = new Map<string, { files: number; online: number; bytes: number; html: boolean }>();
+  if (live.length > 0) {
+    const agg = await db
+      .select({
+        deployId: hostedFiles.deployId,
+        files: sql<number>`count(*)::int`,
+        online: sql<number>`(count(*) filter (where ${hostedFiles.status} = 'online'))::int`,
+        bytes: sql<string>`coalesce(sum(${hostedFiles.size}), 0)::text`,
+        html: sql<boolean>`bool_or(${hostedFiles.path} ~* '\\.html?$')`,
+      })
+      .from(hostedFiles)
+      .where(inArray(hostedFiles.deployId, live))
+      .groupBy(hostedFiles.deployId);
+    for (const a of agg) totals.set(a.deployId, { files: a.files, online: a.online, bytes: Number(a.bytes), html: a.html });
+  }
+  return {
+    next: page.next,
+    rows: page.rows.map((r) => {
+      const t = (r.project.activeDeployId && totals.get(r.project.activeDeployId)) || { files: 0, online: 0, bytes: 0, html: false };
+      return { project: r.project, at: r.at, fileCount: t.files, onlineCount: t.online, totalBytes: t.bytes, hasHtml: t.html };
+    }),
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * Small files (issue 28 item 2): a share of COUNT × 10 KB files through the SDK the CLI runs
+ * (capabilities, init, every part with the server's `parallel`, complete), in proxy mode, beside a
+ * bare Node server taking the same PUTs the same way (same client process style, same
+ * parallelism, keep-alive, each body streamed from its file on disk). The figure is what a
+ * person running `htmls share` waits for; the ratio is per-file server work against the least a
+ * Node server can do per PUT.
+ */
+import { randomBytes } from 'node:crypto';
+import { createReadStream, mkdirSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { HtmlsClient } from '../../lib/client/node/sdk';
+import { addRow, api, fmt, log, median, quick, RUNS, startBareServer, type BenchContext } from './common';
+
+const FILE_BYTES = 10 * 1000;
+
+/** Writes each PUT's body to its own file, as our fs store writes each small file's one part. */
+const BARE_SERVER = `
+const http = require('http'), fs = require('fs'), path = require('path');
+let n = 0;
+http.createServer((req, res) => {
+  const out = fs.createWriteStream(path.join(process.argv[1], 'small-' + (n++)));
+  req.pipe(out);
+  out.on('finish', () => res.end('{"etag":"x"}'));
+}).listen(Number(process.argv[2]), '127.0.0.1', () => console.log('up'));`;
+
+/** The same PUTs, `parallel` at a time on keep-alive connections, each streamed from its file. */
+async function putAll(url: string, files: string[], parallel: number): Promise<number> {
+  const agent = new http.Agent({ keepAlive: true });
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < files.length) {
+        const file = files[next++];
+        await new Promise<void>((resolve, reject) => {
+          const req = http.request(`${url}/${next}`, { method: 'PUT', agent, headers: { 'Content-Length': String(FILE_BYTES) } }, (res) => {
+            res.resume();
+            res.on('end', resolve);
+          });
+          req.on('error', reject);
+          createReadStream(file).pipe(req);
+        });
+      }
+    }),
+  );
+  const ms = performance.now() - t0;
+  agent.destroy();
+  return ms;
+}
+
+export async function benchSmallFiles(ctx: BenchContext): Promise<void> {
+  const count = quick ? 100 : 500;
+  const dir = path.join(ctx.work, 'small');
+  mkdirSync(dir, { recursive: true });
+  const files = Array.from({ length: count }, (_, i) => {
+    const f = path.join(dir, `photo-${String(i).padStart(4, '0')}.jpg`);
+    writeFileSync(f, randomBytes(FILE_BYTES));
+    return f;
+  });
+  const caps = await api(ctx.base, 'GET', '/api/shares/upload/capabilities', ctx.member);
+  if (caps.mode !== 'proxy') log(`small files: the server offers ${caps.mode} mode here; the row measures proxy mode only on a proxy store`);
+  const client = new HtmlsClient({ baseUrl: ctx.base, token: ctx.member });
+  const bareDir = path.join(ctx.work, 'bare-small');
+  mkdirSync(bareDir);
+  const bare = await startBareServer(BARE_SERVER, [bareDir]);
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      const t0 = performance.now();
+      const share = await client.uploadShare([dir], { stateDir: path.join(ctx.work, 'state') });
+      ours.push(performance.now() - t0);
+      await api(ctx.base, 'DELETE', `/api/shares/${share.id}`, ctx.member);
+      theirs.push(await putAll(bare.url, files, caps.parallel));
+    }
+  } finally {
+    bare.stop();
+  }
+  log(`  small files: ours ${ours.map((m) => fmt(m)).join(', ')} ms; bare ${theirs.map((m) => fmt(m)).join(', ')} ms (run by run)`);
+  const label = `${count} × 10 KB share via the SDK, proxy mode, ${caps.parallel} part(s) at a time`;
+  addRow(label, median(ours), 'ms', null, '', { max: quick ? 600 : 3000, text: `goal < ${quick ? 0.6 : 3} s` }, false);
+  const rate = (ms: number) => count / (ms / 1000);
+  addRow(`${count} × 10 KB files/s (init + parts + complete)`, rate(median(ours)), 'files/s', rate(median(theirs)), `bare Node server, the same ${count} PUTs`, { min: 0.5, text: 'goal ≥ 0.5×' });
+}

@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+import { useFileServer } from './support/file-server';
+import { call } from './support/http';
+import { uploadSite } from './support/hosting';
+import { createMember, uniqueName } from './support/members';
+import { TEST_ADMIN_TOKEN } from './support/server';
+import { uploadShare } from './support/shares';
+
+useFileServer();
+
+type Entry = Record<string, unknown>;
+
+/** Every page of a list, following next_cursor from the first page. */
+async function walk(path: string, field: string, token: string, query: Record<string, string> = {}): Promise<Entry[][]> {
+  const pages: Entry[][] = [];
+  let cursor: string | null = null;
+  do {
+    const qs: URLSearchParams = new URLSearchParams({ ...query, ...(cursor ? { cursor } : {}) });
+    const r: { status: number; text: string; json: Record<string, any> } = await call('GET', `${path}?${qs}`, { token });
+    expect(r.status, r.text).toBe(200);
+    pages.push(r.json[field]);
+    cursor = r.json.next_cursor;
+    expect(pages.length).toBeLessThan(100);
+  } while (cursor);
+  return pages;
+}
+
+async function sharesWithNotes(token: string, notes: string[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const note of notes) {
+    const { share } = await uploadShare(token, { 'a.txt': Buffer.from(note), 'b/c.txt': Buffer.from('c') }, { note });
+    ids.push(share.id);
+  }
+  return ids;
+}
+
+describe('GET /api/shares — pages', () => {
+  it('walks the shares newest first with limit and cursor; entries carry file_count and no items', async () => {
+    const m = await createMember();
+    const ids = await sharesWithNotes(m.token, ['n0', 'n1', 'n2', 'n3', 'n4']);
+    const pages = await walk('/api/shares', 'shares', m.token, { limit: '2' });
+    expect(pages.map((p) => p.map((s) => s.note))).toEqual([['n4', 'n3'], ['n2', 'n1'], ['n0']]);
+    expect(pages.flat().map((s) => s.id)).toEqual([...ids].reverse());
+    for (const s of pages.flat()) {
+      expect(s.file_count).toBe(2);
+      expect(s).not.toHaveProperty('items');
+      expect(s).not.toHaveProperty('password_hash');
+    }
+    // The default page holds them all (50), and says it is the last.
+    const first = await call('GET', '/api/shares', { token: m.token });
+    expect([first.json.shares.length, first.json.next_cursor]).toEqual([5, null]);
+  });
+
+  it('a cursor keeps its place while newer shares are added', async () => {
+    const m = await createMember();
+    await sharesWithNotes(m.token, ['old0', 'old1', 'old2', 'old3']);
+    const page1 = await call('GET', '/api/shares?limit=2', { token: m.token });
+    expect(page1.json.shares.map((s: Entry) => s.note)).toEqual(['old3', 'old2']);
+    await sharesWithNotes(m.token, ['new0', 'new1']);
+    const page2 = await call('GET', `/api/shares?limit=2&cursor=${encodeURIComponent(page1.json.next_cursor)}`, { token: m.token });
+    expect(page2.json.shares.map((s: Entry) => s.note)).toEqual(['old1', 'old0']);
+    expect(page2.json.next_cursor).toBeNull();
+    // A fresh walk sees the new ones first, each share exactly once.
+    const all = (await walk('/api/shares', 'shares', m.token, { limit: '3' })).flat().map((s) => s.note);
+    expect(all).toEqual(['new1', 'new0', 'old3', 'old2', 'old1', 'old0']);
+  });
+
+  it('q finds a substring of the note or the id, case-insensitively; % and _ are literal', async () => {
+    const m = await createMember();
+    const [holiday] = await sharesWithNotes(m.token, ['Holiday photos 2026', 'tax_2025 receipts', 'taxes 100%']);
+    const search = async (q: string) =>
+      ((await call('GET', `/api/shares?q=${encodeURIComponent(q)}`, { token: m.token })).json.shares as Entry[]).map((s) => s.note).sort();
+    expect(await search('HOLIDAY')).toEqual(['Holiday photos 2026']);
+    expect(await search('tax')).toEqual(['tax_2025 receipts', 'taxes 100%']);
+    expect(await search('x_')).toEqual(['tax_2025 receipts']);
+    expect(await search('0%')).toEqual(['taxes 100%']);
+    expect(await search('%')).toEqual(['taxes 100%']);
+    expect(await search(holiday.slice(2, 8))).toEqual(['Holiday photos 2026']);
+    expect(await search('nothing like it')).toEqual([]);
+    // Another member's matching share stays invisible.
+    const other = await createMember();
+    await sharesWithNotes(other.token, ['Holiday photos of someone else']);
+    expect(await search('holiday')).toEqual(['Holiday photos 2026']);
+  });
+
+  it('bad paging input is a 400; a limit above 200 is served as 200', async () => {
+    const m = await createMember();
+    await sharesWithNotes(m.token, ['x']);
+    for (const qs of ['limit=0', 'limit=-1', 'limit=abc', 'limit=1.5', 'cursor=not-a-cursor', `cursor=${Buffer.from('["x","y"]').toString('base64url')}`]) {
+      const r = await call('GET', `/api/shares?${qs}`, { token: m.token });
+      expect([r.status, r.json.code], qs).toEqual([400, 'invalid_request']);
+    }
+    const big = await call('GET', '/api/shares?limit=100000', { token: m.token });
+    expect([big.status, big.json.shares.length]).toEqual([200, 1]);
+    expect((await call('GET', `/api/shares?q=${'x'.repeat(201)}`, { token: m.token })).status).toBe(400);
+  });
+
+  it("the administrator pages every member's shares and finds them by owner", async () => {
+    const a = await createMember();
+    const b = await createMember();
+    const [sa] = await sharesWithNotes(a.token, ['from a']);
+    const [sb] = await sharesWithNotes(b.token, ['from b']);
+    const byA = (await call('GET', `/api/shares?q=${a.username}`, { token: TEST_ADMIN_TOKEN })).json.shares as Entry[];
+    expect(byA.map((s) => s.id)).toEqual([sa]);
+    const ids = (await walk('/api/shares', 'shares', TEST_ADMIN_TOKEN, { limit: '1' })).flat().map((s) => s.id);
+    expect(ids.indexOf(sb)).toBeLessThan(ids.indexOf(sa));
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe('GET /api/shares/:id', () => {
+  it('answers the share with its items; another member gets 404, the administrator the share', async () => {
+    const a = await createMember();
+    const b = await createMember();
+    const [id] = await sharesWithNotes(a.token, ['detail']);
+    const r = await call('GET', `/api/shares/${id}`, { token: a.token });
+    expect(r.status).toBe(200);
+    expect(r.json.share).toMatchObject({ id, note: 'detail', file_count: 2 });
+    expect(r.json.share.items.map((i: Entry) => i.relative_path).sort()).toEqual(['a.txt', 'b/c.txt']);
+    expect(r.json.share).not.toHaveProperty('password_hash');
+    const theirs = await call('GET', `/api/shares/${id}`, { token: b.token });
+    expect([theirs.status, theirs.json.code]).toEqual([404, 'not_found']);
+    expect((await call('GET', `/api/shares/${id}`, { token: TEST_ADMIN_TOKEN })).json.share.items).toHaveLength(2);
+    expect((await call('GET', '/api/shares/nosuchshare', { token: a.token })).status).toBe(404);
+    expect((await call('GET', `/api/shares/${id}`)).status).toBe(401);
+  });
+});
+
+describe('GET /api/users — pages', () => {
+  it('pages users newest first and finds them by username, name or e-mail', async () => {
+    const tag = uniqueName('pg');
+    const made: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const username = `${tag}-${i}`;
+      const r = await call('POST', '/api/users', {
+        token: TEST_ADMIN_TOKEN,
+        body: { username, password: 'long enough', display_name: `Person ${i}`, email: `${tag}${i}@example.com` },
+      });
+      expect(r.status).toBe(201);
+      made.push(username);
+    }
+    const pages = await walk('/api/users', 'users', TEST_ADMIN_TOKEN, { q: tag, limit: '2' });
+    expect(pages.map((p) => p.map((u) => u.username))).toEqual([[made[2], made[1]], [made[0]]]);
+    expect(pages.flat()[0]).not.toHaveProperty('password_hash');
+    const byMail = await call('GET', `/api/users?q=${encodeURIComponent(`${tag}1@example`)}`, { token: TEST_ADMIN_TOKEN });
+    expect(byMail.json.users.map((u: Entry) => u.username)).toEqual([made[1]]);
+    const m = await createMember();
+    expect((await call('GET', '/api/users', { token: m.token })).status).toBe(403);
+  });
+});
+
+describe('GET /api/files and GET /api/projects/:slug', () => {
+  it('pages projects without their files; the project route has them; 404 for an unknown slug', async () => {
+    const tag = uniqueName('pj');
+    const slugs = [`${tag}-a`, `${tag}-b`, `${tag}-c`];
+    for (const slug of slugs) {
+      const r = await uploadSite({ 'index.html': '<h1>x</h1>', 'css/a.css': 'a{}' }, { slug, note: `note of ${slug}` });
+      expect(r.status, r.text).toBe(201);
+    }
+    const pages = await walk('/api/files', 'projects', TEST_ADMIN_TOKEN, { q: tag, limit: '2' });
+    expect(pages.map((p) => p.map((x) => x.slug))).toEqual([[slugs[2], slugs[1]], [slugs[0]]]);
+    for (const p of pages.flat()) {
+      expect(p).toMatchObject({ file_count: 2, online_count: 2, has_html: true, total_bytes: 13 });
+      expect(p).not.toHaveProperty('files');
+    }
+    const one = await call('GET', `/api/projects/${slugs[0]}`, { token: TEST_ADMIN_TOKEN });
+    expect(one.status).toBe(200);
+    expect(one.json.project.files.map((f: Entry) => f.path).sort()).toEqual(['css/a.css', 'index.html']);
+    expect((await call('GET', `/api/projects/${tag}-none`, { token: TEST_ADMIN_TOKEN })).status).toBe(404);
+    const m = await createMember();
+    expect((await call('GET', `/api/projects/${slugs[0]}`, { token: m.token })).status).toBe(403);
+    expect((await call('GET', `/api/files?q=${encodeURIComponent('note of ' + slugs[1])}`, { token: TEST_ADMIN_TOKEN })).json.projects).toHaveLength(1);
+  });
+});
