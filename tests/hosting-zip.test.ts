@@ -28,7 +28,7 @@ describe('POST /api/upload — one .zip', () => {
     const r = await uploadZip(zip, { slug: uniqueSlug() });
     expect(r.status).toBe(201);
     expect(r.json.project.files.map((f: { path: string }) => f.path).sort()).toEqual(['café.txt', 'css/app.css', 'index.html']);
-    expect((await site('GET', `/p/${r.json.project.slug}/index.html`)).text).toContain('from a zip');
+    expect((await site('GET', `/p/${r.json.project.slug}/`)).text).toContain('from a zip');
     expect((await site('GET', `/p/${r.json.project.slug}/css/app.css`)).text).toBe('h1{color:red}');
   });
 

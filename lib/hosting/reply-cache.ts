@@ -24,14 +24,15 @@ const state = processState('hosted-replies', () => ({ entries: new Map<string, E
 
 type Headers = Record<string, string | string[] | undefined>;
 
-const keyOf = (url: string, acceptEncoding: unknown, sandbox: boolean) => `${sandbox ? 's' : ''}${url}\n${typeof acceptEncoding === 'string' ? acceptEncoding : ''}`;
+/** `scope` tells apart what the same URL is elsewhere: 's' sandboxed, `@<slug>` a per-site origin. */
+const keyOf = (url: string, acceptEncoding: unknown, scope: string) => `${scope}${url}\n${typeof acceptEncoding === 'string' ? acceptEncoding : ''}`;
 
 const plain = (h: Headers) => !h.range && !h['if-range'] && !h['if-modified-since'] && !h['if-match'] && !h['if-unmodified-since'];
 
 /** Straight from Node's request (method, raw URL, lower-cased headers): the hot path allocates nothing else. */
-export function cachedReply(method: string | undefined, url: string, h: Headers, sandbox: boolean): FastReply | null {
+export function cachedReply(method: string | undefined, url: string, h: Headers, scope: string): FastReply | null {
   if ((method !== 'GET' && method !== 'HEAD') || state.entries.size === 0) return null;
-  const hit = state.entries.get(keyOf(url, h['accept-encoding'], sandbox));
+  const hit = state.entries.get(keyOf(url, h['accept-encoding'], scope));
   if (!hit || hit.gen !== siteGeneration() || !plain(h)) return null;
   const inm = h['if-none-match'];
   if (inm !== undefined) {
@@ -42,7 +43,7 @@ export function cachedReply(method: string | undefined, url: string, h: Headers,
 }
 
 /** Keeps a reply the slow path made, when it is the same for every visitor. */
-export function keepReply(req: FastRequest, sandbox: boolean, gen: number, reply: FastReply): void {
+export function keepReply(req: FastRequest, scope: string, gen: number, reply: FastReply): void {
   const h: Headers = { range: req.header('range'), 'if-range': req.header('if-range'), 'if-modified-since': req.header('if-modified-since'), 'if-match': req.header('if-match'), 'if-unmodified-since': req.header('if-unmodified-since') };
   if (req.method !== 'GET' || !plain(h) || req.header('if-none-match') !== undefined) return;
   if ((reply.status !== 200 && reply.status !== 404) || !Buffer.isBuffer(reply.body)) return;
@@ -52,7 +53,7 @@ export function keepReply(req: FastRequest, sandbox: boolean, gen: number, reply
     state.entries.clear();
     state.bytes = 0;
   }
-  const key = keyOf(req.url, req.header('accept-encoding'), sandbox);
+  const key = keyOf(req.url, req.header('accept-encoding'), scope);
   state.bytes += reply.body.length - (state.entries.get(key)?.body.length ?? 0);
   state.entries.set(key, { gen, status: reply.status, headers: reply.headers as Record<string, string>, body: reply.body, etag });
 }

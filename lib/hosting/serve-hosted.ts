@@ -20,6 +20,29 @@ const URL_PATTERN = /^\/p\/([a-z0-9_-]{1,64})(?:@([a-z0-9]{1,32}))?(?:\/(.*))?$/
 export interface HostedOptions {
   /** Only under the HOSTED_PORT=0 opt-out: /p/ on the main origin, in a CSP sandbox. */
   sandbox: boolean;
+  /** A project on an origin of its own (per-site HOSTED_ORIGIN): served at the root. */
+  site?: string;
+}
+
+/** The reply cache's scope of a request: the same URL means another file on another site's origin. */
+export const replyScope = (opts: HostedOptions) => (opts.sandbox ? 's' : opts.site ? `@${opts.site}` : '');
+
+interface Target {
+  slug: string;
+  deployId?: string;
+  /** The path after the prefix, still encoded; undefined for `/p/<slug>` itself. */
+  rawRest?: string;
+  /** What the site's own paths follow: `/p/<slug>` (or `/p/<slug>@<deploy>`), or '' at an origin's root. */
+  prefix: string;
+}
+
+function targetOf(pathname: string, opts: HostedOptions): Target | null {
+  const m = URL_PATTERN.exec(pathname);
+  // On its own origin a project owns every path; its unlock form still posts to /p/<slug>/unlock.
+  if (opts.site && !(m && m[1] === opts.site && (m[2] || m[3] === 'unlock'))) return { slug: opts.site, rawRest: pathname.slice(1), prefix: '' };
+  if (!m) return null;
+  const [, slug, deployId, rawRest] = m;
+  return { slug, deployId, rawRest, prefix: `/p/${slug}${deployId ? `@${deployId}` : ''}` };
 }
 
 /** /p/*: hosted sites, served without the framework on the hosted origin. */
@@ -35,13 +58,15 @@ async function handle(rt: Runtime, req: FastRequest, opts: HostedOptions): Promi
   await assertMigrated(rt);
   const q = req.url.indexOf('?');
   const pathname = q < 0 ? req.url : req.url.slice(0, q);
-  const m = URL_PATTERN.exec(pathname);
-  if (!m) throw notFound();
-  const [, slug, deployId, rawRest] = m;
-  const prefix = `/p/${slug}${deployId ? `@${deployId}` : ''}`;
+  const target = targetOf(pathname, opts);
+  if (!target) throw notFound();
+  const { slug, deployId, rawRest } = target;
+  // At an origin's root the unlock form posts to /p/<slug>/unlock, and its cookie covers the origin.
+  const prefix = opts.site && !deployId ? '' : target.prefix;
+  const gate = { title: `/p/${slug}${deployId ? `@${deployId}` : ''}`, action: `/p/${slug}${deployId ? `@${deployId}` : ''}/unlock` };
 
   if (req.method === 'POST') {
-    if (rawRest === 'unlock') return unlockProject(rt, req, slug, prefix);
+    if (rawRest === 'unlock' && target.prefix !== '') return unlockProject(rt, req, slug, prefix, gate);
     throw new AppError('method_not_allowed', 'Only GET and HEAD are allowed here', { Allow: 'GET, HEAD' });
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -52,7 +77,7 @@ async function handle(rt: Runtime, req: FastRequest, opts: HostedOptions): Promi
   if (!site || (site.files.size === 0 && !deployId)) throw notFound();
   // The same gate for every path of a locked project, existing or not: nothing leaks.
   if (site.passwordHash && !(await unlocked(rt, req, site))) {
-    return passwordPage({ status: 401, title: prefix, action: `${prefix}/unlock`, next: pathname });
+    return passwordPage({ status: 401, title: gate.title, action: gate.action, next: pathname });
   }
   const rest = rawRest === undefined ? undefined : decodeUrlPath(rawRest);
   if (rest === null) throw notFound();
@@ -65,7 +90,7 @@ async function handle(rt: Runtime, req: FastRequest, opts: HostedOptions): Promi
       return siteListing(site, prefix, extra);
     case 'file': {
       const reply = await sendSiteFile(rt, req, r.file, { ...extra, status: r.status, baseHref: r.baseHref });
-      if (!extra.locked) keepReply(req, opts.sandbox, gen, reply);
+      if (!extra.locked) keepReply(req, replyScope(opts), gen, reply);
       return reply;
     }
     case 'not-found':
