@@ -19,7 +19,7 @@ export default defineCommand({
   },
   async run({ args, options: o, client, creds, out }) {
     if (!args[0]) throw new UsageError('Give the folder (or .zip) to deploy');
-    const project = await client.deployHosted(args[0], {
+    const { project, warnings } = await client.deployHosted(args[0], {
       slug: o.slug,
       note: o.note,
       password: o.password,
@@ -29,6 +29,8 @@ export default defineCommand({
       includeDotfiles: o['include-dotfiles'],
       onSkipped: reportSkipped,
     });
-    out(`${creds.url}${project.url}/  (${project.file_count} files, ${formatBytes(project.total_bytes)})`, { ...project, link: `${creds.url}${project.url}/` });
+    // Warnings go to stderr, as the left-out paths do: stdout stays the link (or the JSON).
+    for (const w of warnings) process.stderr.write(`Warning: ${w.message}\n`);
+    out(`${creds.url}${project.url}/  (${project.file_count} files, ${formatBytes(project.total_bytes)})`, { ...project, link: `${creds.url}${project.url}/`, warnings });
   },
 });

@@ -42,6 +42,10 @@ export const projectSchema = z.object({
   has_html: z.boolean().describe('Whether the live deploy has an HTML page; without one /p/<slug>/ is a file listing'),
   files: z.array(fileSchema).describe('The files of the live deploy'),
 });
+export const uploadWarningSchema = z.object({
+  code: z.enum(['referrer_off', 'root_service_worker', 'root_router', 'root_paths']),
+  message: z.string().describe('For a person: which file, what will fail, and what to change'),
+});
 export const deploySchema = z.object({
   id: z.string(),
   created_at: time,
