@@ -29,6 +29,30 @@ export function forgetUnlockKey(): void {
   cache.key = undefined;
 }
 
+/** What a cookie is checked against, as one string: `verifiedUnlock` looks it up with the value. */
+export const unlockSubjectKey = (s: UnlockSubject) => `${s.kind}\n${s.id}\n${s.createdAt.getTime()}\n${s.passwordHash}\n`;
+
+/** Cookies verifyUnlock accepted, by subject key + value: the key they were checked under. */
+const verified = processState('unlock-verified', () => new Map<string, string>());
+
+/** Remembers a cookie verifyUnlock accepted under `key`, for verifiedUnlock. */
+export function rememberUnlock(key: string, subjectKey: string, value: string): void {
+  if (verified.size >= 10_000) verified.clear();
+  verified.set(subjectKey + value, key);
+}
+
+/**
+ * Without an await or an HMAC: true only for a cookie accepted before for this very subject
+ * (id, creation time, password hash) under the current key while that key is fresh (a changed
+ * Admin Token or password fails this as it fails verifyUnlock), and not expired. False means
+ * "not known", not "refused": the caller takes the full path.
+ */
+export function verifiedUnlock(subjectKey: string, value: string | undefined, nowMs = Date.now()): boolean {
+  if (!value || !cache.key || nowMs - cache.at >= KEY_TTL_MS) return false;
+  if (verified.get(subjectKey + value) !== cache.key) return false;
+  return Number(value.slice(0, value.indexOf('.'))) * 1000 > nowMs;
+}
+
 export interface UnlockSubject {
   kind: 'project' | 'share';
   id: string;

@@ -1,7 +1,7 @@
 import 'server-only';
-import { projectUnlockCookie, unlockKey, verifyUnlock } from '../auth/unlock-cookie';
+import { projectUnlockCookie, rememberUnlock, unlockKey, unlockSubjectKey, verifyUnlock, type UnlockSubject } from '../auth/unlock-cookie';
 import { AppError, notFound } from '../errors';
-import { parseCookies } from '../http/cookies';
+import { cookieValue } from '../http/cookies';
 import type { FastReply, FastRequest } from '../http/fast';
 import { passwordPage } from '../http/password-page';
 import { errorReply } from '../http/reply-errors';
@@ -90,7 +90,7 @@ async function handle(rt: Runtime, req: FastRequest, opts: HostedOptions): Promi
       return siteListing(site, prefix, extra);
     case 'file': {
       const reply = await sendSiteFile(rt, req, r.file, { ...extra, status: r.status, baseHref: r.baseHref });
-      if (!extra.locked) keepReply(req, replyScope(opts), gen, reply);
+      keepReply(req, replyScope(opts), gen, reply, site.passwordHash ? { cookie: projectUnlockCookie(site.slug), subject: unlockSubjectKey(subjectOf(site)) } : null);
       return reply;
     }
     case 'not-found':
@@ -98,8 +98,14 @@ async function handle(rt: Runtime, req: FastRequest, opts: HostedOptions): Promi
   }
 }
 
+const subjectOf = (site: Site): UnlockSubject => ({ kind: 'project', id: site.slug, createdAt: site.createdAt, passwordHash: site.passwordHash! });
+
 async function unlocked(rt: Runtime, req: FastRequest, site: Site): Promise<boolean> {
-  const value = parseCookies(req.header('cookie'))[projectUnlockCookie(site.slug)];
-  const subject = { kind: 'project' as const, id: site.slug, createdAt: site.createdAt, passwordHash: site.passwordHash! };
-  return verifyUnlock(await unlockKey(rt), subject, value);
+  const value = cookieValue(req.header('cookie'), projectUnlockCookie(site.slug));
+  const key = await unlockKey(rt);
+  const subject = subjectOf(site);
+  if (!verifyUnlock(key, subject, value)) return false;
+  // The reply cache may then answer this cookie without the HMAC (reply-cache.ts).
+  rememberUnlock(key, unlockSubjectKey(subject), value!);
+  return true;
 }

@@ -97,6 +97,7 @@ export async function unpackZip(zip: SpooledZip, staged: StagedUpload, start: ()
         if (entry.uncompressedSize > HOSTED_LIMITS.zipRatioFloorBytes && ratio > HOSTED_LIMITS.zipRatio) {
           throw new AppError('too_large', `The zip entry ${name} expands ${Math.round(ratio)}× (a zip bomb?); at most ${HOSTED_LIMITS.zipRatio}× is allowed`);
         }
+        if (files.length >= HOSTED_LIMITS.files) throw new AppError('too_many_files', `The zip holds more than ${HOSTED_LIMITS.files} files; at most ${HOSTED_LIMITS.files} are allowed`);
         total += entry.uncompressedSize;
         if (total > HOSTED_LIMITS.totalBytes) throw new AppError('too_large', `The zip expands past ${HOSTED_LIMITS.totalBytes} bytes`);
         files.push({ entry, path: staged.claim(entry.fileName) });
