@@ -189,6 +189,32 @@ describe('password-protected projects', () => {
     expect(dotted.headers.get('location')).toBe(`/p/${locked}/`);
   });
 
+  it('a page kept for unlocked visitors (the reply cache) is never given without a valid cookie of this project', async () => {
+    const unlock = await site('POST', `/p/${locked}/unlock`, { body: { password: 'open-sesame' } });
+    const cookie = cookieFrom(unlock.cookies, `htmls_project_unlock_${locked}`);
+    const value = cookie.split('=')[1];
+    for (let i = 0; i < 3; i++) {
+      const r = await site('GET', `/p/${locked}/`, { cookie, headers: { 'Accept-Encoding': 'gzip, br' } });
+      expect([r.status, r.headers.get('cache-control')]).toEqual([200, 'private, no-cache']);
+    }
+    const other = (await uploadSite({ 'index.html': 'other' }, { password: 'other-pass' })).json.project.slug;
+    const otherValue = cookieFrom((await site('POST', `/p/${other}/unlock`, { body: { password: 'other-pass' } })).cookies, `htmls_project_unlock_${other}`).split('=')[1];
+    const name = `htmls_project_unlock_${locked}`;
+    for (const [what, c] of [
+      ['no cookie', undefined],
+      ["another project's cookie", `${name}=${otherValue}`],
+      ['a forged one', `${name}=9999999999.${'A'.repeat(43)}`],
+      ['a valid one behind a forged one', `${name}=9999999999.${'B'.repeat(43)}; ${name}=${value}`],
+      ['the value under another name', `htmls_project_unlock_${other}=${value}`],
+    ] as const) {
+      for (const method of ['GET', 'HEAD']) {
+        const r = await site(method, `/p/${locked}/`, { cookie: c, headers: { 'Accept-Encoding': 'gzip, br' } });
+        expect(r.status, `${method} with ${what}`).toBe(401);
+      }
+    }
+    expect((await site('GET', `/p/${locked}/`, { cookie, headers: { 'Accept-Encoding': 'gzip, br' } })).status).toBe(200);
+  });
+
   it('refuses forged cookies, cookies of another project, and cookies issued before a password change', async () => {
     const other = await uploadSite({ 'index.html': 'other' }, { password: 'other-pass' });
     const otherSlug = other.json.project.slug;
