@@ -10,23 +10,36 @@ export const projectUnlockCookie = (slug: string) => `htmls_project_unlock_${slu
 export const shareUnlockCookie = (id: string) => `htmls_share_unlock_${id}`;
 
 const KEY_TTL_MS = 1000;
-const cache = processState<{ key?: string; at: number }>('unlock-key', () => ({ at: 0 }));
+const cache = processState<{ key?: string; at: number; reading?: Promise<string> }>('unlock-key', () => ({ at: 0 }));
 
 /**
  * The HMAC key of unlock cookies: derived from the server secret and the current admin
  * credential, so changing the Admin Token voids every guest unlock. Re-read at most once a
- * second (the hot path must not query per request); other instances follow within that.
+ * second (the hot path must not query per request); other instances follow within that. One
+ * read at a time: the requests that find the key stale together wait for the same one.
  */
 export async function unlockKey(rt: Runtime): Promise<string> {
   if (cache.key && Date.now() - cache.at < KEY_TTL_MS) return cache.key;
-  const credential = (await getAdminCredentialHash(rt)) ?? 'none';
-  cache.key = hmac(await getServerSecret(rt), 'unlock-cookie', credential);
-  cache.at = Date.now();
-  return cache.key;
+  if (!cache.reading) {
+    // Assigned before its first await resumes, so the check below sees it.
+    let reading!: Promise<string>;
+    reading = (async () => {
+      const credential = (await getAdminCredentialHash(rt)) ?? 'none';
+      const key = hmac(await getServerSecret(rt), 'unlock-cookie', credential);
+      // A forget() while this read was under way voids it: the change may not be in it.
+      if (cache.reading === reading) Object.assign(cache, { key, at: Date.now() });
+      return key;
+    })().finally(() => {
+      if (cache.reading === reading) cache.reading = undefined;
+    });
+    cache.reading = reading;
+  }
+  return cache.reading;
 }
 
 export function forgetUnlockKey(): void {
   cache.key = undefined;
+  cache.reading = undefined;
 }
 
 /** What a cookie is checked against, as one string: `verifiedUnlock` looks it up with the value. */
