@@ -10,31 +10,35 @@ export const projectUnlockCookie = (slug: string) => `htmls_project_unlock_${slu
 export const shareUnlockCookie = (id: string) => `htmls_share_unlock_${id}`;
 
 const KEY_TTL_MS = 1000;
-const cache = processState<{ key?: string; at: number; reading?: Promise<string> }>('unlock-key', () => ({ at: 0 }));
+const cache = processState<{ key?: string; at: number; reading?: Promise<string>; rt?: Runtime }>('unlock-key', () => ({ at: 0 }));
 
 /**
  * The HMAC key of unlock cookies: derived from the server secret and the current admin
  * credential, so changing the Admin Token voids every guest unlock. Re-read at most once a
- * second (the hot path must not query per request); other instances follow within that. One
- * read at a time: the requests that find the key stale together wait for the same one.
+ * second (the hot path must not query per request); other instances follow within that.
  */
 export async function unlockKey(rt: Runtime): Promise<string> {
+  cache.rt = rt;
   if (cache.key && Date.now() - cache.at < KEY_TTL_MS) return cache.key;
-  if (!cache.reading) {
-    // Assigned before its first await resumes, so the check below sees it.
-    let reading!: Promise<string>;
-    reading = (async () => {
-      const credential = (await getAdminCredentialHash(rt)) ?? 'none';
-      const key = hmac(await getServerSecret(rt), 'unlock-cookie', credential);
-      // A forget() while this read was under way voids it: the change may not be in it.
-      if (cache.reading === reading) Object.assign(cache, { key, at: Date.now() });
-      return key;
-    })().finally(() => {
-      if (cache.reading === reading) cache.reading = undefined;
-    });
-    cache.reading = reading;
-  }
-  return cache.reading;
+  return readKey(rt);
+}
+
+/** One read at a time: the requests that find the key stale together wait for the same one. */
+function readKey(rt: Runtime): Promise<string> {
+  if (cache.reading) return cache.reading;
+  // Assigned before its first await resumes, so the check below sees it.
+  let reading!: Promise<string>;
+  reading = (async () => {
+    const credential = (await getAdminCredentialHash(rt)) ?? 'none';
+    const key = hmac(await getServerSecret(rt), 'unlock-cookie', credential);
+    // A forget() while this read was under way voids it: the change may not be in it.
+    if (cache.reading === reading) Object.assign(cache, { key, at: Date.now() });
+    return key;
+  })().finally(() => {
+    if (cache.reading === reading) cache.reading = undefined;
+  });
+  cache.reading = reading;
+  return reading;
 }
 
 export function forgetUnlockKey(): void {
@@ -62,6 +66,9 @@ export function rememberUnlock(key: string, subjectKey: string, value: string): 
  */
 export function verifiedUnlock(subjectKey: string, value: string | undefined, nowMs = Date.now()): boolean {
   if (!value || !cache.key || nowMs - cache.at >= KEY_TTL_MS) return false;
+  // Read the key again in the background past half its life, so a steady stream of visitors
+  // never finds it stale (and all at once takes the full path while the database answers).
+  if (nowMs - cache.at >= KEY_TTL_MS / 2 && !cache.reading && cache.rt) readKey(cache.rt).catch(() => {});
   if (verified.get(subjectKey + value) !== cache.key) return false;
   return Number(value.slice(0, value.indexOf('.'))) * 1000 > nowMs;
 }

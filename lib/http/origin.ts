@@ -107,14 +107,31 @@ export function hostedOriginFor(env: Env, hostedPort: number | null, host: strin
 /** The absolute URL of a path of a project on its hosted origin. */
 export const siteOrigin = (template: string, slug: string) => template.replace('{slug}', slug);
 
+/** Per HOSTED_ORIGIN (one per process): what every request would otherwise rebuild. */
+const parsedOrigins = new Map<string, { host: string; defaultPort: string; pattern: RegExp | null }>();
+
+function parsedOrigin(origin: string) {
+  let p = parsedOrigins.get(origin);
+  if (!p) {
+    const u = new URL(origin.replace('{slug}', 'x'));
+    const [before, after] = origin.replace(/^https?:\/\//, '').split('{slug}').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    p = {
+      host: origin.includes('{slug}') ? '' : u.host,
+      defaultPort: u.protocol === 'https:' ? ':443' : ':80',
+      pattern: origin.includes('{slug}') ? new RegExp(`^${before}([a-z0-9_-]{1,64})${after}$`) : null,
+    };
+    parsedOrigins.set(origin, p);
+  }
+  return p;
+}
+
 /** The slug in a Host header that matches a per-site HOSTED_ORIGIN, or null. */
 function perSiteSlug(origin: string, host: string | undefined): string | null {
   if (!host) return null;
-  const u = new URL(origin.replace('{slug}', 'x'));
-  const defaultPort = u.protocol === 'https:' ? ':443' : ':80';
-  const given = host.toLowerCase().endsWith(defaultPort) ? host.toLowerCase().slice(0, -defaultPort.length) : host.toLowerCase();
-  const [before, after] = origin.replace(/^https?:\/\//, '').split('{slug}').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`^${before}([a-z0-9_-]{1,64})${after}$`).exec(given)?.[1] ?? null;
+  const { defaultPort, pattern } = parsedOrigin(origin);
+  const lower = host.toLowerCase();
+  const given = lower.endsWith(defaultPort) ? lower.slice(0, -defaultPort.length) : lower;
+  return pattern?.exec(given)?.[1] ?? null;
 }
 
 /**
@@ -179,8 +196,7 @@ export function decideHost(env: Env, hostedPort: number | null, listener: Listen
   const h = env.hosted;
   if (h.mode === 'sandbox') return hostedPath ? { kind: 'hosted', sandbox: true } : { kind: 'app' };
   if (h.mode === 'origin') {
-    const own = new URL(h.origin).host;
-    if (host?.toLowerCase() === own) return hostedPath ? { kind: 'hosted', sandbox: false } : outsideSites(req, home);
+    if (host?.toLowerCase() === parsedOrigin(h.origin).host) return hostedPath ? { kind: 'hosted', sandbox: false } : outsideSites(req, home);
     return hostedPath ? { kind: 'redirect', status, location: h.origin + req.url } : { kind: 'app' };
   }
   if (h.mode === 'per-site') {
