@@ -295,7 +295,7 @@ describe('htmls CLI', () => {
     expect(JSON.parse(z.stdout)).toMatchObject({ spa: true, files: [{ path: 'assets/app.js' }, { path: 'index.html' }] });
     // The server left the zip's .env out and says where this build will break: both on stderr.
     expect(z.stderr).toMatch(/Left out 1 private path \(site\/\.env\).*--include-dotfiles/);
-    expect(z.stderr).toMatch(/Warning: .*assets\/app\.js changes the address itself.*basename/);
+    expect(z.stderr).toMatch(/Warning: assets\/app\.js changes the address itself .*index\.html loads \/assets\/app\.js.*basename/);
     expect(JSON.parse(z.stdout).warnings).toMatchObject([{ code: 'root_router' }]);
   });
 

@@ -12,7 +12,7 @@ import { getProjectDtoOrThrow } from './list-projects';
 import type { ProjectDto } from './project-dto';
 import { publishDeploy } from './publish-deploy';
 import { readMultipart } from './read-multipart';
-import { buildWarnings, type UploadWarning } from './build-check';
+import { buildWarnings, type BuildFacts, type UploadWarning } from './build-check';
 import { assertSlug, randomSlug } from './slug';
 import { StagedUpload } from './stage-files';
 import { spoolZip, unpackZip, type SpooledZip } from './unpack-zip';
@@ -90,7 +90,7 @@ export async function uploadProject(rt: Runtime, req: Request, principal: Princi
     if (staged.files.length === 0) throw badRequest('Choose at least one file to upload');
     await publish(rt, staged, fields, principal);
     const project = await getProjectDtoOrThrow(rt, staged.slug!);
-    return { project, skipped, warnings: buildWarnings(staged.facts, rt.env.hosted, project.slug) };
+    return { project, skipped, warnings: buildWarnings(shownFacts(staged), rt.env.hosted, project.slug) };
   } catch (e) {
     const held = zip as SpooledZip | null;
     await held?.remove();
@@ -134,6 +134,16 @@ async function publish(rt: Runtime, staged: StagedUpload, fields: Partial<Record
     files,
     guards: staged.guards,
   });
+}
+
+/** The build's facts with the paths the project has (its common top folder dropped), for the warnings. */
+function shownFacts(staged: StagedUpload): BuildFacts {
+  const paths = staged.files.map((f) => f.path);
+  const stripped = stripCommonFolder(paths);
+  const shown = new Map(paths.map((p, i) => [p, stripped[i]]));
+  const name = (p: string | null) => (p === null ? null : (shown.get(p) ?? p));
+  const f = staged.facts;
+  return { rootRef: f.rootRef && { ...f.rootRef, file: name(f.rootRef.file)! }, noReferrer: name(f.noReferrer), rootWorker: name(f.rootWorker), router: name(f.router) };
 }
 
 /** A folder picked as a whole arrives as `site/…`: drop the top folder all files share. */
