@@ -12,7 +12,7 @@ import { EnvError, getEnv, type Env } from './lib/env';
 import { tuneHeap } from './lib/heap-tuning';
 import { setHostedPort } from './lib/hosting/hosted-port';
 import { cachedReply } from './lib/hosting/reply-cache';
-import { serveHosted } from './lib/hosting/serve-hosted';
+import { replyScope, serveHosted } from './lib/hosting/serve-hosted';
 import { CLIENT_IP_HEADER, markCustomServer, resolveClientIp } from './lib/http/client-ip';
 import { fromNode, runFast, writeNodeReply, type FastReply } from './lib/http/fast';
 import { decideHost, type Listener } from './lib/http/origin';
@@ -100,7 +100,7 @@ async function main() {
     dropStalledResponse(res, env.stallTimeoutMs);
     if (listener === 'hosted') {
       // The steady state of a public site: a finished reply, before any other work.
-      const cached = cachedReply(req.method, req.url ?? '/', req.headers, false);
+      const cached = cachedReply(req.method, req.url ?? '/', req.headers, '');
       if (cached) return writeNodeReply(res, cached, req.method ?? 'GET');
     }
     const ip = resolveClientIp(req.socket.remoteAddress, req.headers['x-forwarded-for'] as string | undefined, env.trustProxy);
@@ -119,9 +119,10 @@ async function main() {
         // The hosted origin serves hosted sites and nothing else: no consoles, no API.
         return writeNodeReply(res, errorReply(notFound(), fastReq), method);
       case 'hosted': {
-        const cached = cachedReply(method, fastReq.url, req.headers, decision.sandbox);
+        const opts = { sandbox: decision.sandbox, site: decision.site };
+        const cached = cachedReply(method, fastReq.url, req.headers, replyScope(opts));
         if (cached) return writeNodeReply(res, cached, method);
-        return download(() => serveHosted(fastReq, { sandbox: decision.sandbox }));
+        return download(() => serveHosted(fastReq, opts));
       }
     }
     const url = req.url ?? '/';

@@ -42,7 +42,7 @@ test('the administrator publishes a folder site, guests see it, password and off
   const guestCtx = await browser.newContext();
   const guest = await guestCtx.newPage();
   await guest.goto(`/p/${slug}`);
-  await expect(guest).toHaveURL(new RegExp(`/p/${slug}/index.html$`));
+  await expect(guest).toHaveURL(new RegExp(`/p/${slug}/$`));
   const h1 = guest.getByRole('heading', { name: 'Hello from e2e' });
   await expect(h1).toHaveCSS('color', 'rgb(200, 0, 0)');
   await expect.poll(() => guest.locator('img').evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBe(20);

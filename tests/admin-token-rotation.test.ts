@@ -48,10 +48,10 @@ describe('PATCH /api/auth/token — rotation', () => {
     const hosted = server.hostedUrl!;
     const unlock = await call('POST', `/p/${slug}/unlock`, { base: hosted, body: { password: 'guest-pass' } });
     const cookie = cookieFrom(unlock.cookies, `htmls_project_unlock_${slug}`);
-    expect((await call('GET', `/p/${slug}/index.html`, { base: hosted, cookie })).status).toBe(200);
+    expect((await call('GET', `/p/${slug}/`, { base: hosted, cookie })).status).toBe(200);
     const r = await call('PATCH', '/api/auth/token', { base, token: 'brand-new-admin-token', body: { token: 'third-admin-token' } });
     expect(r.status).toBe(200);
-    expect((await call('GET', `/p/${slug}/index.html`, { base: hosted, cookie })).status).toBe(401);
+    expect((await call('GET', `/p/${slug}/`, { base: hosted, cookie })).status).toBe(401);
     // Back to the token the next test expects.
     await call('PATCH', '/api/auth/token', { base, token: 'third-admin-token', body: { token: 'brand-new-admin-token' } });
   });

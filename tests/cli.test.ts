@@ -303,10 +303,21 @@ describe('htmls CLI', () => {
     expect(JSON.parse(all.stdout).files.map((f: { path: string }) => f.path)).toContain('.git/config');
 
     const zipFile = path.join(tempDir('htmls-cli-zip-'), 'site.zip');
-    writeFileSync(zipFile, makeZip([{ name: 'site/index.html', data: '<h1>zipped</h1>' }]));
+    writeFileSync(
+      zipFile,
+      makeZip([
+        { name: 'site/index.html', data: '<h1>zipped</h1><script type="module" src="/assets/app.js"></script>' },
+        { name: 'site/assets/app.js', data: 'history.pushState(null, "", "/about")' },
+        { name: 'site/.env', data: 'API_KEY=secret' },
+      ]),
+    );
     const z = await htmls(['deploy', zipFile, '--slug', `${slug}-z`, '--spa', '--json'], env);
     expect(z.code, z.stderr).toBe(0);
-    expect(JSON.parse(z.stdout)).toMatchObject({ spa: true, files: [{ path: 'index.html' }] });
+    expect(JSON.parse(z.stdout)).toMatchObject({ spa: true, files: [{ path: 'assets/app.js' }, { path: 'index.html' }] });
+    // The server left the zip's .env out and says where this build will break: both on stderr.
+    expect(z.stderr).toMatch(/Left out 1 private path \(site\/\.env\).*--include-dotfiles/);
+    expect(z.stderr).toMatch(/Warning: assets\/app\.js changes the address itself .*index\.html loads \/assets\/app\.js.*basename/);
+    expect(JSON.parse(z.stdout).warnings).toMatchObject([{ code: 'root_router' }]);
   });
 
   it('deploys a site as the administrator, and deletes a member account', async () => {

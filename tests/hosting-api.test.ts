@@ -37,7 +37,7 @@ describe('POST /api/upload', () => {
     const appended = await uploadSite({ 'index.html': 'v2', 'new.txt': 'new' }, { slug, append: 'true' });
     expect(appended.status).toBe(201);
     expect(appended.json.project.files.map((f: { path: string }) => f.path).sort()).toEqual(['index.html', 'new.txt', 'old.txt']);
-    const page = await site('GET', `/p/${slug}/index.html`);
+    const page = await site('GET', `/p/${slug}/`);
     expect(page.text).toContain('v2');
     // The append is a new deploy; the first one (kept for rollback) still holds the old index.html.
     expect(await listStoredKeys(`files/${slug}/`)).toHaveLength(4);
@@ -163,10 +163,10 @@ describe('PATCH /api/projects/:slug', () => {
     const r = await call('PATCH', `/api/projects/${slug}`, { token, body: { note: 'new note', password: 'sesame-123' } });
     expect(r.status).toBe(200);
     expect(r.json.project).toMatchObject({ slug, note: 'new note', has_password: true });
-    expect((await site('GET', `/p/${slug}/index.html`)).status).toBe(401);
+    expect((await site('GET', `/p/${slug}/`)).status).toBe(401);
     const cleared = await call('PATCH', `/api/projects/${slug}`, { token, body: { password: null } });
     expect(cleared.json.project.has_password).toBe(false);
-    expect((await site('GET', `/p/${slug}/index.html`)).status).toBe(200);
+    expect((await site('GET', `/p/${slug}/`)).status).toBe(200);
     await call('PATCH', `/api/projects/${slug}`, { token, body: { password: 'again-123' } });
     expect((await call('PATCH', `/api/projects/${slug}`, { token, body: { password: '' } })).json.project.has_password).toBe(false);
   });
@@ -191,7 +191,7 @@ describe('DELETE /api/projects/:slug and /api/files/:id', () => {
     expect(await listStoredKeys(`files/${slug}/`)).toHaveLength(1);
     expect((await call('DELETE', `/api/files/${b.id}`, { token })).status).toBe(404);
     expect((await call('DELETE', `/api/projects/${slug}`, { token })).status).toBe(204);
-    expect((await site('GET', `/p/${slug}/index.html`)).status).toBe(404);
+    expect((await site('GET', `/p/${slug}/`)).status).toBe(404);
     expect(await listStoredKeys(`files/${slug}/`)).toEqual([]);
     expect((await call('DELETE', `/api/projects/${slug}`, { token })).status).toBe(404);
   });

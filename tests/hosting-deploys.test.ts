@@ -33,21 +33,21 @@ describe('GET /api/projects/:slug/deploys and POST …/deploys/:id/activate', ()
     expect(second.status).toBe(201);
     expect(second.json.project.deploy_id).not.toBe(first.json.project.deploy_id);
     expect(second.json.project.files.map((f: { path: string }) => f.path)).toEqual(['index.html', 'style.css']);
-    expect((await site('GET', `/p/${slug}/index.html`)).text).toContain('version two');
+    expect((await site('GET', `/p/${slug}/`)).text).toContain('version two');
 
     const list = (await call('GET', `/api/projects/${slug}/deploys`, { token })).json.deploys;
     expect(list.map((d: { active: boolean }) => d.active)).toEqual([true, false]);
     const cookie = await previewCookie(slug, first.json.project.deploy_id);
-    const preview = await site('GET', `/p/${slug}@${first.json.project.deploy_id}/index.html`, { cookie });
+    const preview = await site('GET', `/p/${slug}@${first.json.project.deploy_id}/`, { cookie });
     expect(preview.text).toContain('version one');
     expect(preview.headers.get('x-robots-tag')).toBe('noindex');
     expect(preview.headers.get('cache-control')).toMatch(/^private/);
-    expect((await site('GET', `/p/${slug}@${first.json.project.deploy_id}`, { cookie })).headers.get('location')).toBe(`/p/${slug}@${first.json.project.deploy_id}/index.html`);
+    expect((await site('GET', `/p/${slug}@${first.json.project.deploy_id}`, { cookie })).headers.get('location')).toBe(`/p/${slug}@${first.json.project.deploy_id}/`);
 
     const back = await call('POST', `/api/projects/${slug}/deploys/${first.json.project.deploy_id}/activate`, { token });
     expect(back.status).toBe(200);
     expect(back.json.project.deploy_id).toBe(first.json.project.deploy_id);
-    expect((await site('GET', `/p/${slug}/index.html`)).text).toContain('version one');
+    expect((await site('GET', `/p/${slug}/`)).text).toContain('version one');
     expect((await call('GET', '/api/files', { token })).json.projects.find((p: { slug: string }) => p.slug === slug).deploy_id).toBe(first.json.project.deploy_id);
   });
 
@@ -89,11 +89,11 @@ describe('atomic deploys', () => {
     req.write(randomBytes(64 * 1024));
     // The new index.html is in the store, the upload is not finished: the old page is served.
     await expect.poll(async () => (await listStoredKeys(`files/${slug}/`)).filter((k) => k.endsWith('/index.html')).length, { timeout: 20_000 }).toBe(2);
-    expect((await site('GET', `/p/${slug}/index.html`)).text).toContain('old');
+    expect((await site('GET', `/p/${slug}/`)).text).toContain('old');
     expect((await site('GET', `/p/${slug}/big.bin`)).status).toBe(404);
     req.end(`${randomBytes(1024).toString('hex')}\r\n--${boundary}--\r\n`);
     expect(await done).toBe(201);
-    expect((await site('GET', `/p/${slug}/index.html`)).text).toContain('new');
+    expect((await site('GET', `/p/${slug}/`)).text).toContain('new');
     expect((await site('GET', `/p/${slug}/big.bin`)).status).toBe(200);
   });
 });

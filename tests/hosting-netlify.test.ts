@@ -118,7 +118,7 @@ describe('Cache-Control and ETag', () => {
     const locked = (await uploadSite({ 'index.html': 'x', 'a-1b2C3d4E.js': 'y' }, { password: 'cache-pw-1' })).json.project.slug;
     const unlock = await site('POST', `/p/${locked}/unlock`, { body: { password: 'cache-pw-1' } });
     const cookie = unlock.cookies[0].split(';')[0];
-    expect((await site('GET', `/p/${locked}/index.html`, { cookie })).headers.get('cache-control')).toBe('private, no-cache');
+    expect((await site('GET', `/p/${locked}/`, { cookie })).headers.get('cache-control')).toBe('private, no-cache');
     expect((await site('GET', `/p/${locked}/a-1b2C3d4E.js`, { cookie })).headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
   });
 });
@@ -142,9 +142,9 @@ describe('compression', () => {
   });
 
   it('HTML is compressed as served: with its injected base and viewport', async () => {
-    const br = await raw(`/p/${slug}/index.html`, { 'Accept-Encoding': 'br' });
+    const br = await raw(`/p/${slug}/`, { 'Accept-Encoding': 'br' });
     expect(br.headers['content-encoding']).toBe('br');
-    const identity = await site('GET', `/p/${slug}/index.html`);
+    const identity = await site('GET', `/p/${slug}/`);
     expect(brotliDecompressSync(br.body).toString()).toBe(identity.text);
     expect(identity.text).toContain('<base target="_blank">');
   });

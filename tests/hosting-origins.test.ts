@@ -30,7 +30,7 @@ describe('the hosted origin by default (a second listener)', () => {
   });
 
   it('GET /p/:slug/* on the hosted origin — the site, without a sandbox', async () => {
-    const r = await site('GET', `/p/${slug}/index.html`);
+    const r = await site('GET', `/p/${slug}/`);
     expect(r.status).toBe(200);
     expect(r.text).toContain('on its own origin');
     expect(r.headers.get('content-security-policy')).toBeNull();
@@ -47,7 +47,28 @@ describe('the hosted origin by default (a second listener)', () => {
     const { cookie } = await adminSession();
     const del = await site('DELETE', `/api/projects/${slug}`, { cookie });
     expect(del.status).toBe(404);
-    expect((await site('GET', `/p/${slug}/index.html`)).status).toBe(200);
+    expect((await site('GET', `/p/${slug}/`)).status).toBe(200);
+  });
+
+  it("a root path asked for by one of a project's pages is sent into that project; without such a Referer it is 404", async () => {
+    const vite = (await uploadSite({ 'index.html': '<script type="module" src="/assets/index-B1x.js"></script>', 'assets/index-B1x.js': 'console.log(1)', 'icons.svg': '<svg/>' })).json.project.slug;
+    const page = `${hostedUrl()}/p/${vite}/users/42`;
+    const js = await site('GET', '/assets/index-B1x.js?v=1', { headers: { Referer: page } });
+    expect(js.status).toBe(302);
+    expect(js.headers.get('location')).toBe(`/p/${vite}/assets/index-B1x.js?v=1`);
+    expect(js.headers.get('cache-control')).toBe('no-store');
+    const followed = await site('GET', '/icons.svg', { headers: { Referer: page }, redirect: 'follow' });
+    expect([followed.status, followed.text]).toEqual([200, '<svg/>']);
+    expect((await site('GET', '/', { headers: { Referer: page } })).headers.get('location')).toBe(`/p/${vite}/`);
+    // No Referer, a Referer from another origin (the main one) or from outside /p/: nobody's file.
+    expect((await site('GET', '/assets/index-B1x.js')).status).toBe(404);
+    expect((await site('GET', '/assets/index-B1x.js', { headers: { Referer: `${baseUrl()}/p/${vite}/` } })).status).toBe(404);
+    expect((await site('GET', '/assets/index-B1x.js', { headers: { Referer: `${hostedUrl()}/` } })).status).toBe(404);
+    expect((await site('POST', '/api/x', { headers: { Referer: page } })).status).toBe(404);
+    // A page of another project never reaches this one's files: the path is that project's.
+    const other = (await uploadSite({ 'index.html': 'other' })).json.project.slug;
+    const cross = await site('GET', '/assets/index-B1x.js', { headers: { Referer: `${hostedUrl()}/p/${other}/` }, redirect: 'follow' });
+    expect(cross.status).toBe(404);
   });
 
   it("a hosted page's origin cannot change anything through /api with the administrator's cookie", async () => {
@@ -64,7 +85,7 @@ describe('the hosted origin by default (a second listener)', () => {
     expect(list.headers.get('access-control-allow-origin')).toBeNull();
     const pre = await call('OPTIONS', '/api/files', { headers: { Origin: hostedUrl(), 'Access-Control-Request-Method': 'DELETE' } });
     expect(pre.headers.get('access-control-allow-origin')).toBeNull();
-    expect((await site('GET', `/p/${slug}/index.html`)).text).toContain('on its own origin');
+    expect((await site('GET', `/p/${slug}/`)).text).toContain('on its own origin');
   });
 });
 
@@ -88,13 +109,16 @@ describe('HOSTED_ORIGIN', () => {
   });
 
   it('serves /p/ on the hosted host name without the sandbox, and nothing else there', async () => {
-    const r = await callAs(hostedHost, 'GET', `${server.url}/p/${slug}/index.html`);
+    const r = await callAs(hostedHost, 'GET', `${server.url}/p/${slug}/`);
     expect(r.status).toBe(200);
     expect(r.text).toContain('behind a proxy');
     expect(r.headers.get('content-security-policy')).toBeNull();
     for (const path of ['/htmls', '/api/auth/check', '/']) {
       expect((await callAs(hostedHost, 'GET', `${server.url}${path}`)).status, path).toBe(404);
     }
+    // A root path asked for by a page of the project is that project's.
+    const asset = await callAs(hostedHost, 'GET', `${server.url}/favicon.svg`, { headers: { Referer: `http://${hostedHost}/p/${slug}/` } });
+    expect([asset.status, asset.headers.get('location')]).toEqual([302, `/p/${slug}/favicon.svg`]);
   });
 });
 
@@ -106,25 +130,52 @@ describe('HOSTED_ORIGIN with {slug}: one origin per project', () => {
   beforeAll(async () => {
     port = await freePort();
     server = await startServer({ ...(await migratedServiceEnv()), PORT: String(port), HOSTED_ORIGIN: `http://{slug}.localhost:${port}` });
-    a = (await uploadSite({ 'index.html': '<p>site a</p>' }, {}, server.url)).json.project.slug;
+    a = (await uploadSite({ 'index.html': '<p>site a</p>', 'docs/guide.html': '<p>guide of a</p>' }, {}, server.url)).json.project.slug;
     b = (await uploadSite({ 'index.html': '<p>site b</p>' }, {}, server.url)).json.project.slug;
   });
   afterAll(() => server?.stop());
 
-  it("sends /p/<slug> on the main origin to that project's own host name", async () => {
+  it("sends /p/<slug>/… on the main origin to that path at the root of the project's own host name", async () => {
     const r = await call('GET', `/p/${a}/index.html`, { base: server.url });
     expect(r.status).toBe(302);
-    expect(r.headers.get('location')).toBe(`http://${a}.localhost:${port}/p/${a}/index.html`);
+    expect(r.headers.get('location')).toBe(`http://${a}.localhost:${port}/index.html`);
+    expect((await call('GET', `/p/${a}`, { base: server.url })).headers.get('location')).toBe(`http://${a}.localhost:${port}/`);
   });
 
-  it('serves a project only on its own host name; another project there is sent to its own', async () => {
-    const own = await callAs(`${a}.localhost:${port}`, 'GET', `${server.url}/p/${a}/index.html`);
+  it('serves a project at the root of its own host name; /p/<slug>/… there leads to the root', async () => {
+    const host = `${a}.localhost:${port}`;
+    const own = await callAs(host, 'GET', `${server.url}/`);
     expect(own.status).toBe(200);
     expect(own.text).toContain('site a');
-    const other = await callAs(`${a}.localhost:${port}`, 'GET', `${server.url}/p/${b}/index.html`);
-    expect(other.status).toBe(302);
-    expect(other.headers.get('location')).toBe(`http://${b}.localhost:${port}/p/${b}/index.html`);
-    expect((await callAs(`${a}.localhost:${port}`, 'GET', `${server.url}/api/files`)).status).toBe(404);
+    const deep = await callAs(host, 'GET', `${server.url}/docs/guide`);
+    expect([deep.status, deep.text]).toEqual([200, expect.stringContaining('guide of a')]);
+    const prefixed = await callAs(host, 'GET', `${server.url}/p/${a}/docs/guide?x=1`);
+    expect([prefixed.status, prefixed.headers.get('location')]).toEqual([302, '/docs/guide?x=1']);
+    expect((await callAs(host, 'GET', `${server.url}/p/${a}//evil.example`)).headers.get('location')).toBe('/evil.example');
+    expect((await callAs(host, 'GET', `${server.url}/index.html`)).headers.get('location')).toBe('/');
+    // The origin is the project's alone: another project's path, the console and the API are its 404s.
+    for (const path of [`/p/${b}/`, '/api/files', '/htmls']) expect((await callAs(host, 'GET', `${server.url}${path}`)).status, path).toBe(404);
+    // The same URL on another project's origin is that project's file (the reply cache keeps them apart).
+    expect((await callAs(`${b}.localhost:${port}`, 'GET', `${server.url}/`)).text).toContain('site b');
+    expect((await callAs(host, 'GET', `${server.url}/`)).text).toContain('site a');
+  });
+
+  it('unlocks a locked project at its root: the cookie covers the whole origin', async () => {
+    const locked = (await uploadSite({ 'index.html': '<p>locked root</p>', 'app.js': 'ok()' }, { password: 'root-pass' }, server.url)).json.project.slug;
+    const host = `${locked}.localhost:${port}`;
+    const gate = await callAs(host, 'GET', `${server.url}/app.js`);
+    expect(gate.status).toBe(401);
+    expect(gate.text).toContain(`action="/p/${locked}/unlock"`);
+    const unlock = await callAs(host, 'POST', `${server.url}/p/${locked}/unlock`, {
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ password: 'root-pass', next: '/app.js' }).toString(),
+    });
+    expect(unlock.status).toBe(303);
+    expect(unlock.headers.get('location')).toBe('/app.js');
+    expect(unlock.cookies[0]).toContain('Path=/;');
+    const cookie = unlock.cookies[0].split(';')[0];
+    expect((await callAs(host, 'GET', `${server.url}/app.js`, { headers: { Cookie: cookie } })).text).toBe('ok()');
+    expect((await callAs(host, 'GET', `${server.url}/`, { headers: { Cookie: cookie } })).text).toContain('locked root');
   });
 });
 
@@ -137,7 +188,7 @@ describe('HOSTED_PORT=0: the sandbox opt-out', () => {
 
   it('serves /p/ on the main origin under the sandbox CSP, and warns at boot', async () => {
     const slug = (await uploadSite({ 'index.html': '<p>sandboxed</p>' }, {}, server.url)).json.project.slug;
-    const r = await call('GET', `/p/${slug}/index.html`, { base: server.url });
+    const r = await call('GET', `/p/${slug}/`, { base: server.url });
     expect(r.status).toBe(200);
     expect(r.headers.get('content-security-policy')).toBe(SANDBOX);
     expect(server.output()).toMatch(/WARNING: HOSTED_PORT=0/);

@@ -13,12 +13,17 @@ beforeAll(async () => {
 });
 
 describe('GET /p/:slug — entry', () => {
-  it('redirects 302 to the index file, with and without a trailing slash', async () => {
-    for (const path of [`/p/${slug}`, `/p/${slug}/`]) {
-      const r = await site('GET', path);
-      expect(r.status).toBe(302);
-      expect(r.headers.get('location')).toBe(`/p/${slug}/index.html`);
-    }
+  it('serves index.html at /p/:slug/, where /p/:slug (302) and /p/:slug/index.html (301) lead, query kept', async () => {
+    const root = await site('GET', `/p/${slug}/`);
+    expect(root.status).toBe(200);
+    expect(root.text).toContain('<h1>Hello</h1>');
+    expect(root.headers.get('etag')).toBeTruthy();
+    const bare = await site('GET', `/p/${slug}?from=cli`);
+    expect([bare.status, bare.headers.get('location')]).toEqual([302, `/p/${slug}/?from=cli`]);
+    const named = await site('GET', `/p/${slug}/index.html?v=2`);
+    expect([named.status, named.headers.get('location')]).toEqual([301, `/p/${slug}/?v=2`]);
+    // Only the root's own index.html: a folder's page keeps its name.
+    expect((await site('GET', `/p/${slug}/docs/guide.html`)).status).toBe(200);
   });
 
   it('redirects to the first HTML file in path order when there is no index.html', async () => {
@@ -36,7 +41,7 @@ describe('GET /p/:slug — entry', () => {
 
 describe('GET /p/:slug/*path — files', () => {
   it('serves HTML with exactly one injected base and viewport, unsandboxed on the hosted origin', async () => {
-    const r = await site('GET', `/p/${slug}/index.html`);
+    const r = await site('GET', `/p/${slug}/`);
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(r.headers.get('content-security-policy')).toBeNull();
@@ -100,7 +105,7 @@ describe('GET /p/:slug/*path — files', () => {
     const s = up.json.project.slug;
     expect((await call('GET', '/?q=' + encodeURIComponent(`offline-${slug}`))).text).toContain(s);
     await call('PATCH', '/api/status', { token: await adminToken(), body: { id: up.json.project.files[0].id, status: 'offline' } });
-    expect((await site('GET', `/p/${s}/index.html`)).status).toBe(404);
+    expect((await site('GET', `/p/${s}/`)).status).toBe(404);
     expect((await site('GET', `/p/${s}`)).status).toBe(404);
     expect((await call('GET', '/?q=' + encodeURIComponent(`offline-${slug}`))).text).not.toContain(s);
   });
@@ -117,7 +122,7 @@ describe('password-protected projects', () => {
   it('refuses every file, HEAD, Range and even missing paths with the 401 password page', async () => {
     for (const [method, path, headers] of [
       ['GET', `/p/${locked}`, {}],
-      ['GET', `/p/${locked}/index.html`, {}],
+      ['GET', `/p/${locked}/`, {}],
       ['GET', `/p/${locked}/img/a.png`, {}],
       ['GET', `/p/${locked}/img/a.png`, { Range: 'bytes=0-10' }],
       ['HEAD', `/p/${locked}/img/a.png`, {}],
@@ -143,6 +148,7 @@ describe('password-protected projects', () => {
     });
     expect(r.status).toBe(303);
     expect(r.headers.get('location')).toBe(`/p/${locked}/index.html`);
+    expect((await site('GET', `/p/${locked}/index.html`, { cookie: cookieFrom(r.cookies, `htmls_project_unlock_${locked}`) })).headers.get('location')).toBe(`/p/${locked}/`);
     const set = r.cookies[0];
     expect(set).toMatch(new RegExp(`^htmls_project_unlock_${locked}=`));
     expect(set).toContain(`Path=/p/${locked}`);
@@ -150,7 +156,7 @@ describe('password-protected projects', () => {
     expect(set).toContain('SameSite=Lax');
     expect(set).toContain('Max-Age=604800');
     const cookie = cookieFrom(r.cookies, `htmls_project_unlock_${locked}`);
-    const page = await site('GET', `/p/${locked}/index.html`, { cookie });
+    const page = await site('GET', `/p/${locked}/`, { cookie });
     expect(page.status).toBe(200);
     expect(page.text).toContain('secret page');
     expect((await site('GET', `/p/${locked}/img/a.png`, { cookie, headers: { Range: 'bytes=0-9' } })).status).toBe(206);
@@ -183,19 +189,45 @@ describe('password-protected projects', () => {
     expect(dotted.headers.get('location')).toBe(`/p/${locked}/`);
   });
 
+  it('a page kept for unlocked visitors (the reply cache) is never given without a valid cookie of this project', async () => {
+    const unlock = await site('POST', `/p/${locked}/unlock`, { body: { password: 'open-sesame' } });
+    const cookie = cookieFrom(unlock.cookies, `htmls_project_unlock_${locked}`);
+    const value = cookie.split('=')[1];
+    for (let i = 0; i < 3; i++) {
+      const r = await site('GET', `/p/${locked}/`, { cookie, headers: { 'Accept-Encoding': 'gzip, br' } });
+      expect([r.status, r.headers.get('cache-control')]).toEqual([200, 'private, no-cache']);
+    }
+    const other = (await uploadSite({ 'index.html': 'other' }, { password: 'other-pass' })).json.project.slug;
+    const otherValue = cookieFrom((await site('POST', `/p/${other}/unlock`, { body: { password: 'other-pass' } })).cookies, `htmls_project_unlock_${other}`).split('=')[1];
+    const name = `htmls_project_unlock_${locked}`;
+    for (const [what, c] of [
+      ['no cookie', undefined],
+      ["another project's cookie", `${name}=${otherValue}`],
+      ['a forged one', `${name}=9999999999.${'A'.repeat(43)}`],
+      ['a valid one behind a forged one', `${name}=9999999999.${'B'.repeat(43)}; ${name}=${value}`],
+      ['the value under another name', `htmls_project_unlock_${other}=${value}`],
+    ] as const) {
+      for (const method of ['GET', 'HEAD']) {
+        const r = await site(method, `/p/${locked}/`, { cookie: c, headers: { 'Accept-Encoding': 'gzip, br' } });
+        expect(r.status, `${method} with ${what}`).toBe(401);
+      }
+    }
+    expect((await site('GET', `/p/${locked}/`, { cookie, headers: { 'Accept-Encoding': 'gzip, br' } })).status).toBe(200);
+  });
+
   it('refuses forged cookies, cookies of another project, and cookies issued before a password change', async () => {
     const other = await uploadSite({ 'index.html': 'other' }, { password: 'other-pass' });
     const otherSlug = other.json.project.slug;
     const otherUnlock = await site('POST', `/p/${otherSlug}/unlock`, { body: { password: 'other-pass' } });
     const otherValue = cookieFrom(otherUnlock.cookies, `htmls_project_unlock_${otherSlug}`).split('=')[1];
-    expect((await site('GET', `/p/${locked}/index.html`, { cookie: `htmls_project_unlock_${locked}=${otherValue}` })).status).toBe(401);
-    expect((await site('GET', `/p/${locked}/index.html`, { cookie: `htmls_project_unlock_${locked}=9999999999.${'A'.repeat(43)}` })).status).toBe(401);
+    expect((await site('GET', `/p/${locked}/`, { cookie: `htmls_project_unlock_${locked}=${otherValue}` })).status).toBe(401);
+    expect((await site('GET', `/p/${locked}/`, { cookie: `htmls_project_unlock_${locked}=9999999999.${'A'.repeat(43)}` })).status).toBe(401);
 
     const unlock = await site('POST', `/p/${locked}/unlock`, { body: { password: 'open-sesame' } });
     const cookie = cookieFrom(unlock.cookies, `htmls_project_unlock_${locked}`);
-    expect((await site('GET', `/p/${locked}/index.html`, { cookie })).status).toBe(200);
+    expect((await site('GET', `/p/${locked}/`, { cookie })).status).toBe(200);
     await call('PATCH', `/api/projects/${locked}`, { token: await adminToken(), body: { password: 'changed-pass' } });
-    expect((await site('GET', `/p/${locked}/index.html`, { cookie })).status).toBe(401);
+    expect((await site('GET', `/p/${locked}/`, { cookie })).status).toBe(401);
   });
 
   it('rate-limits unlock attempts: the 11th in 5 minutes is 429 with Retry-After', async () => {

@@ -28,8 +28,45 @@ describe('POST /api/upload — one .zip', () => {
     const r = await uploadZip(zip, { slug: uniqueSlug() });
     expect(r.status).toBe(201);
     expect(r.json.project.files.map((f: { path: string }) => f.path).sort()).toEqual(['café.txt', 'css/app.css', 'index.html']);
-    expect((await site('GET', `/p/${r.json.project.slug}/index.html`)).text).toContain('from a zip');
+    expect((await site('GET', `/p/${r.json.project.slug}/`)).text).toContain('from a zip');
     expect((await site('GET', `/p/${r.json.project.slug}/css/app.css`)).text).toBe('h1{color:red}');
+  });
+
+  it('leaves out what a folder upload leaves out, says so, and serves none of it', async () => {
+    const zip = makeZip([
+      { name: 'dist/index.html', data: '<h1>app</h1>' },
+      { name: 'dist/.git/config', data: '[remote "origin"]\n\turl = https://token@example.com/x.git' },
+      { name: 'dist/.env', data: 'SECRET=1' },
+      { name: 'dist/.env.production', data: 'SECRET=2' },
+      { name: 'dist/node_modules/left-pad/index.js', data: 'module.exports = 1' },
+      { name: 'dist/.well-known/security.txt', data: 'Contact: x' },
+      { name: 'dist/.DS_Store', data: 'junk' },
+      { name: '__MACOSX/dist/._index.html', data: 'fork' },
+    ]);
+    const r = await uploadZip(zip, { slug: uniqueSlug() });
+    expect(r.status).toBe(201);
+    const slug = r.json.project.slug;
+    expect(r.json.skipped.sort()).toEqual(['dist/.env', 'dist/.env.production', 'dist/.git/config', 'dist/node_modules/left-pad/index.js']);
+    expect(r.json.project.files.map((f: { path: string }) => f.path).sort()).toEqual(['.well-known/security.txt', 'index.html']);
+    for (const path of ['.git/config', '.env', 'node_modules/left-pad/index.js', '.DS_Store']) expect((await site('GET', `/p/${slug}/${path}`)).status, path).toBe(404);
+    expect((await site('GET', `/p/${slug}/.well-known/security.txt`)).text).toBe('Contact: x');
+    expect(await listStoredKeys(`files/${slug}`)).toHaveLength(2);
+  });
+
+  it('keeps private entries with dotfiles=true, as a folder upload does with its checkbox', async () => {
+    const r = await uploadZip(makeZip([{ name: 'index.html', data: 'x' }, { name: '.env', data: 'A=1' }, { name: 'node_modules/a.js', data: '1' }]), { slug: uniqueSlug(), dotfiles: 'true' });
+    expect(r.status).toBe(201);
+    expect(r.json.skipped).toEqual([]);
+    expect(r.json.project.files.map((f: { path: string }) => f.path).sort()).toEqual(['.env', 'index.html', 'node_modules/a.js']);
+    expect((await site('GET', `/p/${r.json.project.slug}/.env`)).text).toBe('A=1');
+  });
+
+  it('answers 400 naming what it left out when nothing else is in the zip', async () => {
+    const slug = uniqueSlug();
+    const r = await uploadZip(makeZip([{ name: '.env', data: 'A=1' }]), { slug });
+    expect(r.status).toBe(400);
+    expect(r.json.error).toContain('.env');
+    expect(await listStoredKeys(`files/${slug}`)).toEqual([]);
   });
 
   it('is stored as a file when other files come with it', async () => {

@@ -95,7 +95,7 @@ requires('postgres').describe('two instances, one database, one store', () => {
     const slug = `two-${randomBytes(4).toString('hex')}`;
     const v1 = await call('POST', '/api/upload', { base: a.url, token: TEST_ADMIN_TOKEN, raw: form('<p>one</p>', { slug }) });
     await call('POST', '/api/upload', { base: a.url, token: TEST_ADMIN_TOKEN, raw: form('<p>two</p>', { slug, append: 'true' }) });
-    const page = async () => (await call('GET', `/p/${slug}/index.html`, { base: b.hostedUrl! })).text;
+    const page = async () => (await call('GET', `/p/${slug}/`, { base: b.hostedUrl! })).text;
     await expect.poll(page, { timeout: 5000 }).toContain('two');
     // B serves from its cache now; A rolls back. B must follow within a second.
     const rolled = await call('POST', `/api/projects/${slug}/deploys/${v1.json.project.deploy_id}/activate`, { base: a.url, token: TEST_ADMIN_TOKEN });
@@ -103,6 +103,6 @@ requires('postgres').describe('two instances, one database, one store', () => {
     await expect.poll(page, { timeout: 1000, interval: 50 }).toContain('one');
     const id = rolled.json.project.files[0].id;
     await call('PATCH', '/api/status', { base: a.url, token: TEST_ADMIN_TOKEN, body: { id, status: 'offline' } });
-    await expect.poll(async () => (await call('GET', `/p/${slug}/index.html`, { base: b.hostedUrl! })).status, { timeout: 1000, interval: 50 }).toBe(404);
+    await expect.poll(async () => (await call('GET', `/p/${slug}/`, { base: b.hostedUrl! })).status, { timeout: 1000, interval: 50 }).toBe(404);
   });
 });

@@ -22,7 +22,7 @@ export default defineCommand({
     if (args.length > 1) throw new UsageError(`Deploy one folder or .zip at a time (got ${args.join(', ')})`);
     requirePaths(args);
     const password = await guestPassword(o);
-    const project = await client.deployHosted(args[0], {
+    const { project, warnings } = await client.deployHosted(args[0], {
       slug: o.slug,
       note: o.note,
       password,
@@ -32,10 +32,12 @@ export default defineCommand({
       includeDotfiles: o['include-dotfiles'],
       onSkipped: reportSkipped,
     });
+    // Warnings go to stderr, as the left-out paths do: stdout stays the link (or the JSON).
+    for (const w of warnings) process.stderr.write(`Warning: ${w.message}\n`);
     const link = `${creds.url}${project.url}/`;
     out(
       `${link}  (${project.file_count} ${project.file_count === 1 ? 'file' : 'files'}, ${formatBytes(project.total_bytes)})${o['generate-password'] ? `\npassword: ${password}` : ''}`,
-      { ...project, link, ...(o['generate-password'] ? { password } : {}) },
+      { ...project, link, warnings, ...(o['generate-password'] ? { password } : {}) },
     );
   },
 });

@@ -10,7 +10,7 @@ export const projectUnlockCookie = (slug: string) => `htmls_project_unlock_${slu
 export const shareUnlockCookie = (id: string) => `htmls_share_unlock_${id}`;
 
 const KEY_TTL_MS = 1000;
-const cache = processState<{ key?: string; at: number }>('unlock-key', () => ({ at: 0 }));
+const cache = processState<{ key?: string; at: number; reading?: Promise<string>; rt?: Runtime }>('unlock-key', () => ({ at: 0 }));
 
 /**
  * The HMAC key of unlock cookies: derived from the server secret and the current admin
@@ -18,15 +18,59 @@ const cache = processState<{ key?: string; at: number }>('unlock-key', () => ({ 
  * second (the hot path must not query per request); other instances follow within that.
  */
 export async function unlockKey(rt: Runtime): Promise<string> {
+  cache.rt = rt;
   if (cache.key && Date.now() - cache.at < KEY_TTL_MS) return cache.key;
-  const credential = (await getAdminCredentialHash(rt)) ?? 'none';
-  cache.key = hmac(await getServerSecret(rt), 'unlock-cookie', credential);
-  cache.at = Date.now();
-  return cache.key;
+  return readKey(rt);
+}
+
+/** One read at a time: the requests that find the key stale together wait for the same one. */
+function readKey(rt: Runtime): Promise<string> {
+  if (cache.reading) return cache.reading;
+  // Assigned before its first await resumes, so the check below sees it.
+  let reading!: Promise<string>;
+  reading = (async () => {
+    const credential = (await getAdminCredentialHash(rt)) ?? 'none';
+    const key = hmac(await getServerSecret(rt), 'unlock-cookie', credential);
+    // A forget() while this read was under way voids it: the change may not be in it.
+    if (cache.reading === reading) Object.assign(cache, { key, at: Date.now() });
+    return key;
+  })().finally(() => {
+    if (cache.reading === reading) cache.reading = undefined;
+  });
+  cache.reading = reading;
+  return reading;
 }
 
 export function forgetUnlockKey(): void {
   cache.key = undefined;
+  cache.reading = undefined;
+}
+
+/** What a cookie is checked against, as one string: `verifiedUnlock` looks it up with the value. */
+export const unlockSubjectKey = (s: UnlockSubject) => `${s.kind}\n${s.id}\n${s.createdAt.getTime()}\n${s.passwordHash}\n`;
+
+/** Cookies verifyUnlock accepted, by subject key + value: the key they were checked under. */
+const verified = processState('unlock-verified', () => new Map<string, string>());
+
+/** Remembers a cookie verifyUnlock accepted under `key`, for verifiedUnlock. */
+export function rememberUnlock(key: string, subjectKey: string, value: string): void {
+  if (verified.size >= 10_000) verified.clear();
+  verified.set(subjectKey + value, key);
+}
+
+/**
+ * Without an await or an HMAC: true only for a cookie accepted before for this very subject
+ * (id, creation time, password hash) under the current key while that key is fresh (a changed
+ * Admin Token or password fails this as it fails verifyUnlock), and not expired. False means
+ * "not known", not "refused": the caller takes the full path.
+ */
+export function verifiedUnlock(subjectKey: string, value: string | undefined, nowMs = Date.now()): boolean {
+  if (!value || !cache.key || nowMs - cache.at >= KEY_TTL_MS) return false;
+  // Read the key again in the background past half its life, so a steady stream of visitors
+  // never finds it stale (and all at once takes the full path while the database answers).
+  if (nowMs - cache.at >= KEY_TTL_MS / 2 && !cache.reading && cache.rt) readKey(cache.rt).catch(() => {});
+  if (verified.get(subjectKey + value) !== cache.key) return false;
+  return Number(value.slice(0, value.indexOf('.'))) * 1000 > nowMs;
 }
 
 export interface UnlockSubject {

@@ -2,7 +2,10 @@
 import { endpoints } from '../contract/endpoints';
 import { ApiError, consoleHeaders } from './api';
 import { appendSiteFields, type SiteFields } from './site-fields';
-import type { ProjectDto } from '@/lib/hosting/project-dto';
+import type { ResponseOf } from '../contract/operations';
+
+/** The project, the private entries a .zip had that were left out, and the build's warnings. */
+export type SiteUploadResult = ResponseOf<'uploadSite'>;
 
 export const HOSTED_UPLOAD_TIMEOUT_MS = 30 * 60 * 1000;
 
@@ -11,7 +14,7 @@ export interface SiteUploadOptions extends SiteFields {
   onProgress?: (loaded: number, total: number) => void;
 }
 
-export function uploadSite(files: { file: Blob; path: string }[], opts: SiteUploadOptions = {}): Promise<ProjectDto> {
+export function uploadSite(files: { file: Blob; path: string }[], opts: SiteUploadOptions = {}): Promise<SiteUploadResult> {
   const form = new FormData();
   appendSiteFields(form, opts);
   for (const f of files) form.append('file', f.file, f.path);
@@ -26,13 +29,13 @@ export function uploadSite(files: { file: Blob; path: string }[], opts: SiteUplo
     const settle = () => opts.signal?.removeEventListener('abort', onAbort);
     xhr.onload = () => {
       settle();
-      let data: { project?: ProjectDto; code?: string; error?: string } = {};
+      let data: Partial<SiteUploadResult> & { code?: string; error?: string } = {};
       try {
         data = JSON.parse(xhr.responseText);
       } catch {
         /* an HTML error page from a proxy */
       }
-      if (xhr.status === 201 && data.project) resolve(data.project);
+      if (xhr.status === 201 && data.project) resolve({ project: data.project, skipped: data.skipped ?? [], warnings: data.warnings ?? [] });
       else reject(new ApiError(xhr.status, data.code ?? 'http_error', data.error ?? `Upload failed (${xhr.status})`));
     };
     xhr.onerror = () => {

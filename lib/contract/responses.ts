@@ -43,6 +43,10 @@ export const projectSchema = z.object({
   online_count: z.number().int().describe('Files of the live deploy that are online (0: the project is hidden)'),
   files: z.array(fileSchema).describe('The files of the live deploy'),
 });
+export const uploadWarningSchema = z.object({
+  code: z.enum(['referrer_off', 'root_service_worker', 'root_router', 'root_paths']),
+  message: z.string().describe('For a person: which file, what will fail, and what to change'),
+});
 export const deploySchema = z.object({
   id: z.string(),
   created_at: time,

@@ -6,6 +6,8 @@ export const HOSTED_LIMITS = {
   totalBytes: 5 * GiB,
   noteChars: 2000,
   passwordChars: 256,
+  /** Entries of one zip, left-out ones included (the kept files are bounded by `files`). */
+  zipEntries: 100_000,
   /** A zip entry may expand at most this much, and no entry past 1 GiB. */
   zipEntryBytes: GiB,
   zipRatio: 100,

@@ -17,12 +17,15 @@ export function isHiddenPath(path: string): boolean {
   return path.split('/').some((segment, i) => segment.startsWith('.') && !(i === 0 && segment === '.well-known'));
 }
 
+const ROOT_INDEX = 'index.html';
+
 const hasExtension = (path: string) => /\.[^/.]+$/.test(path.slice(path.lastIndexOf('/') + 1));
 
 /**
- * `prefix` is `/p/<slug>` (or `/p/<slug>@<deploy>` for a preview); `rest` is the decoded path
- * after it (undefined for `/p/<slug>` itself). In order: the entry redirect to the index file
- * (SPEC's 302), the file itself, clean URLs (`about` → about.html, `docs/` → docs/index.html,
+ * `prefix` is `/p/<slug>` (or `/p/<slug>@<deploy>` for a preview, or '' for a project at the
+ * root of its own origin); `rest` is the decoded path after it (undefined for `/p/<slug>`
+ * itself). In order: the site's root (index.html served there, another index file a 302 to
+ * it, SPEC's entry redirect), the file itself, clean URLs (`about` → about.html, `docs/` → docs/index.html,
  * `docs` → 301 `docs/`), the SPA fallback (extensionless paths serve the index file), the
  * project's own 404.html, and a generated listing for a project without HTML.
  */
@@ -32,11 +35,16 @@ export function resolvePath(site: Site, prefix: string, rest: string | undefined
     return file && (site.allowDotfiles || !isHiddenPath(path)) ? file : undefined;
   };
   const index = site.indexPath && visible(site.indexPath) ? site.indexPath : null;
-  if (rest === undefined || rest === '') {
-    if (index) return { kind: 'redirect', status: 302, location: `${prefix}/${encodeUrlPath(index)}${query}` };
-    return rest === undefined ? { kind: 'redirect', status: 302, location: `${prefix}/${query}` } : { kind: 'listing' };
+  // index.html at the root is served at the site's root, the URL every link hands out, so a
+  // client-side router starts on `/`; its own name redirects there (Netlify's pretty URLs).
+  const atRoot = index === ROOT_INDEX;
+  if (rest === undefined) return { kind: 'redirect', status: 302, location: `${prefix}/${index && !atRoot ? encodeUrlPath(index) : ''}${query}` };
+  if (rest === '') {
+    if (atRoot) return { kind: 'file', file: site.files.get(index)!, status: 200 };
+    return index ? { kind: 'redirect', status: 302, location: `${prefix}/${encodeUrlPath(index)}${query}` } : { kind: 'listing' };
   }
   const path = rest.normalize('NFC');
+  if (atRoot && path === ROOT_INDEX) return { kind: 'redirect', status: 301, location: `${prefix}/${query}` };
   const exact = visible(path);
   if (exact) return { kind: 'file', file: exact, status: 200 };
   if (path.endsWith('/')) {

@@ -1,7 +1,7 @@
 import 'server-only';
-import { projectUnlockCookie, unlockKey, verifyUnlock } from '../auth/unlock-cookie';
+import { projectUnlockCookie, rememberUnlock, unlockKey, unlockSubjectKey, verifyUnlock, type UnlockSubject } from '../auth/unlock-cookie';
 import { AppError, notFound } from '../errors';
-import { parseCookies } from '../http/cookies';
+import { cookieValue } from '../http/cookies';
 import type { FastReply, FastRequest } from '../http/fast';
 import { passwordPage } from '../http/password-page';
 import { errorReply } from '../http/reply-errors';
@@ -21,6 +21,29 @@ const URL_PATTERN = /^\/p\/([a-z0-9_-]{1,64})(?:@([a-z0-9]{1,32}))?(?:\/(.*))?$/
 export interface HostedOptions {
   /** Only under the HOSTED_PORT=0 opt-out: /p/ on the main origin, in a CSP sandbox. */
   sandbox: boolean;
+  /** A project on an origin of its own (per-site HOSTED_ORIGIN): served at the root. */
+  site?: string;
+}
+
+/** The reply cache's scope of a request: the same URL means another file on another site's origin. */
+export const replyScope = (opts: HostedOptions) => (opts.sandbox ? 's' : opts.site ? `@${opts.site}` : '');
+
+interface Target {
+  slug: string;
+  deployId?: string;
+  /** The path after the prefix, still encoded; undefined for `/p/<slug>` itself. */
+  rawRest?: string;
+  /** What the site's own paths follow: `/p/<slug>` (or `/p/<slug>@<deploy>`), or '' at an origin's root. */
+  prefix: string;
+}
+
+function targetOf(pathname: string, opts: HostedOptions): Target | null {
+  const m = URL_PATTERN.exec(pathname);
+  // On its own origin a project owns every path; its unlock form still posts to /p/<slug>/unlock.
+  if (opts.site && !(m && m[1] === opts.site && (m[2] || m[3] === 'unlock'))) return { slug: opts.site, rawRest: pathname.slice(1), prefix: '' };
+  if (!m) return null;
+  const [, slug, deployId, rawRest] = m;
+  return { slug, deployId, rawRest, prefix: `/p/${slug}${deployId ? `@${deployId}` : ''}` };
 }
 
 /** /p/*: hosted sites, served without the framework on the hosted origin. */
@@ -36,18 +59,20 @@ async function handle(rt: Runtime, req: FastRequest, opts: HostedOptions): Promi
   await assertMigrated(rt);
   const q = req.url.indexOf('?');
   const pathname = q < 0 ? req.url : req.url.slice(0, q);
-  const m = URL_PATTERN.exec(pathname);
-  if (!m) throw notFound();
-  const [, slug, deployId, rawRest] = m;
-  const prefix = `/p/${slug}${deployId ? `@${deployId}` : ''}`;
+  const target = targetOf(pathname, opts);
+  if (!target) throw notFound();
+  const { slug, deployId, rawRest } = target;
   // A deploy's preview is the administrator's: the console's link or its cookie, else 404.
   if (deployId) {
-    const kept = await gatePreview(rt, req, { slug, deployId, prefix, pathname, query: q < 0 ? '' : req.url.slice(q + 1) });
+    const kept = await gatePreview(rt, req, { slug, deployId, prefix: target.prefix, pathname, query: q < 0 ? '' : req.url.slice(q + 1) });
     if (kept) return kept;
   }
+  // At an origin's root the unlock form posts to /p/<slug>/unlock, and its cookie covers the origin.
+  const prefix = opts.site && !deployId ? '' : target.prefix;
+  const gate = { title: `/p/${slug}${deployId ? `@${deployId}` : ''}`, action: `/p/${slug}${deployId ? `@${deployId}` : ''}/unlock` };
 
   if (req.method === 'POST') {
-    if (rawRest === 'unlock') return unlockProject(rt, req, slug, prefix);
+    if (rawRest === 'unlock' && target.prefix !== '') return unlockProject(rt, req, slug, prefix, gate);
     throw new AppError('method_not_allowed', 'Only GET and HEAD are allowed here', { Allow: 'GET, HEAD' });
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -58,7 +83,7 @@ async function handle(rt: Runtime, req: FastRequest, opts: HostedOptions): Promi
   if (!site || (site.files.size === 0 && !deployId)) throw notFound();
   // The same gate for every path of a locked project, existing or not: nothing leaks.
   if (site.passwordHash && !(await unlocked(rt, req, site))) {
-    return passwordPage({ status: 401, title: prefix, action: `${prefix}/unlock`, next: pathname });
+    return passwordPage({ status: 401, title: gate.title, action: gate.action, next: pathname });
   }
   const rest = rawRest === undefined ? undefined : decodeUrlPath(rawRest);
   if (rest === null) throw notFound();
@@ -72,7 +97,7 @@ async function handle(rt: Runtime, req: FastRequest, opts: HostedOptions): Promi
       return siteListing(site, prefix, extra);
     case 'file': {
       const reply = await sendSiteFile(rt, req, r.file, { ...extra, status: r.status, baseHref: r.baseHref });
-      if (!extra.locked) keepReply(req, opts.sandbox, gen, reply);
+      keepReply(req, replyScope(opts), gen, reply, site.passwordHash ? { cookie: projectUnlockCookie(site.slug), subject: unlockSubjectKey(subjectOf(site)) } : null);
       return reply;
     }
     case 'not-found':
@@ -80,8 +105,14 @@ async function handle(rt: Runtime, req: FastRequest, opts: HostedOptions): Promi
   }
 }
 
+const subjectOf = (site: Site): UnlockSubject => ({ kind: 'project', id: site.slug, createdAt: site.createdAt, passwordHash: site.passwordHash! });
+
 async function unlocked(rt: Runtime, req: FastRequest, site: Site): Promise<boolean> {
-  const value = parseCookies(req.header('cookie'))[projectUnlockCookie(site.slug)];
-  const subject = { kind: 'project' as const, id: site.slug, createdAt: site.createdAt, passwordHash: site.passwordHash! };
-  return verifyUnlock(await unlockKey(rt), subject, value);
+  const value = cookieValue(req.header('cookie'), projectUnlockCookie(site.slug));
+  const key = await unlockKey(rt);
+  const subject = subjectOf(site);
+  if (!verifyUnlock(key, subject, value)) return false;
+  // The reply cache may then answer this cookie without the HMAC (reply-cache.ts).
+  rememberUnlock(key, unlockSubjectKey(subject), value!);
+  return true;
 }

@@ -17,7 +17,7 @@ export function siteListing(site: Site, prefix: string, opts: { locked: boolean;
   const rows = files
     .map((f) => `<li><a href="${escapeHtml(`${prefix}/${encodeUrlPath(f.path)}`)}">${escapeHtml(f.path)}</a><span>${escapeHtml(formatBytes(f.size))}</span></li>`)
     .join('\n');
-  const title = escapeHtml(prefix);
+  const title = escapeHtml(prefix || site.slug);
   const body = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="${ICON}" type="image/svg+xml">

@@ -10,6 +10,7 @@ import type { Runtime } from '../runtime';
 import { cancelDeletion, scheduleDeletion } from '../storage/gc';
 import { batchPrefixes, compressedKey, hostedFileKey } from '../storage/keys';
 import { compress, compressStream, formatEncodings, isCompressible, MAX_COMPRESS_BYTES, MIN_COMPRESS_BYTES, type StoredEncoding } from './compression';
+import { newBuildFacts, noteBuildFile } from './build-check';
 import { HOSTED_LIMITS } from './limits';
 import { applyInjection, planInjection, SCAN_BYTES } from './rewrite-html';
 
@@ -26,6 +27,8 @@ const KEEP_BYTES = 4 * 1024 * 1024;
 export class StagedUpload {
   readonly batch = randomString(10);
   readonly files: NewHostedFile[] = [];
+  /** What the HTML and scripts say about where the build expects to live (upload warnings). */
+  readonly facts = newBuildFacts();
   private keys = new Set<string>();
   private total = 0;
   private guardIds: string[] = [];
@@ -78,6 +81,7 @@ export class StagedUpload {
     const stored = await rt.storage.put(key, stream.pipe(tap), { contentType });
     this.active = undefined;
     const body = keptBytes === stored.size ? Buffer.concat(kept) : null;
+    if (body) noteBuildFile(this.facts, path, contentType, body);
     const encodings = await this.compressCopies(key, contentType, stored.size, body);
     this.files.push({ path, pathKey: pathKey(path), storageKey: key, size: stored.size, contentType, etag: stored.etag, encodings: formatEncodings(encodings) });
   }

@@ -9,17 +9,18 @@ import type { Runtime } from '../runtime';
 
 /**
  * POST /p/:slug/unlock — form (303 back to the page) or JSON (200), rate-limited per address.
- * The cookie is scoped to the path the form was on (`/p/<slug>`, or a preview's
- * `/p/<slug>@<deploy>`), so it reaches every file of the site and nothing else.
+ * The cookie is scoped to the site's paths (`/p/<slug>`, a preview's `/p/<slug>@<deploy>`, or
+ * `/` when `prefix` is '': a project at the root of its own origin), so it reaches every file
+ * of the site and nothing else.
  */
-export function unlockProject(rt: Runtime, req: FastRequest, slug: string, prefix: string): Promise<FastReply> {
+export function unlockProject(rt: Runtime, req: FastRequest, slug: string, prefix: string, page: { title: string; action: string }): Promise<FastReply> {
   return unlockWithPassword(rt, req, async (next) => {
     const project = await findProject(rt.db, slug);
     if (!project) throw notFound();
     return {
       subject: { kind: 'project', id: slug, createdAt: project.createdAt, passwordHash: project.passwordHash },
-      cookie: { name: projectUnlockCookie(slug), path: prefix, secure: isSecureHostedRequest(rt.env, req) },
-      page: { title: prefix, action: `${prefix}/unlock` },
+      cookie: { name: projectUnlockCookie(slug), path: prefix || '/', secure: isSecureHostedRequest(rt.env, req) },
+      page,
       next: safeNext(next, prefix),
     };
   });

@@ -6,6 +6,8 @@ import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yauzl, { type Entry } from 'yauzl';
+import { isJunk } from '../client/collect-files';
+import { isPrivatePath } from '../client/private-paths';
 import { AppError, badRequest } from '../errors';
 import { HOSTED_LIMITS } from './limits';
 import type { StagedUpload } from './stage-files';
@@ -78,14 +80,20 @@ function zipError(e: unknown): unknown {
   return badRequest('The .zip file could not be read: it is damaged or not a zip');
 }
 
+/** A zip made by macOS Finder carries this folder of resource forks beside the real files. */
+const isZipJunk = (name: string) => isJunk(name) || name.split('/')[0] === '__MACOSX';
+
 /**
  * Checks every entry of the zip against the limits before storing a byte, then streams each
  * file into the upload. Refused with a 400: entries outside the site (zip-slip), absolute
  * paths, symbolic links, encrypted entries, too many entries, and zip bombs (too large in
  * total or per entry, or expanding more than 100× from 1 MiB on: each entry, and the archive as
- * a whole).
+ * a whole). Left out as a folder upload leaves them: private paths (`.git/`, `.env*`,
+ * `node_modules/`…, returned so the caller can say so) unless `includePrivate`, and system junk
+ * (`__MACOSX/`, `.DS_Store`) always.
  */
-export async function unpackZip(zip: SpooledZip, staged: StagedUpload, start: () => Promise<void>): Promise<void> {
+export async function unpackZip(zip: SpooledZip, staged: StagedUpload, start: () => Promise<void>, opts: { includePrivate: boolean }): Promise<{ skipped: string[] }> {
+  const skipped: string[] = [];
   let zipfile: yauzl.ZipFile;
   try {
     zipfile = await yauzl.openPromise(zip.file, { lazyEntries: true, autoClose: false, strictFileNames: true, validateEntrySizes: true });
@@ -93,14 +101,19 @@ export async function unpackZip(zip: SpooledZip, staged: StagedUpload, start: ()
     throw zipError(e);
   }
   try {
-    if (zipfile.entryCount > HOSTED_LIMITS.files) {
-      throw new AppError('too_many_files', `The zip holds ${zipfile.entryCount} entries; at most ${HOSTED_LIMITS.files} are allowed`);
+    // Entries left out (a node_modules/) do not count against the files allowed, but there is a bound.
+    if (zipfile.entryCount > HOSTED_LIMITS.zipEntries) {
+      throw new AppError('too_many_files', `The zip holds ${zipfile.entryCount} entries; at most ${HOSTED_LIMITS.zipEntries} are allowed`);
     }
     const files: { entry: Entry; path: string }[] = [];
     let total = 0;
     try {
       for await (const entry of zipfile.eachEntry()) {
-        if (entry.fileName.endsWith('/')) continue; // a folder
+        if (entry.fileName.endsWith('/') || isZipJunk(entry.fileName)) continue; // a folder, or junk
+        if (!opts.includePrivate && isPrivatePath(entry.fileName)) {
+          skipped.push(entry.fileName);
+          continue;
+        }
         const name = JSON.stringify(entry.fileName.slice(0, 200));
         if (isSymlink(entry)) throw new AppError('invalid_path', `The zip entry ${name} is a symbolic link; links are not published`);
         if (entry.isEncrypted()) throw badRequest(`The zip entry ${name} is encrypted`);
@@ -109,6 +122,7 @@ export async function unpackZip(zip: SpooledZip, staged: StagedUpload, start: ()
         if (entry.uncompressedSize >= HOSTED_LIMITS.zipRatioFloorBytes && ratio > HOSTED_LIMITS.zipRatio) {
           throw new AppError('too_large', `The zip entry ${name} expands ${Math.round(ratio)}× (a zip bomb?); at most ${HOSTED_LIMITS.zipRatio}× is allowed`);
         }
+        if (files.length >= HOSTED_LIMITS.files) throw new AppError('too_many_files', `The zip holds more than ${HOSTED_LIMITS.files} files; at most ${HOSTED_LIMITS.files} are allowed`);
         total += entry.uncompressedSize;
         if (total > HOSTED_LIMITS.totalBytes) throw new AppError('too_large', `The zip expands past ${HOSTED_LIMITS.totalBytes} bytes`);
         files.push({ entry, path: staged.claim(entry.fileName) });
@@ -121,7 +135,7 @@ export async function unpackZip(zip: SpooledZip, staged: StagedUpload, start: ()
     } catch (e) {
       throw zipError(e);
     }
-    if (files.length === 0) throw badRequest('The zip holds no files');
+    if (files.length === 0) throw badRequest(skipped.length > 0 ? `The zip holds only private files (${skipped.slice(0, 3).join(', ')}…); send dotfiles=true to publish them` : 'The zip holds no files');
     await start();
     for (const { entry, path: p } of files) {
       const stream = await zipfile.openReadStreamPromise(entry).catch((e) => {
@@ -135,4 +149,5 @@ export async function unpackZip(zip: SpooledZip, staged: StagedUpload, start: ()
   } finally {
     zipfile.close();
   }
+  return { skipped };
 }

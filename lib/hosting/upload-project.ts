@@ -13,6 +13,7 @@ import { getProjectDtoOrThrow } from './list-projects';
 import type { ProjectDto } from './project-dto';
 import { publishDeploy } from './publish-deploy';
 import { readMultipart } from './read-multipart';
+import { buildWarnings, type BuildFacts, type UploadWarning } from './build-check';
 import { assertSlug, randomSlug } from './slug';
 import { StagedUpload } from './stage-files';
 import { spoolZip, unpackZip, type SpooledZip } from './unpack-zip';
@@ -23,13 +24,21 @@ type Field = (typeof FIELDS)[number];
 const LEADING = new Set<Field>(['slug', 'append', 'replace']);
 const yes = (v: string | undefined) => v === 'true' || v === '1';
 
+export interface UploadResult {
+  project: ProjectDto;
+  /** Entries of a zip left out as private (a folder upload's client leaves them home itself). */
+  skipped: string[];
+  /** Where this build will still break on this server's hosted origin (build-check.ts). */
+  warnings: UploadWarning[];
+}
+
 /**
  * POST /api/upload: streams every file of a multipart form (or the entries of one .zip) into
  * the store under a fresh batch prefix, then publishes them as a new deploy in one
  * transaction. Until that commit nothing is visible; a failure deletes the batch (or, after
  * a crash, the janitor does).
  */
-export async function uploadProject(rt: Runtime, req: Request, principal: Principal): Promise<ProjectDto> {
+export async function uploadProject(rt: Runtime, req: Request, principal: Principal): Promise<UploadResult> {
   const type = req.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data/i.test(type)) throw badRequest('Send the files as multipart/form-data');
   if (!req.body) throw badRequest('The request has no body');
@@ -37,6 +46,7 @@ export async function uploadProject(rt: Runtime, req: Request, principal: Princi
   const staged = new StagedUpload(rt);
   let sawFile = false;
   let zip: SpooledZip | null = null;
+  let skipped: string[] = [];
 
   const start = async () => {
     if (!staged.slug) await staged.begin(await chooseSlug(rt, fields, principal));
@@ -76,11 +86,12 @@ export async function uploadProject(rt: Runtime, req: Request, principal: Princi
     if (zip) {
       const held: SpooledZip = zip;
       zip = null;
-      await unpackZip(held, staged, start).finally(() => held.remove());
+      ({ skipped } = await unpackZip(held, staged, start, { includePrivate: yes(fields.dotfiles) }).finally(() => held.remove()));
     }
     if (staged.files.length === 0) throw badRequest('Choose at least one file to upload');
     await publish(rt, staged, fields, principal);
-    return await getProjectDtoOrThrow(rt, staged.slug!);
+    const project = await getProjectDtoOrThrow(rt, staged.slug!);
+    return { project, skipped, warnings: buildWarnings(shownFacts(staged), rt.env.hosted, project.slug) };
   } catch (e) {
     const held = zip as SpooledZip | null;
     await held?.remove();
@@ -126,6 +137,16 @@ async function publish(rt: Runtime, staged: StagedUpload, fields: Partial<Record
     files,
     guards: staged.guards,
   });
+}
+
+/** The build's facts with the paths the project has (its common top folder dropped), for the warnings. */
+function shownFacts(staged: StagedUpload): BuildFacts {
+  const paths = staged.files.map((f) => f.path);
+  const stripped = stripCommonFolder(paths);
+  const shown = new Map(paths.map((p, i) => [p, stripped[i]]));
+  const name = (p: string | null) => (p === null ? null : (shown.get(p) ?? p));
+  const f = staged.facts;
+  return { rootRef: f.rootRef && { ...f.rootRef, file: name(f.rootRef.file)! }, noReferrer: name(f.noReferrer), rootWorker: name(f.rootWorker), router: name(f.router) };
 }
 
 /** A folder picked as a whole arrives as `site/…`: drop the top folder all files share. */

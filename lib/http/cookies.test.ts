@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { countCookies, parseCookies, tossedCookieClears } from './cookies';
+import { cookieValue, countCookies, parseCookies, tossedCookieClears } from './cookies';
+
+describe('cookieValue', () => {
+  it('finds the same value parseCookies does (the first of a name), and nothing for a name that is only a suffix or a value', () => {
+    for (const header of ['a=1; x_a=2; a=3', ' a = 1 ;b=2', 'x_a=2; b=a=1; a=1', 'b=2;a=1', 'a=1']) {
+      expect(cookieValue(header, 'a'), header).toBe(parseCookies(header).a);
+    }
+    expect(cookieValue('x_a=2; b=a=1', 'a')).toBeUndefined();
+    expect(cookieValue('a', 'a')).toBeUndefined();
+    expect(cookieValue(undefined, 'a')).toBeUndefined();
+    expect(cookieValue('=1; a=2', 'a')).toBe('2');
+  });
+});
 
 describe('session cookie tossing helpers', () => {
   it('counts every cookie of a name, where parseCookies keeps only the first', () => {

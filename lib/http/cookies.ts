@@ -21,6 +21,22 @@ export function parseCookies(header: string | null | undefined): Record<string, 
   return out;
 }
 
+/**
+ * One cookie's raw value, the first of that name as parseCookies finds it, without parsing
+ * the others (the hosted hot path reads one cookie per request).
+ */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (let i = 0; i < header.length; ) {
+    let end = header.indexOf(';', i);
+    if (end < 0) end = header.length;
+    const eq = header.indexOf('=', i);
+    if (eq > i && eq < end && header.slice(i, eq).trim() === name) return header.slice(eq + 1, end).trim();
+    i = end + 1;
+  }
+  return undefined;
+}
+
 export function serializeCookie(
   name: string,
   value: string,

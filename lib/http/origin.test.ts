@@ -42,15 +42,50 @@ describe('decideHost', () => {
     expect(decideHost(e, null, 'main', req('/api/files', { host: 'files.example.com' }))).toEqual({ kind: 'app' });
   });
 
-  it('per-site HOSTED_ORIGIN: each project only on its own host name', () => {
+  it('per-site HOSTED_ORIGIN: each project at the root of its own host name', () => {
     const e = env({ HOSTED_ORIGIN: 'https://{slug}.pages.example.com' });
     expect(e.hosted).toEqual({ mode: 'per-site', origin: 'https://{slug}.pages.example.com' });
-    expect(decideHost(e, null, 'main', req('/p/blog/x', { host: 'blog.pages.example.com' }))).toEqual({ kind: 'hosted', sandbox: false });
-    expect(decideHost(e, null, 'main', req('/p/blog@abc123/x', { host: 'blog.pages.example.com:443' }))).toEqual({ kind: 'hosted', sandbox: false });
-    expect(decideHost(e, null, 'main', req('/p/shop/x', { host: 'blog.pages.example.com' }))).toEqual({ kind: 'redirect', status: 302, location: 'https://shop.pages.example.com/p/shop/x' });
-    expect(decideHost(e, null, 'main', req('/api/files', { host: 'blog.pages.example.com' }))).toEqual({ kind: 'not-found' });
-    expect(decideHost(e, null, 'main', req('/p/blog', { host: 'files.example.com' }))).toMatchObject({ location: 'https://blog.pages.example.com/p/blog' });
+    const blog = (url: string, method = 'GET', host = 'blog.pages.example.com') => decideHost(e, null, 'main', req(url, { host }, method));
+    // Every path of the origin is the project's: its index, its files, even a folder named p/.
+    for (const url of ['/', '/x', '/assets/index-abc.js', '/api/files', '/p/shop/x', '/htmls']) expect(blog(url), url).toEqual({ kind: 'hosted', sandbox: false, site: 'blog' });
+    // Its own /p/<slug> prefix leads to the root; previews and the unlock form keep theirs.
+    expect(blog('/p/blog/x?q=1')).toEqual({ kind: 'redirect', status: 302, location: '/x?q=1' });
+    expect(blog('/p/blog')).toEqual({ kind: 'redirect', status: 302, location: '/' });
+    expect(blog('/p/blog?q')).toEqual({ kind: 'redirect', status: 302, location: '/?q' });
+    expect(blog('/p/blog//evil.example/x')).toEqual({ kind: 'redirect', status: 302, location: '/evil.example/x' });
+    expect(blog('/p/blog/\\evil.example')).toEqual({ kind: 'redirect', status: 302, location: '/evil.example' });
+    expect(blog('/p/blog/unlock', 'POST')).toEqual({ kind: 'hosted', sandbox: false, site: 'blog' });
+    expect(blog('/p/blog@abc123/x', 'GET', 'blog.pages.example.com:443')).toEqual({ kind: 'hosted', sandbox: false });
+    // The main origin sends /p/<slug>/… to the project's root, previews and posts as they are.
+    expect(decideHost(e, null, 'main', req('/p/blog/a/b.html?x', { host: 'files.example.com' }))).toEqual({ kind: 'redirect', status: 302, location: 'https://blog.pages.example.com/a/b.html?x' });
+    expect(decideHost(e, null, 'main', req('/p/blog', { host: 'files.example.com' }))).toMatchObject({ location: 'https://blog.pages.example.com/' });
+    expect(decideHost(e, null, 'main', req('/p/blog@abc/', { host: 'files.example.com' }))).toMatchObject({ location: 'https://blog.pages.example.com/p/blog@abc/' });
+    expect(decideHost(e, null, 'main', req('/p/blog/unlock', { host: 'files.example.com' }, 'POST'))).toEqual({ kind: 'redirect', status: 307, location: 'https://blog.pages.example.com/p/blog/unlock' });
     expect(decideHost(e, null, 'main', req('/files', { host: 'files.example.com' }))).toEqual({ kind: 'app' });
+  });
+
+  it("a shared hosted origin sends a root path asked for by a project's page into that project; nothing else", () => {
+    const e = env();
+    const at = (url: string, referer?: string, method = 'GET', host = 'box.lan:3001') => decideHost(e, 3001, 'hosted', req(url, { host, ...(referer ? { referer } : {}) }, method));
+    expect(at('/assets/index-B1x.js', 'http://box.lan:3001/p/demo/')).toEqual({ kind: 'redirect', status: 302, location: '/p/demo/assets/index-B1x.js' });
+    expect(at('/icons.svg?v=2', 'http://box.lan:3001/p/demo/users/42?tab=1')).toEqual({ kind: 'redirect', status: 302, location: '/p/demo/icons.svg?v=2' });
+    expect(at('/', 'http://box.lan:3001/p/demo/about')).toEqual({ kind: 'redirect', status: 302, location: '/p/demo/' });
+    expect(at('/assets/a.js', 'http://box.lan:3001/p/demo@d3ploy/')).toEqual({ kind: 'redirect', status: 302, location: '/p/demo@d3ploy/assets/a.js' });
+    expect(at('/assets/a.js', 'http://box.lan:3001/p/demo')).toEqual({ kind: 'redirect', status: 302, location: '/p/demo/assets/a.js' });
+    // No Referer, another origin's page, a page outside /p/, or a method that changes things: as before.
+    expect(at('/assets/a.js')).toEqual({ kind: 'not-found' });
+    expect(at('/')).toEqual({ kind: 'redirect', status: 302, location: 'http://box.lan:3000/' });
+    expect(at('/assets/a.js', 'http://box.lan:3000/p/demo/')).toEqual({ kind: 'not-found' });
+    expect(at('/assets/a.js', 'https://evil.example/p/demo/')).toEqual({ kind: 'not-found' });
+    expect(at('/assets/a.js', 'http://box.lan:3001/')).toEqual({ kind: 'not-found' });
+    expect(at('/assets/a.js', 'http://box.lan:3001/p/Demo/')).toEqual({ kind: 'not-found' });
+    expect(at('/assets/a.js', 'not a url')).toEqual({ kind: 'not-found' });
+    expect(at('/api/x', 'http://box.lan:3001/p/demo/', 'POST')).toEqual({ kind: 'not-found' });
+    // The same on a shared HOSTED_ORIGIN; the main origin's own paths are never touched.
+    const o = env({ HOSTED_ORIGIN: 'https://u.example.com' });
+    expect(decideHost(o, null, 'main', req('/vite.svg', { host: 'u.example.com', referer: 'https://u.example.com/p/demo/' }))).toEqual({ kind: 'redirect', status: 302, location: '/p/demo/vite.svg' });
+    expect(decideHost(o, null, 'main', req('/vite.svg', { host: 'files.example.com', referer: 'https://u.example.com/p/demo/' }))).toEqual({ kind: 'app' });
+    expect(decideHost(e, 3001, 'main', req('/vite.svg', { host: 'box.lan:3000', referer: 'http://box.lan:3000/p/demo/' }))).toEqual({ kind: 'app' });
   });
 
   it('HOSTED_PORT=0: the sandbox opt-out serves /p/ on the main origin', () => {

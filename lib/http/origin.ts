@@ -62,7 +62,8 @@ export function isForeignBrowserRequest(env: Env, headers: HeaderSource, url: st
 /** What a request gets, decided from the listener, the Host header and the path alone. */
 export type HostDecision =
   | { kind: 'app' }
-  | { kind: 'hosted'; sandbox: boolean }
+  /** `site`: a project on an origin of its own, served at that origin's root. */
+  | { kind: 'hosted'; sandbox: boolean; site?: string }
   | { kind: 'redirect'; status: 302 | 307; location: string }
   | { kind: 'not-found' };
 
@@ -106,49 +107,109 @@ export function hostedOriginFor(env: Env, hostedPort: number | null, host: strin
 /** The absolute URL of a path of a project on its hosted origin. */
 export const siteOrigin = (template: string, slug: string) => template.replace('{slug}', slug);
 
+/** Per HOSTED_ORIGIN (one per process): what every request would otherwise rebuild. */
+const parsedOrigins = new Map<string, { host: string; defaultPort: string; pattern: RegExp | null }>();
+
+function parsedOrigin(origin: string) {
+  let p = parsedOrigins.get(origin);
+  if (!p) {
+    const u = new URL(origin.replace('{slug}', 'x'));
+    const [before, after] = origin.replace(/^https?:\/\//, '').split('{slug}').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    p = {
+      host: origin.includes('{slug}') ? '' : u.host,
+      defaultPort: u.protocol === 'https:' ? ':443' : ':80',
+      pattern: origin.includes('{slug}') ? new RegExp(`^${before}([a-z0-9_-]{1,64})${after}$`) : null,
+    };
+    parsedOrigins.set(origin, p);
+  }
+  return p;
+}
+
 /** The slug in a Host header that matches a per-site HOSTED_ORIGIN, or null. */
 function perSiteSlug(origin: string, host: string | undefined): string | null {
   if (!host) return null;
-  const u = new URL(origin.replace('{slug}', 'x'));
-  const defaultPort = u.protocol === 'https:' ? ':443' : ':80';
-  const given = host.toLowerCase().endsWith(defaultPort) ? host.toLowerCase().slice(0, -defaultPort.length) : host.toLowerCase();
-  const [before, after] = origin.replace(/^https?:\/\//, '').split('{slug}').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`^${before}([a-z0-9_-]{1,64})${after}$`).exec(given)?.[1] ?? null;
+  const { defaultPort, pattern } = parsedOrigin(origin);
+  const lower = host.toLowerCase();
+  const given = lower.endsWith(defaultPort) ? lower.slice(0, -defaultPort.length) : lower;
+  return pattern?.exec(given)?.[1] ?? null;
+}
+
+/**
+ * On a shared hosted origin, the project a request came from: `/p/<slug>` (or a preview's
+ * `/p/<slug>@<deploy>`) when its Referer is a page of that project on this very origin.
+ */
+export function refererSite(req: HostRequest): string | null {
+  const referer = req.header('referer');
+  const host = req.header('host');
+  if (!referer || !host) return null;
+  try {
+    const from = new URL(referer);
+    if (new URL(`${from.protocol}//${host}`).host !== from.host) return null;
+    return /^\/p\/([a-z0-9_-]{1,64}(?:@[a-z0-9]{1,32})?)(?:\/|$)/.exec(from.pathname)?.[0].replace(/\/$/, '') ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A path outside /p/ on a shared hosted origin. A build made for the root of an origin (an
+ * untouched `vite build`: `/assets/index-….js`, `/icons.svg`) asks for it from one of its own
+ * pages: it is sent into that project (302, never cached: it depends on the Referer). Without
+ * such a Referer the root leads home and anything else is 404: no project owns it.
+ */
+function outsideSites(req: HostRequest, home: () => HostDecision): HostDecision {
+  const from = (req.method === 'GET' || req.method === 'HEAD') && req.url.startsWith('/') ? refererSite(req) : null;
+  if (from) return { kind: 'redirect', status: 302, location: from + req.url };
+  return req.url === '/' ? home() : { kind: 'not-found' };
+}
+
+/**
+ * Where `/p/<slug>…` goes on a per-site origin: the same path below the root (`/p/blog/a?x` →
+ * `/a?x`), except previews (`/p/<slug>@<deploy>/`) and the unlock form's POST, which keep
+ * their path. Leading slashes collapse, so `/p/blog//evil.example` stays on this origin.
+ */
+function rootPath(url: string, slug: string, method: string): string {
+  const own = `/p/${slug}`;
+  if (!url.startsWith(own) || url[own.length] === '@' || (method !== 'GET' && method !== 'HEAD')) return url;
+  const rest = url.slice(own.length);
+  return `/${rest.replace(/^[/\\]+/, '')}`;
 }
 
 /**
  * The one routing rule of both listeners. The hosted listener and a hosted host name serve
- * /p/ and nothing else; the main origin sends /p/ there (302, or 307 so a POST stays a POST),
- * except under the sandbox opt-out where it serves /p/ itself.
+ * /p/ and nothing else (a request from one of its pages for a root path is sent into that
+ * project); the main origin sends /p/ there (302, or 307 so a POST stays a POST), except
+ * under the sandbox opt-out where it serves /p/ itself. A per-site host name serves its
+ * project at its root.
  */
 export function decideHost(env: Env, hostedPort: number | null, listener: Listener, req: HostRequest): HostDecision {
   const hostedPath = isHostedPath(req.url);
   const status = req.method === 'GET' || req.method === 'HEAD' ? 302 : 307;
   const host = req.header('host');
   // The hosted origin's root leads home, to the service's own origin when it is known.
-  const home = () => {
-    if (env.publicUrl) return { kind: 'redirect', status: 302, location: `${env.publicUrl}/` } as const;
+  const home = (): HostDecision => {
+    if (env.publicUrl) return { kind: 'redirect', status: 302, location: `${env.publicUrl}/` };
     const name = hostnameOf(host);
-    return env.hosted.mode === 'port' && env.port && name ? ({ kind: 'redirect', status: 302, location: `${isSecureRequest(env, req) ? 'https' : 'http'}://${name}:${env.port}/` } as const) : ({ kind: 'not-found' } as const);
+    return env.hosted.mode === 'port' && env.port && name ? { kind: 'redirect', status: 302, location: `${isSecureRequest(env, req) ? 'https' : 'http'}://${name}:${env.port}/` } : { kind: 'not-found' };
   };
-  if (listener === 'hosted') return hostedPath ? { kind: 'hosted', sandbox: false } : req.url === '/' ? home() : { kind: 'not-found' };
+  if (listener === 'hosted') return hostedPath ? { kind: 'hosted', sandbox: false } : outsideSites(req, home);
   const h = env.hosted;
   if (h.mode === 'sandbox') return hostedPath ? { kind: 'hosted', sandbox: true } : { kind: 'app' };
   if (h.mode === 'origin') {
-    const own = new URL(h.origin).host;
-    if (host?.toLowerCase() === own) return hostedPath ? { kind: 'hosted', sandbox: false } : req.url === '/' ? home() : { kind: 'not-found' };
+    if (host?.toLowerCase() === parsedOrigin(h.origin).host) return hostedPath ? { kind: 'hosted', sandbox: false } : outsideSites(req, home);
     return hostedPath ? { kind: 'redirect', status, location: h.origin + req.url } : { kind: 'app' };
   }
   if (h.mode === 'per-site') {
     const hostSlug = perSiteSlug(h.origin, host);
     const urlSlug = slugOfUrl(req.url);
     if (hostSlug !== null) {
-      if (!hostedPath) return req.url === '/' ? home() : { kind: 'not-found' };
-      if (urlSlug === hostSlug) return { kind: 'hosted', sandbox: false };
-      return urlSlug ? { kind: 'redirect', status, location: siteOrigin(h.origin, urlSlug) + req.url } : { kind: 'not-found' };
+      // The whole origin is the project's: only its own /p/<slug> prefix is special.
+      const path = urlSlug === hostSlug ? rootPath(req.url, hostSlug, req.method) : req.url;
+      if (path !== req.url) return { kind: 'redirect', status: 302, location: path };
+      return urlSlug === hostSlug && req.url[`/p/${hostSlug}`.length] === '@' ? { kind: 'hosted', sandbox: false } : { kind: 'hosted', sandbox: false, site: hostSlug };
     }
     if (!hostedPath) return { kind: 'app' };
-    return urlSlug ? { kind: 'redirect', status, location: siteOrigin(h.origin, urlSlug) + req.url } : { kind: 'not-found' };
+    return urlSlug ? { kind: 'redirect', status, location: siteOrigin(h.origin, urlSlug) + rootPath(req.url, urlSlug, req.method) } : { kind: 'not-found' };
   }
   if (!hostedPath) return { kind: 'app' };
   const origin = hostedOriginFor(env, hostedPort, host, isSecureRequest(env, req));

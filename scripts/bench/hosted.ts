@@ -2,29 +2,90 @@
  * Hosted pages: a 5 KB HTML page and a 100 KB asset on the hosted origin, requests/s and p99
  * against nginx serving the same bytes, compression negotiated on both sides (we send the
  * Brotli copy made at upload, nginx its gzip_static copy).
+ *
+ * Beside them, measured by the same wrk in the same run: a bare Node `http.createServer`
+ * answering the very bytes and headers our server sent (ETag, Cache-Control, Vary,
+ * Content-Encoding, the security headers) from memory — the ceiling of a Node process here, the
+ * reference of the ≥ 0.8× goal — and the same page of a password-protected project with a valid
+ * unlock cookie (≥ 0.9× the open one).
  */
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { addRow, hasCommand, log, median, RUNS, wrk, type BenchContext } from './common';
+import { addRow, hasCommand, log, median, request, RUNS, startBareServer, wrk, type BenchContext } from './common';
 
 const ACCEPT = { 'Accept-Encoding': 'gzip, deflate, br' };
+const PAGES = [
+  ['hosted 5 KB HTML', '/', '/index.html'],
+  ['hosted 100 KB asset', '/app.js', '/app.js'],
+] as const;
 
-/** Publishes the bench site and writes the same bytes (and gzip copies) where nginx serves them. */
+/**
+ * The reference: per request, match the path and Accept-Encoding, honour If-None-Match, write
+ * the prepared headers and body. `replies` is a JSON file of {path: {br?, identity}}, each
+ * {status, headers, body(base64)} as our server answered it.
+ */
+const BARE_SERVER = `
+const http = require('http'), fs = require('fs');
+const [file, port] = process.argv.slice(1);
+const replies = JSON.parse(fs.readFileSync(file, 'utf8'));
+for (const r of Object.values(replies)) for (const v of Object.values(r)) v.body = Buffer.from(v.body, 'base64');
+http.createServer((req, res) => {
+  const r = replies[req.url];
+  if (!r) { res.writeHead(404); return res.end(); }
+  const v = (req.headers['accept-encoding'] || '').includes('br') && r.br ? r.br : r.identity;
+  if (req.headers['if-none-match'] === v.headers.etag) { res.writeHead(304, v.headers); return res.end(); }
+  res.writeHead(200, v.headers);
+  res.end(v.body);
+}).listen(Number(port), '127.0.0.1', () => console.log('up'));`;
+
+/** Publishes the bench sites (open and locked) and writes the same bytes (and gzip copies) where nginx serves them. */
 export async function seedHostedSite(ctx: BenchContext): Promise<void> {
   const html = Buffer.from(`<!doctype html><html><head><meta name="viewport" content="width=device-width, initial-scale=1"><base target="_blank"><title>bench</title></head><body>${'<p>htmls bench page</p>'.repeat(220)}</body></html>`).subarray(0, 5 * 1024);
   const asset = randomBytes(100 * 1024).toString('base64').slice(0, 100 * 1024);
-  const form = new FormData();
-  form.append('slug', 'bench-site');
-  form.append('f', new Blob([html]), 'index.html');
-  form.append('f', new Blob([asset]), 'app.js');
-  const up = await fetch(`${ctx.base}/api/upload`, { method: 'POST', headers: { Authorization: `Bearer ${ctx.admin}` }, body: form });
-  if (up.status !== 201) throw new Error(`hosted upload: ${up.status} ${await up.text()}`);
+  for (const [slug, password] of [['bench-site', ''], ['bench-locked', 'bench-password']]) {
+    const form = new FormData();
+    form.append('slug', slug);
+    if (password) form.append('password', password);
+    form.append('f', new Blob([html]), 'index.html');
+    form.append('f', new Blob([asset]), 'app.js');
+    const up = await fetch(`${ctx.base}/api/upload`, { method: 'POST', headers: { Authorization: `Bearer ${ctx.admin}` }, body: form });
+    if (up.status !== 201) throw new Error(`hosted upload: ${up.status} ${await up.text()}`);
+  }
   writeFileSync(path.join(ctx.site, 'index.html'), html);
   writeFileSync(path.join(ctx.site, 'app.js'), asset);
   writeFileSync(path.join(ctx.site, 'index.html.gz'), gzipSync(html, { level: 9 }));
   writeFileSync(path.join(ctx.site, 'app.js.gz'), gzipSync(asset, { level: 9 }));
+}
+
+/** Our replies to the bench requests, with and without Brotli, for the reference server. */
+async function ourReplies(ctx: BenchContext): Promise<string> {
+  const out: Record<string, Record<string, { headers: Record<string, string>; body: string }>> = {};
+  for (const [, p] of PAGES) {
+    out[p] = {};
+    for (const [name, headers] of [['br', ACCEPT], ['identity', {}]] as const) {
+      const r = await request(`${ctx.hosted}/p/bench-site${p}`, { headers });
+      if (r.status !== 200) throw new Error(`GET /p/bench-site${p}: ${r.status}`);
+      const kept: Record<string, string> = {};
+      for (const [k, v] of Object.entries(r.headers)) if (typeof v === 'string' && k !== 'date' && k !== 'connection' && k !== 'keep-alive') kept[k] = v;
+      out[p][name] = { headers: kept, body: r.body.toString('base64') };
+    }
+  }
+  const file = path.join(ctx.work, 'hosted-replies.json');
+  writeFileSync(file, JSON.stringify(out));
+  return file;
+}
+
+async function unlockCookie(ctx: BenchContext): Promise<string> {
+  const r = await request(`${ctx.hosted}/p/bench-locked/unlock`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: Buffer.from(JSON.stringify({ password: 'bench-password' })),
+  });
+  const set = [r.headers['set-cookie'] ?? []].flat()[0];
+  if (r.status !== 200 || !set) throw new Error(`unlock: ${r.status}`);
+  return set.split(';')[0];
 }
 
 export async function benchHosted(ctx: BenchContext): Promise<void> {
@@ -33,17 +94,33 @@ export async function benchHosted(ctx: BenchContext): Promise<void> {
     return;
   }
   log('hosted pages…');
-  for (const [label, p, ng] of [
-    ['hosted 5 KB HTML', '/p/bench-site/index.html', '/index.html'],
-    ['hosted 100 KB asset', '/p/bench-site/app.js', '/app.js'],
-  ] as const) {
-    const ours = Array.from({ length: RUNS }, () => wrk(ctx.hosted + p, ACCEPT)!);
-    const theirs = ctx.nginx ? Array.from({ length: RUNS }, () => wrk(ctx.nginx!.url + ng, ACCEPT)!) : null;
-    const rps = median(ours.map((r) => r.rps));
-    const nrps = theirs ? median(theirs.map((r) => r.rps)) : null;
-    addRow(`${label} requests/s (compressed)`, rps, 'req/s', nrps, 'nginx', { min: 0.5, text: 'goal ≥ 0.5× nginx' });
-    const p99 = median(ours.map((r) => r.p99ms));
-    const np99 = theirs ? median(theirs.map((r) => r.p99ms)) : null;
-    addRow(`${label} p99 latency`, p99, 'ms', np99, 'nginx', { max: 2, text: 'goal ≤ 2× nginx' }, false);
+  const bare = await startBareServer(BARE_SERVER, [await ourReplies(ctx)]);
+  const cookie = { ...ACCEPT, Cookie: await unlockCookie(ctx) };
+  try {
+    for (const [label, p, ng] of PAGES) {
+      // Interleaved, so a noisy spell on a shared machine hits every row alike.
+      const ours: ReturnType<typeof wrk>[] = [];
+      const theirs: ReturnType<typeof wrk>[] = [];
+      const node: ReturnType<typeof wrk>[] = [];
+      const locked: ReturnType<typeof wrk>[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        ours.push(wrk(`${ctx.hosted}/p/bench-site${p}`, ACCEPT));
+        if (ctx.nginx) theirs.push(wrk(ctx.nginx.url + ng, ACCEPT));
+        node.push(wrk(bare.url + p, ACCEPT));
+        locked.push(wrk(`${ctx.hosted}/p/bench-locked${p}`, cookie));
+      }
+      const rps = median(ours.map((r) => r!.rps));
+      const nrps = theirs.length ? median(theirs.map((r) => r!.rps)) : null;
+      const brps = median(node.map((r) => r!.rps));
+      addRow(`${label} requests/s (compressed)`, rps, 'req/s', nrps, 'nginx', { min: 0.5, text: 'goal ≥ 0.5× nginx' });
+      addRow(`${label} requests/s vs bare Node`, rps, 'req/s', brps, 'bare Node, same bytes and headers', { min: 0.8, text: 'goal ≥ 0.8× bare Node' });
+      addRow(`${label} locked (valid cookie) requests/s`, median(locked.map((r) => r!.rps)), 'req/s', rps, 'open project', { min: 0.9, text: 'goal ≥ 0.9× open' });
+      if (nrps) addRow(`${label} bare Node requests/s (reference)`, brps, 'req/s', nrps, 'nginx');
+      const p99 = median(ours.map((r) => r!.p99ms));
+      const np99 = theirs.length ? median(theirs.map((r) => r!.p99ms)) : null;
+      addRow(`${label} p99 latency`, p99, 'ms', np99, 'nginx', { max: 2, text: 'goal ≤ 2× nginx' }, false);
+    }
+  } finally {
+    bare.stop();
   }
 }

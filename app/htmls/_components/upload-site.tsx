@@ -7,7 +7,7 @@ import { Button, Card, ErrorText, Field, ProgressBar } from '@/app/_components/u
 import { callOperation } from '@/lib/client/api';
 import { filesFromDrop, filesFromList, isJunk, type PickedFile } from '@/lib/client/collect-files';
 import { describeError, formatBytes, formatEta, formatSpeed } from '@/lib/client/format';
-import { uploadSite } from '@/lib/client/hosted-upload';
+import { uploadSite, type SiteUploadResult } from '@/lib/client/hosted-upload';
 import { isPrivatePath } from '@/lib/client/private-paths';
 import { SpeedMeter } from '@/lib/client/share-upload';
 import { useSettled } from '@/lib/client/use-paged-list';
@@ -32,7 +32,7 @@ export function UploadSite({ hostedBase, onDone }: { hostedBase: string | null; 
   const [spa, setSpa] = useState(false);
   const [progress, setProgress] = useState<{ loaded: number; total: number; speed: number } | null>(null);
   const [error, setError] = useState('');
-  const [done, setDone] = useState<ProjectDto | null>(null);
+  const [done, setDone] = useState<SiteUploadResult | null>(null);
   const abortRef = useRef<AbortController | null>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   useEffect(() => folderInput.current?.setAttribute('webkitdirectory', ''), []);
@@ -59,7 +59,7 @@ export function UploadSite({ hostedBase, onDone }: { hostedBase: string | null; 
     const meter = new SpeedMeter();
     setProgress({ loaded: 0, total, speed: 0 });
     try {
-      const project = await uploadSite(kept, {
+      const result = await uploadSite(kept, {
         slug: slug || undefined,
         note,
         password,
@@ -73,7 +73,7 @@ export function UploadSite({ hostedBase, onDone }: { hostedBase: string | null; 
           setProgress({ loaded, total: all, speed: meter.speed() });
         },
       });
-      setDone(project);
+      setDone(result);
       setPicked([]);
       setSlug('');
       setNote('');
@@ -88,7 +88,7 @@ export function UploadSite({ hostedBase, onDone }: { hostedBase: string | null; 
     }
   }
 
-  const link = done ? siteUrl(hostedBase, done.slug) : '';
+  const link = done ? siteUrl(hostedBase, done.project.slug) : '';
   return (
     <Card>
       <h2 className="text-base font-semibold">Publish a site</h2>
@@ -116,10 +116,14 @@ export function UploadSite({ hostedBase, onDone }: { hostedBase: string | null; 
               {isZip ? `${kept[0].path} (unpacked on the server)` : `${kept.length} ${kept.length === 1 ? 'file' : 'files'}`} · {formatBytes(total)}
             </p>
           ) : null}
-          {skipped > 0 || includePrivate ? (
+          {skipped > 0 || includePrivate || isZip ? (
             <label className="mt-2 inline-flex items-center gap-2 text-xs text-subtle" data-testid="site-private-note">
               <input type="checkbox" checked={includePrivate} onChange={(e) => setIncludePrivate(e.target.checked)} />
-              {includePrivate ? 'Publishing dotfiles and node_modules (they are served too)' : `${skipped} private ${skipped === 1 ? 'file' : 'files'} left out (.git, .env…, node_modules): include them`}
+              {includePrivate
+                ? 'Publishing dotfiles and node_modules (they are served too)'
+                : skipped > 0
+                  ? `${skipped} private ${skipped === 1 ? 'file' : 'files'} left out (.git, .env…, node_modules): include them`
+                  : 'Private files in the zip (.git, .env…, node_modules) are left out: include them'}
             </label>
           ) : null}
         </DropZone>
@@ -187,7 +191,18 @@ export function UploadSite({ hostedBase, onDone }: { hostedBase: string | null; 
                 </a>
                 <CopyButton text={link} />
               </div>
-              {!done.has_html ? (
+              {done.skipped.length > 0 ? (
+                <p className="text-subtle" data-testid="site-zip-skipped">
+                  {done.skipped.length} private {done.skipped.length === 1 ? 'file' : 'files'} in the zip left out (.git, .env…, node_modules): {done.skipped.slice(0, 3).join(', ')}
+                  {done.skipped.length > 3 ? ', …' : ''}.
+                </p>
+              ) : null}
+              {done.warnings.map((w) => (
+                <p key={w.code} className="text-amber-800 dark:text-amber-300" data-testid="site-warning" data-code={w.code}>
+                  {w.message}
+                </p>
+              ))}
+              {!done.project.has_html ? (
                 <p className="text-amber-800 dark:text-amber-300" data-testid="site-no-html">
                   This site has no HTML page, so visitors see a list of its files.
                 </p>

@@ -129,7 +129,7 @@ export class HtmlsClient {
   async deployHosted(
     folder: string,
     opts: Omit<SiteFields, 'dotfiles'> & { includeDotfiles?: boolean; onSkipped?: (paths: string[]) => void } = {},
-  ): Promise<ProjectDto> {
+  ): Promise<ResponseOf<'uploadSite'>> {
     const { files, skipped } = await collectFiles([folder], { includePrivate: opts.includeDotfiles });
     if (skipped.length > 0) opts.onSkipped?.(skipped);
     if (files.length === 0) throw new ApiError(400, 'invalid_request', `${folder} holds no files`);
@@ -137,7 +137,10 @@ export class HtmlsClient {
     appendSiteFields(form, { ...opts, spa: opts.spa || undefined, dotfiles: opts.includeDotfiles || undefined });
     for (const f of files) form.append('file', await openAsBlob(f.file), f.path);
     const { method, path: p } = endpoints.uploadSite;
-    return (await apiRequest<ResponseOf<'uploadSite'>>(this.baseUrl, this.token, method, p, form)).project;
+    const result = await apiRequest<ResponseOf<'uploadSite'>>(this.baseUrl, this.token, method, p, form);
+    // A .zip is unpacked by the server, which says what it left out.
+    if (result.skipped?.length) opts.onSkipped?.(result.skipped);
+    return { ...result, skipped: result.skipped ?? [], warnings: result.warnings ?? [] };
   }
 
   /**
