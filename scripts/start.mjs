@@ -13,4 +13,5 @@ if (!process.argv.includes('--no-build')) {
     process.exit(1);
   }
 }
-await import(pathToFileURL(path.resolve(migrateOnly ? MIGRATE_BUNDLE : SERVER_BUNDLE)).href);
+const entry = await import(pathToFileURL(path.resolve(migrateOnly ? MIGRATE_BUNDLE : SERVER_BUNDLE)).href);
+if (!migrateOnly) await entry.main();
