@@ -4,7 +4,6 @@ import { notFound } from '../errors';
 import type { Runtime } from '../runtime';
 import { getProjectDtoOrThrow } from './list-projects';
 import { toDeployDto, type DeployDto, type ProjectDto } from './project-dto';
-import { forgetSites } from './site-cache';
 import { isValidSlug } from './slug';
 
 /** GET /api/projects/:slug/deploys — newest first, the live one marked. */
@@ -20,6 +19,5 @@ export async function activateDeploy(rt: Runtime, slug: string, id: string): Pro
   const result = await activateProjectDeploy(rt.db, slug, id);
   if (result === 'no-project') throw notFound('No such project');
   if (result === 'no-deploy') throw notFound('No such deploy');
-  forgetSites();
   return getProjectDtoOrThrow(rt, slug);
 }

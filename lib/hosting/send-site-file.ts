@@ -9,6 +9,7 @@ import { compress, isCompressible, negotiate } from './compression';
 import { getCached, MAX_CACHED_BYTES, putCached } from './content-cache';
 import { applyInjection, planInjection, SCAN_BYTES, type Injection } from './rewrite-html';
 import type { SiteFile } from './site-cache';
+import { BoundedCache } from '../bounded-cache';
 
 export interface SendOptions {
   status: 200 | 404;
@@ -90,14 +91,13 @@ async function sendHtml(rt: Runtime, req: FastRequest, file: SiteFile, headers: 
   return sendLargeHtml(rt, req, file, headers, etag);
 }
 
-const plans = new Map<string, Injection | null>();
+const plans = new BoundedCache<string, Injection | null>({ maxEntries: 1000 });
 
 /** Big HTML: plan the injection once per object from its head, then stream around it. */
 async function sendLargeHtml(rt: Runtime, req: FastRequest, file: SiteFile, headers: Record<string, string>, etag: string): Promise<FastReply> {
   let plan = plans.get(file.storageKey);
   if (plan === undefined) {
     plan = planInjection(await readSmallRange(rt, file.storageKey, Math.min(file.size, SCAN_BYTES)));
-    if (plans.size > 1000) plans.clear();
     plans.set(file.storageKey, plan);
   }
   const size = file.size + (plan ? Buffer.byteLength(plan.text) : 0);

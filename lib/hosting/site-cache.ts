@@ -36,16 +36,14 @@ export interface Site {
 /**
  * Sites by slug (or slug@deploy), so a hosted request costs no database round trip. Every
  * change bumps the hosting epoch: another instance's deploy, rollback or status change shows
- * here within ~250 ms, and the instance that made the change drops its cache at once. While
+ * here within ~250 ms, and the instance that made the change drops its cache as the change
+ * commits (db/queries/settings.ts bumpEpoch). While
  * the database is unreachable the cache stays.
  */
 const cache = epochCache<Site | null>({ name: 'site-cache', epoch: EPOCH.hosting, maxEntries: 10_000 });
 
 /** Changes whenever cached sites are dropped: anything derived from them is stale then. */
 export const siteGeneration = (): number => cache.generation();
-
-/** Drops every cached site on this instance (after a change made here). */
-export const forgetSites = (): void => cache.forget();
 
 export const getSite = (rt: Runtime, slug: string, deployId?: string): Promise<Site | null> =>
   cache.get(rt, deployId ? `${slug}@${deployId}` : slug, () => fetchSite(rt, slug, deployId));

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { bodyGone } from './exact-length';
 import { StorageIncompleteBodyError, StorageInvalidPartError, StorageNotFoundError, type PartInfo } from './types';
+import { BoundedCache } from '../bounded-cache';
 
 /**
  * The fs store's multi-part uploads. An upload lives at `multipart/<key>/\upload-<id>/`, so a
@@ -50,7 +51,7 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
    * 48 MiB part while the previous part's pages were being written back, 4 ms on average: ~4%
    * of a proxy upload.) Forgotten when the upload ends; bounded for uploads that never end here.
    */
-  const partSizes = new Map<string, number>();
+  const partSizes = new BoundedCache<string, number>({ maxEntries: MAX_KNOWN_UPLOADS });
   async function partSizeOf(dir: string): Promise<number> {
     const known = partSizes.get(dir);
     if (known !== undefined) return known;
@@ -62,11 +63,10 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
     return partSize;
   }
   function remember(dir: string, partSize: number) {
-    if (partSizes.size >= MAX_KNOWN_UPLOADS) partSizes.delete(partSizes.keys().next().value!);
     partSizes.set(dir, partSize);
   }
   function forgetUploads(dirOrParent: string) {
-    for (const d of partSizes.keys()) if (d === dirOrParent || d.startsWith(dirOrParent + path.sep)) partSizes.delete(d);
+    partSizes.deleteWhere((d) => d === dirOrParent || d.startsWith(dirOrParent + path.sep));
   }
 
   /** Stops every writer of the upload and waits until their files are closed. */
