@@ -1,5 +1,5 @@
 /**
- * Issue 13, item 7: a member could open pending uploads without end (21,500 sessions in 7 s;
+ * A member could once open pending uploads without end (21,500 sessions in 7 s;
  * empty files reserved nothing). Now: caps on pending groups and files per member, and every
  * pending file holds at least 1 KiB of the quota. Small caps on a server of its own.
  */

@@ -7,6 +7,7 @@
  */
 import 'server-only';
 import type { Env } from '../env';
+import { DEPLOY_REF, SLUG } from '../hosting/slug-grammar';
 
 export type Listener = 'main' | 'hosted';
 /** Web Headers, or a FastRequest (anything with header(name)): both listeners' requests. */
@@ -72,11 +73,13 @@ export interface HostRequest {
   header(name: string): string | undefined;
 }
 
+const SLUG_OF_URL = new RegExp(`^/p/(${SLUG})(?:@${DEPLOY_REF})?(?:[/?]|$)`);
+
 const isHostedPath = (url: string) => url === '/p' || url.startsWith('/p/') || url.startsWith('/p?');
 
 /** The slug a /p/ URL names (`/p/<slug>` or a preview `/p/<slug>@<deploy>`), or null. */
 export function slugOfUrl(url: string): string | null {
-  const m = /^\/p\/([a-z0-9_-]{1,64})(?:@[a-z0-9]{1,32})?(?:[/?]|$)/.exec(url);
+  const m = SLUG_OF_URL.exec(url);
   return m ? m[1] : null;
 }
 
@@ -113,7 +116,7 @@ function perSiteSlug(origin: string, host: string | undefined): string | null {
   const defaultPort = u.protocol === 'https:' ? ':443' : ':80';
   const given = host.toLowerCase().endsWith(defaultPort) ? host.toLowerCase().slice(0, -defaultPort.length) : host.toLowerCase();
   const [before, after] = origin.replace(/^https?:\/\//, '').split('{slug}').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`^${before}([a-z0-9_-]{1,64})${after}$`).exec(given)?.[1] ?? null;
+  return new RegExp(`^${before}(${SLUG})${after}$`).exec(given)?.[1] ?? null;
 }
 
 /**

@@ -47,9 +47,9 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
 
   /**
    * An upload's part size never changes, and this process owns the directory: it is read from
-   * `meta` once per upload, not once per part. (Measured: reading `meta` took 0.3–8 ms of each
-   * 48 MiB part while the previous part's pages were being written back, 4 ms on average: ~4%
-   * of a proxy upload.) Forgotten when the upload ends; bounded for uploads that never end here.
+   * `meta` once per upload, not once per part: a read while the previous part is being written
+   * back can take milliseconds (docs/performance.md). Forgotten when the upload ends; bounded
+   * for uploads that never end here.
    */
   const partSizes = new BoundedCache<string, number>({ maxEntries: MAX_KNOWN_UPLOADS });
   async function partSizeOf(dir: string): Promise<number> {
@@ -259,8 +259,7 @@ interface WriteState {
  *
  * It takes the body's 'data' events and pauses it while a write runs: one promise per write, not
  * the several per 64 KB chunk of `for await` (each one also runs the async-context hooks that
- * Next installs). Measured on 1 GiB proxy uploads: the server's user CPU time 0.92–0.95 s
- * against 1.01–1.06 s with `for await`.
+ * Next installs), which costs measurably less CPU per uploaded GiB (docs/performance.md).
  */
 async function writeAt(file: string, body: Readable, position: number, size: number, state: WriteState, observe?: (chunk: Buffer) => void): Promise<void> {
   const fh = await fs.open(file, constants.O_WRONLY | constants.O_CREAT);

@@ -11,6 +11,7 @@ import { isPrivatePath } from '@/lib/client/private-paths';
 import { SpeedMeter } from '@/lib/client/share-upload';
 import type { ProjectDto } from '@/lib/hosting/project-dto';
 import { siteUrl } from '@/lib/hosting/site-url';
+import { SLUG } from '@/lib/hosting/slug-grammar';
 
 const randomSlug = () => {
   const a = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -51,7 +52,7 @@ export function UploadSite({ projects, hostedBase, onDone }: { projects: Project
     setError('');
     setDone(null);
     if (kept.length === 0) return setError('Choose or drop a folder, some files or a .zip first.');
-    if (slug && !/^[a-z0-9_-]{1,64}$/.test(slug)) return setError('A name is 1 to 64 of a–z, 0–9, "-" and "_".');
+    if (slug && !new RegExp(`^${SLUG}$`).test(slug)) return setError('A name is 1 to 64 of a–z, 0–9, "-" and "_".');
     const controller = new AbortController();
     abortRef.current = controller;
     const meter = new SpeedMeter();
