@@ -1,5 +1,5 @@
 import 'server-only';
-import { changeLiveFileStatus, removeLiveFile } from '@/db/queries/hosting';
+import { changeLiveFileStatus, removeLiveFile } from '@/db/queries/hosted-files';
 import { notFound } from '../errors';
 import type { Runtime } from '../runtime';
 import { runDeletions } from '../storage/gc';

@@ -1,5 +1,5 @@
 import 'server-only';
-import { deleteProjectWithDeploys } from '@/db/queries/hosting';
+import { deleteProjectWithDeploys } from '@/db/queries/projects';
 import { notFound } from '../errors';
 import type { Runtime } from '../runtime';
 import { runDeletions } from '../storage/gc';

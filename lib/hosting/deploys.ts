@@ -1,5 +1,6 @@
 import 'server-only';
-import { activateProjectDeploy, findProject, listDeploys as listDeployRows } from '@/db/queries/hosting';
+import { activateProjectDeploy, listDeploys as listDeployRows } from '@/db/queries/deploys';
+import { findProject } from '@/db/queries/projects';
 import { notFound } from '../errors';
 import type { Runtime } from '../runtime';
 import { getProjectDtoOrThrow } from './list-projects';

@@ -1,5 +1,5 @@
 import 'server-only';
-import { getProjectWithFiles, listAllProjects } from '@/db/queries/hosting';
+import { getProjectWithFiles, listAllProjects } from '@/db/queries/projects';
 import { notFound } from '../errors';
 import type { Runtime } from '../runtime';
 import { toProjectDto, type ProjectDto } from './project-dto';

@@ -1,5 +1,6 @@
 import 'server-only';
-import { publishDeployRecords, type NewHostedFile, type ProjectPatch } from '@/db/queries/hosting';
+import { publishDeployRecords, type NewHostedFile } from '@/db/queries/deploys';
+import { type ProjectPatch } from '@/db/queries/projects';
 import { randomString } from '../auth/crypto';
 import { AppError } from '../errors';
 import type { Runtime } from '../runtime';

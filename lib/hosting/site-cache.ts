@@ -1,6 +1,6 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
-import { loadSite } from '@/db/queries/hosting';
+import { loadSite } from '@/db/queries/projects';
 import { EPOCH } from '@/db/queries/settings';
 import { epochCache } from '../epoch-cache';
 import type { Encoding } from '../storage/keys';

@@ -1,6 +1,6 @@
 import 'server-only';
 import { Transform, type Readable } from 'node:stream';
-import type { NewHostedFile } from '@/db/queries/hosting';
+import type { NewHostedFile } from '@/db/queries/deploys';
 import { randomString } from '../auth/crypto';
 import { AppError } from '../errors';
 import { contentTypeFor, isHtmlType } from '../http/mime';

@@ -1,5 +1,5 @@
 import 'server-only';
-import { updateProjectSettings, type ProjectPatch } from '@/db/queries/hosting';
+import { updateProjectSettings, type ProjectPatch } from '@/db/queries/projects';
 import { hashPassword } from '../auth/passwords';
 import { notFound } from '../errors';
 import type { Runtime } from '../runtime';
