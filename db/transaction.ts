@@ -16,7 +16,7 @@ const hooksOf = processState('commit-hooks', () => new WeakMap<object, (() => vo
 type Begin = (fn: (tx: Db) => Promise<unknown>, config?: unknown) => Promise<unknown>;
 
 /** `begin` (the driver's own db.transaction) around `fn`; then, once committed, its hooks in order. */
-export async function runTransaction(begin: Begin, fn: (tx: Db) => Promise<unknown>, config?: unknown): Promise<unknown> {
+async function runTransaction(begin: Begin, fn: (tx: Db) => Promise<unknown>, config?: unknown): Promise<unknown> {
   const hooks: (() => void)[] = [];
   const result = await begin((tx) => {
     hooksOf.set(tx, hooks);

@@ -29,7 +29,7 @@ export function registerJanitorTask(task: Task): void {
 }
 
 /** Runs every task once if this instance holds the lease; true when it ran. */
-export async function runJanitor(rt: Runtime, opts: { force?: boolean } = {}): Promise<boolean> {
+async function runJanitor(rt: Runtime, opts: { force?: boolean } = {}): Promise<boolean> {
   const leaseSeconds = Math.max(1, Math.floor(rt.env.janitorIntervalMs / 1000) - 1);
   if (!opts.force && !(await takeJanitorLease(rt.db, leaseSeconds))) return false;
   countJanitorRun();

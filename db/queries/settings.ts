@@ -58,10 +58,6 @@ export async function setSetting(db: Db, key: string, value: string): Promise<vo
     .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: sql`now()` } });
 }
 
-export async function deleteSetting(db: Db, key: string): Promise<void> {
-  await db.delete(settings).where(eq(settings.key, key));
-}
-
 /** Stores value unless the key exists; returns whichever value won (safe across instances). */
 export async function getOrCreateSetting(db: Db, key: string, value: string): Promise<string> {
   await db.insert(settings).values({ key, value }).onConflictDoNothing({ target: settings.key });

@@ -10,11 +10,6 @@ export async function findUserByUsername(db: Db, username: string): Promise<User
   return row ?? null;
 }
 
-export async function findUserById(db: Db, id: string): Promise<UserRow | null> {
-  const [row] = await db.select().from(users).where(eq(users.id, id));
-  return row ?? null;
-}
-
 export async function listUsers(db: Db): Promise<UserRow[]> {
   return db.select().from(users).orderBy(users.createdAt, users.username);
 }

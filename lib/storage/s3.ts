@@ -35,7 +35,7 @@ import {
   type StorageDriver,
 } from './types';
 
-export function createS3Client(s: S3Settings): S3Client {
+function createS3Client(s: S3Settings): S3Client {
   return new S3Client({
     region: s.region,
     endpoint: s.endpoint,
