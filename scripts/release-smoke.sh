@@ -9,7 +9,8 @@ ROOT=$PWD
 WORK=$(mktemp -d /tmp/htmls-release.XXXXXX)
 SERVER_PID=
 cleanup() {
-  [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null
+  # npm start's whole process group: npm and the server it started.
+  [ -n "$SERVER_PID" ] && kill -- -"$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -21,7 +22,7 @@ tar -C "$ROOT" --exclude=./node_modules --exclude=./data --exclude=./.tmp --excl
 for p in esbuild typescript @resvg/resvg-js @napi-rs/keyring @inquirer/password; do
   if [ -e "$WORK/app/node_modules/$p" ]; then echo "$p is installed with --omit=dev" >&2; exit 1; fi
 done
-(cd "$WORK/app" && PORT=0 HOST=127.0.0.1 DATA_DIR="$WORK/data" ADMIN_TOKEN=$TOKEN exec npm start >"$WORK/server.log" 2>&1) &
+(cd "$WORK/app" && PORT=0 HOST=127.0.0.1 DATA_DIR="$WORK/data" ADMIN_TOKEN=$TOKEN exec setsid npm start >"$WORK/server.log" 2>&1) &
 SERVER_PID=$!
 for _ in $(seq 1 120); do grep -q 'listening on' "$WORK/server.log" 2>/dev/null && break; sleep 0.5; done
 cat "$WORK/server.log"
