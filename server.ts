@@ -1,6 +1,8 @@
 /**
- * The production entry point (`npm start`, the only supported one): the main listener, and in
- * the default setup a second listener for hosted sites on HOSTED_PORT. Which listener and host
+ * The service: the main listener, and in the default setup a second listener for hosted sites
+ * on HOSTED_PORT. `main()` is the production entry point (`npm start` runs the compiled module's
+ * main()); `startService(env)` is the same service without the process around it (signals,
+ * exit, heap tuning), which the tests run inside their own process on port 0. Which listener and host
  * serve what is decided by lib/http/origin.ts alone. The byte-serving paths (/p/*, /f/<id>/<file>,
  * the share ZIP, the chunk upload, the one-request share uploads), the share page's gate and the /api refusals are answered by
  * framework-free handlers; everything else goes to Next.
@@ -8,7 +10,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import next from 'next';
 import { boot } from './lib/boot';
-import { EnvError, getEnv, type Env } from './lib/env';
+import { EnvError, getEnv, installEnv, parseEnv, type Env } from './lib/env';
 import { tuneHeap } from './lib/heap-tuning';
 import { setHostedPort } from './lib/hosting/hosted-port';
 import { cachedReply } from './lib/hosting/reply-cache';
@@ -23,6 +25,8 @@ import { dropStalledResponse, requireBodyRate } from './lib/http/stalls';
 import { LONGEST_REQUEST_MS } from './lib/http/timeouts';
 import { AppError, noSuchApiRoute, notFound } from './lib/errors';
 import { closeRuntime } from './lib/runtime';
+import { stopJanitor } from './lib/janitor';
+import { stopEpochWatches } from './lib/epoch-watch';
 import { handleChunk } from './lib/shares/chunk-handler';
 import { handleShareFile, handleShareFiles } from './lib/shares/one-request-handlers';
 import { flushDownloadCounts } from './lib/shares/count-downloads';
@@ -53,17 +57,7 @@ function refuseApiPath(url: string): FastReply | null {
   return null;
 }
 
-function loadEnv(): Env {
-  try {
-    return getEnv();
-  } catch (e) {
-    if (e instanceof EnvError) {
-      console.error(e.message);
-      process.exit(1);
-    }
-    throw e;
-  }
-}
+export { parseEnv };
 
 function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -76,22 +70,35 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
-async function main() {
-  tuneHeap();
-  const env = loadEnv();
-  const dev = process.argv.includes('--dev');
-  markCustomServer();
-  await boot();
+export interface ServiceOptions {
+  /** Next in development mode (`npm run dev`). */
+  dev?: boolean;
+  /** Where the service's own start-up lines go (default: the console). */
+  log?: (line: string) => void;
+}
 
-  // Source maps are on for our own compiled server (its stack traces point at the TypeScript);
-  // Next's chunks, loaded from here on, need not keep theirs (and their embedded sources, tens
-  // of MB) in memory.
-  if (!dev) process.setSourceMapsEnabled(false);
+export interface Service {
+  /** The bound ports (PORT=0 binds a free one; the hosted port is null without a second listener). */
+  port: number;
+  hostedPort: number | null;
+  /** Stops listening, drops open connections, writes buffered counts and closes the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Boots the service on `env` in this process: one service per process (its caches, runtime and
+ * timers are process-wide).
+ */
+export async function startService(env: Env, opts: ServiceOptions = {}): Promise<Service> {
+  const { dev = false, log = console.log } = opts;
+  installEnv(env);
+  markCustomServer();
+  await boot(log);
+
   const app = next({ dev, dir: process.cwd(), hostname: env.host, port: env.port });
   await app.prepare();
   const handle = app.getRequestHandler();
   let hostedPort: number | null = null;
-
   const handler = (listener: Listener) => (req: IncomingMessage, res: ServerResponse) => {
     // Only uploads may take long to arrive, at a minimum pace; anything else has
     // REQUEST_TIMEOUT_SECONDS. No response may sit unread for longer than STALL_TIMEOUT_SECONDS.
@@ -162,17 +169,18 @@ async function main() {
     servers.push(server);
     return server;
   };
-  const main = createListener('main');
-  const port = await listen(main, env.port, env.host);
+  const port = await listen(createListener('main'), env.port, env.host);
+  // PORT=0 bound a free port: the hosted origin's redirects home name the one bound.
+  env.port = port;
   const shown = env.host === '0.0.0.0' ? 'localhost' : env.host;
   if (env.hosted.mode === 'port') {
     hostedPort = await listen(createListener('hosted'), env.hosted.port, env.host);
     setHostedPort(hostedPort);
-    console.log(`[htmls] hosted sites on http://${shown}:${hostedPort} (a second origin: nothing but /p/)`);
+    log(`[htmls] hosted sites on http://${shown}:${hostedPort} (a second origin: nothing but /p/)`);
   } else if (env.hosted.mode === 'sandbox') {
     console.warn('[htmls] WARNING: HOSTED_PORT=0 without HOSTED_ORIGIN: hosted sites are served on the main origin in a CSP sandbox; fetch, module scripts, localStorage and password-protected assets break. Set HOSTED_ORIGIN or leave HOSTED_PORT unset.');
   } else {
-    console.log(`[htmls] hosted sites on ${env.hosted.origin}`);
+    log(`[htmls] hosted sites on ${env.hosted.origin}`);
   }
   if (env.trustProxy > 0 && (env.host === '0.0.0.0' || env.host === '::')) {
     // Anyone who reaches the port directly can then claim any address in X-Forwarded-For and
@@ -181,24 +189,52 @@ async function main() {
       `[htmls] WARNING: TRUST_PROXY is set and HOST=${env.host} listens on every interface: a client that reaches port ${port} without the proxy can forge X-Forwarded-For and escape the rate limits. Set HOST=127.0.0.1 (or the address only the proxy reaches), or firewall the port.`,
     );
   }
-  console.log(`[htmls] listening on http://${shown}:${port} (${dev ? 'development' : 'production'}, ${env.databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${env.storage} storage)`);
+  log(`[htmls] listening on http://${shown}:${port} (${dev ? 'development' : 'production'}, ${env.databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${env.storage} storage)`);
 
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      const closed = servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve())));
+      for (const s of servers) s.closeIdleConnections();
+      stopJanitor();
+      stopEpochWatches();
+      // Buffered download counts are written before the database closes.
+      await flushDownloadCounts();
+      for (const s of servers) s.closeAllConnections();
+      await Promise.all(closed);
+      await app.close().catch(() => {});
+      await closeRuntime();
+    })());
+  return { port, hostedPort, close };
+}
+
+/** `npm start` (the compiled module) and `npm run dev`: the service on process.env, until a signal. */
+export async function main(opts: { dev?: boolean } = {}): Promise<void> {
+  tuneHeap();
+  let env: Env;
+  try {
+    env = getEnv();
+  } catch (e) {
+    if (!(e instanceof EnvError)) throw e;
+    console.error(e.message);
+    process.exit(1);
+  }
+  // Source maps are on for our own compiled server (its stack traces point at the TypeScript);
+  // Next's chunks, loaded from here on, need not keep theirs (and their embedded sources, tens
+  // of MB) in memory.
+  if (!opts.dev) process.setSourceMapsEnabled(false);
+  let service: Service;
+  try {
+    service = await startService(env, opts);
+  } catch (e) {
+    console.error('[htmls] failed to start:', e);
+    process.exit(1);
+  }
   const stop = () => {
-    for (const s of servers) {
-      s.close();
-      s.closeIdleConnections();
-    }
-    // Buffered download counts are written before the database closes.
-    flushDownloadCounts()
-      .finally(() => closeRuntime())
-      .finally(() => process.exit(0));
+    // Requests in flight get 5 s; then the process goes regardless.
     setTimeout(() => process.exit(0), 5000).unref();
+    service.close().finally(() => process.exit(0));
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
 }
-
-main().catch((e) => {
-  console.error('[htmls] failed to start:', e);
-  process.exit(1);
-});

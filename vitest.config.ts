@@ -1,7 +1,14 @@
+import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 const root = import.meta.dirname;
+/**
+ * Two tiers: `npm test` runs everything that needs no external service in minutes; the slow
+ * tier (`npm run test:slow`: files named *.slow.test.ts, gigabytes hashed or written) runs once
+ * in CI.
+ */
+const slow = process.env.HTMLS_TEST_TIER === 'slow';
 
 export default defineConfig({
   resolve: {
@@ -11,17 +18,23 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['tests/**/*.test.ts', 'lib/**/*.test.ts', 'db/**/*.test.ts', 'cli/**/*.test.ts'],
-    globalSetup: ['tests/support/global-setup.ts'],
+    include: slow ? ['lib/**/*.slow.test.ts', 'tests/**/*.slow.test.ts'] : ['tests/**/*.test.ts', 'lib/**/*.test.ts', 'db/**/*.test.ts', 'cli/**/*.test.ts'],
+    exclude: slow ? ['**/node_modules/**'] : ['**/node_modules/**', '**/*.slow.test.ts'],
+    globalSetup: slow ? [] : ['tests/support/global-setup.ts'],
+    // The compiled server a test file runs in its own process (tests/support/in-process.ts) is
+    // loaded by Node, as in production, not transformed by Vite.
+    server: { deps: { external: [/\/\.next\//] } },
     // Every skipped test is listed at the end with its reason (tests/support/requires.ts).
     reporters: ['default', './tests/support/skip-reporter.ts'],
-    // Each file starts its own server on a copy of a migrated database, with a store of its own
-    // (tests/support/file-server.ts), so files run in parallel. Three at a time on 2 cores:
-    // much of a file's time is spent waiting (timeouts, janitor intervals, child processes).
+    // The in-process server's console shows only beside a test that failed.
+    silent: 'passed-only',
+    // A process per file (the forks pool isolates files): each file's server, caches and timers
+    // are its own (tests/support/file-server.ts). One file per core; much of a file's time is
+    // spent waiting on its server, which runs in the same process.
+    pool: 'forks',
     fileParallelism: true,
-    maxWorkers: 3,
+    maxWorkers: Math.max(1, os.availableParallelism()),
     testTimeout: 60_000,
     hookTimeout: 180_000,
-    pool: 'forks',
   },
 });

@@ -1,7 +1,12 @@
 #!/usr/bin/env node
-// `npx htmls …` from the repository: the CLI (cli/) is TypeScript, run through tsx.
-import { register } from 'tsx/esm/api';
+// `npx htmls …` from the repository: the CLI package's compiled JavaScript (packages/cli), made
+// by `npm run build`.
+import { existsSync } from 'node:fs';
 
-register();
-const { run } = await import('../cli/main.ts');
+const compiled = new URL('../packages/cli/dist/htmls.mjs', import.meta.url);
+if (!existsSync(compiled)) {
+  console.error('htmls: the CLI is not built yet: run npm run build');
+  process.exit(1);
+}
+const { run } = await import(compiled.href);
 run(process.argv.slice(2));

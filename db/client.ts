@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema';
+import { withCommitHooks } from './transaction';
 
 export type Schema = typeof schema;
 /** Both drivers' databases and their transactions share this surface. */
@@ -33,7 +34,7 @@ export async function createDb(opts: { url?: string; dataDir?: string }): Promis
       max_lifetime: 60 * 30,
       connect_timeout: 10,
     });
-    const db = drizzle(client, { schema }) as unknown as Db;
+    const db = withCommitHooks(drizzle(client, { schema }) as unknown as Db);
     return { db, kind: 'postgres', raw: db, close: () => client.end({ timeout: 5 }) };
   }
   const dir = path.resolve(opts.dataDir ?? './data', 'pglite');
@@ -43,6 +44,6 @@ export async function createDb(opts: { url?: string; dataDir?: string }): Promis
   // Postgres's default 128 MB of shared buffers is touched at start and stays resident: 16 MB
   // holds this schema's working set, and the OS page cache keeps the files warm anyway.
   const client = await PGlite.create(dir, { startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] });
-  const db = drizzle(client, { schema }) as unknown as Db;
+  const db = withCommitHooks(drizzle(client, { schema }) as unknown as Db);
   return { db, kind: 'pglite', raw: db, close: () => client.close() };
 }

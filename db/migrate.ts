@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import type { DbHandle } from './client';
 
-export const migrationsFolder = path.resolve(process.cwd(), 'db/migrations');
+const migrationsFolder = path.resolve(process.cwd(), 'db/migrations');
 
 /** Any fixed number: the advisory lock that keeps two instances from migrating at once. */
 const MIGRATION_LOCK = 72_616_001;

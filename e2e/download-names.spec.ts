@@ -8,7 +8,7 @@ import { ownClientAddress } from './support/client-address';
 test.use({ extraHTTPHeaders: ownClientAddress() });
 
 /**
- * Issue 10 item 1: Chromium's own download saves the exact name from Content-Disposition
+ * Chromium's own download saves the exact name from Content-Disposition
  * (filename* when the name is not plain ASCII, the ASCII filename otherwise).
  */
 const NAMES: Record<string, string> = DOWNLOAD_NAMES;

@@ -1,5 +1,5 @@
 /**
- * Issue 13, items 6 and 8 in Chromium: cookie tossing from a same-site hosted page, reading
+ * In Chromium: cookie tossing from a same-site hosted page, reading
  * another unlocked project from a hosted page, and a cross-site form that logs the user out.
  * The default setup: hosted sites on a second port of the same host name (same site, other
  * origin), so a hosted page can set cookies the main origin receives.

@@ -268,7 +268,8 @@ function hostedSettings(v: z.infer<typeof schema>, problems: string[]): HostedSe
   }
   if (v.HOSTED_PORT === 0) return { mode: 'sandbox' };
   const behindTls = v.PUBLIC_URL?.startsWith('https:') || v.TRUST_PROXY > 0;
-  if (v.HOSTED_PORT === undefined && behindTls) {
+  // PORT=0 (a free port for each listener, as tests run it) is nothing a proxy could point at.
+  if (v.HOSTED_PORT === undefined && behindTls && v.PORT !== 0) {
     // A redirect from https://example.com/p/… to a bare port the proxy does not serve leads nowhere.
     problems.push(
       'HOSTED_ORIGIN: behind a proxy (PUBLIC_URL is https or TRUST_PROXY is set) hosted sites need a host name of their own. ' +
@@ -291,7 +292,16 @@ function hostedSettings(v: z.infer<typeof schema>, problems: string[]): HostedSe
 
 const parsed = processState<{ env?: Env }>('env', () => ({}));
 
-/** The one reader of process.env: parsed once per process. */
+/** The one reader of process.env: parsed once per process, unless installEnv() came first. */
 export function getEnv(): Env {
   return (parsed.env ??= parseEnv(process.env));
+}
+
+/**
+ * The settings of the service this process runs (server.ts's startService), in place of
+ * process.env's: a test runs the service on settings of its own. Once per process.
+ */
+export function installEnv(env: Env): void {
+  if (parsed.env && parsed.env !== env) throw new Error('the settings were read already: one service per process');
+  parsed.env = env;
 }

@@ -1,5 +1,6 @@
 import 'server-only';
-import type { EpochKey } from '@/db/queries/settings';
+import { onEpochBump, type EpochKey } from '@/db/queries/settings';
+import { BoundedCache } from './bounded-cache';
 import { readRecently, watchEpoch } from './epoch-watch';
 import { processState } from './process-state';
 import type { Runtime } from './runtime';
@@ -16,7 +17,7 @@ export interface EpochCacheOptions<V> {
   name: string;
   /** The database counter every change to what the cache holds bumps (lib/epoch-watch.ts). */
   epoch: EpochKey;
-  /** The oldest entry goes first past this many. */
+  /** The least recently used entry goes first past this many. */
   maxEntries: number;
   /**
    * Without a reading of the epoch for this long (the database unreachable from this instance
@@ -30,8 +31,6 @@ export interface EpochCacheOptions<V> {
 export interface EpochCache<V> {
   /** The cached value of `key`, or `load()`'s (one load per key at a time). */
   get(rt: Runtime, key: string, load: () => Promise<V>): Promise<V>;
-  /** Drops every entry on this instance (after a change made here). */
-  forget(): void;
   /** Changes whenever entries are dropped: anything derived from them is stale then. */
   generation(): number;
   /** Whether entries may be used now (false past `staleAfterMs` without a reading of the epoch). */
@@ -41,13 +40,14 @@ export interface EpochCache<V> {
 /**
  * A guest cache of database rows, so the hosted and share byte paths cost no database round
  * trip in the steady state. Every change a guest could see bumps `epoch` in its own
- * transaction: another instance's change empties this cache within ~250 ms, this instance's at
- * once (forget()). A load that a change overtook serves its request and is never kept.
+ * transaction: another instance's change empties this cache within ~250 ms, this instance's as
+ * the transaction commits (bumpEpoch's after-commit hook). A load that a change overtook serves
+ * its request and is never kept.
  */
 export function epochCache<V>(opts: EpochCacheOptions<V>): EpochCache<V> {
   const state = processState(opts.name, () => ({
     gen: 0,
-    entries: new Map<string, V>(),
+    entries: new BoundedCache<string, V>({ maxEntries: opts.maxEntries }),
     loading: new Map<string, Promise<V>>(),
   }));
   // An entry exists only once the epoch is watched: without a staleness limit it is fresh.
@@ -56,6 +56,8 @@ export function epochCache<V>(opts: EpochCacheOptions<V>): EpochCache<V> {
     state.gen++;
     state.entries.clear();
   };
+  // A change made here drops the entries once its transaction commits (db/transaction.ts).
+  onEpochBump(opts.epoch, forget);
 
   return {
     async get(rt, key, load) {
@@ -68,11 +70,7 @@ export function epochCache<V>(opts: EpochCacheOptions<V>): EpochCache<V> {
       if (!pending) {
         pending = load()
           .then((value) => {
-            if (gen === state.gen && (opts.keep?.(value) ?? true)) {
-              // Map order is insertion order: the oldest entry goes first.
-              if (state.entries.size >= opts.maxEntries) state.entries.delete(state.entries.keys().next().value!);
-              state.entries.set(key, value);
-            }
+            if (gen === state.gen && (opts.keep?.(value) ?? true)) state.entries.set(key, value);
             return value;
           })
           .finally(() => state.loading.delete(loadKey));
@@ -80,7 +78,6 @@ export function epochCache<V>(opts: EpochCacheOptions<V>): EpochCache<V> {
       }
       return pending;
     },
-    forget,
     generation: () => state.gen,
     fresh,
   };

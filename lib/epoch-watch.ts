@@ -11,7 +11,7 @@ import type { Runtime } from './runtime';
  * While the database is unreachable nothing is dropped, and guests keep being served.
  */
 const POLL_MS = 250;
-const state = processState('epoch-watch', () => new Map<EpochKey, { ready: Promise<void>; readAt: number }>());
+const state = processState('epoch-watch', () => new Map<EpochKey, { ready: Promise<void>; readAt: number; timer?: NodeJS.Timeout }>());
 
 /** Starts the poll of `key` once per process; resolves after its first reading. */
 export function watchEpoch(rt: Runtime, key: EpochKey, onMove: () => void): Promise<void> {
@@ -23,7 +23,7 @@ export function watchEpoch(rt: Runtime, key: EpochKey, onMove: () => void): Prom
     state.set(key, none);
     return none.ready;
   }
-  const watch = { ready: Promise.resolve(), readAt: 0 };
+  const watch: { ready: Promise<void>; readAt: number; timer?: NodeJS.Timeout } = { ready: Promise.resolve(), readAt: 0 };
   let seen = '';
   let polling = false;
   const poll = async () => {
@@ -43,7 +43,7 @@ export function watchEpoch(rt: Runtime, key: EpochKey, onMove: () => void): Prom
       polling = false;
     }
   };
-  watch.ready = poll().finally(() => setInterval(() => void poll(), POLL_MS).unref());
+  watch.ready = poll().finally(() => void (watch.timer = setInterval(() => void poll(), POLL_MS).unref()));
   state.set(key, watch);
   return watch.ready;
 }
@@ -54,3 +54,9 @@ export function watchEpoch(rt: Runtime, key: EpochKey, onMove: () => void): Prom
  * while this instance cannot reach the database) stops answering from memory after it.
  */
 export const readRecently = (key: EpochKey, maxAgeMs: number) => Date.now() - (state.get(key)?.readAt ?? 0) <= maxAgeMs;
+
+/** At shutdown: no poll of a closed database. */
+export function stopEpochWatches(): void {
+  for (const w of state.values()) clearInterval(w.timer);
+  state.clear();
+}

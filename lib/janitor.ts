@@ -6,6 +6,7 @@ import { purgeExpiredSessions } from '@/db/queries/sessions';
 import type { Runtime } from './runtime';
 import { LONGEST_REQUEST_MS } from './http/timeouts';
 import { countJanitorRun } from './janitor-stats';
+import { processState } from './process-state';
 import { runDeletions } from './storage/gc';
 import { sweepZipSpools } from './hosting/unpack-zip';
 
@@ -33,7 +34,7 @@ export function registerJanitorTask(task: Task): void {
 }
 
 /** Runs every task once if this instance holds the lease; true when it ran. */
-export async function runJanitor(rt: Runtime, opts: { force?: boolean } = {}): Promise<boolean> {
+async function runJanitor(rt: Runtime, opts: { force?: boolean } = {}): Promise<boolean> {
   const leaseSeconds = Math.max(1, Math.floor(rt.env.janitorIntervalMs / 1000) - 1);
   if (!opts.force && !(await takeJanitorLease(rt.db, leaseSeconds))) return false;
   countJanitorRun();
@@ -47,9 +48,15 @@ export async function runJanitor(rt: Runtime, opts: { force?: boolean } = {}): P
   return true;
 }
 
+const timers = processState('janitor-timers', () => [] as NodeJS.Timeout[]);
+
 /** At start and then on the interval; never keeps the process alive by itself. */
 export function startJanitor(rt: Runtime): void {
   const tick = () => void runJanitor(rt).catch((e) => console.error('[htmls] janitor failed:', (e as Error).message));
-  setTimeout(tick, 1000).unref();
-  setInterval(tick, rt.env.janitorIntervalMs).unref();
+  timers.push(setTimeout(tick, 1000).unref(), setInterval(tick, rt.env.janitorIntervalMs).unref());
+}
+
+/** At shutdown: no run starts on a closed database. */
+export function stopJanitor(): void {
+  for (const t of timers.splice(0)) clearTimeout(t);
 }

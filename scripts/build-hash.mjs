@@ -1,12 +1,18 @@
-// A digest of everything `next build` reads, so `npm start` rebuilds only when it changed.
+// The release build (`npm run build`) and the digest of everything it reads, so `npm start` can
+// tell a build that is current from one that is missing or stale. Needs the dev dependencies
+// (next build's TypeScript, esbuild, the icon renderer); serving a built tree does not.
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { generateIcons, ICONS_DIR } from './icons.mjs';
 
-const INPUTS = ['app', 'lib', 'db', 'public', 'assets', 'scripts/icons.mjs', 'proxy.ts', 'next.config.mjs', 'postcss.config.mjs', 'tsconfig.json', 'tsconfig.build.json', 'server.ts', 'scripts/migrate.ts', 'scripts/build-hash.mjs', 'package-lock.json'];
+const ICONS_DIR = path.join('public', 'icons');
+const INPUTS = ['app', 'lib', 'db', 'cli', 'public', 'assets', 'scripts/icons.mjs', 'proxy.ts', 'next.config.mjs', 'postcss.config.mjs', 'tsconfig.json', 'tsconfig.build.json', 'server.ts', 'scripts/migrate.ts', 'scripts/build-hash.mjs', 'package-lock.json'];
 export const STAMP = path.join('.next', 'htmls-build-hash');
+export const SERVER_BUNDLE = path.join('.next', 'htmls', 'server.mjs');
+export const MIGRATE_BUNDLE = path.join('.next', 'htmls', 'migrate.mjs');
+/** The CLI as plain JavaScript, in its own package (packages/cli: `npm pack` ships it). */
+export const CLI_BUNDLE = path.join('packages', 'cli', 'dist', 'htmls.mjs');
 
 function* files(p) {
   let st;
@@ -37,28 +43,18 @@ export function buildHash(root = process.cwd()) {
   return h.digest('hex');
 }
 
-/** Runs `next build` unless the last build was made from these very sources. */
+/** 'current', 'stale' (built from other sources) or 'missing'. */
+export function buildState() {
+  const complete = [path.join('.next', 'BUILD_ID'), SERVER_BUNDLE, MIGRATE_BUNDLE, CLI_BUNDLE, path.join(ICONS_DIR, 'favicon.ico'), STAMP].every((f) => existsSync(f));
+  if (!complete) return 'missing';
+  return readFileSync(STAMP, 'utf8') === buildHash() ? 'current' : 'stale';
+}
+
+/** Builds unless the last build was made from these very sources; true when it built. */
 export function ensureBuilt({ quiet = false, force = false } = {}) {
-  const want = buildHash();
-  const have = existsSync(STAMP) ? readFileSync(STAMP, 'utf8') : '';
-  const iconsMissing = !existsSync(path.join(ICONS_DIR, 'favicon.ico'));
-  if (!force && want === have && existsSync(path.join('.next', 'BUILD_ID')) && existsSync(SERVER_BUNDLE)) {
-    if (iconsMissing) generateIcons();
-    return false;
-  }
-  if (!quiet) console.log(`[htmls] ${buildMessage({ built: have !== '' || existsSync(path.join('.next', 'BUILD_ID')), force })}`);
-  generateIcons();
-  const r = spawnSync(process.execPath, ['node_modules/next/dist/bin/next', 'build'], {
-    stdio: quiet ? 'pipe' : 'inherit',
-    env: buildEnv(process.env),
-  });
-  if (r.status !== 0) {
-    if (quiet) process.stderr.write(`${r.stdout}\n${r.stderr}`);
-    throw new Error('next build failed');
-  }
-  buildServer();
-  // Hash again: next build may itself touch an input (it adds paths to tsconfig.json).
-  writeFileSync(STAMP, buildHash());
+  const state = buildState();
+  if (!force && state === 'current') return false;
+  build({ quiet, message: buildMessage({ built: state !== 'missing', force }) });
   return true;
 }
 
@@ -69,32 +65,58 @@ export function buildMessage({ built, force }) {
 }
 
 /**
- * `next build`'s environment. Next's telemetry stays off unless the operator asked for it: our
+ * The build's environment. Next's telemetry stays off unless the operator asked for it: our
  * own build should not print its banner or phone home (NEXT_TELEMETRY_DISABLED=0 turns it on).
  */
 export function buildEnv(env) {
   return { ...env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: env.NEXT_TELEMETRY_DISABLED ?? '1' };
 }
 
-export const SERVER_BUNDLE = path.join('.next', 'htmls', 'server.mjs');
-export const MIGRATE_BUNDLE = path.join('.next', 'htmls', 'migrate.mjs');
+/** Everything production runs: the icons, next build, and the server, migrate script and CLI as plain JavaScript. */
+function build({ quiet, message }) {
+  if (!quiet) console.log(`[htmls] ${message}`);
+  run(['scripts/icons.mjs'], 'rendering the icons failed', quiet);
+  run(['node_modules/next/dist/bin/next', 'build'], 'next build failed', quiet);
+  bundle();
+  // Hash again: next build may itself touch an input (it adds paths to tsconfig.json).
+  writeFileSync(STAMP, buildHash());
+}
+
+function run(args, failure, quiet) {
+  const r = spawnSync(process.execPath, args, { stdio: quiet ? 'pipe' : 'inherit', env: buildEnv(process.env) });
+  if (r.status !== 0) {
+    if (quiet) process.stderr.write(`${r.stdout}\n${r.stderr}`);
+    throw new Error(failure);
+  }
+}
 
 /**
  * server.ts and the migrate script compiled to plain JavaScript, so production runs no
- * TypeScript loader. Packages stay external (the same node_modules Next's bundle uses);
- * `server-only` is a no-op outside Next's react-server build, and this is server code.
+ * TypeScript loader: packages stay external (the same node_modules Next's bundle uses), and
+ * `server-only` is a no-op outside Next's react-server build (this is server code). The CLI is
+ * one file with its pure-JavaScript packages inside; only the OS keyring binding stays out.
  */
-function buildServer() {
+function bundle() {
   const script = `
     const esbuild = require('esbuild');
+    const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', tsconfig: 'tsconfig.json', logLevel: 'warning' };
     esbuild.buildSync({
+      ...common,
       entryPoints: { server: 'server.ts', migrate: 'scripts/migrate.ts' },
       outdir: ${JSON.stringify(path.dirname(SERVER_BUNDLE))},
       outExtension: { '.js': '.mjs' },
-      bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external',
+      packages: 'external',
       alias: { 'server-only': './scripts/server-only-noop.mjs' },
-      tsconfig: 'tsconfig.json', sourcemap: 'linked', logLevel: 'warning',
+      sourcemap: 'linked',
+    });
+    esbuild.buildSync({
+      ...common,
+      entryPoints: ['cli/main.ts'],
+      outfile: ${JSON.stringify(CLI_BUNDLE)},
+      external: ['@napi-rs/keyring'],
+      // Bundled CommonJS packages may require() Node's own modules.
+      banner: { js: "import { createRequire as __htmlsRequire } from 'node:module'; const require = __htmlsRequire(import.meta.url);" },
     });`;
   const r = spawnSync(process.execPath, ['-e', script], { stdio: 'inherit' });
-  if (r.status !== 0) throw new Error('compiling server.ts failed');
+  if (r.status !== 0) throw new Error('compiling server.ts and the CLI failed');
 }

@@ -1,18 +1,28 @@
-// `npm start`: build when the sources changed since the last build, then run the compiled
-// server (which applies migrations and serves). NODE_ENV is production unless set.
+// `npm start`: the compiled server (which applies migrations and serves). It never rebuilds: a
+// build that is missing is made once (the first `npm install && npm start`, with the install's
+// own dev dependencies); a stale one is refused with what to run. NODE_ENV is production unless set.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ensureBuilt, MIGRATE_BUNDLE, SERVER_BUNDLE } from './build-hash.mjs';
+import { buildState, ensureBuilt, MIGRATE_BUNDLE, SERVER_BUNDLE } from './build-hash.mjs';
 
 process.env.NODE_ENV ??= 'production';
 // Next's telemetry is off for our own start too (set NEXT_TELEMETRY_DISABLED=0 to allow it).
 process.env.NEXT_TELEMETRY_DISABLED ??= '1';
 const migrateOnly = process.argv.includes('--migrate');
 if (!process.argv.includes('--no-build')) {
-  try {
-    ensureBuilt();
-  } catch {
+  const state = buildState();
+  if (state === 'stale') {
+    console.error('[htmls] the sources changed since the last build: run npm run build, then npm start');
     process.exit(1);
   }
+  if (state === 'missing') {
+    try {
+      ensureBuilt();
+    } catch (e) {
+      console.error(`[htmls] ${e.message}: run npm run build (it needs the dev dependencies: npm install or npm ci without --omit=dev)`);
+      process.exit(1);
+    }
+  }
 }
-await import(pathToFileURL(path.resolve(migrateOnly ? MIGRATE_BUNDLE : SERVER_BUNDLE)).href);
+const entry = await import(pathToFileURL(path.resolve(migrateOnly ? MIGRATE_BUNDLE : SERVER_BUNDLE)).href);
+if (!migrateOnly) await entry.main();

@@ -123,7 +123,7 @@ describe('PATCH /api/auth/profile', () => {
     const m = await registerMember();
     expect((await call('PATCH', '/api/auth/profile', { token: m.token, body: { display_name: 5 } })).status).toBe(400);
     expect((await call('PATCH', '/api/auth/profile', { body: { display_name: 'x' } })).status).toBe(401);
-    // The raw Admin Token is taken as Bearer only on admin and session routes (issue 13 item 3).
+    // The raw Admin Token is taken as Bearer only on admin and session routes.
     expect((await call('PATCH', '/api/auth/profile', { token: TEST_ADMIN_TOKEN, body: { display_name: 'x' } })).status).toBe(401);
     const adminR = await call('PATCH', '/api/auth/profile', { token: (await adminSession()).token, body: { display_name: 'x' } });
     expect(adminR.status).toBe(403);

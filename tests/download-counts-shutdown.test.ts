@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { call } from './support/http';
-import { freshServiceEnv } from './support/services';
-import { startServer, TEST_ADMIN_TOKEN, tempDir } from './support/server';
+import { migratedServiceEnv } from './support/file-server';
+import { startServer, TEST_ADMIN_TOKEN } from './support/server';
 import { uploadShare } from './support/shares';
 
 /** Download counts are buffered in the process (lib/shares/count-downloads.ts): a clean stop writes them. */
 describe('download counts at shutdown', () => {
   it('a download right before SIGTERM is counted after the restart', { timeout: 180_000 }, async () => {
-    const env = await freshServiceEnv();
-    const dataDir = tempDir();
+    const env = await migratedServiceEnv();
+    const dataDir = env.DATA_DIR!;
     const a = await startServer({ ...env, DATA_DIR: dataDir });
     const username = `cnt${Date.now().toString(36)}`;
     await call('POST', '/api/users', { base: a.url, token: TEST_ADMIN_TOKEN, body: { username, password: 'long enough', quota_bytes: 1024 ** 3 } });

@@ -28,7 +28,7 @@ let shareId: string;
 const data = randomBytes(200_000);
 const file = () => `/f/${shareId}/data.bin`;
 
-/** Names every client must save exactly (issue 10 item 1). */
+/** Names every client must save exactly. */
 const NAMES: Record<string, string> = DOWNLOAD_NAMES;
 
 beforeAll(async () => {

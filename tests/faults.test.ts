@@ -4,8 +4,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call } from './support/http';
-import { freshServiceEnv } from './support/services';
-import { startServer, tempDir, TEST_ADMIN_TOKEN, type RunningServer } from './support/server';
+import { migratedServiceEnv } from './support/file-server';
+import { startServer, TEST_ADMIN_TOKEN, type RunningServer } from './support/server';
 import { requires } from './support/requires';
 import { putPart } from './support/shares';
 import { openStore } from './support/store';
@@ -43,8 +43,8 @@ function openFiles(pid: number): string[] {
 
 describe('the server killed with SIGKILL mid-upload', () => {
   it('restarts, resumes the upload from the parts the store kept, and the quota is exact', async () => {
-    const dataDir = tempDir('htmls-kill-');
-    const env: Record<string, string | undefined> = { ...(await freshServiceEnv()), DATA_DIR: dataDir, UPLOAD_MODE: 'proxy' };
+    const env: Record<string, string | undefined> = { ...(await migratedServiceEnv()), UPLOAD_MODE: 'proxy' };
+    const dataDir = env.DATA_DIR!;
     // Whether part 2 is being stored: on S3, its bytes went through a relay in front of the
     // bucket; on the fs store (which batches writes), the server holds the upload's file open.
     let sentToS3 = Buffer.alloc(0);
@@ -101,7 +101,7 @@ describe('the server killed with SIGKILL mid-upload', () => {
   });
 
   it('restarts and aborts cleanly: nothing stored, nothing reserved', async () => {
-    const env = { ...(await freshServiceEnv()), DATA_DIR: tempDir('htmls-kill-'), UPLOAD_MODE: 'proxy' };
+    const env: Record<string, string | undefined> = { ...(await migratedServiceEnv()), UPLOAD_MODE: 'proxy' };
     let server = await start(env);
     const m = await member(server.url, 10_000);
     const init = await call('POST', '/api/shares/upload/init', { base: server.url, token: m.token, body: { files: [{ clientPath: 'a.bin', size: 10_000 }] } });
@@ -110,7 +110,7 @@ describe('the server killed with SIGKILL mid-upload', () => {
     await server.stop('SIGKILL');
     server = await start(env);
     expect((await call('POST', '/api/shares/upload/abort', { base: server.url, token: m.token, body: { groupId: init.json.groupId } })).status).toBe(200);
-    const store = openStore(env, env.DATA_DIR);
+    const store = openStore(env, env.DATA_DIR!);
     expect(await store.list(`shared/${init.json.groupId}/`)).toEqual([]);
     expect(await store.listMultipartUploads(`shared/${init.json.groupId}/`)).toEqual([]);
     const again = await call('POST', '/api/shares/upload/init', { base: server.url, token: m.token, body: { files: [{ clientPath: 'b.bin', size: 10_000 }] } });
@@ -121,7 +121,7 @@ describe('the server killed with SIGKILL mid-upload', () => {
 
 requires('s3').describe('the S3 server gone during complete', () => {
   it('answers 502 storage_unavailable, publishes nothing, and a retry succeeds once it is back', async () => {
-    const env = await freshServiceEnv();
+    const env = await migratedServiceEnv();
     const endpoint = new URL(env.S3_ENDPOINT!);
     const relay = await tcpProxy({ host: endpoint.hostname, port: Number(endpoint.port || 80) });
     const server = await start({ ...env, S3_ENDPOINT: `http://127.0.0.1:${relay.port}`, S3_SET_CORS: 'false', UPLOAD_MODE: 'proxy' });
@@ -152,7 +152,7 @@ requires('s3').describe('the S3 server gone during complete', () => {
 
 requires('postgres').describe('PostgreSQL connections dropped under load', () => {
   it('answers 503 while the database is gone and recovers without a restart', async () => {
-    const env = await freshServiceEnv();
+    const env = await migratedServiceEnv();
     const dbUrl = new URL(env.DATABASE_URL!);
     const relay = await tcpProxy({ host: dbUrl.hostname, port: Number(dbUrl.port || 5432) });
     dbUrl.host = `127.0.0.1:${relay.port}`;
@@ -176,7 +176,7 @@ requires('postgres').describe('PostgreSQL connections dropped under load', () =>
   });
 
   it('keeps serving a cached hosted site while the database is gone: no query per request', async () => {
-    const env = await freshServiceEnv();
+    const env = await migratedServiceEnv();
     const dbUrl = new URL(env.DATABASE_URL!);
     const relay = await tcpProxy({ host: dbUrl.hostname, port: Number(dbUrl.port || 5432) });
     dbUrl.host = `127.0.0.1:${relay.port}`;

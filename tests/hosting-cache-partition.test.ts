@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { call } from './support/http';
 import { requires } from './support/requires';
-import { freshServiceEnv } from './support/services';
-import { startServer, tempDir, TEST_ADMIN_TOKEN, type RunningServer } from './support/server';
+import { migratedServiceEnv } from './support/file-server';
+import { startServer, TEST_ADMIN_TOKEN, type RunningServer } from './support/server';
 import { tcpProxy } from './support/tcp-proxy';
 
 // Issue 22, finding 7: an instance cut off from the database kept serving hosted sites with
@@ -17,13 +17,13 @@ let relay: Awaited<ReturnType<typeof tcpProxy>>;
 
 requires('postgres').describe('hosted sites on an instance cut off from the database', () => {
   beforeAll(async () => {
-    const services = await freshServiceEnv();
+    const services = await migratedServiceEnv();
     const db = new URL(services.DATABASE_URL!);
     relay = await tcpProxy({ host: db.hostname, port: Number(db.port || 5432) });
     const viaRelay = new URL(db);
     viaRelay.hostname = '127.0.0.1';
     viaRelay.port = String(relay.port);
-    const env = { ...services, DATA_DIR: tempDir('htmls-partition-') };
+    const env = services;
     [a, b] = await Promise.all([startServer(env), startServer({ ...env, DATABASE_URL: viaRelay.toString() })]);
   });
   afterAll(async () => {

@@ -2,8 +2,8 @@ import { mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { call } from './support/http';
-import { freshServiceEnv } from './support/services';
-import { startServer, TEST_ADMIN_TOKEN, tempDir } from './support/server';
+import { migratedServiceEnv } from './support/file-server';
+import { startServer, tempDir, TEST_ADMIN_TOKEN } from './support/server';
 import { openStore } from './support/store';
 
 async function memberOn(base: string): Promise<string> {
@@ -14,8 +14,8 @@ async function memberOn(base: string): Promise<string> {
 
 describe('the janitor', () => {
   it('aborts every stale upload in one run, not just the first hundred', { timeout: 240_000 }, async () => {
-    const env = await freshServiceEnv();
-    const dataDir = tempDir();
+    const env = await migratedServiceEnv();
+    const dataDir = env.DATA_DIR!;
     // First server: uploads live for a day, so nothing it holds is stale yet.
     const a = await startServer({ ...env, DATA_DIR: dataDir, JANITOR_INTERVAL_SECONDS: '1', MAX_PENDING_UPLOADS: '200' });
     const token = await memberOn(a.url);
@@ -45,7 +45,7 @@ describe('the janitor', () => {
 
   it('removes temporary files older than the longest request, and keeps younger ones', async () => {
     // The fs store's own temporary area, whatever store this run tests.
-    const env = Object.fromEntries(Object.entries(await freshServiceEnv()).filter(([k]) => !k.startsWith('S3_') && k !== 'STORAGE'));
+    const env = Object.fromEntries(Object.entries(await migratedServiceEnv()).filter(([k]) => !k.startsWith('S3_') && k !== 'STORAGE'));
     const server = await startServer({ ...env, STORAGE: 'fs', JANITOR_INTERVAL_SECONDS: '1' });
     try {
       const tmp = path.join(server.dataDir, 'store', 'tmp');
@@ -74,7 +74,7 @@ describe('the janitor', () => {
     spool('htmls-zip-crashed', true);
     spool('htmls-zip-arriving', false);
     spool('someone-elses', true);
-    const server = await startServer({ ...(await freshServiceEnv()), TMPDIR: tmp, JANITOR_INTERVAL_SECONDS: '1' });
+    const server = await startServer({ ...(await migratedServiceEnv()), TMPDIR: tmp, JANITOR_INTERVAL_SECONDS: '1' });
     try {
       await expect.poll(() => readdirSync(tmp).filter((n) => ['htmls-zip-crashed', 'htmls-zip-arriving', 'someone-elses'].includes(n)).sort(), { timeout: 60_000, interval: 250 }).toEqual(['htmls-zip-arriving', 'someone-elses']);
     } finally {

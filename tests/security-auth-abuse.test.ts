@@ -1,5 +1,5 @@
 /**
- * Issue 13, items 3, 6 and 8 at the HTTP level (Chromium versions in e2e/security-cookies.spec.ts):
+ * Bearer guessing, cookie tossing and cross-origin logout at the HTTP level (Chromium versions in e2e/security-cookies.spec.ts):
  * Admin Token guessing through Bearer, cookie tossing, logout from another site.
  */
 import { describe, expect, it } from 'vitest';

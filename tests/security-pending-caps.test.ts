@@ -1,22 +1,18 @@
 /**
- * Issue 13, item 7: a member could open pending uploads without end (21,500 sessions in 7 s;
+ * A member could once open pending uploads without end (21,500 sessions in 7 s;
  * empty files reserved nothing). Now: caps on pending groups and files per member, and every
  * pending file holds at least 1 KiB of the quota. Small caps on a server of its own.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migratedServiceEnv } from './support/file-server';
+import { describe, expect, it } from 'vitest';
+import { baseUrl, useFileServer } from './support/file-server';
 import { call } from './support/http';
 import { uniqueName } from './support/members';
-import { startServer, TEST_ADMIN_TOKEN, type RunningServer } from './support/server';
+import { TEST_ADMIN_TOKEN } from './support/server';
 
-let server: RunningServer;
-beforeAll(async () => {
-  server = await startServer({ ...(await migratedServiceEnv()), MAX_PENDING_UPLOADS: '4', MAX_PENDING_FILES: '30' });
-});
-afterAll(() => server?.stop());
+useFileServer({ MAX_PENDING_UPLOADS: '4', MAX_PENDING_FILES: '30' });
 
 async function member(quota = 1024 ** 3): Promise<string> {
-  const base = server.url;
+  const base = baseUrl();
   const username = uniqueName();
   const c = await call('POST', '/api/users', { base, token: TEST_ADMIN_TOKEN, body: { username, password: 'long enough', quota_bytes: quota } });
   expect(c.status).toBe(201);
@@ -25,7 +21,7 @@ async function member(quota = 1024 ** 3): Promise<string> {
 
 const init = (token: string, count: number, size = 0, prefix = 'f') =>
   call('POST', '/api/shares/upload/init', {
-    base: server.url,
+    base: baseUrl(),
     token,
     body: { files: Array.from({ length: count }, (_, i) => ({ clientPath: `${prefix}${i}.bin`, size })) },
   });
@@ -45,7 +41,7 @@ describe('pending upload caps (item 7)', () => {
     expect(refused.json.error).toMatch(/resume or discard/);
     // Another member is not affected.
     expect((await init(await member(), 1)).status).toBe(201);
-    expect((await call('POST', '/api/shares/upload/abort', { base: server.url, token, body: { groupId: groups[0] } })).status).toBe(200);
+    expect((await call('POST', '/api/shares/upload/abort', { base: baseUrl(), token, body: { groupId: groups[0] } })).status).toBe(200);
     expect((await init(token, 1)).status).toBe(201);
   });
 
@@ -72,12 +68,12 @@ describe('pending upload caps (item 7)', () => {
     for (let i = 0; i < 3; i++) kept.push((await init(others, 2, 10, `k${i}-`)).json.groupId);
     const token = await member();
     const mine = await init(token, 2, 10);
-    expect((await call('POST', '/api/shares/upload/abort', { base: server.url, token, body: { groupId: mine.json.groupId } })).status).toBe(200);
+    expect((await call('POST', '/api/shares/upload/abort', { base: baseUrl(), token, body: { groupId: mine.json.groupId } })).status).toBe(200);
     for (const groupId of kept) {
-      const s = await call('POST', '/api/shares/upload/status', { base: server.url, token: others, body: { groupId } });
+      const s = await call('POST', '/api/shares/upload/status', { base: baseUrl(), token: others, body: { groupId } });
       expect(s.status).toBe(200);
     }
-    const gone = await call('POST', '/api/shares/upload/status', { base: server.url, token, body: { groupId: mine.json.groupId } });
+    const gone = await call('POST', '/api/shares/upload/status', { base: baseUrl(), token, body: { groupId: mine.json.groupId } });
     expect(gone.status).toBe(404);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Issue 13, item 5: slow bodies and connection floods against the real server, from raw
+ * Slow bodies and connection floods against the real server, from raw
  * sockets. Before the fix a trickled login body held its socket (and up to 1 MiB) for 31
  * minutes and one address could open any number of connections.
  */

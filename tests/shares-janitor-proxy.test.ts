@@ -1,39 +1,37 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migratedServiceEnv } from './support/file-server';
+import { baseUrl, dataDir, serverEnv, useFileServer } from './support/file-server';
 import { call } from './support/http';
-import { startServer, TEST_ADMIN_TOKEN, type RunningServer } from './support/server';
+import { TEST_ADMIN_TOKEN } from './support/server';
 import { putPart, uploadShare } from './support/shares';
 import { openStore } from './support/store';
 import type { StorageDriver } from '@/lib/storage/types';
 
 // A server of its own: uploads expire after 3.6 s and the janitor runs every second, and
 // uploads always go through the server (UPLOAD_MODE=proxy), even on S3.
-let server: RunningServer;
+useFileServer({ PENDING_UPLOAD_TTL_HOURS: '0.001', JANITOR_INTERVAL_SECONDS: '1', UPLOAD_MODE: 'proxy' });
 let store: StorageDriver;
-beforeAll(async () => {
-  const env = { ...(await migratedServiceEnv()), PENDING_UPLOAD_TTL_HOURS: '0.001', JANITOR_INTERVAL_SECONDS: '1', UPLOAD_MODE: 'proxy' };
-  server = await startServer(env);
-  store = openStore(env, server.dataDir);
+beforeAll(() => {
+  store = openStore(serverEnv(), dataDir());
 });
-afterAll(() => server?.stop());
+afterAll(() => store?.close?.());
 
 async function member(quota: number) {
   const username = `j${randomBytes(5).toString('hex')}`;
-  await call('POST', '/api/users', { base: server.url, token: TEST_ADMIN_TOKEN, body: { username, password: 'long enough', quota_bytes: quota } });
-  const l = await call('POST', '/api/auth/login', { base: server.url, body: { username, password: 'long enough' } });
+  await call('POST', '/api/users', { base: baseUrl(), token: TEST_ADMIN_TOKEN, body: { username, password: 'long enough', quota_bytes: quota } });
+  const l = await call('POST', '/api/auth/login', { base: baseUrl(), body: { username, password: 'long enough' } });
   return l.json.token as string;
 }
 
 describe('proxy mode forced by UPLOAD_MODE=proxy', () => {
   it('uploads through the server on any store', async () => {
     const token = await member(1024 ** 3);
-    const caps = await call('GET', '/api/shares/upload/capabilities', { base: server.url, token });
+    const caps = await call('GET', '/api/shares/upload/capabilities', { base: baseUrl(), token });
     expect(caps.json).toMatchObject({ mode: 'proxy', partSize: 50_331_648, parallel: 1 });
     const data = randomBytes(1000);
-    const { share } = await uploadShare(token, { 'dir/a.bin': data }, { base: server.url });
+    const { share } = await uploadShare(token, { 'dir/a.bin': data }, { base: baseUrl() });
     expect(share).toMatchObject({ file_count: 1, total_bytes: 1000 });
-    const got = await fetch(`${server.url}${share.items[0].url}`);
+    const got = await fetch(`${baseUrl()}${share.items[0].url}`);
     expect(Buffer.from(await got.arrayBuffer()).equals(data)).toBe(true);
   });
 });
@@ -43,25 +41,25 @@ describe('the janitor', () => {
     const quota = 4096;
     const token = await member(quota);
     const init = await call('POST', '/api/shares/upload/init', {
-      base: server.url,
+      base: baseUrl(),
       token,
       body: { files: [{ clientPath: 'a.bin', size: 2048 }, { clientPath: 'b.bin', size: 2048 }] },
     });
     expect(init.status).toBe(201);
     const f = init.json.files[0];
     const groupId = init.json.groupId;
-    const r = await putPart(token, { groupId, uploadId: f.uploadId, storageKey: f.storageKey, partNumber: 1 }, randomBytes(2048), 'proxy', server.url);
+    const r = await putPart(token, { groupId, uploadId: f.uploadId, storageKey: f.storageKey, partNumber: 1 }, randomBytes(2048), 'proxy', baseUrl());
     expect(r.status).toBe(200);
     expect((await store.listMultipartUploads(`shared/${groupId}/`)).length).toBe(2);
     // The janitor drops the records, then the bytes: wait for both, within a deadline.
     const leftovers = async () => ({
-      shares: (await call('GET', '/api/shares', { base: server.url, token })).json.shares,
+      shares: (await call('GET', '/api/shares', { base: baseUrl(), token })).json.shares,
       uploads: await store.listMultipartUploads(`shared/${groupId}/`),
       objects: await store.list(`shared/${groupId}/`),
     });
     await expect.poll(leftovers, { timeout: 20_000, interval: 250 }).toEqual({ shares: [], uploads: [], objects: [] });
     // The reservation is released: the whole quota can be reserved again.
-    const again = await call('POST', '/api/shares/upload/init', { base: server.url, token, body: { files: [{ clientPath: 'c.bin', size: quota }] } });
+    const again = await call('POST', '/api/shares/upload/init', { base: baseUrl(), token, body: { files: [{ clientPath: 'c.bin', size: quota }] } });
     expect(again.status).toBe(201);
   });
 });

@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,7 +55,8 @@ function expected(f: ShareFiles, strip = ''): Record<string, string> {
   return out;
 }
 
-const curl = (...args: string[]) => execFileSync('curl', ['-sS', '--fail', ...args], { cwd: dir }).toString();
+// Asynchronous: the server runs in this process, and a synchronous child would stall it.
+const curl = async (...args: string[]) => (await promisify(execFile)('curl', ['-sS', '--fail', ...args], { cwd: dir })).stdout;
 
 beforeAll(async () => {
   owner = await createMember();
@@ -66,9 +68,9 @@ describe('GET /f/:id/?zip', () => {
     const url = `${base()}/f/${id}/?zip`;
     // Interrupted first: only the first 300,000 bytes arrived (on S3 in direct mode no CRC is known
     // yet: the parts never passed the server; lib/shares/stream-share-zip.test.ts covers fs).
-    curl('-r', '0-299999', '-o', 'resumed.zip', url);
+    await curl('-r', '0-299999', '-o', 'resumed.zip', url);
     expect(statSync(join(dir, 'resumed.zip')).size).toBe(300_000);
-    curl('-C', '-', '-o', 'resumed.zip', url);
+    await curl('-C', '-', '-o', 'resumed.zip', url);
     const full = await get(`/f/${id}/?zip`);
     expect(full.status).toBe(200);
     const bytes = Buffer.from(await full.arrayBuffer());

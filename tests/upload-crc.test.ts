@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './support/http';
-import { freshServiceEnv } from './support/services';
+import { migratedServiceEnv } from './support/file-server';
 import { startServer, TEST_ADMIN_TOKEN, tempDir, type RunningServer } from './support/server';
 import { putPart } from './support/shares';
 import { openStore } from './support/store';
@@ -24,11 +24,12 @@ const crcsInZip = (file: string): Record<string, number> =>
 describe('CRC-32s of proxy uploads', () => {
   let server: RunningServer;
   let env: Record<string, string | undefined>;
-  const dataDir = tempDir();
+  let dataDir: string;
   let token: string;
 
   beforeAll(async () => {
-    env = { ...(await freshServiceEnv()), UPLOAD_MODE: 'proxy' };
+    env = { ...(await migratedServiceEnv()), UPLOAD_MODE: 'proxy' };
+    dataDir = env.DATA_DIR!;
     server = await startServer({ ...env, DATA_DIR: dataDir });
     const username = `crc${Date.now().toString(36)}`;
     await call('POST', '/api/users', { base: server.url, token: TEST_ADMIN_TOKEN, body: { username, password: 'long enough', quota_bytes: 1024 ** 3 } });

@@ -1,6 +1,8 @@
 import 'server-only';
 import { eq, sql } from 'drizzle-orm';
+import { processState } from '@/lib/process-state';
 import type { Db } from '../client';
+import { afterCommit } from '../transaction';
 import { settings } from '../schema';
 
 export const SETTING = {
@@ -17,11 +19,27 @@ export const EPOCH = {
 
 export type EpochKey = (typeof EPOCH)[keyof typeof EPOCH];
 
+/**
+ * What runs on this instance when an epoch moved here: the caches of what it guards
+ * (lib/epoch-cache.ts) drop their entries. A processState: server.ts's copy of db/ and Next's
+ * bundle's share one list, whichever copy made the change.
+ */
+const epochListeners = processState('epoch-listeners', () => new Map<EpochKey, Set<() => void>>());
+
+export function onEpochBump(key: EpochKey, listener: () => void): void {
+  const set = epochListeners.get(key) ?? new Set();
+  epochListeners.set(key, set.add(listener));
+}
+
+/** Moves `key` in `db`'s transaction; once that commits, this instance's listeners run. */
 export async function bumpEpoch(db: Db, key: EpochKey): Promise<void> {
   await db
     .insert(settings)
     .values({ key, value: '1' })
     .onConflictDoUpdate({ target: settings.key, set: { value: sql`(${settings.value}::bigint + 1)::text`, updatedAt: sql`now()` } });
+  afterCommit(db, () => {
+    for (const listener of epochListeners.get(key) ?? []) listener();
+  });
 }
 
 export async function readEpoch(db: Db, key: EpochKey): Promise<string> {
@@ -38,10 +56,6 @@ export async function setSetting(db: Db, key: string, value: string): Promise<vo
     .insert(settings)
     .values({ key, value })
     .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: sql`now()` } });
-}
-
-export async function deleteSetting(db: Db, key: string): Promise<void> {
-  await db.delete(settings).where(eq(settings.key, key));
 }
 
 /** Stores value unless the key exists; returns whichever value won (safe across instances). */

@@ -39,8 +39,8 @@ async function scryptAsync(password: string, salt: Buffer, keylen: number, opts:
   }
 }
 
-// scrypt N=2^15, r=8, p=1: ~32 MiB and ~100 ms a hash on this machine kind (OWASP's minimum
-// for scrypt is N=2^17 with p=1 at 128 MiB; we trade some of that for a 2-core server).
+// scrypt N=2^15, r=8, p=1: 32 MiB a hash (OWASP's minimum for scrypt is N=2^17 with p=1 at
+// 128 MiB; we trade some of that for a small server; docs/performance.md has its time).
 const PARAMS = { N: 32768, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const KEYLEN = 32;
 

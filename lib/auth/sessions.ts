@@ -11,8 +11,8 @@ import { randomToken, sha256Hex } from './crypto';
 import type { Principal } from './principal';
 
 const DAY = 24 * 3600 * 1000;
-export const MEMBER_SESSION_MS = 30 * DAY;
-export const ADMIN_SESSION_MS = 7 * DAY;
+const MEMBER_SESSION_MS = 30 * DAY;
+const ADMIN_SESSION_MS = 7 * DAY;
 
 export interface IssuedSession {
   token: string;

@@ -24,7 +24,7 @@ export interface ConceptDocument {
  * The schema file served at /schemas/concept-1.0.json is the one validated against (and the
  * one the OpenAPI document embeds). Imported, not read from the working directory at runtime.
  */
-export const CONCEPT_SCHEMA: Record<string, unknown> = conceptSchemaFile;
+const CONCEPT_SCHEMA: Record<string, unknown> = conceptSchemaFile;
 
 let compiled: ReturnType<Ajv2020['compile']> | undefined;
 

@@ -111,7 +111,7 @@ export function openApiDocument(): Record<string, unknown> {
     info: {
       title: 'htmls',
       version: '1.0.0',
-      description: 'Static hosting and share links for large files. See API.md for the contract. x-htmls-auth: none, optional, session (member or administrator), member, admin.',
+      description: 'Static hosting and share links for large files. x-htmls-auth: none, optional, session (member or administrator), member, admin.',
     },
     servers: [{ url: '/' }],
     paths: { ...paths, ...guestDownloadPaths() },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { statusByCode, type ErrorCode } from '../errors';
 
 /**
- * Response shapes of API.md: the OpenAPI document's, and the types the server builds them as
+ * Response shapes of the HTTP contract: the OpenAPI document's, and the types the server builds them as
  * (lib/*-dto.ts: z.output of these) and the clients read. tests/openapi.test.ts checks real
  * responses against them.
  */

@@ -1,18 +1,16 @@
 import 'server-only';
-import { changeLiveFileStatus, removeLiveFile } from '@/db/queries/hosting';
+import { changeLiveFileStatus, removeLiveFile } from '@/db/queries/hosted-files';
 import { notFound } from '../errors';
 import type { Runtime } from '../runtime';
 import { runDeletions } from '../storage/gc';
 import { compressedKey } from '../storage/keys';
 import { parseEncodings } from './compression';
 import { toFileDto, type FileDto } from './project-dto';
-import { forgetSites } from './site-cache';
 
 /** PATCH /api/status — one file of a live deploy online or offline. */
 export async function setFileStatus(rt: Runtime, id: string, status: 'online' | 'offline'): Promise<FileDto> {
   const row = await changeLiveFileStatus(rt.db, id, status);
   if (!row) throw notFound('No such file');
-  forgetSites();
   return toFileDto(row);
 }
 
@@ -26,6 +24,5 @@ export async function deleteFile(rt: Runtime, id: string): Promise<void> {
     ...parseEncodings(file.encodings).map((e) => compressedKey(file.storageKey, e.encoding)),
   ]);
   if (!ids) throw notFound('No such file');
-  forgetSites();
   await runDeletions(rt, ids);
 }

@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from 'node:zlib';
 import type { Transform } from 'node:stream';
 import type { Encoding } from '../storage/keys';
+import { BoundedCache } from '../bounded-cache';
 
 /** Below this, headers outweigh the savings (nginx's gzip_min_length idea). */
 export const MIN_COMPRESS_BYTES = 256;
@@ -57,7 +58,7 @@ export function negotiate(acceptEncoding: string | undefined, offered: Encoding[
 }
 
 // Browsers send a handful of distinct headers: parse each once.
-const parsed = new Map<string, Encoding[]>();
+const parsed = new BoundedCache<string, Encoding[]>({ maxEntries: 200 });
 
 function acceptedEncodings(header: string): Encoding[] {
   let hit = parsed.get(header);
@@ -71,7 +72,6 @@ function acceptedEncodings(header: string): Encoding[] {
   const star = q.get('*');
   const accepts = (e: string) => (q.get(e) ?? (e === 'gzip' ? q.get('x-gzip') : undefined) ?? star ?? 0) > 0;
   hit = (['br', 'gzip'] as const).filter(accepts);
-  if (parsed.size > 200) parsed.clear();
   parsed.set(header, hit);
   return hit;
 }

@@ -1,11 +1,11 @@
 import 'server-only';
-import { activateProjectDeploy, findProject, listDeploys as listDeployRows } from '@/db/queries/hosting';
+import { activateProjectDeploy, listDeploys as listDeployRows } from '@/db/queries/deploys';
+import { findProject } from '@/db/queries/projects';
 import { notFound } from '../errors';
 import type { Runtime } from '../runtime';
 import { getProjectDtoOrThrow } from './list-projects';
 import { previewQuery } from './preview-access';
 import { toDeployDto, type DeployDto, type ProjectDto } from './project-dto';
-import { forgetSites } from './site-cache';
 import { isValidSlug } from './slug';
 
 /** GET /api/projects/:slug/deploys — newest first, the live one marked; each `url` the administrator's preview link. */
@@ -27,6 +27,5 @@ export async function activateDeploy(rt: Runtime, slug: string, id: string): Pro
   const result = await activateProjectDeploy(rt.db, slug, id);
   if (result === 'no-project') throw notFound('No such project');
   if (result === 'no-deploy') throw notFound('No such deploy');
-  forgetSites();
   return getProjectDtoOrThrow(rt, slug);
 }

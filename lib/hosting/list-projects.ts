@@ -1,6 +1,6 @@
 import 'server-only';
 import { pageProjects } from '@/db/queries/lists';
-import { getProjectWithFiles } from '@/db/queries/hosting';
+import { getProjectWithFiles } from '@/db/queries/projects';
 import type { ListQuery } from '../contract/lists';
 import { notFound } from '../errors';
 import { encodeCursor, pageQueryOf } from '../lists/page-cursor';

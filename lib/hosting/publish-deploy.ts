@@ -1,11 +1,11 @@
 import 'server-only';
-import { publishDeployRecords, type NewHostedFile, type ProjectPatch } from '@/db/queries/hosting';
+import { publishDeployRecords, type NewHostedFile } from '@/db/queries/deploys';
+import { type ProjectPatch } from '@/db/queries/projects';
 import { randomString } from '../auth/crypto';
 import { AppError } from '../errors';
 import type { Runtime } from '../runtime';
 import { runDeletions } from '../storage/gc';
 import { releasableKeys } from './release-objects';
-import { forgetSites } from './site-cache';
 
 export interface DeployInput {
   slug: string;
@@ -35,7 +35,6 @@ export async function publishDeploy(rt: Runtime, input: DeployInput): Promise<st
     (orphans, batchesInUse) => releasableKeys(slug, orphans, batchesInUse),
   );
   if (gcIds === 'slug-taken') throw new AppError('slug_taken', `The slug "${slug}" is already used; pick another, append to it or replace it`);
-  forgetSites();
   await runDeletions(rt, gcIds).catch(() => {});
   return id;
 }

@@ -1,6 +1,7 @@
 import 'server-only';
 import { verifiedUnlock } from '../auth/unlock-cookie';
 import { cookieValue } from '../http/cookies';
+import { BoundedCache } from '../bounded-cache';
 import type { FastReply, FastRequest } from '../http/fast';
 import { processState } from '../process-state';
 import { siteGeneration, sitesFresh } from './site-cache';
@@ -32,7 +33,7 @@ interface Entry {
 const MAX_ENTRIES = 20_000;
 /** Bodies are mostly the content cache's own buffers; this bounds what this map alone keeps alive. */
 const MAX_BYTES = 128 * 1024 * 1024;
-const state = processState('hosted-replies', () => ({ entries: new Map<string, Entry>(), bytes: 0 }));
+const state = processState('hosted-replies', () => ({ entries: new BoundedCache<string, Entry>({ maxEntries: MAX_ENTRIES, maxBytes: MAX_BYTES, sizeOf: (e) => e.body.length }) }));
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -63,11 +64,5 @@ export function keepReply(req: FastRequest, scope: string, gen: number, reply: F
   if ((reply.status !== 200 && reply.status !== 404) || !Buffer.isBuffer(reply.body)) return;
   const etag = reply.headers.ETag;
   if (typeof etag !== 'string' || 'Set-Cookie' in reply.headers) return;
-  if (state.entries.size >= MAX_ENTRIES || state.bytes + reply.body.length > MAX_BYTES) {
-    state.entries.clear();
-    state.bytes = 0;
-  }
-  const key = keyOf(req.url, req.header('accept-encoding'), scope);
-  state.bytes += reply.body.length - (state.entries.get(key)?.body.length ?? 0);
-  state.entries.set(key, { gen, status: reply.status, headers: reply.headers as Record<string, string>, body: reply.body, etag, lock });
+  state.entries.set(keyOf(req.url, req.header('accept-encoding'), scope), { gen, status: reply.status, headers: reply.headers as Record<string, string>, body: reply.body, etag, lock });
 }

@@ -1,7 +1,8 @@
 import 'server-only';
 import type { FastReply, FastRequest } from '../http/fast';
 import { isHtmlType } from '../http/mime';
-import { readSmall, sendObject, streamWithInsert, type Sendable } from '../http/send-object';
+import { sendObject, streamWithInsert, type Sendable } from '../http/send-object';
+import { readFirstBytes } from '../storage/read-first-bytes';
 import type { Runtime } from '../runtime';
 import { HOSTED_SANDBOX_CSP } from '../security/csp';
 import { compressedKey, type Encoding } from '../storage/keys';
@@ -9,6 +10,7 @@ import { compress, isCompressible, negotiate } from './compression';
 import { getCached, MAX_CACHED_BYTES, putCached } from './content-cache';
 import { applyInjection, planInjection, SCAN_BYTES, type Injection } from './rewrite-html';
 import type { SiteFile } from './site-cache';
+import { BoundedCache } from '../bounded-cache';
 
 export interface SendOptions {
   status: 200 | 404;
@@ -70,7 +72,7 @@ async function sendCached(rt: Runtime, req: FastRequest, obj: Sendable): Promise
   if (obj.size > MAX_CACHED_BYTES || req.method === 'HEAD') return sendObject(req, rt.storage, obj);
   let body = getCached(obj.storageKey);
   if (!body) {
-    body = await readSmall(rt.storage, obj.storageKey, obj.size);
+    body = await readFirstBytes(rt.storage, obj.storageKey, obj.size);
     putCached(obj.storageKey, body);
   }
   return sendObject(req, rt.storage, { ...obj, buffer: body });
@@ -81,7 +83,7 @@ async function sendHtml(rt: Runtime, req: FastRequest, file: SiteFile, headers: 
   if (file.size <= MAX_CACHED_BYTES) {
     let body = getCached(`${file.storageKey}#html`);
     if (!body) {
-      const raw = await readSmall(rt.storage, file.storageKey, file.size);
+      const raw = await readFirstBytes(rt.storage, file.storageKey, file.size);
       body = applyInjection(raw, planInjection(raw));
       putCached(`${file.storageKey}#html`, body);
     }
@@ -90,14 +92,13 @@ async function sendHtml(rt: Runtime, req: FastRequest, file: SiteFile, headers: 
   return sendLargeHtml(rt, req, file, headers, etag);
 }
 
-const plans = new Map<string, Injection | null>();
+const plans = new BoundedCache<string, Injection | null>({ maxEntries: 1000 });
 
 /** Big HTML: plan the injection once per object from its head, then stream around it. */
 async function sendLargeHtml(rt: Runtime, req: FastRequest, file: SiteFile, headers: Record<string, string>, etag: string): Promise<FastReply> {
   let plan = plans.get(file.storageKey);
   if (plan === undefined) {
-    plan = planInjection(await readSmallRange(rt, file.storageKey, Math.min(file.size, SCAN_BYTES)));
-    if (plans.size > 1000) plans.clear();
+    plan = planInjection(await readFirstBytes(rt.storage, file.storageKey, Math.min(file.size, SCAN_BYTES)));
     plans.set(file.storageKey, plan);
   }
   const size = file.size + (plan ? Buffer.byteLength(plan.text) : 0);
@@ -127,7 +128,7 @@ async function sendRewritten(
   const key = `${file.storageKey}#base=${baseHref}`;
   let body = getCached(key);
   if (!body) {
-    const raw = await readSmall(rt.storage, file.storageKey, file.size);
+    const raw = await readFirstBytes(rt.storage, file.storageKey, file.size);
     body = applyInjection(raw, planInjection(raw, { baseHref }));
     putCached(key, body);
   }
@@ -145,11 +146,4 @@ async function sendRewritten(
     }
   }
   return sendObject(req, rt.storage, { storageKey: file.storageKey, size: body.length, etag: `"${tag}"`, lastModified: file.updatedAt, headers, buffer: body });
-}
-
-async function readSmallRange(rt: Runtime, key: string, length: number): Promise<Buffer> {
-  if (length === 0) return Buffer.alloc(0);
-  const chunks: Buffer[] = [];
-  for await (const c of (await rt.storage.get(key, { start: 0, end: length - 1 })).body) chunks.push(Buffer.from(c));
-  return Buffer.concat(chunks);
 }

@@ -14,9 +14,10 @@ import { keepReply } from './reply-cache';
 import { getSite, siteGeneration, type Site } from './site-cache';
 import { siteListing } from './site-listing';
 import { unlockProject } from './unlock-project';
+import { DEPLOY_REF, SLUG } from './slug-grammar';
 
 /** /p/<slug>[@<deploy>]/<path>: `@<deploy>` is an unlisted preview of one deploy. */
-const URL_PATTERN = /^\/p\/([a-z0-9_-]{1,64})(?:@([a-z0-9]{1,32}))?(?:\/(.*))?$/;
+const URL_PATTERN = new RegExp(`^/p/(${SLUG})(?:@(${DEPLOY_REF}))?(?:/(.*))?$`);
 
 export interface HostedOptions {
   /** Only under the HOSTED_PORT=0 opt-out: /p/ on the main origin, in a CSP sandbox. */

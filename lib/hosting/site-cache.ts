@@ -1,6 +1,6 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
-import { loadSite } from '@/db/queries/hosting';
+import { loadSite } from '@/db/queries/projects';
 import { EPOCH } from '@/db/queries/settings';
 import { epochCache, GUEST_CACHE_STALE_MS } from '../epoch-cache';
 import type { Encoding } from '../storage/keys';
@@ -36,10 +36,11 @@ export interface Site {
 /**
  * Sites by slug (or slug@deploy), so a hosted request costs no database round trip. Every
  * change bumps the hosting epoch: another instance's deploy, rollback or status change shows
- * here within ~250 ms, and the instance that made the change drops its cache at once. While
- * the database is unreachable from this instance only, the cache answers for GUEST_CACHE_STALE_MS
- * after its last reading of the epoch, as the share cache does, then not at all: a file taken
- * offline or a password set elsewhere meanwhile must not be served here for ever.
+ * here within ~250 ms, and the instance that made the change drops its cache as the change
+ * commits (db/queries/settings.ts bumpEpoch). While the database is unreachable from this
+ * instance only, the cache answers for GUEST_CACHE_STALE_MS after its last reading of the epoch,
+ * as the share cache does, then not at all: a file taken offline or a password set elsewhere
+ * meanwhile must not be served here for ever.
  */
 const cache = epochCache<Site | null>({ name: 'site-cache', epoch: EPOCH.hosting, maxEntries: 10_000, staleAfterMs: GUEST_CACHE_STALE_MS });
 
@@ -48,9 +49,6 @@ export const siteGeneration = (): number => cache.generation();
 
 /** Whether what was derived from cached sites (lib/hosting/reply-cache.ts) may still be served. */
 export const sitesFresh = (): boolean => cache.fresh();
-
-/** Drops every cached site on this instance (after a change made here). */
-export const forgetSites = (): void => cache.forget();
 
 export const getSite = (rt: Runtime, slug: string, deployId?: string): Promise<Site | null> =>
   cache.get(rt, deployId ? `${slug}@${deployId}` : slug, () => fetchSite(rt, slug, deployId));

@@ -1,7 +1,8 @@
 import { randomSlug } from '../auth/crypto';
 import { AppError } from '../errors';
+import { SLUG } from './slug-grammar';
 
-export const SLUG_PATTERN = /^[a-z0-9_-]{1,64}$/;
+export const SLUG_PATTERN = new RegExp(`^${SLUG}$`);
 
 export const isValidSlug = (slug: string) => SLUG_PATTERN.test(slug);
 

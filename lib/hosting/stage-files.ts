@@ -1,6 +1,6 @@
 import 'server-only';
 import { Transform, type Readable } from 'node:stream';
-import type { NewHostedFile } from '@/db/queries/hosting';
+import type { NewHostedFile } from '@/db/queries/deploys';
 import { randomString } from '../auth/crypto';
 import { AppError } from '../errors';
 import { contentTypeFor, isHtmlType } from '../http/mime';
@@ -13,6 +13,7 @@ import { compress, compressStream, formatEncodings, isCompressible, MAX_COMPRESS
 import { newBuildFacts, noteBuildFile } from './build-check';
 import { HOSTED_LIMITS } from './limits';
 import { applyInjection, planInjection, SCAN_BYTES } from './rewrite-html';
+import { readFirstBytes } from '../storage/read-first-bytes';
 
 /** An upload that has not committed after this long is swept by the janitor. */
 const UPLOAD_GUARD_MS = 3 * 3600 * 1000;
@@ -107,7 +108,7 @@ export class StagedUpload {
     }
     // Too big to hold: read it back and compress as a stream.
     let insert: { offset: number; text: string } | null = null;
-    if (isHtmlType(contentType)) insert = planInjection(await readRange(storage, key, Math.min(size, SCAN_BYTES)));
+    if (isHtmlType(contentType)) insert = planInjection(await readFirstBytes(storage, key, Math.min(size, SCAN_BYTES)));
     for (const encoding of ['br', 'gzip'] as const) {
       const source = insert ? streamWithInsert(storage, key, size, insert.offset, insert.text) : (await storage.get(key)).body;
       const packed = await storage.put(compressedKey(key, encoding), source.pipe(compressStream(encoding, size)));
@@ -127,11 +128,4 @@ export class StagedUpload {
   get guards(): string[] {
     return this.guardIds;
   }
-}
-
-async function readRange(storage: Runtime['storage'], key: string, length: number): Promise<Buffer> {
-  if (length === 0) return Buffer.alloc(0);
-  const chunks: Buffer[] = [];
-  for await (const c of (await storage.get(key, { start: 0, end: length - 1 })).body) chunks.push(Buffer.from(c));
-  return Buffer.concat(chunks);
 }

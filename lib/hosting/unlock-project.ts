@@ -1,5 +1,5 @@
 import 'server-only';
-import { findProject } from '@/db/queries/hosting';
+import { findProject } from '@/db/queries/projects';
 import { projectUnlockCookie } from '../auth/unlock-cookie';
 import { unlockWithPassword } from '../auth/unlock-with-password';
 import { notFound } from '../errors';

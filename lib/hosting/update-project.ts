@@ -1,11 +1,10 @@
 import 'server-only';
-import { updateProjectSettings, type ProjectPatch } from '@/db/queries/hosting';
+import { updateProjectSettings, type ProjectPatch } from '@/db/queries/projects';
 import { hashPassword } from '../auth/passwords';
 import { notFound } from '../errors';
 import type { Runtime } from '../runtime';
 import { getProjectDtoOrThrow } from './list-projects';
 import type { ProjectDto } from './project-dto';
-import { forgetSites } from './site-cache';
 import { isValidSlug } from './slug';
 
 /** PATCH /api/projects/:slug — note, password (null or "" clears it), SPA mode, dotfiles. */
@@ -21,6 +20,5 @@ export async function updateProject(
   if (input.spa !== undefined) patch.spa = input.spa;
   if (input.allow_dotfiles !== undefined) patch.allowDotfiles = input.allow_dotfiles;
   if (!(await updateProjectSettings(rt.db, slug, patch))) throw notFound('No such project');
-  forgetSites();
   return getProjectDtoOrThrow(rt, slug);
 }

@@ -1,7 +1,7 @@
 import 'server-only';
 import { Readable } from 'node:stream';
 import { createReadStream } from 'node:fs';
-import { projectExists } from '@/db/queries/hosting';
+import { projectExists } from '@/db/queries/projects';
 import type { Principal } from '../auth/principal';
 import { hashPassword } from '../auth/passwords';
 import { assertDeployScope } from '../auth/scopes';

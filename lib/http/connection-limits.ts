@@ -1,5 +1,5 @@
 /**
- * Bounds on what one client can hold open (issue 13, item 5): connections per address and
+ * Bounds on what one client can hold open: connections per address and
  * per listener, and how long a request may take to arrive. Framework-free; server.ts applies
  * them to both listeners.
  */
@@ -55,7 +55,7 @@ export function capConnections(server: Server, opts: { perIp: number; total: num
 export function limitRequestTime(req: IncomingMessage, res: ServerResponse, ms: number): void {
   // A request without a body has arrived with its headers (headersTimeout guards those). No
   // timer for it: one per GET, alive for `ms` on a keep-alive socket, kept every request's
-  // objects alive that long, and the young generation's collections slowed to ~5 ms each.
+  // objects alive that long, and the young generation's collections slowed down.
   if (req.complete || !hasBody(req)) return;
   // Kept here: once the reply ends, Node detaches the socket from req (req.socket becomes null).
   const socket = req.socket;

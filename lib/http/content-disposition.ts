@@ -1,7 +1,7 @@
 import 'server-only';
 /**
  * The one Content-Disposition writer of every download (share items, the share ZIP; hosted
- * files set none). Rules (issue 10, RFC 6266 + RFC 8187):
+ * files set none). Rules (RFC 6266 + RFC 8187):
  * - `filename="…"` is always pure printable ASCII: accents are transliterated (é → e, ß → ss),
  *   anything else (CJK, emoji, controls, `"` and `\`) becomes `_`. Clients that only read
  *   `filename` (curl -OJ) get a safe, readable name.

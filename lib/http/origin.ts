@@ -7,6 +7,7 @@
  */
 import 'server-only';
 import type { Env } from '../env';
+import { DEPLOY_REF, SLUG } from '../hosting/slug-grammar';
 
 export type Listener = 'main' | 'hosted';
 /** Web Headers, or a FastRequest (anything with header(name)): both listeners' requests. */
@@ -73,11 +74,13 @@ export interface HostRequest {
   header(name: string): string | undefined;
 }
 
+const SLUG_OF_URL = new RegExp(`^/p/(${SLUG})(?:@${DEPLOY_REF})?(?:[/?]|$)`);
+
 const isHostedPath = (url: string) => url === '/p' || url.startsWith('/p/') || url.startsWith('/p?');
 
 /** The slug a /p/ URL names (`/p/<slug>` or a preview `/p/<slug>@<deploy>`), or null. */
 export function slugOfUrl(url: string): string | null {
-  const m = /^\/p\/([a-z0-9_-]{1,64})(?:@[a-z0-9]{1,32})?(?:[/?]|$)/.exec(url);
+  const m = SLUG_OF_URL.exec(url);
   return m ? m[1] : null;
 }
 
@@ -118,7 +121,7 @@ function parsedOrigin(origin: string) {
     p = {
       host: origin.includes('{slug}') ? '' : u.host,
       defaultPort: u.protocol === 'https:' ? ':443' : ':80',
-      pattern: origin.includes('{slug}') ? new RegExp(`^${before}([a-z0-9_-]{1,64})${after}$`) : null,
+      pattern: origin.includes('{slug}') ? new RegExp(`^${before}(${SLUG})${after}$`) : null,
     };
     parsedOrigins.set(origin, p);
   }
@@ -134,6 +137,8 @@ function perSiteSlug(origin: string, host: string | undefined): string | null {
   return pattern?.exec(given)?.[1] ?? null;
 }
 
+const REFERER_SITE = new RegExp(`^/p/(${SLUG}(?:@${DEPLOY_REF})?)(?:/|$)`);
+
 /**
  * On a shared hosted origin, the project a request came from: `/p/<slug>` (or a preview's
  * `/p/<slug>@<deploy>`) when its Referer is a page of that project on this very origin.
@@ -145,7 +150,7 @@ export function refererSite(req: HostRequest): string | null {
   try {
     const from = new URL(referer);
     if (new URL(`${from.protocol}//${host}`).host !== from.host) return null;
-    return /^\/p\/([a-z0-9_-]{1,64}(?:@[a-z0-9]{1,32})?)(?:\/|$)/.exec(from.pathname)?.[0].replace(/\/$/, '') ?? null;
+    return REFERER_SITE.exec(from.pathname)?.[0].replace(/\/$/, '') ?? null;
   } catch {
     return null;
   }

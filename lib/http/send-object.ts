@@ -142,15 +142,6 @@ function withoutBodyHeaders(h: Record<string, string | string[]>): Record<string
   return rest;
 }
 
-/** Reads a whole (small) object into memory: only for objects under the cache limit. */
-export async function readSmall(storage: StorageDriver, key: string, size: number): Promise<Buffer> {
-  if (size === 0) return Buffer.alloc(0);
-  const { body } = await storage.get(key);
-  const chunks: Buffer[] = [];
-  for await (const c of body) chunks.push(Buffer.from(c));
-  return Buffer.concat(chunks);
-}
-
 /** The object's bytes with `text` inserted at `offset`, streamed from two range reads. */
 export function streamWithInsert(storage: StorageDriver, key: string, size: number, offset: number, text: string): Readable {
   return Readable.from(

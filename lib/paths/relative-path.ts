@@ -1,8 +1,8 @@
 import { AppError } from '../errors';
 
-export const MAX_SEGMENT_BYTES = 255;
+const MAX_SEGMENT_BYTES = 255;
 /** Keys stay under 1,024 bytes with the longest prefix (`files/<64-char slug>/<batch>/`). */
-export const MAX_PATH_BYTES = 940;
+const MAX_PATH_BYTES = 940;
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;

@@ -11,7 +11,7 @@ export const THEME = {
 } as const;
 
 /** The share sheet posts here; the service worker receives it (app/files/share-target without one). */
-export const SHARE_TARGET_ACTION = '/files/share-target';
+const SHARE_TARGET_ACTION = '/files/share-target';
 
 /** The /files phone layout's tabs; the hash opens one (app/files/_components/files-app.tsx). */
 const FILES_TABS = [
@@ -33,7 +33,7 @@ const APPS = {
   },
 } as const;
 
-export function webAppManifest(app: AppName) {
+function webAppManifest(app: AppName) {
   const scope = `/${app}`;
   return {
     id: scope,

@@ -1,7 +1,7 @@
 import type { Env } from '../env';
 
 /** Where browsers PUT parts in direct mode: the bucket's own origin. */
-export function storageOrigin(env: Env): string | null {
+function storageOrigin(env: Env): string | null {
   if (env.storage !== 's3' || !env.s3) return null;
   const { endpoint, bucket, region, forcePathStyle } = env.s3;
   if (endpoint) {

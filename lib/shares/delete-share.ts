@@ -6,7 +6,6 @@ import { notFound } from '../errors';
 import type { Runtime } from '../runtime';
 import { runDeletions } from '../storage/gc';
 import { sharedGroupPrefix } from '../storage/keys';
-import { forgetShares } from './share-item-cache';
 
 /**
  * DELETE /api/shares/:id — records and the owner's usage in one transaction that also
@@ -16,6 +15,5 @@ import { forgetShares } from './share-item-cache';
 export async function deleteShare(rt: Runtime, principal: Principal, id: string): Promise<void> {
   const gcIds = await deleteShareGroup(rt.db, shareOwnerOf(principal), id, sharedGroupPrefix(id));
   if (!gcIds) throw notFound('No such share');
-  forgetShares();
   await runDeletions(rt, gcIds);
 }

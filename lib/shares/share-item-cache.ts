@@ -25,9 +25,6 @@ const cache = epochCache<ShareItemRecord | null>({
   keep: (r) => r?.item != null && keepable(r.group),
 });
 
-/** Drops every cached share on this instance (after a change made here). */
-export const forgetShares = (): void => cache.forget();
-
 export const loadShareItem = (rt: Runtime, id: string, relativePath: string): Promise<ShareItemRecord | null> =>
   cache.get(rt, `${id}/${relativePath}`, () => findShareGroupAndItem(rt.db, id, relativePath));
 

@@ -14,8 +14,8 @@ export const knownCrcs = (zip: ShareZip): (number | null)[] =>
 /**
  * Store GETs sent ahead of the file being streamed: on S3 a GET's first byte costs a round trip,
  * which small files would wait on in turn (each holds at most a socket's buffer); on fs an open
- * costs little, and each read ahead would hold its bytes (20 ZIPs at once of 640 KB files: +91
- * to +95 MiB of RSS without, +133 with one ahead, for 0.59–0.63× vs 0.63× of a single file).
+ * costs little, and each read ahead would hold its bytes for no measurable gain in rate
+ * (docs/performance.md).
  */
 const readAhead = (storage: StorageDriver) => (storage.kind === 's3' ? 2 : 0);
 

@@ -8,7 +8,6 @@ import type { UpdateShareInput } from '../contract/shares';
 import { AppError, notFound } from '../errors';
 import type { Runtime } from '../runtime';
 import { toShareDto, type ShareDto } from './share-dto';
-import { forgetShares } from './share-item-cache';
 
 /** PATCH /api/shares/:id — another member's share is "not found", never "forbidden". */
 export async function updateShare(rt: Runtime, principal: Principal, id: string, input: UpdateShareInput): Promise<ShareDto> {
@@ -28,6 +27,5 @@ export async function updateShare(rt: Runtime, principal: Principal, id: string,
   if (Object.keys(patch).length === 0) return toShareDto(share);
   const group = await updateShareGroup(rt.db, owner, id, patch);
   if (!group) throw notFound('No such share');
-  forgetShares();
   return toShareDto({ ...share, group });
 }

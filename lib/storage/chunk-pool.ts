@@ -6,9 +6,9 @@ import { processState } from '../process-state';
  *
  * A fresh 1 MiB buffer per read is a fresh mapping of memory whenever malloc hands large blocks
  * to mmap, which it does or not depending on the process's history: a whole download then
- * page-faults every byte, and the same server sent 1 GiB at ~0.9 GB/s or ~2.9 GB/s from one
- * start to the next (35,000–45,000 minor faults per GiB against a few dozen). Reusing a few
- * buffers makes every start the fast one and bounds what concurrent downloads hold.
+ * page-faults every byte, and the same server's download rate varied threefold from one start
+ * to the next (docs/performance.md). Reusing a few buffers makes every start the fast one and
+ * bounds what concurrent downloads hold.
  *
  * Rule: a pooled chunk is written once, and given back only after that write completed
  * (lib/http/fast.ts does it in the write's callback). A chunk that is dropped instead (a client

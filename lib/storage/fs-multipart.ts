@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { bodyGone } from './exact-length';
 import { StorageIncompleteBodyError, StorageInvalidPartError, StorageNotFoundError, type PartInfo } from './types';
+import { BoundedCache } from '../bounded-cache';
 
 /**
  * The fs store's multi-part uploads. An upload lives at `multipart/<key>/\upload-<id>/`, so a
@@ -46,11 +47,11 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
 
   /**
    * An upload's part size never changes, and this process owns the directory: it is read from
-   * `meta` once per upload, not once per part. (Measured: reading `meta` took 0.3–8 ms of each
-   * 48 MiB part while the previous part's pages were being written back, 4 ms on average: ~4%
-   * of a proxy upload.) Forgotten when the upload ends; bounded for uploads that never end here.
+   * `meta` once per upload, not once per part: a read while the previous part is being written
+   * back can take milliseconds (docs/performance.md). Forgotten when the upload ends; bounded
+   * for uploads that never end here.
    */
-  const partSizes = new Map<string, number>();
+  const partSizes = new BoundedCache<string, number>({ maxEntries: MAX_KNOWN_UPLOADS });
   async function partSizeOf(dir: string): Promise<number> {
     const known = partSizes.get(dir);
     if (known !== undefined) return known;
@@ -63,11 +64,10 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
     return partSize;
   }
   function remember(dir: string, partSize: number) {
-    if (partSizes.size >= MAX_KNOWN_UPLOADS) partSizes.delete(partSizes.keys().next().value!);
     partSizes.set(dir, partSize);
   }
   function forgetUploads(dirOrParent: string) {
-    for (const d of partSizes.keys()) if (d === dirOrParent || d.startsWith(dirOrParent + path.sep)) partSizes.delete(d);
+    partSizes.deleteWhere((d) => d === dirOrParent || d.startsWith(dirOrParent + path.sep));
   }
 
   /** Stops every writer of the upload and waits until their files are closed. */
@@ -269,8 +269,7 @@ interface WriteState {
  *
  * It takes the body's 'data' events and pauses it while a write runs: one promise per write, not
  * the several per 64 KB chunk of `for await` (each one also runs the async-context hooks that
- * Next installs). Measured on 1 GiB proxy uploads: the server's user CPU time 0.92–0.95 s
- * against 1.01–1.06 s with `for await`.
+ * Next installs), which costs measurably less CPU per uploaded GiB (docs/performance.md).
  */
 async function writeAt(file: string, body: Readable, position: number, size: number, state: WriteState, observe?: (chunk: Buffer) => void): Promise<void> {
   const fh = await fs.open(file, constants.O_WRONLY | constants.O_CREAT);

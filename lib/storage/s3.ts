@@ -1,10 +1,9 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
-import { Agent as HttpAgent } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
 import { Readable } from 'node:stream';
 import { mapLimit } from '../map-limit';
 import { bodyGone, exactLength } from './exact-length';
+import { call, createS3Clients, type S3Clients } from './s3-client';
 import { probePresignedCopy } from './s3-copy-probe';
 import {
   AbortMultipartUploadCommand,
@@ -20,14 +19,12 @@ import {
   ListObjectsV2Command,
   ListPartsCommand,
   PutObjectCommand,
-  S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Settings } from '../env';
 import {
   assertKey,
-  StorageInvalidPartError,
   StorageNotFoundError,
   StorageUnavailableError,
   type GetResult,
@@ -39,106 +36,20 @@ import {
 /** Store calls one deletion keeps in flight (aborts of a group's uploads); below the agent's sockets. */
 const STORE_CALLS = 16;
 
-/**
- * Sockets per pool. Each kind of call has its own pool (issue 22, item 1): 128 downloads that
- * their clients never read held all 256 sockets of the one shared pool, and every upload,
- * metadata call and health check after them failed. Downloads get the fewest.
- */
-const UPLOAD_SOCKETS = 128;
-const CONTROL_SOCKETS = 64;
-const DEFAULT_DOWNLOAD_SOCKETS = 64;
-
-type Pool = 'downloads' | 'uploads' | 'control';
-
-/**
- * One S3 client on its own agent. Timeouts: a connection must open in 5 s; a socket with no
- * traffic for `idleMs` fails its call (a stalled store must not hold a socket for ever); a
- * download's headers must come within 30 s (an upload's response follows its whole body, and a
- * metadata call such as a 10,000-part complete may legitimately take minutes: no such bound).
- */
-export function createS3Client(s: S3Settings, pool: Pool = 'control'): S3Client {
-  const sockets = pool === 'downloads' ? (s.downloadSockets ?? DEFAULT_DOWNLOAD_SOCKETS) : pool === 'uploads' ? UPLOAD_SOCKETS : CONTROL_SOCKETS;
-  const stall = s.stallTimeoutMs ?? 60_000;
-  // A download's store socket idles while its client reads nothing; the server's own stall
-  // timeout cuts that client first. An upload's waits on its client's body (64 KiB per stall span).
-  const idleMs = pool === 'control' ? 5 * 60_000 : Math.max(2 * stall, pool === 'downloads' ? 0 : 2 * 60_000);
-  return new S3Client({
-    region: s.region,
-    endpoint: s.endpoint,
-    forcePathStyle: s.forcePathStyle,
-    credentials:
-      s.accessKeyId && s.secretAccessKey ? { accessKeyId: s.accessKeyId, secretAccessKey: s.secretAccessKey } : undefined,
-    // Newer SDKs add CRC checksums that radosgw, MinIO and R2 reject or mishandle.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    maxAttempts: 3,
-    requestHandler: {
-      httpAgent: new HttpAgent({ keepAlive: true, maxSockets: sockets }),
-      httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets: sockets }),
-      connectionTimeout: 5_000,
-      socketTimeout: idleMs,
-      ...(pool === 'downloads' ? { requestTimeout: 30_000, throwOnRequestTimeout: true } : {}),
-    },
-  });
-}
-
-export interface S3Clients {
-  /** GetObject: what guests can make many of. */
-  downloads: S3Client;
-  /** PutObject, UploadPart: bodies that arrive at the client's pace. */
-  uploads: S3Client;
-  /** Everything else: heads, lists, multipart bookkeeping, deletes, health, presigning. */
-  control: S3Client;
-}
-
-export const createS3Clients = (s: S3Settings): S3Clients => ({
-  downloads: createS3Client(s, 'downloads'),
-  uploads: createS3Client(s, 'uploads'),
-  control: createS3Client(s, 'control'),
-});
-
 export function createS3Storage(s: S3Settings, clients: S3Clients = createS3Clients(s)): StorageDriver {
   const client = clients.control;
   const Bucket = s.bucket;
 
   /**
-   * S3 needs a length for PutObject. A stream of unknown length (a multipart form field) is
-   * cut into 8 MiB pieces: one piece is a plain PUT, more become a multi-part upload. At most
-   * one piece is held in memory.
+   * S3 needs a length for PutObject. A stream of unknown length (a multipart form field) goes
+   * through the SDK's own Upload (@aws-sdk/lib-storage): up to one 8 MiB piece is a plain PUT,
+   * more become a multi-part upload, aborted if anything fails; one piece at a time is held.
    */
   async function putUnknownLength(key: string, body: Readable, contentType?: string): Promise<ObjectInfo> {
-    const pieces = fixedPieces(body, UNKNOWN_LENGTH_PIECE);
-    const first = await pieces.next();
-    const firstPiece = first.done ? Buffer.alloc(0) : first.value;
-    const second = first.done ? first : await pieces.next();
-    if (second.done) {
-      await call(() =>
-        clients.uploads.send(
-          new PutObjectCommand({ Bucket, Key: key, Body: firstPiece, ContentLength: firstPiece.length, ContentType: contentType }),
-        ),
-      );
-      return (await driver.head(key))!;
-    }
-    const uploadId = await driver.createMultipart(key, { contentType, partSize: UNKNOWN_LENGTH_PIECE });
-    try {
-      const parts: { partNumber: number; etag: string }[] = [];
-      const send = async (piece: Buffer) => {
-        const partNumber = parts.length + 1;
-        const out = await call(() =>
-          clients.uploads.send(
-            new UploadPartCommand({ Bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, Body: piece, ContentLength: piece.length }),
-          ),
-        );
-        parts.push({ partNumber, etag: out.ETag ?? '' });
-      };
-      await send(firstPiece);
-      await send(second.value);
-      for await (const piece of pieces) await send(piece);
-      return await driver.completeMultipart(key, uploadId, parts);
-    } catch (e) {
-      await driver.abortMultipart(key, uploadId).catch(() => {});
-      throw e;
-    }
+    const { Upload } = await import('@aws-sdk/lib-storage');
+    const upload = new Upload({ client: clients.uploads, params: { Bucket, Key: key, Body: body, ContentType: contentType }, partSize: UNKNOWN_LENGTH_PIECE, queueSize: 1, leavePartsOnError: false });
+    await call(() => upload.done());
+    return (await driver.head(key))!;
   }
 
   /** One AbortMultipartUpload; an upload already gone is no error. */
@@ -445,53 +356,4 @@ function completedInfo(key: string, etag: string | undefined, parts: { etag: str
   const size = parts.reduce((n, p) => n + p.size!, 0);
   const own = etag ? etag : `"${createHash('md5').update(Buffer.concat(parts.map((p) => Buffer.from(p.etag.replaceAll('"', ''), 'hex')))).digest('hex')}-${parts.length}"`;
   return { key, size, etag: own, lastModified: new Date() };
-}
-
-/** Re-cuts a stream into pieces of exactly `size` bytes (the last may be shorter, never empty). */
-async function* fixedPieces(stream: Readable, size: number): AsyncGenerator<Buffer> {
-  let held: Buffer[] = [];
-  let heldBytes = 0;
-  for await (const chunk of stream) {
-    let buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-    while (heldBytes + buf.length >= size) {
-      const take = size - heldBytes;
-      held.push(buf.subarray(0, take));
-      yield Buffer.concat(held, size);
-      buf = buf.subarray(take);
-      held = [];
-      heldBytes = 0;
-    }
-    if (buf.length) {
-      held.push(buf);
-      heldBytes += buf.length;
-    }
-  }
-  if (heldBytes) yield Buffer.concat(held, heldBytes);
-}
-
-const NOT_FOUND = new Set(['NoSuchKey', 'NotFound', 'NoSuchUpload']);
-const INVALID_PART = new Set(['InvalidPart', 'InvalidPartOrder', 'EntityTooSmall']);
-
-/** Translates SDK failures into the driver's two error kinds. */
-async function call<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (e) {
-    const err = e as { name?: string; Code?: string; $metadata?: { httpStatusCode?: number }; code?: string };
-    const status = err.$metadata?.httpStatusCode;
-    // A missing bucket is a 404 too, but of the store itself: nothing in it can be served.
-    const noBucket = err.name === 'NoSuchBucket' || err.Code === 'NoSuchBucket';
-    if (!noBucket && (NOT_FOUND.has(err.name ?? '') || NOT_FOUND.has(err.Code ?? '') || status === 404)) {
-      throw new StorageNotFoundError(err.name ?? 'not found');
-    }
-    if (INVALID_PART.has(err.name ?? '') || INVALID_PART.has(err.Code ?? '')) throw new StorageInvalidPartError(err.name ?? 'invalid part');
-    // Any other 400 is the caller's to handle; anything
-    // else — network, 5xx, a missing bucket, refused credentials — means the store is unusable.
-    if (status !== 400 || err.name === 'TimeoutError') {
-      const wrapped = new StorageUnavailableError(`object store unavailable: ${err.name ?? err.code ?? 'error'}`);
-      (wrapped as { cause?: unknown }).cause = e;
-      throw wrapped;
-    }
-    throw e;
-  }
 }

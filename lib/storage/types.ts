@@ -117,7 +117,7 @@ export class StorageIncompleteBodyError extends Error {
   override name = 'StorageIncompleteBodyError';
 }
 
-export const MAX_KEY_BYTES = 1024;
+const MAX_KEY_BYTES = 1024;
 
 /** Keys are built from validated parts only; this is the driver's last line of defence. */
 export function assertKey(key: string): void {

@@ -5,7 +5,6 @@ import type { Runtime } from '../runtime';
 import { runDeletions } from '../storage/gc';
 import { sharedGroupPrefix } from '../storage/keys';
 import { isUuid } from './is-uuid';
-import { forgetShares } from '../shares/share-item-cache';
 
 /**
  * Deletes a user with everything they own. The records go in one transaction that also
@@ -15,6 +14,5 @@ import { forgetShares } from '../shares/share-item-cache';
 export async function deleteAccount(rt: Runtime, id: string): Promise<void> {
   const gcIds = isUuid(id) ? await deleteUserWithShares(rt.db, id, sharedGroupPrefix) : null;
   if (!gcIds) throw notFound('No such user');
-  forgetShares();
   await runDeletions(rt, gcIds);
 }

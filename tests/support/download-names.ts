@@ -1,4 +1,4 @@
-/** File names every download client must save exactly (issue 10 item 1): the vitest and Playwright suites share them. */
+/** File names every download client must save exactly: the vitest and Playwright suites share them. */
 export const DOWNLOAD_NAMES = {
   latin1: 'Résumé (final).pdf',
   latin1b: 'naïve café.bin',

@@ -1,18 +1,21 @@
 import { cpSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { startServer, tempDir, type RunningServer } from './server';
+import { startInProcess, type InProcessServer } from './in-process';
+import { tempDir } from './server';
 import { dropTestDatabase, freshServiceEnv } from './services';
 
 /**
  * One real server per test file, on a database and a bucket (or data directory) of its own,
  * so files run in parallel and no file sees another's users, shares, rate-limit counters or
- * settings. A file that talks to "the server" calls `useFileServer()` once at its top; the
+ * settings. It runs inside the test file's own process (tests/support/in-process.ts): a file
+ * that needs a server as a process of its own (signals, a second instance, boot) starts it
+ * with startServer(). A file that talks to "the server" calls `useFileServer()` once at its top; the
  * helpers below (and `call()` without `base`) then mean that file's server. Its database is a
  * copy of the run's migrated template (tests/support/global-setup.ts).
  */
 interface FileServer {
-  server: RunningServer;
+  server: InProcessServer;
   /** The database, storage and data-dir settings the server was started with (not the fixed ones). */
   env: Record<string, string | undefined>;
 }
@@ -32,11 +35,11 @@ export async function migratedServiceEnv(): Promise<Record<string, string | unde
   return { ...env, DATA_DIR: dataDir };
 }
 
-/** `extra`: settings of this file's server only (e.g. DOWNLOAD_MODE). */
+/** The file's server; `extra` settings (e.g. small caps or a fast janitor) apply to it alone. */
 export function useFileServer(extra: Record<string, string> = {}): void {
   beforeAll(async () => {
     const env = { ...(await migratedServiceEnv()), ...extra };
-    current = { server: await startServer(env), env };
+    current = { server: await startInProcess(env), env };
   });
   afterAll(async () => {
     const was = current;
@@ -58,5 +61,5 @@ export const baseUrl = () => fileServer().server.url;
 export const hostedUrl = () => fileServer().server.hostedUrl!;
 export const serverEnv = () => fileServer().env;
 export const dataDir = () => fileServer().server.dataDir;
-/** The file server's process (the server runs in it: scripts/start.mjs imports the bundle). */
-export const serverPid = () => fileServer().server.proc.pid!;
+/** The file server's process: the server runs inside this test file's own process. */
+export const serverPid = () => process.pid;

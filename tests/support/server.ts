@@ -57,30 +57,13 @@ export const tempDir = (prefix = 'htmls-test-') => mkdtempSync(path.join(os.tmpd
 
 /**
  * Starts the real production server (`npm start` without its build step: the compiled
- * server.ts over the last `next build`) as a child process and waits until it listens. `env` replaces the storage/database settings of the
- * parent's environment entirely, so each server sees exactly what the test chose.
+ * server.ts over the last `next build`) as a child process and waits until it listens. `env`
+ * replaces the storage/database settings of the parent's environment entirely, so each server
+ * sees exactly what the test chose. Without a PORT of the test's choosing both listeners bind
+ * port 0 and the server says which ports it got. For tests about processes (signals, two
+ * instances, boot); the file's own server runs in the test's process (useFileServer()).
  */
 export async function startServer(env: Record<string, string | undefined> = {}): Promise<RunningServer> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startServerOnce(env);
-    } catch (e) {
-      // freePort() lets its port go before the server binds it, and files run in parallel: another
-      // process may take it meanwhile (seen in CI: `listen EADDRINUSE`). Ports we chose, we choose again.
-      const taken = e instanceof Error && e.message.includes('EADDRINUSE');
-      if (!taken || env.PORT || attempt === 5) throw e;
-    }
-  }
-}
-
-async function startServerOnce(env: Record<string, string | undefined>): Promise<RunningServer> {
-  const [free, freeHosted] = await freePorts(2);
-  const port = env.PORT ? Number(env.PORT) : free;
-  // The hosted listener defaults to PORT + 1, which may be taken: pick a free one too. A PORT the
-  // test chose was let go before we drew, so it may come back as this one: then draw again.
-  let hosted = freeHosted;
-  while (hosted === port) hosted = await freePort();
-  const hostedPort = 'HOSTED_PORT' in env || env.HOSTED_ORIGIN ? env.HOSTED_PORT : String(hosted);
   const dataDir = env.DATA_DIR ?? tempDir();
   const base: Record<string, string | undefined> = {
     PATH: process.env.PATH,
@@ -88,8 +71,7 @@ async function startServerOnce(env: Record<string, string | undefined>): Promise
     NODE_ENV: 'production',
     NEXT_TELEMETRY_DISABLED: '1',
     HOST: '127.0.0.1',
-    PORT: String(port),
-    HOSTED_PORT: hostedPort,
+    PORT: '0',
     DATA_DIR: dataDir,
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     TRUST_PROXY: '1',
@@ -103,16 +85,8 @@ async function startServerOnce(env: Record<string, string | undefined>): Promise
   let out = '';
   // Every test server's console goes to .tmp/ too, so a CI failure can show the server side.
   mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
-  const log = createWriteStream(path.join(ROOT, '.tmp', `server-${port}.log`));
-  const keep = (d: Buffer) => {
-    out += d;
-    log.write(d);
-  };
-  proc.stdout!.on('data', keep);
-  proc.stderr!.on('data', keep);
+  const log = createWriteStream(path.join(ROOT, '.tmp', `server-${proc.pid}.log`));
   proc.once('exit', () => log.end());
-  const url = `http://127.0.0.1:${port}`;
-  const hostedUrl = env.HOSTED_ORIGIN ?? (merged.HOSTED_PORT && merged.HOSTED_PORT !== '0' ? `http://127.0.0.1:${merged.HOSTED_PORT}` : null);
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${out}`)), 60_000);
     const onExit = (code: number | null) => {
@@ -120,18 +94,23 @@ async function startServerOnce(env: Record<string, string | undefined>): Promise
       reject(new Error(`server exited with ${code}:\n${out}`));
     };
     proc.once('exit', onExit);
-    const poll = setInterval(() => {
+    const keep = (d: Buffer) => {
+      out += d;
+      log.write(d);
       if (out.includes('[htmls] listening on')) {
-        clearInterval(poll);
         clearTimeout(timer);
         proc.off('exit', onExit);
         resolve();
       }
-    }, 50);
+    };
+    proc.stdout!.on('data', keep);
+    proc.stderr!.on('data', keep);
   });
+  const port = Number(/\[htmls\] listening on http:\/\/[^:]+:(\d+)/.exec(out)![1]);
+  const hostedPort = /\[htmls\] hosted sites on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1];
   return {
-    url,
-    hostedUrl,
+    url: `http://127.0.0.1:${port}`,
+    hostedUrl: env.HOSTED_ORIGIN ?? (hostedPort ? `http://127.0.0.1:${hostedPort}` : null),
     port,
     dataDir,
     proc,

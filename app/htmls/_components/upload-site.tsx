@@ -13,6 +13,7 @@ import { SpeedMeter } from '@/lib/client/share-upload';
 import { useSettled } from '@/lib/client/use-paged-list';
 import type { ProjectDto } from '@/lib/hosting/project-dto';
 import { siteUrl } from '@/lib/hosting/site-url';
+import { SLUG } from '@/lib/hosting/slug-grammar';
 
 const randomSlug = () => {
   const a = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -53,7 +54,7 @@ export function UploadSite({ hostedBase, onDone }: { hostedBase: string | null; 
     setError('');
     setDone(null);
     if (kept.length === 0) return setError('Choose or drop a folder, some files or a .zip first.');
-    if (slug && !/^[a-z0-9_-]{1,64}$/.test(slug)) return setError('A name is 1 to 64 of a–z, 0–9, "-" and "_".');
+    if (slug && !new RegExp(`^${SLUG}$`).test(slug)) return setError('A name is 1 to 64 of a–z, 0–9, "-" and "_".');
     const controller = new AbortController();
     abortRef.current = controller;
     const meter = new SpeedMeter();

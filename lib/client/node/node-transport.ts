@@ -109,7 +109,7 @@ function errorFrom(status: number, text: string, retryAfter: string | string[] |
   return new ApiError(status, code, message, Number(retryAfter) || undefined);
 }
 
-export async function parseResponse<T>(res: Response): Promise<T> {
+async function parseResponse<T>(res: Response): Promise<T> {
   if (res.status === 204) return undefined as T;
   const text = await res.text();
   let data: unknown = null;

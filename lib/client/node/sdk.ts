@@ -1,6 +1,6 @@
 /**
  * The typed Node client of the htmls API: what the CLI (and any script) uses. It speaks the
- * contract of API.md and nothing else. Share uploads run on the one upload engine
+ * HTTP contract (lib/contract/) and nothing else. Share uploads run on the one upload engine
  * (lib/upload-engine/) with files streamed from disk, and resume after a crash: the group id
  * is kept in a state file after init, and a new run asks the server which parts arrived.
  */

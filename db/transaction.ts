@@ -1,0 +1,49 @@
+import 'server-only';
+import { PgTransaction } from 'drizzle-orm/pg-core';
+import { processState } from '@/lib/process-state';
+import type { Db } from './client';
+
+/**
+ * After-commit hooks: work a change must trigger only once it is committed (dropping this
+ * instance's caches when an epoch moved: lib/epoch-cache.ts). createDb() routes every
+ * db.transaction() through runTransaction(), so a query module registers its hook with
+ * afterCommit(tx, …) and no use case has to remember it.
+ */
+// A processState: the runtime's database may come from server.ts's copy of db/ and a change from
+// Next's bundle's copy.
+const hooksOf = processState('commit-hooks', () => new WeakMap<object, (() => void)[]>());
+
+type Begin = (fn: (tx: Db) => Promise<unknown>, config?: unknown) => Promise<unknown>;
+
+/** `begin` (the driver's own db.transaction) around `fn`; then, once committed, its hooks in order. */
+async function runTransaction(begin: Begin, fn: (tx: Db) => Promise<unknown>, config?: unknown): Promise<unknown> {
+  const hooks: (() => void)[] = [];
+  const result = await begin((tx) => {
+    hooksOf.set(tx, hooks);
+    return fn(tx);
+  }, config);
+  for (const hook of hooks) hook();
+  return result;
+}
+
+/**
+ * Runs `hook` once what `db` did is committed: at the end of its transaction, or now when `db`
+ * is the database itself (each statement commits on its own).
+ */
+export function afterCommit(db: Db, hook: () => void): void {
+  const hooks = hooksOf.get(db);
+  if (hooks) {
+    hooks.push(hook);
+    return;
+  }
+  // A nested transaction (a savepoint) would commit with its parent, which holds the hooks.
+  if (db instanceof PgTransaction) throw new Error('afterCommit() in a nested transaction is not supported');
+  hook();
+}
+
+/** Makes every transaction of `db` one with after-commit hooks. */
+export function withCommitHooks(db: Db): Db {
+  const begin = db.transaction.bind(db) as Begin;
+  db.transaction = ((fn: (tx: Db) => Promise<unknown>, config?: unknown) => runTransaction(begin, fn, config)) as Db['transaction'];
+  return db;
+}

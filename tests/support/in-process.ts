@@ -1,0 +1,71 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ROOT, TEST_ADMIN_TOKEN, tempDir } from './server';
+
+/** What the compiled server module exports (server.ts): the service without the process around it. */
+interface ServerModule {
+  parseEnv(source: Record<string, string | undefined>): unknown;
+  startService(env: unknown, opts: { log: (line: string) => void }): Promise<{ port: number; hostedPort: number | null; close(): Promise<void> }>;
+}
+
+export interface InProcessServer {
+  url: string;
+  /** The hosted listener (null under HOSTED_ORIGIN or the sandbox opt-out). */
+  hostedUrl: string | null;
+  port: number;
+  dataDir: string;
+  /** The service's own start-up lines. */
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * The compiled server (.next/htmls/server.mjs, what `npm start` runs), which vitest.config.ts
+ * leaves to Node's own loader (server.deps.external): the same code as production, not Vite's
+ * transform of the sources.
+ */
+const SERVER_BUNDLE = path.join(ROOT, '.next/htmls/server.mjs');
+
+let started = false;
+
+/**
+ * The real service (Next and the framework-free handlers) inside this test process, on port 0
+ * for both listeners. Its caches, runtime and timers are process-wide, so a process runs one:
+ * vitest's forks pool gives every test file a process of its own. `env` replaces the storage
+ * and database settings of this process's environment entirely, as startServer()'s does.
+ */
+export async function startInProcess(env: Record<string, string | undefined> = {}): Promise<InProcessServer> {
+  if (started) throw new Error('one in-process server per test file: start others with startServer()');
+  started = true;
+  const dataDir = env.DATA_DIR ?? tempDir();
+  mkdirSync(dataDir, { recursive: true });
+  // Next picks its React build (and its own mode) from NODE_ENV, as `npm start` sets it.
+  (process.env as Record<string, string>).NODE_ENV = 'production';
+  process.env.NEXT_TELEMETRY_DISABLED = '1';
+  // Next replaces the global fetch at its first render (request dedupe and its data cache): in
+  // this process that is the test's own fetch, whose clone-and-tee replies then never finish
+  // a cancelled body. Our pages fetch nothing on the server, so Next is told it patched already.
+  (globalThis as Record<symbol, unknown>)[Symbol.for('next-patch')] = true;
+  const mod = (await import(/* @vite-ignore */ pathToFileURL(SERVER_BUNDLE).href)) as ServerModule;
+  const source: Record<string, string | undefined> = {
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    TRUST_PROXY: '1',
+    ...env,
+  };
+  let out = '';
+  const service = await mod.startService(mod.parseEnv(source), { log: (line) => void (out += `${line}\n`) });
+  const hostedUrl = source.HOSTED_ORIGIN ?? (service.hostedPort ? `http://127.0.0.1:${service.hostedPort}` : null);
+  return {
+    url: `http://127.0.0.1:${service.port}`,
+    hostedUrl,
+    port: service.port,
+    dataDir,
+    output: () => out,
+    stop: () => service.close(),
+  };
+}
