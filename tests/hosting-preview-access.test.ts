@@ -39,7 +39,7 @@ describe('GET /p/<slug>@<deploy>/ — previews of deploys', () => {
     expect(open.headers.get('cache-control')).toBe('no-store');
     const cookie = open.cookies.map((c) => c.split(';')[0]).join('; ');
     expect(open.cookies.every((c) => /HttpOnly/.test(c) && c.includes(`Path=/p/${slug}@${id1}`))).toBe(true);
-    const page = await site('GET', `/p/${slug}@${id1}/index.html`, { cookie });
+    const page = await site('GET', `/p/${slug}@${id1}/`, { cookie });
     expect(page.status).toBe(200);
     expect(page.text).toContain('version one');
     expect((await site('GET', `/p/${slug}@${id1}/secret.txt`, { cookie })).text).toBe('the secret');

@@ -98,7 +98,8 @@ async function handle(rt: Runtime, req: FastRequest, opts: HostedOptions): Promi
       return siteListing(site, prefix, extra);
     case 'file': {
       const reply = await sendSiteFile(rt, req, r.file, { ...extra, status: r.status, baseHref: r.baseHref });
-      keepReply(req, replyScope(opts), gen, reply, site.passwordHash ? { cookie: projectUnlockCookie(site.slug), subject: unlockSubjectKey(subjectOf(site)) } : null);
+      // Never a preview's reply: it is the administrator's alone.
+      if (!deployId) keepReply(req, replyScope(opts), gen, reply, site.passwordHash ? { cookie: projectUnlockCookie(site.slug), subject: unlockSubjectKey(subjectOf(site)) } : null);
       return reply;
     }
     case 'not-found':
