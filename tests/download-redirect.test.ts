@@ -9,6 +9,7 @@ import { useS3Storage } from './support/env';
 import { baseUrl, useFileServer } from './support/file-server';
 import { call, randomIp } from './support/http';
 import { createMember, type Member } from './support/members';
+import { requires } from './support/requires';
 import { uploadShare, type ShareFiles } from './support/shares';
 
 /**
@@ -33,7 +34,7 @@ const countOf = async (id: string) =>
   (await call('GET', '/api/shares', { token: owner.token })).json.shares.find((s: { id: string }) => s.id === id).download_count as number;
 const share = async (files: ShareFiles, max?: number) => (await uploadShare(owner.token, files, max ? { max_downloads: max } : {})).share!.id as string;
 
-describe.skipIf(!s3)('DOWNLOAD_MODE=redirect', () => {
+requires('s3').describe('DOWNLOAD_MODE=redirect', () => {
   it('an item answers 302 to a short-lived presigned GET that serves its bytes under the same names and type', async () => {
     const name = 'résumé 東京 "final".txt';
     const id = await share({ [name]: Buffer.from('curriculum vitae'), 'data.bin': data });
