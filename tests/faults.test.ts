@@ -188,11 +188,11 @@ requires('postgres').describe('PostgreSQL connections dropped under load', () =>
       const up = await call('POST', '/api/upload', { base: server.url, token: TEST_ADMIN_TOKEN, raw: form });
       const slug = up.json.project.slug;
       const page = (path: string) => call('GET', `/p/${slug}/${path}`, { base: server.hostedUrl! });
-      expect((await page('index.html')).status).toBe(200);
+      expect((await page('')).status).toBe(200);
       expect((await page('app.css')).status).toBe(200);
       await relay.cut();
       for (let i = 0; i < 10; i++) {
-        expect((await page('index.html')).text).toContain('still here');
+        expect((await page('')).text).toContain('still here');
         expect((await page('app.css')).status).toBe(200);
       }
       expect((await call('GET', '/api/files', { base: server.url, token: TEST_ADMIN_TOKEN })).status).toBe(503);

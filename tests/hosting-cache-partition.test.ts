@@ -44,7 +44,7 @@ requires('postgres').describe('hosted sites on an instance cut off from the data
     // B has read both (its site cache and its finished-reply cache hold them), after its epoch
     // poll has seen the upload (a later reading of that move would empty the cache again).
     await expect.poll(async () => (await onB('secret.txt')).text, { timeout: 5000 }).toBe('the secret');
-    expect((await onB('index.html')).status).toBe(200);
+    expect((await onB('')).status).toBe(200);
 
     await relay.cut();
     try {
@@ -53,14 +53,14 @@ requires('postgres').describe('hosted sites on an instance cut off from the data
       expect((await call('GET', `/p/${slug}/secret.txt`, { base: a.hostedUrl! })).status).toBe(401);
       // B cannot know; it may answer from memory for a while, not for ever: 503 within the bound.
       await expect.poll(async () => (await onB('secret.txt')).status, { timeout: 25_000, interval: 500 }).toBe(503);
-      const page = await onB('index.html');
+      const page = await onB('');
       expect(page.status).toBe(503);
       expect(page.json.code).toBe('database_unavailable');
     } finally {
       await relay.restore();
     }
     // Back: the new rules, on B too.
-    await expect.poll(async () => (await onB('index.html')).status, { timeout: 20_000, interval: 250 }).toBe(401);
+    await expect.poll(async () => (await onB('')).status, { timeout: 20_000, interval: 250 }).toBe(401);
     expect((await onB('secret.txt')).status).toBe(401);
   });
 });

@@ -48,7 +48,15 @@ export function createS3Storage(s: S3Settings, clients: S3Clients = createS3Clie
   async function putUnknownLength(key: string, body: Readable, contentType?: string): Promise<ObjectInfo> {
     const { Upload } = await import('@aws-sdk/lib-storage');
     const upload = new Upload({ client: clients.uploads, params: { Bucket, Key: key, Body: body, ContentType: contentType }, partSize: UNKNOWN_LENGTH_PIECE, queueSize: 1, leavePartsOnError: false });
-    await call(() => upload.done());
+    // A body that fails (a zip entry longer than its header said, a client gone) is the
+    // caller's error, not the store's: it must not turn into a 502 storage_unavailable.
+    let bodyError: unknown;
+    body.once('error', (e) => (bodyError = e));
+    try {
+      await call(() => upload.done());
+    } catch (e) {
+      throw bodyError ?? e;
+    }
     return (await driver.head(key))!;
   }
 

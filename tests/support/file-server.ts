@@ -63,3 +63,5 @@ export const serverEnv = () => fileServer().env;
 export const dataDir = () => fileServer().server.dataDir;
 /** The file server's process: the server runs inside this test file's own process. */
 export const serverPid = () => process.pid;
+/** What the file server logged since it started (its start-up lines and boot checks). */
+export const serverOutput = () => fileServer().server.output();
