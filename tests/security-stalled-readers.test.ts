@@ -7,6 +7,7 @@
  * pool of 3 sockets (on S3), so a handful of stalled readers reproduce what 128 did.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratedServiceEnv } from './support/file-server';
@@ -16,8 +17,19 @@ import { uploadShare } from './support/shares';
 import { siteForm } from './support/hosting';
 
 const MiB = 1024 * 1024;
-// Larger than what the kernel buffers of a paused loopback connection absorb (~10 MB).
-const big = randomBytes(24 * MiB);
+/** The most a kernel lets one TCP socket buffer in the given direction (tcp_rmem's or tcp_wmem's maximum). */
+function tcpBufferMax(direction: 'rmem' | 'wmem'): number {
+  try {
+    return Number(readFileSync(`/proc/sys/net/ipv4/tcp_${direction}`, 'utf8').trim().split(/\s+/)[2]) || 8 * MiB;
+  } catch {
+    return 8 * MiB;
+  }
+}
+// Larger than all a paused loopback connection can absorb: the client's receive buffer, the
+// server's send buffer (both autotuned up to the kernel's maxima; 32 + 4 MiB on some hosts, so a
+// fixed 24 MiB file was once delivered whole to a client that never read) and the server's own
+// few MiB of stream buffers.
+const big = randomBytes(Math.max(24 * MiB, tcpBufferMax('rmem') + tcpBufferMax('wmem') + 8 * MiB));
 const small = randomBytes(200 * 1024);
 
 /** A raw GET whose client reads the response headers, then nothing more. */
