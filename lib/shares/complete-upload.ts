@@ -75,6 +75,10 @@ async function completeOnce(rt: Runtime, principal: Principal, input: CompleteIn
     if ((e as Error)?.name === 'StorageInvalidPartError') {
       throw new AppError('upload_not_complete', 'A part changed while the upload was completing; send it again');
     }
+    // A store refusing a merge whose upload an abort is removing under it answers in its own
+    // way (radosgw: a 500 "completion already in progress"): when the group is gone, the abort
+    // won and this complete is a 404 like any other that lost to it.
+    if (!(await findShareGroup(rt.db, group.id))) throw notFound('This upload was cancelled');
     throw e;
   }
 

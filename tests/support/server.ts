@@ -76,6 +76,11 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     TRUST_PROXY: '1',
   };
+  // A PORT of the test's choosing would put the hosted listener on PORT + 1, which another
+  // process may hold: that listener gets a port drawn free too.
+  if (env.PORT && env.PORT !== '0' && env.HOSTED_PORT === undefined && env.HOSTED_ORIGIN === undefined) {
+    base.HOSTED_PORT = String((await freePorts(2)).find((p) => String(p) !== env.PORT));
+  }
   const merged = Object.fromEntries(Object.entries({ ...base, ...env }).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv;
   const proc: ChildProcess = spawn(process.execPath, ['scripts/start.mjs', '--no-build'], {
     cwd: ROOT,
