@@ -29,7 +29,9 @@ describe('pending migrations', () => {
     if (dbUrl) await dropTestDatabase(dbUrl);
   });
 
-  it('answer 503 migrations_pending on every /api route but /api/health until db:migrate runs', async () => {
+  // Two server processes and a migration run, each a Node start on a machine CI may load: no
+  // short deadline.
+  it('answer 503 migrations_pending on every /api route but /api/health until db:migrate runs', { timeout: 300_000 }, async () => {
     // An empty database: PostgreSQL when this run has one, else a fresh PGlite directory.
     dbUrl = postgresUrl() ? await createTestDatabase('htmls_unmigrated') : undefined;
     const dataDir = tempDir();

@@ -44,7 +44,11 @@ export async function call<T = any>(method: string, path: string, opts: CallOpti
     const accounts = consoleAccountsOf(opts.cookie);
     if (accounts && !Object.keys(headers).some((k) => k.toLowerCase() === 'x-htmls-account')) headers['X-Htmls-Account'] = accounts;
   }
-  const res = await fetch(base + path, { method, headers, body, redirect: opts.redirect ?? 'manual' });
+  const send = () => fetch(base + path, { method, headers, body, redirect: opts.redirect ?? 'manual' });
+  const res = await send().catch((e) => {
+    if (!closedBeforeAnswer(method, body, e)) throw e;
+    return send();
+  });
   const text = await res.text();
   let json: any = null;
   try {
@@ -55,6 +59,20 @@ export async function call<T = any>(method: string, path: string, opts: CallOpti
   const cookies = res.headers.getSetCookie();
   if (res.ok && /^\/api\/auth\/(login|register|token)$/.test(path)) rememberConsoleSession(cookies, json);
   return { status: res.status, headers: res.headers, json, text, cookies };
+}
+
+/**
+ * Whether `e` is a keep-alive race lost by an idempotent request with a body that can be sent
+ * again: the server closed the idle connection (its 5 s keepAliveTimeout) as the next request
+ * went out on it, which fails as ECONNRESET or EPIPE before any answer. On a loaded 2-core
+ * machine the server's timer can fire before it reads a request already waiting (seen: a
+ * second 48 MiB part PUT right after the first). Browsers send such a request again on a new
+ * connection, as RFC 9112 §9.3.1 allows; so does `call`, once.
+ */
+function closedBeforeAnswer(method: string, body: BodyInit | undefined, e: unknown): boolean {
+  const code = (e as { cause?: { code?: string } })?.cause?.code;
+  const resendable = body === undefined || typeof body === 'string' || body instanceof Uint8Array;
+  return ['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS'].includes(method) && resendable && ['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET'].includes(code ?? '');
 }
 
 /**
