@@ -129,6 +129,36 @@ describe('the request resource', () => {
   });
 });
 
+describe('the upload page /r/<id>', () => {
+  it("shows the owner's note and name and the limits in plain words, under the pages' CSP; opening it consumes nothing", async () => {
+    const owner = await createMember();
+    const req = await newRequest(owner, { note: 'Footage for the <edit>', max_files: 10, max_bytes: 100 * 1024 ** 2, allowed_types: ['.pdf', 'video/*'], max_uploads: 1 });
+    for (let i = 0; i < 3; i++) {
+      const page = await call('GET', `/r/${req.id}`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(page.headers.get('content-security-policy')).toMatch(/script-src[^;]*'nonce-/);
+      expect(page.text).toContain('Footage for the &lt;edit&gt;');
+      expect(page.text).toContain(owner.username);
+      expect(page.text).toContain('Up to 10 files, 100 MB in all, PDF or video.');
+    }
+    expect((await call('GET', `/api/requests/${req.id}`, { token: owner.token })).json.request.upload_count).toBe(0);
+  });
+
+  it('a locked request renders once unlocked, and its page hands the unlock to the init', async () => {
+    const owner = await createMember();
+    const req = await newRequest(owner, { password: 'letmein-42' });
+    const unlock = await call('POST', `/r/${req.id}/unlock`, { body: { password: 'letmein-42' } });
+    const cookie = cookieFrom(unlock.cookies, `htmls_request_unlock_${req.id}`);
+    const page = await call('GET', `/r/${req.id}`, { headers: { Cookie: cookie } });
+    expect(page.status).toBe(200);
+    const value = cookie.split('=')[1];
+    expect(page.text).toContain(value);
+    expect((await initGuest(req.id, { 'a.txt': Buffer.from('a') }, { unlock: value })).status).toBe(201);
+    expect((await initGuest(req.id, { 'a.txt': Buffer.from('a') }, { unlock: 'x'.repeat(10) })).status).toBe(401);
+  });
+});
+
 describe('a guest upload', () => {
   it('becomes an offline share of the owner with who sent it, charged to the owner; the request counts it', async () => {
     const owner = await createMember();

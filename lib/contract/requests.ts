@@ -53,6 +53,8 @@ export const requestUploadSchema = z.object({
   email: z.union([z.literal(''), z.email({ message: 'That e-mail address does not look right' }).max(254)]).optional(),
   message: z.string().max(5000, 'A message has at most 5,000 characters').optional(),
   password: z.string().max(256).optional(),
+  /** The htmls_request_unlock_<id> cookie's value, which the /r/<id> page hands its script (the cookie's Path keeps it off /api). */
+  unlock: z.string().max(200).optional(),
   files: initSchema.shape.files,
 });
 

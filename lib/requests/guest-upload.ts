@@ -2,6 +2,7 @@ import 'server-only';
 import { reserveGuestGroup } from '@/db/queries/requests';
 import { randomId, randomToken, sha256Hex } from '../auth/crypto';
 import { verifyPassword } from '../auth/passwords';
+import { requestUnlockCookie } from '../auth/unlock-cookie';
 import { enforceRateLimit } from '../auth/rate-limit';
 import { UPLOAD_TOKEN_PREFIX, type RequestUploadInput } from '../contract/requests';
 import type { InitResult } from '../contract/upload-protocol';
@@ -49,7 +50,7 @@ export async function initRequestUpload(
 ): Promise<InitResult & { uploadToken: string }> {
   await enforceRateLimit(rt, 'requestInit', client.ip);
   await enforceRateLimit(rt, 'requestInitPerRequest', id);
-  const gate = await guestRequest(rt, id, client.cookie);
+  const gate = await guestRequest(rt, id, input.unlock ? `${requestUnlockCookie(id)}=${input.unlock}` : client.cookie);
   if (gate.state === 'missing') throw missingError();
   if (gate.state === 'expired') throw expiredError();
   const r = gate.found.request;
