@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Route } from '@playwright/test';
 import { ownClientAddress } from './support/client-address';
+import { useConsoleSession } from './support/console-session';
+import { createMember } from './support/seed';
 
 const CHUNK = '**/api/shares/upload/chunk?**';
 test.use({ extraHTTPHeaders: ownClientAddress() });
@@ -99,5 +101,63 @@ test('a file request page on a 390 px phone in dark mode: no sideways scroll, th
   await page.getByLabel('Your name').fill('Sam');
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(page.locator('form [role="alert"]')).toHaveText('notes.txt is not a type this request takes (PDF or video).');
+  await context.close();
+});
+
+test('the owner makes a request in /files, copies its link and QR code, sees what arrived and who sent it, closes, reopens and deletes it', async ({ browser, request }) => {
+  const member = await createMember('Robin Owner');
+  const context = await browser.newContext({ extraHTTPHeaders: ownClientAddress() });
+  await useConsoleSession(context, member);
+  const page = await context.newPage();
+  await page.goto('/files');
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Requests' }).click();
+  await expect(page.getByTestId('requests-empty')).toBeVisible();
+  await page.getByRole('button', { name: 'New request' }).click();
+  const form = page.getByTestId('request-form');
+  await form.getByLabel('What you ask for (shown to senders)').fill('Contract scans');
+  await form.getByLabel('Most files per upload').fill('5');
+  await form.getByLabel('Allowed types (optional)').fill('.pdf, image/*');
+  await form.getByRole('button', { name: 'Create request link' }).click();
+  const row = page.locator('[data-testid^="request-"]').filter({ hasText: 'Contract scans' });
+  await expect(row.getByText('open', { exact: true })).toBeVisible();
+  await expect(row).toContainText('up to 5 files');
+  await row.getByRole('button', { name: 'QR code' }).click();
+  await expect(row.getByRole('img')).toBeVisible();
+  const href = await row.getByRole('link', { name: 'Contract scans' }).getAttribute('href');
+  const id = href!.split('/').pop()!;
+
+  // A guest sends a scan through the API (as the page or the CLI would).
+  const scan = Buffer.from('%PDF-1.4\n%%EOF\n');
+  const init = await request.post(`/api/requests/${id}/upload`, { data: { name: 'Dana', message: 'Signed', files: [{ clientPath: 'contract.pdf', size: scan.length }] } });
+  expect(init.status()).toBe(201);
+  const { groupId, uploadToken, files } = await init.json();
+  const guest = { Authorization: `Bearer ${uploadToken}` };
+  const q = new URLSearchParams({ groupId, uploadId: files[0].uploadId, storageKey: files[0].storageKey, partNumber: '1' });
+  const part = await request.put(`/api/shares/upload/chunk?${q}`, { headers: guest, data: scan });
+  expect(part.status()).toBe(200);
+  const done = await request.post('/api/shares/upload/complete', { headers: guest, data: { groupId, files: [{ uploadId: files[0].uploadId, storageKey: files[0].storageKey, parts: [{ partNumber: 1, etag: (await part.json()).etag }] }] } });
+  expect(done.status()).toBe(200);
+
+  await page.reload();
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Requests' }).click();
+  await expect(row).toContainText('1 upload');
+  await row.getByRole('button', { name: 'Uploads' }).click();
+  await expect(row.getByTestId('request-uploads')).toContainText('Dana · 1 file');
+  await row.getByRole('button', { name: 'Close' }).click();
+  await expect(row.getByText('closed', { exact: true })).toBeVisible();
+  expect((await request.get(`/r/${id}`)).status()).toBe(404);
+  await row.getByRole('button', { name: 'Reopen' }).click();
+  await expect(row.getByText('open', { exact: true })).toBeVisible();
+
+  // The received share is in Shares, marked with who sent it, offline until published.
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Shares' }).click();
+  const share = page.locator('[data-testid^="share-"]').filter({ hasText: 'Contract scans' });
+  await expect(share.getByTestId('received-from')).toHaveText('received from Dana');
+  await expect(share).toContainText('“Signed”');
+
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Requests' }).click();
+  await row.getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete request' }).click();
+  await expect(page.getByTestId('requests-empty')).toBeVisible();
   await context.close();
 });

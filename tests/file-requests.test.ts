@@ -182,6 +182,12 @@ describe('a guest upload', () => {
     expect(after).toMatchObject({ upload_count: 1, received_bytes: 3015 });
     // Private until the owner publishes it; then it is a share like any other.
     expect((await call('GET', `/f/${share.id}`)).status).toBe(404);
+    // The request's uploads: GET /api/shares?request=<id>.
+    const byRequest = await call('GET', `/api/shares?request=${req.id}`, { token: owner.token });
+    expect(byRequest.json.shares.map((s: any) => s.id)).toEqual([share.id]);
+    const other = await newRequest(owner);
+    expect((await call('GET', `/api/shares?request=${other.id}`, { token: owner.token })).json.shares).toEqual([]);
+    expect((await call('GET', '/api/shares?request=not%20an%20id', { token: owner.token })).status).toBe(400);
     const listed = await call('GET', `/api/shares/${share.id}`, { token: owner.token });
     expect(listed.json.share.received.name).toBe('Dana');
     expect((await call('PATCH', `/api/shares/${share.id}`, { token: owner.token, body: { status: 'online' } })).status).toBe(200);

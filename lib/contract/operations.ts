@@ -16,7 +16,7 @@ import * as R from './responses';
 import type { OperationScope } from './scopes';
 import { createTokenSchema, pageQuerySchema } from './tokens';
 import { abortSchema, chunkQuerySchema, completeSchema, initSchema, oneRequestQuerySchema, partUrlSchema, resumeSchema, updateShareSchema } from './shares';
-import { createRequestSchema, requestUploadSchema, updateRequestSchema } from './requests';
+import { createRequestSchema, requestIdSchema, requestUploadSchema, updateRequestSchema } from './requests';
 import { createUserSchema, profileSchema, registerSchema, settingsSchema, updateUserSchema } from './users';
 
 export type { Auth, OperationScope };
@@ -57,6 +57,7 @@ export interface Operation {
 }
 
 const obj = <S extends Record<string, z.ZodType>>(shape: S) => z.object(shape);
+const shareListQuerySchema = listQuerySchema.extend({ request: requestIdSchema.optional().describe('Only the shares received through this file request') });
 
 export const operations = {
   health: { ...endpoints.health, summary: 'Health of the database, the store and the migrations', auth: 'none', scope: 'public', allowPendingMigrations: true, status: 200, response: R.healthSchema, errors: [503] },
@@ -83,7 +84,7 @@ export const operations = {
   setFileStatus: { ...endpoints.setFileStatus, summary: 'Set a hosted file online or offline', auth: 'admin', scope: 'admin', body: fileStatusSchema, status: 200, response: obj({ file: R.fileSchema }), errors: [400, 401, 403, 404] },
   updateProject: { ...endpoints.updateProject, summary: 'Change the note, the password, SPA mode or dotfiles of a project', auth: 'admin', scope: 'admin', body: updateProjectSchema, status: 200, response: obj({ project: R.projectSchema }), errors: [400, 401, 403, 404] },
   deleteProject: { ...endpoints.deleteProject, summary: 'Delete a project with its files and bytes', auth: 'admin', scope: 'admin', status: 204, errors: [401, 403, 404] },
-  listShares: { ...endpoints.listShares, summary: "A page of the caller's shares (the administrator: all), newest first, with file counts (GET /api/shares/:id has the items)", auth: 'session', scope: 'shares:read', query: listQuerySchema, status: 200, response: obj({ shares: z.array(R.shareSummarySchema), next_cursor: R.nextCursorSchema }), errors: [400, 401] },
+  listShares: { ...endpoints.listShares, summary: "A page of the caller's shares (the administrator: all), newest first, with file counts (GET /api/shares/:id has the items); ?request= only those received through that file request", auth: 'session', scope: 'shares:read', query: shareListQuerySchema, status: 200, response: obj({ shares: z.array(R.shareSummarySchema), next_cursor: R.nextCursorSchema }), errors: [400, 401] },
   getShare: { ...endpoints.getShare, summary: "One of the caller's shares with its items (the administrator: any)", auth: 'session', scope: 'shares:read', status: 200, response: obj({ share: R.shareSchema }), errors: [401, 404] },
   updateShare: { ...endpoints.updateShare, summary: 'Change note, expiry, password, status or max_downloads (null: unlimited)', auth: 'session', scope: 'shares:write', body: updateShareSchema, status: 200, response: obj({ share: R.shareSchema }), errors: [400, 401, 404, 409, 429] },
   deleteShare: { ...endpoints.deleteShare, summary: 'Delete a share and its objects; usage shrinks', auth: 'session', scope: 'shares:write', status: 204, errors: [401, 404] },
