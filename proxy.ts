@@ -23,5 +23,5 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  matcher: ['/', '/admin', '/admin/:path*', '/htmls', '/htmls/:path*', '/files', '/f/:id'],
+  matcher: ['/', '/admin', '/admin/:path*', '/htmls', '/htmls/:path*', '/files', '/f/:id', '/r/:id'],
 };

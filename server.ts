@@ -32,6 +32,7 @@ import { handleShareFile, handleShareFiles } from './lib/shares/one-request-hand
 import { flushDownloadCounts } from './lib/shares/count-downloads';
 import { gateSharePage, serveShareItem } from './lib/shares/serve-share-item';
 import { isShareZipUrl, serveShareZip } from './lib/shares/serve-share-zip';
+import { gateRequestPage, serveRequestUnlock } from './lib/requests/serve-request-page';
 
 const SHARE_ITEM = /^\/f\/[^/?]+\/[^?]/;
 const SHARE_PAGE = /^\/f\/[^/?]+\/?(\?|$)/;
@@ -39,6 +40,8 @@ const CHUNK = /^\/api\/shares\/upload\/chunk(\?|$)/;
 const SHARE_FILE = /^\/api\/shares\/file\/[^?]*(\?|$)/;
 const SHARE_FILES = /^\/api\/shares\/files(\?|$)/;
 const API = /^\/api(\/|\?|$)/;
+const REQUEST_PAGE = /^\/r\/[^/?]+\/?(\?|$)/;
+const REQUEST_SUBPATH = /^\/r\/[^/?]+\/[^?]/;
 
 /**
  * The /api answers Next cannot give as the contract's JSON: an undecodable path (Next would
@@ -142,7 +145,16 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
     if (SHARE_FILE.test(url)) return runFast(res, method, () => handleShareFile(fastReq));
     if (SHARE_FILES.test(url)) return runFast(res, method, () => handleShareFiles(fastReq));
     if (isShareZipUrl(url)) return download(() => serveShareZip(fastReq));
+    if (REQUEST_SUBPATH.test(url)) return runFast(res, method, () => serveRequestUnlock(fastReq));
     req.headers[CLIENT_IP_HEADER] = ip;
+    if (REQUEST_PAGE.test(url)) {
+      // The file request's upload page renders in Next; its 404/410/401 answers are decided here.
+      gateRequestPage(fastReq).then(
+        (reply) => (reply ? writeNodeReply(res, reply, method) : handle(req, res)),
+        () => handle(req, res),
+      );
+      return;
+    }
     if (SHARE_PAGE.test(url)) {
       // The share page renders in Next; its 404/410/401 answers are decided here first.
       gateSharePage(fastReq).then(

@@ -186,6 +186,16 @@ export const shareGroups = pgTable(
     downloadCount: bytes('download_count').notNull().default(0),
     /** Once downloadCount reaches this, guests get 410 download_limit; null = unlimited. */
     maxDownloads: integer('max_downloads'),
+    /**
+     * A guest's upload to a file request (lib/requests/): the request it answers (kept as a
+     * plain id: deleting the request leaves its received shares and who sent them), and while
+     * pending the SHA-256 of its upload token, which authorizes this group's upload calls only.
+     */
+    requestId: text('request_id'),
+    uploadTokenHash: text('upload_token_hash'),
+    receivedName: text('received_name'),
+    receivedEmail: text('received_email'),
+    receivedMessage: text('received_message'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -194,7 +204,39 @@ export const shareGroups = pgTable(
     index('share_groups_user_id_created_at_id_idx').on(t.userId, t.createdAt, t.id),
     index('share_groups_created_at_id_idx').on(t.createdAt, t.id),
     index('share_groups_pending_idx').on(t.createdAt).where(sql`${t.uploadState} = 'pending'`),
+    uniqueIndex('share_groups_upload_token_hash_key').on(t.uploadTokenHash),
+    index('share_groups_request_id_idx').on(t.requestId),
   ],
+);
+
+/**
+ * A file request: a link /r/<id> through which anyone holding it uploads files to its owner
+ * (API.md "File requests"). Each completed guest upload becomes an offline share of the owner;
+ * upload_count and received_bytes grow in the transaction that publishes it.
+ */
+export const fileRequests = pgTable(
+  'file_requests',
+  {
+    id: text('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    note: text('note').notNull().default(''),
+    passwordHash: text('password_hash'),
+    expiresAt: ts('expires_at'),
+    status: text('status', { enum: ['open', 'closed'] }).notNull().default('open'),
+    maxFiles: integer('max_files'),
+    maxBytes: bytes('max_bytes'),
+    maxUploads: integer('max_uploads'),
+    requireName: boolean('require_name').notNull().default(false),
+    /** MIME types (`video/*`, `application/pdf`) and extensions (`.pdf`); null: any. */
+    allowedTypes: text('allowed_types').array(),
+    uploadCount: integer('upload_count').notNull().default(0),
+    receivedBytes: bytes('received_bytes').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('file_requests_user_created_idx').on(t.userId, t.createdAt, t.id), index('file_requests_created_idx').on(t.createdAt, t.id)],
 );
 
 export const shareItems = pgTable(
@@ -347,3 +389,4 @@ export type ShareGroupRow = typeof shareGroups.$inferSelect;
 export type ShareItemRow = typeof shareItems.$inferSelect;
 export type PendingUploadRow = typeof pendingUploads.$inferSelect;
 export type ConceptRow = typeof concepts.$inferSelect;
+export type FileRequestRow = typeof fileRequests.$inferSelect;

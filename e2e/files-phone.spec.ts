@@ -7,7 +7,7 @@ test.use({ extraHTTPHeaders: ownClientAddress() });
 
 /**
  * /files on a phone (390 × 844, touch, mobile emulation) in light and dark mode: the native
- * clients' three tabs. Upload from the Upload tab (camera-roll picker, expiry, generated
+ * clients' tabs (and Requests). Upload from the Upload tab (camera-roll picker, expiry, generated
  * password, progress, copy / system share), see it in Shares and take it offline, then change
  * the profile and delete the account in Settings. Touch targets are 44 px or more.
  */
@@ -54,7 +54,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
     // The phone layout: a bottom tab bar, Upload open; the wide layout's section links and Sign out are not shown.
     const tabs = page.getByRole('tablist', { name: 'Sections' });
     await expect(tabs).toBeVisible();
-    await expect(tabs.getByRole('tab')).toHaveText(['Upload', 'Shares', 'Settings']);
+    await expect(tabs.getByRole('tab')).toHaveText(['Upload', 'Shares', 'Requests', 'Settings']);
     await expect(page.getByRole('tab', { name: 'Upload' })).toHaveAttribute('aria-selected', 'true');
     await expect(page.getByRole('navigation', { name: 'Sections' })).toBeHidden();
     await expect(page.getByRole('button', { name: 'Sign out' })).toHaveCount(0);
@@ -118,6 +118,9 @@ for (const colorScheme of ['light', 'dark'] as const) {
 
     // Keyboard: arrows move along the tab bar (and wrap), Home goes back to the first tab.
     await page.getByRole('tab', { name: 'Shares' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByRole('tab', { name: 'Requests' })).toBeFocused();
+    await expect(page.getByRole('tabpanel', { name: 'Requests' }).getByText('No requests yet.')).toBeVisible();
     await page.keyboard.press('ArrowRight');
     await expect(page.getByRole('tab', { name: 'Settings' })).toBeFocused();
     await expect(page.getByRole('tab', { name: 'Settings' })).toHaveAttribute('aria-selected', 'true');

@@ -17,11 +17,18 @@ test.use({ extraHTTPHeaders: ownClientAddress() });
 const MIN_SCORE = 95;
 const CATEGORIES = ['accessibility', 'best-practices'] as const;
 
-test('Lighthouse: /, /files (its three phone tabs) and /f/<id> score at least 95 for accessibility and best practices', async () => {
+test('Lighthouse: /, /files (its phone tabs), /f/<id> and /r/<id> score at least 95 for accessibility and best practices', async () => {
   test.setTimeout(300_000);
   const base = process.env.E2E_BASE_URL!;
   const member = await createMember('Lighthouse Tester');
   const share = await createShare(member.token, { 'notes/readme.txt': Buffer.from('Hello from the trip'), 'data.bin': Buffer.alloc(4096, 7) }, { note: 'Trip photos' });
+  const made = await fetch(`${base}/api/requests`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${member.token}`, 'Content-Type': 'application/json', ...ownClientAddress() },
+    body: JSON.stringify({ note: 'Send the raw footage', max_files: 10, allowed_types: ['video/*', '.pdf'] }),
+  });
+  expect(made.status).toBe(201);
+  const { request: fileRequest } = (await made.json()) as { request: { url: string } };
   const pages: { name: string; url: string; headers?: Record<string, string> }[] = [
     { name: '/', url: `${base}/` },
     // The signed-in console: the session cookie goes along with every request. Lighthouse's
@@ -29,7 +36,9 @@ test('Lighthouse: /, /files (its three phone tabs) and /f/<id> score at least 95
     { name: '/files', url: `${base}/files`, headers: { Cookie: `htmls_user_session=${member.token}` } },
     { name: '/files#shares', url: `${base}/files#shares`, headers: { Cookie: `htmls_user_session=${member.token}` } },
     { name: '/files#settings', url: `${base}/files#settings`, headers: { Cookie: `htmls_user_session=${member.token}` } },
+    { name: '/files#requests', url: `${base}/files#requests`, headers: { Cookie: `htmls_user_session=${member.token}` } },
     { name: '/f/<id>', url: `${base}/f/${share.id}` },
+    { name: '/r/<id>', url: `${base}${fileRequest.url}` },
   ];
 
 

@@ -103,6 +103,12 @@ const schema = z.object({
    * address, both listeners together; more wait their turn (up to 4 per slot), then 429. 0: no cap.
    */
   MAX_DOWNLOADS_PER_IP: z.coerce.number().int().min(0).max(100_000).default(16),
+  /** Who may make file requests (/r/<id> links that receive files): nobody, administrators, or every member. */
+  FILE_REQUESTS: z.enum(['off', 'admin', 'members']).default('members'),
+  /** The largest max_bytes a file request may have (bytes); unset: the service's 50 GB. */
+  REQUEST_MAX_BYTES: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+  /** Unfinished guest uploads one file request may hold at once. */
+  REQUEST_MAX_PENDING: z.coerce.number().int().min(1).max(10_000).default(10),
   /** Connections the S3 client keeps for downloads; uploads and metadata calls have their own. */
   S3_DOWNLOAD_SOCKETS: z.coerce.number().int().min(1).max(10_000).default(64),
 });
@@ -159,6 +165,9 @@ export type Env = {
   requestTimeoutMs: number;
   stallTimeoutMs: number;
   maxDownloadsPerIp: number;
+  fileRequests: 'off' | 'admin' | 'members';
+  requestMaxBytes?: number;
+  requestMaxPending: number;
 };
 
 export class EnvError extends Error {
@@ -238,6 +247,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     requestTimeoutMs: v.REQUEST_TIMEOUT_SECONDS * 1000,
     stallTimeoutMs: v.STALL_TIMEOUT_SECONDS * 1000,
     maxDownloadsPerIp: v.MAX_DOWNLOADS_PER_IP,
+    fileRequests: v.FILE_REQUESTS,
+    requestMaxBytes: v.REQUEST_MAX_BYTES,
+    requestMaxPending: v.REQUEST_MAX_PENDING,
   };
 }
 

@@ -317,6 +317,40 @@ describe('responses match the document', () => {
     await check('DELETE', '/api/tokens/{id}', { id: made.json.token.id }, { token: m.token });
   });
 
+  it('for the file request routes and a guest upload with its upload token', async () => {
+    const m = await registerMember();
+    const made = await check('POST', '/api/requests', {}, { token: m.token, body: { note: 'send', max_files: 2, allowed_types: ['.txt'] } });
+    await check('POST', '/api/requests', {}, { token: m.token, body: { max_files: 0 } });
+    const id = made.json.request.id as string;
+    await check('GET', '/api/requests', {}, { token: m.token });
+    await check('GET', '/api/requests', {}, { token: TEST_ADMIN_TOKEN }, '?limit=1&q=send');
+    await check('GET', '/api/requests/{id}', { id }, { token: m.token });
+    await check('GET', '/api/requests/{id}', { id: 'nosuchrequest' }, { token: m.token });
+    await check('PATCH', '/api/requests/{id}', { id }, { token: m.token, body: { max_uploads: 1, require_name: true } });
+    await check('POST', '/api/requests/{id}/upload', { id }, { body: { files: [{ clientPath: 'a.exe', size: 1 }] } });
+    await check('POST', '/api/requests/{id}/upload', { id: 'nosuchrequest' }, { body: { files: [{ clientPath: 'a.txt', size: 1 }] } });
+    const bytes = Buffer.from('from a guest');
+    const init = await check('POST', '/api/requests/{id}/upload', { id }, { body: { name: 'Guest', files: [{ clientPath: 'a.txt', size: bytes.length }] } });
+    const { groupId, uploadToken, mode } = init.json;
+    const f = init.json.files[0];
+    const ref = { groupId, uploadId: f.uploadId, storageKey: f.storageKey, partNumber: 1 };
+    let etag: string;
+    if (mode === 'direct') {
+      const u = await check('POST', '/api/shares/upload/part-url', {}, { token: uploadToken, body: ref });
+      etag = (await fetch(u.json.url, { method: 'PUT', headers: u.json.headers ?? {}, body: new Uint8Array(bytes) })).headers.get('etag')!;
+    } else {
+      etag = (await check('PUT', '/api/shares/upload/chunk', {}, { token: uploadToken, raw: new Uint8Array(bytes) }, `?${new URLSearchParams({ ...ref, partNumber: '1' })}`)).json.etag;
+    }
+    await check('POST', '/api/shares/upload/status', {}, { token: uploadToken, body: { groupId } });
+    await check('POST', '/api/shares/upload/status', {}, { token: uploadToken, body: { groupId: 'someothergroup' } });
+    const done = await check('POST', '/api/shares/upload/complete', {}, { token: uploadToken, body: { groupId, files: [{ uploadId: f.uploadId, storageKey: f.storageKey, parts: [{ partNumber: 1, etag }] }] } });
+    expect(done.json.share.received).toMatchObject({ request_id: id, name: 'Guest' });
+    await check('POST', '/api/shares/upload/abort', {}, { token: uploadToken, body: { groupId } });
+    await check('POST', '/api/requests/{id}/upload', { id }, { body: { name: 'Again', files: [{ clientPath: 'b.txt', size: 1 }] } });
+    await check('DELETE', '/api/requests/{id}', { id }, { token: m.token });
+    await check('DELETE', '/api/requests/{id}', { id }, { token: m.token });
+  });
+
   it('for the concept routes, errors with their violations', async () => {
     const id = `oa-${randomBytes(4).toString('hex')}`;
     const body = { id, name: 'N', tags: ['oa'], relations: [{ target_id: id, type: 'self', confidence: 1 }], metadata: { author: 'A', any: 1 } };

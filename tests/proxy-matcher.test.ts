@@ -8,14 +8,14 @@ const toRegExp = (pattern: string) =>
 describe('proxy.ts matcher', () => {
   // Next caps and buffers request bodies that pass through the proxy (10 MB by default):
   // no upload path may match, or 48 MB parts and hosted uploads would break.
-  it.each(['/api/shares/upload/chunk', '/api/upload', '/api/auth/login', '/p/site/index.html', '/f/abc/video.mp4', '/f/abc/unlock', '/files/share-target'])(
+  it.each(['/api/shares/upload/chunk', '/api/upload', '/api/auth/login', '/p/site/index.html', '/f/abc/video.mp4', '/f/abc/unlock', '/r/abc/unlock', '/api/requests/abc/upload', '/files/share-target'])(
     'leaves %s alone',
     (path) => {
       expect(config.matcher.some((m) => toRegExp(m).test(path))).toBe(false);
     },
   );
 
-  it.each(['/', '/admin', '/htmls', '/files', '/f/abc'])('covers the page %s', (path) => {
+  it.each(['/', '/admin', '/htmls', '/files', '/f/abc', '/r/abc'])('covers the page %s', (path) => {
     expect(config.matcher.some((m) => toRegExp(m).test(path))).toBe(true);
   });
 });

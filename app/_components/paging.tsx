@@ -38,7 +38,7 @@ export function SearchBox({ value, onChange, label, placeholder }: { value: stri
       placeholder={placeholder}
       value={value}
       onChange={(e) => onChange(e.target.value)}
-      className="w-56 rounded-md max-sm:min-h-11 border border-zinc-300 bg-white px-3 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+      className="w-56 rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm max-sm:min-h-11 dark:border-zinc-700 dark:bg-zinc-900"
     />
   );
 }

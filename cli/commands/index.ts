@@ -9,7 +9,12 @@ import share from './share';
 import shareRm from './share-rm';
 import shareSet from './share-set';
 import shares from './shares';
+import request from './request';
+import requestRm from './request-rm';
+import requestSet from './request-set';
+import requests from './requests';
+import send from './send';
 import token from './token';
 import tokens from './tokens';
 
-export const COMMANDS = [login, logout, me, share, shares, shareSet, shareRm, deploy, token, tokens, account] as unknown as readonly Command[];
+export const COMMANDS = [login, logout, me, share, shares, shareSet, shareRm, request, requests, requestSet, requestRm, send, deploy, token, tokens, account] as unknown as readonly Command[];

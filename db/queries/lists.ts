@@ -53,7 +53,7 @@ export interface ShareSummaryRow {
 }
 
 /** A page of shares `owner` may manage, each with its item count (not its items). */
-export async function pageShares(db: Db, owner: ShareOwner, p: PageQuery): Promise<Page<ShareSummaryRow>> {
+export async function pageShares(db: Db, owner: ShareOwner, p: PageQuery, requestId?: string): Promise<Page<ShareSummaryRow>> {
   const q = p.q ? containing(p.q) : null;
   const search: SQL | undefined = q
     ? or(sql`${shareGroups.note} ilike ${q}`, sql`${shareGroups.id} ilike ${q}`, sql`${users.username} ilike ${q}`)
@@ -67,7 +67,7 @@ export async function pageShares(db: Db, owner: ShareOwner, p: PageQuery): Promi
     })
     .from(shareGroups)
     .leftJoin(users, eq(users.id, shareGroups.userId))
-    .where(and(ownedBy(owner), before(shareGroups.createdAt, shareGroups.id, p.after, 'text'), search))
+    .where(and(ownedBy(owner), before(shareGroups.createdAt, shareGroups.id, p.after, 'text'), search, requestId ? eq(shareGroups.requestId, requestId) : undefined))
     .orderBy(desc(shareGroups.createdAt), desc(shareGroups.id))
     .limit(p.limit + 1);
   return toPage(rows, p.limit, (r) => r.group.id);

@@ -3,7 +3,7 @@ import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { ownedBy } from './shares';
 import { scheduleDeletion } from './storage-gc';
-import { pendingUploads, shareGroups, shareItems, uploadPartCrcs, users, type ShareGroupRow, type UserRow } from '../schema';
+import { fileRequests, pendingUploads, shareGroups, shareItems, uploadPartCrcs, users, type ShareGroupRow, type UserRow } from '../schema';
 
 /** The owner's row, locked until the transaction ends: parallel inits queue on it. */
 async function lockUser(tx: Db, userId: string): Promise<UserRow | null> {
@@ -49,30 +49,61 @@ export async function findOwnShareGroup(db: Db, id: string, ownerId: string | nu
   return g ?? null;
 }
 
+/** Why a guest's upload could not be counted toward its request at publish. */
+export class RequestRefusedError extends Error {
+  constructor() {
+    super('request refused the upload');
+  }
+}
+
 /**
  * pending → complete, in one transaction: the conditional update decides a race with another
- * complete or an abort (false when it lost), then the items, the usage and the sessions.
+ * complete or an abort (false when it lost), then the items, the usage and the sessions. A
+ * guest's upload (`request`) is also counted toward its request, on a conditional update that
+ * decides races for its last slot: when the request is closed, expired, full or gone meanwhile
+ * the whole transaction rolls back and this answers 'request_refused'.
  */
 export async function publishGroup(
   db: Db,
   group: ShareGroupRow,
   items: Omit<typeof shareItems.$inferInsert, 'groupId'>[],
-): Promise<boolean> {
+  opts: { status?: 'online' | 'offline'; requestId?: string | null } = {},
+): Promise<boolean | 'request_refused'> {
   const total = items.reduce((n, it) => n + Number(it.size), 0);
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(shareGroups)
-      .set({ uploadState: 'complete', status: 'online', totalBytes: total, reservedBytes: 0, updatedAt: sql`now()` })
-      .where(and(eq(shareGroups.id, group.id), eq(shareGroups.uploadState, 'pending')))
-      .returning({ id: shareGroups.id });
-    if (!row) return false;
-    if (items.length) await tx.insert(shareItems).values(items.map((it) => ({ ...it, groupId: group.id })));
-    await tx.delete(pendingUploads).where(eq(pendingUploads.groupId, group.id));
-    if (group.userId) {
-      await tx.update(users).set({ usedBytes: sql`${users.usedBytes} + ${total}` }).where(eq(users.id, group.userId));
-    }
-    return true;
-  });
+  try {
+    return await db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(shareGroups)
+        .set({ uploadState: 'complete', status: opts.status ?? 'online', totalBytes: total, reservedBytes: 0, uploadTokenHash: null, updatedAt: sql`now()` })
+        .where(and(eq(shareGroups.id, group.id), eq(shareGroups.uploadState, 'pending')))
+        .returning({ id: shareGroups.id });
+      if (!row) return false;
+      if (opts.requestId) {
+        const counted = await tx
+          .update(fileRequests)
+          .set({ uploadCount: sql`${fileRequests.uploadCount} + 1`, receivedBytes: sql`${fileRequests.receivedBytes} + ${total}` })
+          .where(
+            and(
+              eq(fileRequests.id, opts.requestId),
+              eq(fileRequests.status, 'open'),
+              sql`(${fileRequests.expiresAt} is null or ${fileRequests.expiresAt} > now())`,
+              sql`(${fileRequests.maxUploads} is null or ${fileRequests.uploadCount} < ${fileRequests.maxUploads})`,
+            ),
+          )
+          .returning({ id: fileRequests.id });
+        if (counted.length === 0) throw new RequestRefusedError();
+      }
+      if (items.length) await tx.insert(shareItems).values(items.map((it) => ({ ...it, groupId: group.id })));
+      await tx.delete(pendingUploads).where(eq(pendingUploads.groupId, group.id));
+      if (group.userId) {
+        await tx.update(users).set({ usedBytes: sql`${users.usedBytes} + ${total}` }).where(eq(users.id, group.userId));
+      }
+      return true;
+    });
+  } catch (e) {
+    if (e instanceof RequestRefusedError) return 'request_refused';
+    throw e;
+  }
 }
 
 /** Deletes a group only while it is still pending; false when it was not. */

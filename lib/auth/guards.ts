@@ -11,6 +11,7 @@ import { isStaleSession, resolveToken } from './sessions';
 import { isAccessTokenSecret, resolveAccessToken } from './access-tokens';
 import { assertTokenScope } from './scopes';
 import type { OperationScope } from '../contract/scopes';
+import { UPLOAD_TOKEN_PREFIX } from '../contract/requests';
 
 /** What an operation asks of its caller (lib/contract/endpoints.ts). */
 export type { Auth as AuthNeed } from '../contract/endpoints';
@@ -110,6 +111,9 @@ export async function authenticate(
  * token this server issued (issue 22, item 12).
  */
 async function resolveBearer(rt: Runtime, token: string, need: AuthNeed, ip: string): Promise<Principal | null> {
+  // A guest's upload token is no login anywhere: it reaches only its own upload's protocol
+  // calls, which take it before authentication (lib/http/route.ts). Not a guess at a password either.
+  if (token.startsWith(UPLOAD_TOKEN_PREFIX)) return null;
   if (isAccessTokenSecret(token)) {
     const granted = await resolveAccessToken(rt, token, ip);
     if (granted) return granted;

@@ -11,6 +11,9 @@ export const LIMITS = {
   register: { limit: 5, windowSeconds: 3600 },
   /** Passwords a member sets (shares, uploads) per minute: each costs a scrypt hash (issue 22, item 5). */
   password: { limit: 10, windowSeconds: 60 },
+  /** Anonymous uploads to file requests: inits per address, and per request from everyone. */
+  requestInit: { limit: 30, windowSeconds: 600 },
+  requestInitPerRequest: { limit: 200, windowSeconds: 600 },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

@@ -8,6 +8,7 @@ export const UNLOCK_MAX_AGE = 7 * 24 * 3600;
 
 export const projectUnlockCookie = (slug: string) => `htmls_project_unlock_${slug}`;
 export const shareUnlockCookie = (id: string) => `htmls_share_unlock_${id}`;
+export const requestUnlockCookie = (id: string) => `htmls_request_unlock_${id}`;
 
 const KEY_TTL_MS = 1000;
 const cache = processState<{ key?: string; at: number; reading?: Promise<string>; rt?: Runtime }>('unlock-key', () => ({ at: 0 }));
@@ -74,7 +75,7 @@ export function verifiedUnlock(subjectKey: string, value: string | undefined, no
 }
 
 export interface UnlockSubject {
-  kind: 'project' | 'share';
+  kind: 'project' | 'share' | 'request';
   id: string;
   createdAt: Date;
   passwordHash: string;

@@ -22,6 +22,8 @@ export interface PendingUpload {
   totalParts: number;
   /** Handles of what was dropped (Chromium): read again after a permission prompt. */
   handles?: FileSystemHandle[];
+  /** A guest's upload to a file request (ownerId `request:<id>`): the upload token, its only credential. */
+  uploadToken?: string;
 }
 
 const DB = 'htmls-uploads';

@@ -14,7 +14,7 @@ export function blobSource(file: Blob, clientPath: string): UploadSource<Blob> {
 
 export const browserTransport: UploadTransport<Blob> = {
   json: <T>(method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal) => api<T>(path, { method, body, signal }).catch(mapAbort),
-  put,
+  put: (req) => put(req),
 };
 
 /** The engine tells its own cancels apart; a fetch abort is just a dropped request to it. */
@@ -23,14 +23,25 @@ function mapAbort(e: unknown): never {
   throw e;
 }
 
+/**
+ * The engine's transport for a guest's upload to a file request: no session, the upload token
+ * (once the init gave it) as the Bearer of every API call and proxy part.
+ */
+export function guestTransport(token: () => string | undefined): UploadTransport<Blob> {
+  return {
+    json: <T>(method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal) => api<T>(path, { method, body, signal, token: token() }).catch(mapAbort),
+    put: (req) => put(req, () => ({ Authorization: `Bearer ${token() ?? ''}` })),
+  };
+}
+
 /** One PUT with upload progress; its listener on the attempt's signal goes when it settles. */
-function put(req: PutRequest<Blob>): Promise<{ text: string; etag: string | null }> {
+function put(req: PutRequest<Blob>, apiHeaders: () => Record<string, string> = consoleHeaders): Promise<{ text: string; etag: string | null }> {
   return new Promise((resolve, reject) => {
     if (req.signal.aborted) return reject(new ApiError(0, 'network_error', 'The part upload was interrupted.'));
     const xhr = new XMLHttpRequest();
     xhr.open('PUT', req.url);
-    xhr.withCredentials = req.api;
-    for (const [k, v] of Object.entries({ ...req.headers, ...(req.api ? consoleHeaders() : {}) })) xhr.setRequestHeader(k, v);
+    xhr.withCredentials = req.api && apiHeaders === consoleHeaders;
+    for (const [k, v] of Object.entries({ ...req.headers, ...(req.api ? apiHeaders() : {}) })) xhr.setRequestHeader(k, v);
     xhr.upload.onprogress = (e) => req.onProgress(e.loaded);
     const onAbort = () => xhr.abort();
     req.signal.addEventListener('abort', onAbort, { once: true });

@@ -4,13 +4,14 @@
  */
 import type { ResponseOf } from './operations';
 
-export const LIST_FIELD = { listShares: 'shares', listUsers: 'users', listProjects: 'projects' } as const;
+export const LIST_FIELD = { listShares: 'shares', listUsers: 'users', listProjects: 'projects', listRequests: 'requests' } as const;
 export type ListName = keyof typeof LIST_FIELD;
 
 interface Entries {
   listShares: ResponseOf<'listShares'>['shares'][number];
   listUsers: ResponseOf<'listUsers'>['users'][number];
   listProjects: ResponseOf<'listProjects'>['projects'][number];
+  listRequests: ResponseOf<'listRequests'>['requests'][number];
 }
 export type ListEntry<N extends ListName> = Entries[N];
 

@@ -53,7 +53,7 @@ const securityFor = (auth: Auth, scope: OperationScope) =>
         ...(auth === 'optional' ? [{}] : []),
         ...SCHEMES.filter((k) => !(auth === 'member' && k === 'adminCookie')).map((k) => ({ [k]: k === 'bearer' ? bearerScopes(scope) : [] })),
       ];
-const BEARER = `A member or administrator session token, the Admin Token itself, or an access token (htmls_pat_…). An access token may call an operation only when it holds the scope listed on the operation's bearer requirement (x-htmls-scope; sites:deploy:{slug} is the project's own sites:deploy:<slug>, or sites:deploy, or admin), intersected with its owner's current role; else 403 insufficient_scope. x-htmls-scope no-token: never with an access token (403). Scopes: ${SCOPES.map((k) => `${k} (${SCOPE_DESCRIPTIONS[k]})`).join('; ')}; sites:deploy:<slug> (one project).`;
+const BEARER = `A member or administrator session token, the Admin Token itself, or an access token (htmls_pat_…). An access token may call an operation only when it holds the scope listed on the operation's bearer requirement (x-htmls-scope; sites:deploy:{slug} is the project's own sites:deploy:<slug>, or sites:deploy, or admin), intersected with its owner's current role; else 403 insufficient_scope. x-htmls-scope no-token: never with an access token (403). Scopes: ${SCOPES.map((k) => `${k} (${SCOPE_DESCRIPTIONS[k]})`).join('; ')}; sites:deploy:<slug> (one project). A guest's upload token (htmls_upl_…, from POST /api/requests/{id}/upload) is a Bearer only for the operations marked x-htmls-upload-token, and only for its own groupId while that upload is pending (another group: 404; once complete or discarded: 401); every other operation answers it 401.`;
 
 function errorResponse(status: number, violations: boolean) {
   const schema =
@@ -96,6 +96,7 @@ function operation(op: Op) {
     operationId: `${op.method.toLowerCase()}${op.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
     'x-htmls-auth': op.auth,
     'x-htmls-scope': op.scope,
+    ...(op.uploadToken ? { 'x-htmls-upload-token': true } : {}),
     security: securityFor(op.auth, op.scope),
     ...(parameters.length ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),

@@ -16,6 +16,7 @@ import * as R from './responses';
 import type { OperationScope } from './scopes';
 import { createTokenSchema, pageQuerySchema } from './tokens';
 import { abortSchema, chunkQuerySchema, completeSchema, initSchema, oneRequestQuerySchema, partUrlSchema, resumeSchema, updateShareSchema } from './shares';
+import { createRequestSchema, requestIdSchema, requestUploadSchema, updateRequestSchema } from './requests';
 import { createUserSchema, profileSchema, registerSchema, settingsSchema, updateUserSchema } from './users';
 
 export type { Auth, OperationScope };
@@ -48,9 +49,15 @@ export interface Operation {
   errors: number[];
   /** Its 400 lists every schema violation (concepts). */
   violations?: true;
+  /**
+   * A guest's upload token (API.md "File requests") may call it instead of a session: the
+   * upload protocol's calls for the token's own group. Every other operation answers it 401.
+   */
+  uploadToken?: true;
 }
 
 const obj = <S extends Record<string, z.ZodType>>(shape: S) => z.object(shape);
+const shareListQuerySchema = listQuerySchema.extend({ request: requestIdSchema.optional().describe('Only the shares received through this file request') });
 
 export const operations = {
   health: { ...endpoints.health, summary: 'Health of the database, the store and the migrations', auth: 'none', scope: 'public', allowPendingMigrations: true, status: 200, response: R.healthSchema, errors: [503] },
@@ -77,17 +84,23 @@ export const operations = {
   setFileStatus: { ...endpoints.setFileStatus, summary: 'Set a hosted file online or offline', auth: 'admin', scope: 'admin', body: fileStatusSchema, status: 200, response: obj({ file: R.fileSchema }), errors: [400, 401, 403, 404] },
   updateProject: { ...endpoints.updateProject, summary: 'Change the note, the password, SPA mode or dotfiles of a project', auth: 'admin', scope: 'admin', body: updateProjectSchema, status: 200, response: obj({ project: R.projectSchema }), errors: [400, 401, 403, 404] },
   deleteProject: { ...endpoints.deleteProject, summary: 'Delete a project with its files and bytes', auth: 'admin', scope: 'admin', status: 204, errors: [401, 403, 404] },
-  listShares: { ...endpoints.listShares, summary: "A page of the caller's shares (the administrator: all), newest first, with file counts (GET /api/shares/:id has the items)", auth: 'session', scope: 'shares:read', query: listQuerySchema, status: 200, response: obj({ shares: z.array(R.shareSummarySchema), next_cursor: R.nextCursorSchema }), errors: [400, 401] },
+  listShares: { ...endpoints.listShares, summary: "A page of the caller's shares (the administrator: all), newest first, with file counts (GET /api/shares/:id has the items); ?request= only those received through that file request", auth: 'session', scope: 'shares:read', query: shareListQuerySchema, status: 200, response: obj({ shares: z.array(R.shareSummarySchema), next_cursor: R.nextCursorSchema }), errors: [400, 401] },
   getShare: { ...endpoints.getShare, summary: "One of the caller's shares with its items (the administrator: any)", auth: 'session', scope: 'shares:read', status: 200, response: obj({ share: R.shareSchema }), errors: [401, 404] },
   updateShare: { ...endpoints.updateShare, summary: 'Change note, expiry, password, status or max_downloads (null: unlimited)', auth: 'session', scope: 'shares:write', body: updateShareSchema, status: 200, response: obj({ share: R.shareSchema }), errors: [400, 401, 404, 409, 429] },
   deleteShare: { ...endpoints.deleteShare, summary: 'Delete a share and its objects; usage shrinks', auth: 'session', scope: 'shares:write', status: 204, errors: [401, 404] },
   uploadCapabilities: { ...endpoints.uploadCapabilities, summary: 'Upload mode, part size, parallelism and limits', auth: 'session', scope: 'shares:write', status: 200, response: R.capabilitiesSchema, errors: [401] },
   initUpload: { ...endpoints.initUpload, summary: 'Check limits and quota, create the offline group and one multi-part upload per file', auth: 'session', scope: 'shares:write', body: initSchema, status: 201, response: R.initResultSchema, errors: [400, 401, 409, 413, 429] },
-  partUrl: { ...endpoints.partUrl, summary: "A presigned UploadPart URL (direct mode); it signs the part's exact length, so PUT exactly that many bytes with the returned headers", auth: 'session', scope: 'shares:write', body: partUrlSchema, status: 200, response: R.partUrlResultSchema, errors: [400, 401, 404] },
-  uploadChunk: { ...endpoints.uploadChunk, summary: 'One part through the server (proxy mode); Content-Length required', auth: 'session', scope: 'shares:write', rawBody: 'octets', query: chunkQuerySchema, status: 200, response: R.chunkResultSchema, errors: [400, 401, 404, 408, 413] },
-  completeUpload: { ...endpoints.completeUpload, summary: 'Merge the stored parts and publish the share', auth: 'session', scope: 'shares:write', body: completeSchema, maxBodyBytes: 8 * 1024 * 1024, status: 200, response: obj({ share: R.shareSchema }), errors: [400, 401, 404, 409, 502] },
-  abortUpload: { ...endpoints.abortUpload, summary: "Abort every part upload of the group and delete its records (the administrator: any member's)", auth: 'session', scope: 'shares:write', body: abortSchema, status: 200, response: R.okSchema, errors: [400, 401, 404, 409] },
-  uploadStatus: { ...endpoints.uploadStatus, summary: 'Parts the store already holds, to resume an upload', auth: 'session', scope: 'shares:write', body: resumeSchema, status: 200, response: R.uploadStatusSchema, errors: [400, 401, 404, 409] },
+  partUrl: { ...endpoints.partUrl, summary: "A presigned UploadPart URL (direct mode); it signs the part's exact length, so PUT exactly that many bytes with the returned headers", auth: 'session', uploadToken: true, scope: 'shares:write', body: partUrlSchema, status: 200, response: R.partUrlResultSchema, errors: [400, 401, 404] },
+  uploadChunk: { ...endpoints.uploadChunk, summary: 'One part through the server (proxy mode); Content-Length required', auth: 'session', uploadToken: true, scope: 'shares:write', rawBody: 'octets', query: chunkQuerySchema, status: 200, response: R.chunkResultSchema, errors: [400, 401, 404, 408, 413] },
+  completeUpload: { ...endpoints.completeUpload, summary: 'Merge the stored parts and publish the share', auth: 'session', uploadToken: true, scope: 'shares:write', body: completeSchema, maxBodyBytes: 8 * 1024 * 1024, status: 200, response: obj({ share: R.shareSchema }), errors: [400, 401, 404, 409, 410, 502] },
+  abortUpload: { ...endpoints.abortUpload, summary: "Abort every part upload of the group and delete its records (the administrator: any member's)", auth: 'session', uploadToken: true, scope: 'shares:write', body: abortSchema, status: 200, response: R.okSchema, errors: [400, 401, 404, 409] },
+  uploadStatus: { ...endpoints.uploadStatus, summary: 'Parts the store already holds, to resume an upload', auth: 'session', uploadToken: true, scope: 'shares:write', body: resumeSchema, status: 200, response: R.uploadStatusSchema, errors: [400, 401, 404, 409] },
+  listRequests: { ...endpoints.listRequests, summary: "A page of the caller's file requests (the administrator: everyone's), newest first", auth: 'session', scope: 'requests:read', query: listQuerySchema, status: 200, response: obj({ requests: z.array(R.requestSchema), next_cursor: R.nextCursorSchema }), errors: [400, 401] },
+  createRequest: { ...endpoints.createRequest, summary: 'Make a file request: a link /r/<id> through which anyone uploads files to you (FILE_REQUESTS decides who may)', auth: 'member', scope: 'requests:write', body: createRequestSchema, status: 201, response: obj({ request: R.requestSchema }), errors: [400, 401, 403, 429] },
+  getRequest: { ...endpoints.getRequest, summary: "One of the caller's file requests (the administrator: any)", auth: 'session', scope: 'requests:read', status: 200, response: obj({ request: R.requestSchema }), errors: [401, 404] },
+  updateRequest: { ...endpoints.updateRequest, summary: 'Change a file request, close it or reopen it (status); null clears a limit (the administrator: any request)', auth: 'session', scope: 'requests:write', body: updateRequestSchema, status: 200, response: obj({ request: R.requestSchema }), errors: [400, 401, 404, 429] },
+  deleteRequest: { ...endpoints.deleteRequest, summary: 'Delete a file request and its unfinished uploads; files already received stay as your shares', auth: 'session', scope: 'requests:write', status: 204, errors: [401, 404] },
+  requestUpload: { ...endpoints.requestUpload, summary: "A guest's upload to a file request (no login): checks the request's limits, then answers a share init and an uploadToken, the Bearer of this upload's protocol calls", auth: 'none', scope: 'public', body: requestUploadSchema, maxBodyBytes: 1024 * 1024, status: 201, response: R.requestInitResultSchema, errors: [400, 401, 404, 410, 413, 429] },
   listConcepts: { ...endpoints.listConcepts, summary: 'Concepts, optionally by tag', auth: 'admin', scope: 'admin', query: conceptsQuerySchema, status: 200, response: obj({ concepts: z.array(R.conceptSchema) }), errors: [400, 401, 403] },
   createConcept: { ...endpoints.createConcept, summary: 'Store a concept (validated against Concept 1.0)', auth: 'admin', scope: 'admin', body: R.conceptSchema, bodyCheckedBy: 'handler', status: 201, response: obj({ concept: R.conceptSchema }), errors: [400, 401, 403, 409], violations: true },
   getConcept: { ...endpoints.getConcept, summary: 'One concept', auth: 'admin', scope: 'admin', status: 200, response: obj({ concept: R.conceptSchema }), errors: [401, 403, 404] },

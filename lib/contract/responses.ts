@@ -78,7 +78,36 @@ export const shareSchema = z.object({
   max_downloads: z.number().int().nullable().describe('Null: unlimited. Once download_count reaches it, guests get 410 download_limit'),
   created_at: time,
   url: z.string(),
+  received: z
+    .object({ request_id: z.string(), name: z.string(), email: z.string(), message: z.string() })
+    .nullable()
+    .describe("Files received through a file request: who sent them (null for the owner's own shares)"),
   items: z.array(shareItemSchema),
+});
+export const requestSchema = z.object({
+  id: z.string(),
+  note: z.string(),
+  status: z.enum(['open', 'closed']),
+  expires_at: time.nullable(),
+  has_password: z.boolean(),
+  user_id: z.string(),
+  username: z.string(),
+  max_files: z.number().int().nullable().describe('Null: the service limit (500)'),
+  max_bytes: z.number().int().nullable().describe('Null: the service limit (50 GB) or REQUEST_MAX_BYTES'),
+  max_uploads: z.number().int().nullable().describe('Completed uploads after which the request is full; null: no limit'),
+  require_name: z.boolean(),
+  allowed_types: z.array(z.string()).nullable().describe('MIME types (video/*) and extensions (.pdf); null: any'),
+  upload_count: z.number().int().describe('Completed uploads'),
+  received_bytes: z.number().int(),
+  created_at: time,
+  url: z.string().describe('/r/<id>: the guest upload page'),
+});
+export const requestInitResultSchema = z.object({
+  groupId: z.string(),
+  mode: z.enum(['direct', 'proxy']),
+  partSize: z.number().int(),
+  files: z.array(z.object({ clientPath: z.string(), relativePath: z.string(), uploadId: z.string(), storageKey: z.string(), partCount: z.number().int() })),
+  uploadToken: z.string().describe('Bearer for this upload\'s protocol calls (chunk, part-url, status, complete, abort of this groupId) while it is pending; 401 anywhere else'),
 });
 export const accessTokenSchema = z.object({
   id: z.string(),
@@ -158,6 +187,7 @@ components.add(deploySchema, { id: 'Deploy' });
 components.add(shareItemSchema, { id: 'ShareItem' });
 components.add(shareSchema, { id: 'Share' });
 components.add(accessTokenSchema, { id: 'AccessToken' });
+components.add(requestSchema, { id: 'FileRequest' });
 components.add(shareSummarySchema, { id: 'ShareSummary' });
 components.add(projectSummarySchema, { id: 'ProjectSummary' });
 components.add(errorSchema, { id: 'Error' });

@@ -2,16 +2,18 @@ import 'server-only';
 import type { Principal } from '../auth/principal';
 import type { Operation } from '../contract/operations';
 import { AppError } from '../errors';
-import { getRuntime, type Runtime } from '../runtime';
+import { assertMigrated, getRuntime, type Runtime } from '../runtime';
 import type { FastReply, FastRequest } from './fast';
 import { jsonErrorReply } from './reply-errors';
-import { admitRequest, parseWith, type QueryInput } from './route';
+import { admitRequest, parseWith, uploadTokenFor, type QueryInput } from './route';
 
 export interface FastRouteContext<Q> {
   req: FastRequest;
   rt: Runtime;
   query: Q;
   principal: Principal | null;
+  /** A guest's upload token (operations marked `uploadToken`); principal is then null. */
+  uploadToken?: string;
 }
 
 
@@ -28,9 +30,10 @@ export function fastRoute<O extends Operation>(op: O, handler: (ctx: FastRouteCo
       if (req.method !== op.method) throw new AppError('method_not_allowed', `Use ${op.method}`, { Allow: op.method });
       const rt = await getRuntime();
       const url = `http://${req.header('host') ?? 'localhost'}${req.url}`;
-      const principal = await admitRequest(rt, op, { method: req.method, url, headers: req, ip: req.ip });
+      const uploadToken = uploadTokenFor(op, req);
+      const principal = uploadToken ? (await assertMigrated(rt), null) : await admitRequest(rt, op, { method: req.method, url, headers: req, ip: req.ip });
       const query = (op.query ? parseWith(op.query, Object.fromEntries(new URL(url).searchParams)) : undefined) as QueryInput<O>;
-      return await handler({ req, rt, query, principal });
+      return await handler({ req, rt, query, principal, uploadToken });
     } catch (e) {
       return jsonErrorReply(e, { Connection: 'close' });
     }

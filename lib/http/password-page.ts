@@ -54,6 +54,11 @@ const EXPLAINED: Record<string, { heading: string; text: string; tone: GuestTone
     text: 'This share has been downloaded as many times as its owner allowed. Ask them for a new link.',
     tone: 'limit',
   },
+  request_full: {
+    heading: 'This request is full',
+    text: 'It has received all the uploads its owner asked for. Ask them for a new link if you have more to send.',
+    tone: 'limit',
+  },
   rate_limited: { heading: 'Too many attempts', text: 'Wait a few minutes, then try again.', tone: 'lock' },
   storage_unavailable: { heading: 'Temporarily unavailable', text: 'The files cannot be reached right now. Try again in a minute.', tone: 'error' },
   database_unavailable: { heading: 'Temporarily unavailable', text: 'The service cannot answer right now. Try again in a minute.', tone: 'error' },

@@ -1,6 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
-import { authenticate, type AuthNeed } from '../auth/guards';
+import { authenticate, bearerToken, type AuthNeed } from '../auth/guards';
+import { UPLOAD_TOKEN_PREFIX } from '../contract/requests';
 import type { Operation } from '../contract/operations';
 import type { OperationScope } from '../contract/scopes';
 import type { Principal } from '../auth/principal';
@@ -21,6 +22,8 @@ export interface RouteContext<B, Q> {
   query: Q;
   ip: string;
   principal: Principal | null;
+  /** A guest's upload token, on the operations that take one (`uploadToken`); principal is then null. */
+  uploadToken?: string;
 }
 
 /** What the handler gets as `body`: the parsed JSON, the raw JSON when the handler checks it, or nothing. */
@@ -53,7 +56,8 @@ export function route<O extends Operation>(op: O, handler: Handler<O>) {
       const params = Object.fromEntries(
         Object.entries(rawParams).map(([k, v]) => [k, Array.isArray(v) ? v.join('/') : v]),
       );
-      const principal = await admitRequest(rt, op, { method: req.method, url: req.url, headers: req.headers, ip }, params);
+      const uploadToken = uploadTokenFor(op, req.headers);
+      const principal = uploadToken ? (await assertMigrated(rt), null) : await admitRequest(rt, op, { method: req.method, url: req.url, headers: req.headers, ip }, params);
       const url = new URL(req.url);
       const query = (op.query ? parseWith(op.query, Object.fromEntries(url.searchParams)) : undefined) as QueryInput<O>;
       let body: unknown;
@@ -62,7 +66,7 @@ export function route<O extends Operation>(op: O, handler: Handler<O>) {
         body = op.bodyCheckedBy === 'handler' ? raw : parseWith(op.body, raw);
       }
       return withApiHeaders(
-        await handler({ req, rt, params, body: body as BodyInput<O>, query, ip, principal }),
+        await handler({ req, rt, params, body: body as BodyInput<O>, query, ip, principal, uploadToken }),
       );
     } catch (err) {
       return errorResponse(err);
@@ -88,6 +92,17 @@ export async function admitRequest(
     throw new AppError('forbidden', 'Cross-site request refused');
   }
   return principal;
+}
+
+/**
+ * The guest upload token (htmls_upl_…) a request brings as its Bearer, when its operation takes
+ * one: then no other authentication runs, and the handler resolves the token against the group
+ * it names (lib/shares/uploader.ts). On any other operation the token is just a failed Bearer.
+ */
+export function uploadTokenFor(op: { uploadToken?: true }, headers: HeaderSource): string | undefined {
+  if (!op.uploadToken) return undefined;
+  const token = bearerToken(headers);
+  return token && token.startsWith(UPLOAD_TOKEN_PREFIX) ? token : undefined;
 }
 
 function clientIp(rt: Runtime, headers: Headers): string {

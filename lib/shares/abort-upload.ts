@@ -1,7 +1,7 @@
 import 'server-only';
 import { findShareGroup } from '@/db/queries/shares';
 import { discardPendingGroup, stalePendingGroups } from '@/db/queries/uploads';
-import type { Principal } from '../auth/principal';
+import type { Uploader } from './uploader';
 import { AppError } from '../errors';
 import { mapLimit } from '../map-limit';
 import type { Runtime } from '../runtime';
@@ -16,8 +16,8 @@ const completed = () => new AppError('already_completed', 'This upload is alread
  * POST /api/shares/upload/abort: a pending upload and everything it stored. Members abort
  * their own; the administrator any member's (its reservation is released at once).
  */
-export async function abortUpload(rt: Runtime, principal: Principal, groupId: string): Promise<void> {
-  const group = await ownGroupOrThrow(rt, principal, groupId, { anyOwnerForAdmin: true });
+export async function abortUpload(rt: Runtime, caller: Uploader, groupId: string): Promise<void> {
+  const group = await ownGroupOrThrow(rt, caller, groupId, { anyOwnerForAdmin: true });
   if (group.uploadState === 'complete') throw completed();
   if (!(await discardGroup(rt, groupId))) {
     const now = await findShareGroup(rt.db, groupId);

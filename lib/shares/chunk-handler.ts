@@ -4,17 +4,18 @@ import { AppError } from '../errors';
 import { jsonReply } from '../http/fast';
 import { fastRoute } from '../http/fast-route';
 import { uploadChunk } from './upload-part';
+import { uploaderFor } from './uploader';
 
 /**
  * PUT /api/shares/upload/chunk — a proxy-mode part streamed from the socket into the store.
  * server.ts calls this before Next (a Next handler moves bytes at a third of the speed): it has
  * no route file.
  */
-export const handleChunk = fastRoute(operations.uploadChunk, async ({ req, rt, principal, query }) => {
+export const handleChunk = fastRoute(operations.uploadChunk, async ({ req, rt, principal, uploadToken, query }) => {
   const length = req.header('content-length');
   if (length === undefined || !/^\d{1,15}$/.test(length) || req.header('transfer-encoding')) {
     throw new AppError('invalid_request', 'Send the part with a Content-Length header (no chunked encoding)');
   }
   if (!req.body) throw new AppError('invalid_request', 'The part has no body');
-  return jsonReply(200, await uploadChunk(rt, principal!, query, req.body, Number(length)));
+  return jsonReply(200, await uploadChunk(rt, await uploaderFor(rt, { principal, uploadToken }, query.groupId), query, req.body, Number(length)));
 });

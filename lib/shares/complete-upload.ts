@@ -2,7 +2,8 @@ import 'server-only';
 import { findShare, findShareGroup, listPendingUploads } from '@/db/queries/shares';
 import { partCrcsOf, publishGroup, type PartCrcRow } from '@/db/queries/uploads';
 import type { PendingUploadRow, ShareGroupRow } from '@/db/schema';
-import type { Principal } from '../auth/principal';
+import type { Uploader } from './uploader';
+import { checkReceivedUpload, refusalAfterPublish } from '../requests/complete-guest';
 import type { CompleteInput } from '../contract/shares';
 import { AppError, notFound } from '../errors';
 import { mapLimit } from '../map-limit';
@@ -26,7 +27,7 @@ const alreadyCompleted = () => new AppError('already_completed', 'This upload is
  * holds (ListParts), never from what the client says, then publishes the share in one
  * transaction whose conditional update decides the race with a second complete or an abort.
  */
-export async function completeUpload(rt: Runtime, principal: Principal, input: CompleteInput): Promise<ShareDto> {
+export async function completeUpload(rt: Runtime, caller: Uploader, input: CompleteInput): Promise<ShareDto> {
   // Completes of one group in this process run one after the other: the later ones then find
   // it complete (409) instead of racing the first one's merges in the store, where each store
   // fails its own way (NoSuchUpload, a 500 from radosgw…). Across instances the conditional
@@ -35,7 +36,7 @@ export async function completeUpload(rt: Runtime, principal: Principal, input: C
   const before = running.get(input.groupId);
   const mine = (async () => {
     await before?.catch(() => {});
-    return completeOnce(rt, principal, input);
+    return completeOnce(rt, caller, input);
   })();
   running.set(input.groupId, mine);
   try {
@@ -45,8 +46,8 @@ export async function completeUpload(rt: Runtime, principal: Principal, input: C
   }
 }
 
-async function completeOnce(rt: Runtime, principal: Principal, input: CompleteInput): Promise<ShareDto> {
-  const group = await ownGroupOrThrow(rt, principal, input.groupId);
+async function completeOnce(rt: Runtime, caller: Uploader, input: CompleteInput): Promise<ShareDto> {
+  const group = await ownGroupOrThrow(rt, caller, input.groupId);
   if (group.uploadState === 'complete') throw alreadyCompleted();
   const pending = await listPendingUploads(rt.db, group.id);
   // A complete that won meanwhile deleted the pending rows: this one lost the race (409).
@@ -63,6 +64,8 @@ async function completeOnce(rt: Runtime, principal: Principal, input: CompleteIn
       const p = pending[bad];
       throw new AppError('size_mismatch', `${p.relativePath} was declared as ${p.declaredSize} bytes but a different size arrived; the upload was cancelled`);
     }
+    // A guest's upload to a file request: every limit again, on the sizes the store reports.
+    if (group.requestId) await checkReceivedUpload(rt, group, pending.map((p, i) => ({ pending: p, size: storedSize(checked[i] as PartInfo[] | ObjectInfo) })), 'sizes');
     stored = await mapLimit(pending, STORE_CONCURRENCY, async (p, i) => {
       const parts = checked[i] as PartInfo[] | ObjectInfo;
       const object = Array.isArray(parts)
@@ -82,6 +85,8 @@ async function completeOnce(rt: Runtime, principal: Principal, input: CompleteIn
     throw e;
   }
 
+  // …and the types on the files' first bytes, now that they are whole objects.
+  if (group.requestId) await checkReceivedUpload(rt, group, stored.map((s) => ({ pending: s.pending, size: s.object.size })), 'bytes');
   // The CRC rows of parts this process took are written behind their replies: wait for them.
   await flushPartCrcs();
   const crcs = await partCrcsOf(rt.db, pending.map((p) => p.id));
@@ -97,7 +102,13 @@ async function completeOnce(rt: Runtime, principal: Principal, input: CompleteIn
       etag: object.etag,
       crc32: parts ? fileCrc(parts, crcs.get(p.id) ?? []) : null,
     })),
+    // Received files stay private until their owner publishes them.
+    group.requestId ? { status: 'offline', requestId: group.requestId } : {},
   );
+  if (won === 'request_refused') {
+    await discardGroup(rt, group.id);
+    throw await refusalAfterPublish(rt, group.requestId!);
+  }
   if (!won) {
     const now = await findShareGroup(rt.db, group.id);
     if (now?.uploadState === 'complete') throw alreadyCompleted();
@@ -108,6 +119,8 @@ async function completeOnce(rt: Runtime, principal: Principal, input: CompleteIn
   forgetPendingParts(group.id);
   return toShareDto((await findShare(rt.db, group.id))!);
 }
+
+const storedSize = (c: PartInfo[] | ObjectInfo) => (Array.isArray(c) ? c.reduce((n, x) => n + x.size, 0) : c.size);
 
 function checkNamedParts(pending: PendingUploadRow[], input: CompleteInput): void {
   const named = new Map<string, CompleteInput['files'][number]>();

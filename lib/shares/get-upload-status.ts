@@ -1,7 +1,7 @@
 import 'server-only';
 import { listPendingUploads } from '@/db/queries/shares';
 import type { PendingUploadRow } from '@/db/schema';
-import type { Principal } from '../auth/principal';
+import type { Uploader } from './uploader';
 import type { UploadStatus } from '../contract/upload-protocol';
 import { AppError } from '../errors';
 import { mapLimit } from '../map-limit';
@@ -10,8 +10,8 @@ import { isStorageNotFound } from '../storage/types';
 import { ownGroupOrThrow } from './own-group';
 
 /** POST /api/shares/upload/status: which parts the store already holds, to resume an upload. */
-export async function getUploadStatus(rt: Runtime, principal: Principal, groupId: string): Promise<UploadStatus> {
-  const group = await ownGroupOrThrow(rt, principal, groupId);
+export async function getUploadStatus(rt: Runtime, caller: Uploader, groupId: string): Promise<UploadStatus> {
+  const group = await ownGroupOrThrow(rt, caller, groupId);
   if (group.uploadState !== 'pending') throw new AppError('already_completed', 'This upload is already complete');
   const pending = await listPendingUploads(rt.db, groupId);
   return {

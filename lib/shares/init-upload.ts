@@ -23,12 +23,18 @@ import { rememberPendingParts } from './pending-parts';
  * reserves the bytes under a lock on the owner's row (parallel inits cannot both squeeze in),
  * then starts one multi-part upload and writes one pending session per file.
  */
-export async function initUpload(rt: Runtime, principal: Principal, input: InitInput, origin: string): Promise<InitResult> {
-  if (input.files.length > MAX_SHARE_FILES) {
-    throw new AppError('too_many_files', `A share holds at most ${MAX_SHARE_FILES} files; this one has ${input.files.length}`);
+export type PlannedFile = InitInput['files'][number] & { relativePath: string };
+
+/**
+ * The files of an init as they will be stored: the service's limits (500 files, 50 GB), each
+ * sanitized path unique, and the bytes the upload reserves while pending.
+ */
+export function planFiles(list: InitInput['files']): { files: PlannedFile[]; total: number; reserve: number } {
+  if (list.length > MAX_SHARE_FILES) {
+    throw new AppError('too_many_files', `A share holds at most ${MAX_SHARE_FILES} files; this one has ${list.length}`);
   }
   const seen = new Map<string, string>();
-  const files = input.files.map((f) => {
+  const files = list.map((f) => {
     const relativePath = sanitizeRelativePath(f.clientPath);
     const key = pathKey(relativePath);
     const earlier = seen.get(key);
@@ -41,6 +47,11 @@ export async function initUpload(rt: Runtime, principal: Principal, input: InitI
   // something even when the file is empty, so the quota bounds them too.
   const reserve = files.reduce((n, f) => n + Math.max(f.size, MIN_RESERVATION), 0);
   if (total > MAX_SHARE_BYTES) throw new AppError('too_large', 'A share holds at most 50 GB');
+  return { files, total, reserve };
+}
+
+export async function initUpload(rt: Runtime, principal: Principal, input: InitInput, origin: string): Promise<InitResult> {
+  const { files, reserve } = planFiles(input.files);
   const expiresAt = input.expires_at ? new Date(input.expires_at) : null;
   // The password's hash is the costly step: counted first, computed only once every cap passed.
   if (input.password) await limitPasswordSetting(rt, principal);
@@ -78,6 +89,25 @@ export async function initUpload(rt: Runtime, principal: Principal, input: InitI
 
   try {
     if (input.password) await setPendingGroupPassword(rt.db, groupId, await hashPassword(input.password));
+  } catch (e) {
+    await discardGroup(rt, groupId).catch(() => {});
+    throw e;
+  }
+  return startUploads(rt, groupId, caps, files, ownerId);
+}
+
+/**
+ * One multi-part upload per file of a pending group just reserved, and its pending sessions;
+ * on any failure the group is discarded with whatever it stored.
+ */
+export async function startUploads(
+  rt: Runtime,
+  groupId: string,
+  caps: { mode: 'direct' | 'proxy'; partSize: number },
+  files: PlannedFile[],
+  ownerId: string | null,
+): Promise<InitResult> {
+  try {
     const started = await mapLimit(files, 32, async (f) => {
       const storageKey = sharedFileKey(groupId, f.relativePath);
       const uploadId = await rt.storage.createMultipart(storageKey, { contentType: contentTypeFor(f.relativePath), partSize: caps.partSize });

@@ -10,8 +10,8 @@ import type { Runtime } from '../runtime';
 import { toShareDto, toShareSummaryDto, type ShareDto, type ShareSummaryDto } from './share-dto';
 
 /** GET /api/shares: a page of the caller's shares (the administrator: everyone's), without items. */
-export async function listSharesFor(rt: Runtime, principal: Principal, query: ListQuery): Promise<{ shares: ShareSummaryDto[]; next_cursor: string | null }> {
-  const page = await pageShares(rt.db, shareOwnerOf(principal), pageQueryOf(query));
+export async function listSharesFor(rt: Runtime, principal: Principal, query: ListQuery & { request?: string }): Promise<{ shares: ShareSummaryDto[]; next_cursor: string | null }> {
+  const page = await pageShares(rt.db, shareOwnerOf(principal), pageQueryOf(query), query.request);
   return { shares: page.rows.map(toShareSummaryDto), next_cursor: encodeCursor(page.next) };
 }
 

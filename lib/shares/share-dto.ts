@@ -31,6 +31,10 @@ function toSummary(group: ShareGroupRow, username: string | null, fileCount: num
     max_downloads: group.maxDownloads,
     created_at: group.createdAt.toISOString(),
     url: `/f/${group.id}`,
+    received:
+      group.requestId === null
+        ? null
+        : { request_id: group.requestId, name: group.receivedName ?? '', email: group.receivedEmail ?? '', message: group.receivedMessage ?? '' },
   };
 }
 

@@ -3,20 +3,22 @@ import type { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import { findOwnPendingUpload } from '@/db/queries/shares';
 import type { PendingUploadRow, ShareGroupRow } from '@/db/schema';
-import { ownerIdOf, type Principal } from '../auth/principal';
 import type { ChunkResult, PartRef, PartUrlResult } from '../contract/upload-protocol';
 import { AppError, notFound } from '../errors';
 import type { Runtime } from '../runtime';
 import { isStorageNotFound } from '../storage/types';
 import { expectedPartSize } from './capabilities';
 import { directUploadsAllowed } from './direct-uploads';
+import { isGuest, uploaderOwnerId, type Uploader } from './uploader';
 import { knownPendingPart, recordPartCrcSoon, rememberPendingParts, type PendingPart } from './pending-parts';
 
 const PRESIGN_SECONDS = 15 * 60;
 
 /** The pending session named by the pair, if it belongs to this group and this caller. */
-async function pendingFor(rt: Runtime, principal: Principal, ref: Omit<PartRef, 'partNumber'>): Promise<{ pending: PendingUploadRow; group: ShareGroupRow }> {
-  const row = await findOwnPendingUpload(rt.db, { ownerId: ownerIdOf(principal) }, ref);
+async function pendingFor(rt: Runtime, caller: Uploader, ref: Omit<PartRef, 'partNumber'>): Promise<{ pending: PendingUploadRow; group: ShareGroupRow }> {
+  // A guest's upload token reaches its own group's sessions only.
+  if (isGuest(caller) && ref.groupId !== caller.groupId) throw notFound('No such pending upload');
+  const row = await findOwnPendingUpload(rt.db, { ownerId: uploaderOwnerId(caller) }, ref);
   if (!row) throw notFound('No such pending upload');
   return row;
 }
@@ -26,8 +28,8 @@ function checkPartNumber(pending: PendingUploadRow, partNumber: number): void {
 }
 
 /** POST /api/shares/upload/part-url: a presigned UploadPart URL (direct mode only). */
-export async function presignPartUrl(rt: Runtime, principal: Principal, input: PartRef): Promise<PartUrlResult> {
-  const { pending, group } = await pendingFor(rt, principal, input);
+export async function presignPartUrl(rt: Runtime, caller: Uploader, input: PartRef): Promise<PartUrlResult> {
+  const { pending, group } = await pendingFor(rt, caller, input);
   if (group.uploadMode !== 'direct' || !(await directUploadsAllowed(rt))) {
     throw new AppError('invalid_request', 'This upload goes through the server: PUT its parts to /api/shares/upload/chunk');
   }
@@ -42,14 +44,15 @@ export async function presignPartUrl(rt: Runtime, principal: Principal, input: P
  * read once (the pending session, its group pending and the caller's: ownership in the WHERE)
  * and kept. A known entry is the caller's only when group and owner match what was read.
  */
-async function pendingPartFor(rt: Runtime, principal: Principal, ref: PartRef): Promise<PendingPart> {
-  const ownerId = ownerIdOf(principal);
+async function pendingPartFor(rt: Runtime, caller: Uploader, ref: PartRef): Promise<PendingPart> {
+  const ownerId = uploaderOwnerId(caller);
+  if (isGuest(caller) && ref.groupId !== caller.groupId) throw notFound('No such pending upload');
   const known = knownPendingPart(ref.uploadId, ref.storageKey);
   if (known) {
     if (known.groupId !== ref.groupId || known.ownerId !== ownerId) throw notFound('No such pending upload');
     return known;
   }
-  const { pending, group } = await pendingFor(rt, principal, ref);
+  const { pending, group } = await pendingFor(rt, caller, ref);
   const part: PendingPart = {
     id: pending.id,
     groupId: group.id,
@@ -69,8 +72,8 @@ async function pendingPartFor(rt: Runtime, principal: Principal, ref: PartRef): 
  * announced length must be the part's exact size (413 above the part size), so a short or
  * long body is refused up front.
  */
-export async function uploadChunk(rt: Runtime, principal: Principal, ref: PartRef, body: Readable, contentLength: number): Promise<ChunkResult> {
-  const pending = await pendingPartFor(rt, principal, ref);
+export async function uploadChunk(rt: Runtime, caller: Uploader, ref: PartRef, body: Readable, contentLength: number): Promise<ChunkResult> {
+  const pending = await pendingPartFor(rt, caller, ref);
   if (ref.partNumber > pending.partCount) throw new AppError('invalid_request', `partNumber must be between 1 and ${pending.partCount}`);
   if (contentLength > pending.partSize) throw new AppError('part_too_large', `A part is at most ${pending.partSize} bytes`);
   const expected = expectedPartSize(pending.declaredSize, pending.partSize, ref.partNumber);

@@ -35,7 +35,9 @@ export async function runShareUpload<Body>(transport: UploadTransport<Body>, sou
     const bySource = new Map(sources.map((s) => [s.clientPath, s]));
     const progress = new ProgressTracker(sources, opts.onProgress);
     progress.report();
-    const caps = await call(transport, 'uploadCapabilities', undefined, stop.signal);
+    // A guest (an upload token, not a session) cannot ask for the capabilities: the group's
+    // mode says them (3 parts at once straight to the store, 1 through the server).
+    const caps = opts.guest ? null : await call(transport, 'uploadCapabilities', undefined, stop.signal);
     const { group, status } = await openGroup(transport, sources, bySource, opts, stop.signal);
     const run = new PartRunner(transport, group, bySource, progress, opts, stop);
     try {
@@ -43,11 +45,11 @@ export async function runShareUpload<Body>(transport: UploadTransport<Body>, sou
       const { stored, todo } = splitByStatus(jobs, status);
       for (const job of jobs) progress.expectParts(job.file.clientPath, 1);
       for (const [job, part] of stored) run.record(job, part);
-      const parallel = Math.max(1, group.mode === caps.mode ? caps.parallel : 1);
+      const parallel = caps ? Math.max(1, group.mode === caps.mode ? caps.parallel : 1) : group.mode === 'direct' ? 3 : 1;
       await opts.onPlan?.({ ...group, parallel, totalParts: jobs.length, storedParts: stored.size, resumed: Boolean(opts.resumeGroupId) });
       progress.stage = 'uploading';
       progress.report();
-      await run.all(todo, parallel, opts.retries ?? caps.maxRetries ?? 4);
+      await run.all(todo, parallel, opts.retries ?? caps?.maxRetries ?? 4);
       progress.stage = 'finishing';
       progress.report();
       return await complete(transport, group, run.etags, opts.retries ?? 4, opts.backoffMs ?? backoffWithJitter, stop.signal);
@@ -81,6 +83,8 @@ async function openGroup<Body>(
     }
     return { group: st, status: st.files };
   }
+  const files = sources.map((s) => ({ clientPath: s.clientPath, size: s.size, contentType: s.contentType || undefined }));
+  if (opts.init) return { group: await opts.init(files, signal), status: [] };
   const init = await call(
     transport,
     'initUpload',
@@ -89,7 +93,7 @@ async function openGroup<Body>(
       expires_at: opts.expiresAt ?? undefined,
       password: opts.password || undefined,
       max_downloads: opts.maxDownloads ?? undefined,
-      files: sources.map((s) => ({ clientPath: s.clientPath, size: s.size, contentType: s.contentType || undefined })),
+      files,
     },
     signal,
   );

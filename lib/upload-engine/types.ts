@@ -3,7 +3,7 @@
  * (engine.ts) runs unchanged in a browser and in Node: the browser supplies Blob slices and an
  * XMLHttpRequest transport, Node supplies file ranges and an http.request transport.
  */
-import type { InitFile } from '../contract/upload-protocol';
+import type { InitFile, InitResult } from '../contract/upload-protocol';
 import type { ShareDto } from '../shares/share-dto';
 
 export type { ShareDto };
@@ -77,6 +77,13 @@ export interface UploadOptions {
   /** Cancels the upload; with `abortOnCancel` (the default) the server forgets it too. */
   signal?: AbortSignal;
   abortOnCancel?: boolean;
+  /**
+   * Starts the group another way than POST /api/shares/upload/init: a guest's upload to a file
+   * request (POST /api/requests/:id/upload), whose upload token the caller's transport then sends.
+   */
+  init?(files: { clientPath: string; size: number; contentType?: string }[], signal: AbortSignal): Promise<InitResult>;
+  /** The caller holds an upload token, not a session: no capabilities call (the group's mode decides). */
+  guest?: boolean;
   /** Resume this pending upload (POST /api/shares/upload/status) instead of starting one. */
   resumeGroupId?: string;
   onProgress?(p: UploadProgress): void;

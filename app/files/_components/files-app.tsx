@@ -13,16 +13,18 @@ import { ProfilePanel } from './profile-panel';
 import { QuotaMeter } from './quota-meter';
 import { SharesPanel } from './shares-panel';
 import type { FilesSession } from './types';
-import { SettingsIcon, SharesIcon, UploadIcon } from './tab-icons';
+import { RequestsIcon, SettingsIcon, SharesIcon, UploadIcon } from './tab-icons';
+import { RequestsPanel } from './requests-panel';
 import { reservedBy, useShares } from './use-shares';
 import { UsersPanel } from './users-panel';
 
-type View = 'shares' | 'profile' | 'tokens' | 'users';
+type View = 'shares' | 'requests' | 'profile' | 'tokens' | 'users';
 /** The phone layout's tabs: the native clients' Upload, Shares and Settings. */
-type Tab = 'upload' | 'shares' | 'settings';
+type Tab = 'upload' | 'shares' | 'requests' | 'settings';
 const TABS: (MobileTab & { id: Tab })[] = [
   { id: 'upload', label: 'Upload', icon: <UploadIcon /> },
   { id: 'shares', label: 'Shares', icon: <SharesIcon /> },
+  { id: 'requests', label: 'Requests', icon: <RequestsIcon /> },
   { id: 'settings', label: 'Settings', icon: <SettingsIcon /> },
 ];
 const isTab = (s: string): s is Tab => TABS.some((t) => t.id === s);
@@ -78,6 +80,7 @@ export function FilesApp() {
   const name = user ? user.display_name || user.username : 'Administrator';
   const views: { id: View; label: string }[] = [
     { id: 'shares', label: 'Shares' },
+    { id: 'requests' as const, label: 'Requests' },
     ...(user ? [{ id: 'profile' as const, label: 'Profile' }] : []),
     { id: 'tokens' as const, label: 'Access tokens' },
     ...(session.role === 'admin' ? [{ id: 'users' as const, label: 'Users' }] : []),
@@ -143,7 +146,10 @@ export function FilesApp() {
             </>
           )}
         />
-        <section {...mobilePanelProps(idBase, 'settings', narrow)} className={`space-y-6 ${shownOn(view !== 'shares', tab === 'settings')}`}>
+        <section {...mobilePanelProps(idBase, 'requests', narrow)} className={shownOn(view === 'requests', tab === 'requests')}>
+          {view === 'requests' || (narrow && tab === 'requests') ? <RequestsPanel admin={session.role === 'admin'} canCreate={user !== null} myId={user?.id ?? null} /> : null}
+        </section>
+        <section {...mobilePanelProps(idBase, 'settings', narrow)} className={`space-y-6 ${shownOn(view !== 'shares' && view !== 'requests', tab === 'settings')}`}>
           {settingsOpen ? <AccountCard user={user} name={name} reserved={reserved} onSignOut={logout} /> : null}
           {user && (view === 'profile' || settingsOpen) ? <ProfilePanel user={user} onSaved={refresh} onDeleted={() => setSession(null)} /> : null}
           {view === 'tokens' || settingsOpen ? <AccessTokensPanel admin={session.role === 'admin'} /> : null}

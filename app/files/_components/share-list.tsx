@@ -49,7 +49,7 @@ export function ShareList({
             <ShareRow
               key={s.id}
               share={s}
-              mine={s.user_id === myId}
+              mine={s.user_id === myId && s.received === null}
               showOwner={admin}
               record={pending.get(s.id)}
               busy={busy}

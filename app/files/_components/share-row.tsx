@@ -107,7 +107,19 @@ export function ShareRow({
               </Badge> : null}
             {expired ? <Badge tone="red">expired</Badge> : null}
             {limitReached ? <Badge tone="red">download limit reached</Badge> : null}
+            {s.received ? (
+              <span data-testid="received-from">
+                <Badge tone="indigo">{pending ? 'arriving from' : 'received from'} {s.received.name || 'a guest'}</Badge>
+              </span>
+            ) : null}
           </div>
+          {s.received && (s.received.email || s.received.message) ? (
+            <p className="mt-1 break-words text-xs text-subtle">
+              {s.received.email ? <a href={`mailto:${s.received.email}`} className="underline">{s.received.email}</a> : null}
+              {s.received.email && s.received.message ? ' · ' : null}
+              {s.received.message ? `“${s.received.message}”` : null}
+            </p>
+          ) : null}
           <p className="mt-1 text-xs text-muted">
             {pending ? `holds ${formatBytes(s.total_bytes)} of quota${parts}` : `${s.file_count} ${s.file_count === 1 ? 'file' : 'files'} · ${formatBytes(s.total_bytes)}`} · created {formatDate(s.created_at)}
             {pending ? '' : ` · expires ${formatDate(s.expires_at)} · `}

@@ -21,3 +21,9 @@ export const SettingsIcon = () => (
     <circle cx="17" cy="18" r="2" />
   </svg>
 );
+
+export const RequestsIcon = () => (
+  <svg {...svg}>
+    <path d="M4 13h4l1.5 3h5L16 13h4M4 13l2.5-7h11L20 13v5.5a1.5 1.5 0 0 1-1.5 1.5h-13A1.5 1.5 0 0 1 4 18.5V13Z" />
+  </svg>
+);

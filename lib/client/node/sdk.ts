@@ -11,12 +11,12 @@ import { endpointPath, endpoints, type EndpointName } from '../../contract/endpo
 import { LIST_FIELD, pageQueryString, type ListEntry, type ListName, type ListPage, type PageQuery } from '../../contract/list-types';
 import type { BodyOf, ResponseOf } from '../../contract/operations';
 import { runShareUpload } from '../../upload-engine/engine';
-import type { UploadPlan, UploadProgress } from '../../upload-engine/types';
+import type { UploadPlan, UploadProgress, UploadTransport } from '../../upload-engine/types';
 import { ApiError } from '../api';
 import { appendSiteFields, type SiteFields } from '../site-fields';
 import { collectFiles } from './local-files';
-import { apiRequest, fileSource, nodeTransport } from './node-transport';
-import { fingerprint, readState, removeState, stateRecorder, writeState } from './upload-state';
+import { apiRequest, fileSource, nodeTransport, type FileRange } from './node-transport';
+import { fingerprint, readState, removeState, stateRecorder, writeState, type UploadState } from './upload-state';
 import type { ProjectDto } from '@/lib/hosting/project-dto';
 import type { ShareDto } from '@/lib/shares/share-dto';
 
@@ -45,6 +45,15 @@ export interface ShareUploadOptions {
   /** Retries per part after the first attempt (the contract's maxRetries, 4). */
   retries?: number;
   backoffMs?: (attempt: number) => number;
+}
+
+export interface RequestSendOptions extends Pick<ShareUploadOptions, 'onProgress' | 'onPlan' | 'onPartDone' | 'includeDotfiles' | 'onSkipped' | 'stateFile' | 'stateDir' | 'retries' | 'backoffMs'> {
+  /** Who sends: the request may require a name. */
+  name?: string;
+  email?: string;
+  message?: string;
+  /** The request's password, when it has one. */
+  password?: string;
 }
 
 export const configDir = () => process.env.HTMLS_CONFIG_DIR || path.join(os.homedir(), '.config', 'htmls');
@@ -118,6 +127,13 @@ export class HtmlsClient {
     } while (cursor);
     return all;
   }
+  /** One page of the caller's file requests (the administrator: everyone's), newest first. */
+  listRequests = (query: PageQuery = {}) => this.op('listRequests', undefined, undefined, query);
+  requestPages = (query: Omit<PageQuery, 'cursor'> = {}) => this.pages('listRequests', query);
+  getRequest = async (id: string) => (await this.op('getRequest', undefined, { id })).request;
+  createRequest = async (p: BodyOf<'createRequest'>) => (await this.op('createRequest', p)).request;
+  updateRequest = async (id: string, p: BodyOf<'updateRequest'>) => (await this.op('updateRequest', p, { id })).request;
+  deleteRequest = (id: string) => this.op('deleteRequest', undefined, { id });
   createToken = (p: BodyOf<'createToken'>) => this.op('createToken', p);
   deleteToken = (id: string) => this.op('deleteToken', undefined, { id });
 
@@ -141,6 +157,81 @@ export class HtmlsClient {
     // A .zip is unpacked by the server, which says what it left out.
     if (result.skipped?.length) opts.onSkipped?.(result.skipped);
     return { ...result, skipped: result.skipped ?? [], warnings: result.warnings ?? [] };
+  }
+
+  /**
+   * Sends files and folders to someone's file request (no account: the request's link is the
+   * credential) on the same engine, resuming an interrupted run of the same files: the state
+   * file keeps the group and its upload token (0600) until the upload completes.
+   */
+  async sendToRequest(requestId: string, inputs: string[], opts: RequestSendOptions = {}): Promise<ShareDto> {
+    const { files, skipped } = await collectFiles(inputs, { includePrivate: opts.includeDotfiles });
+    if (skipped.length > 0) opts.onSkipped?.(skipped);
+    if (files.length === 0) throw new ApiError(400, 'invalid_request', 'Nothing to send: no files found');
+    const stateFile = opts.stateFile ?? path.join(opts.stateDir ?? path.join(configDir(), 'uploads'), `${fingerprint(`${this.baseUrl}/r/${requestId}`, files)}.json`);
+    const sources = files.map((f) => fileSource(f.file, f.path, f.size));
+    const saved = await readState(stateFile);
+    let uploadToken: string | undefined;
+    // Every protocol call after the init carries the upload token; the init itself needs none.
+    const transport: UploadTransport<FileRange> = {
+      json: (method, p, body, signal) => apiRequest(this.baseUrl, uploadToken, method, p, body, signal),
+      put: (req) => nodeTransport(this.baseUrl, uploadToken).put(req),
+    };
+    let recorder: ReturnType<typeof stateRecorder> | undefined;
+    let partsStored = 0;
+    const run = (resume?: UploadState) => {
+      uploadToken = resume?.uploadToken;
+      return runShareUpload(transport, sources, {
+        guest: true,
+        resumeGroupId: resume?.groupId,
+        init: async (list, signal) => {
+          const { uploadToken: token, ...init } = await apiRequest<ResponseOf<'requestUpload'>>(
+            this.baseUrl,
+            undefined,
+            endpoints.requestUpload.method,
+            endpointPath('requestUpload', { id: requestId }),
+            { name: opts.name, email: opts.email, message: opts.message, password: opts.password, files: list },
+            signal,
+          );
+          uploadToken = token;
+          return init;
+        },
+        retries: opts.retries,
+        backoffMs: opts.backoffMs,
+        onProgress: opts.onProgress,
+        onPlan: async (plan) => {
+          const state = resume ?? { baseUrl: this.baseUrl, groupId: plan.groupId, uploadToken };
+          if (!resume) await writeState(stateFile, state);
+          recorder = stateRecorder(stateFile, state);
+          opts.onPlan?.(plan);
+        },
+        onPartStored: (file, partNumber) => {
+          recorder?.partStored(file.clientPath, partNumber);
+          opts.onPartDone?.(++partsStored);
+        },
+        onAbandoned: () => void recorder?.close().then(() => removeState(stateFile)),
+      });
+    };
+    let share: ShareDto;
+    if (saved && saved.baseUrl === this.baseUrl && saved.uploadToken) {
+      try {
+        share = await run(saved);
+      } catch (e) {
+        if (!(e instanceof ApiError)) throw e;
+        // The old upload is gone (completed by the run that crashed, aborted, expired) or its
+        // files changed: its token is spent, so start afresh.
+        if (e.status === 401 || e.status === 404 || e.code === 'files_changed') {
+          await recorder?.close();
+          await removeState(stateFile);
+          share = await run();
+        } else throw e;
+      }
+    } else {
+      share = await run();
+    }
+    await recorder?.close();
+    await removeState(stateFile);
+    return share;
   }
 
   /**

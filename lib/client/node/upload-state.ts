@@ -11,6 +11,8 @@ import path from 'node:path';
 export interface UploadState {
   baseUrl: string;
   groupId: string;
+  /** A guest upload to a file request: its upload token (the only credential it has). */
+  uploadToken?: string;
   /** Parts the store confirmed, as "clientPath#partNumber". */
   stored?: string[];
 }

@@ -1,0 +1,337 @@
+'use client';
+
+import { useEffect, useRef, useState } from 'react';
+import { DropZone } from '@/app/_components/drop-zone';
+import { Button, Card, ErrorText, Field } from '@/app/_components/ui';
+import { UploadProgressView } from '@/app/files/_components/upload-progress';
+import { ApiError, api } from '@/lib/client/api';
+import { filesAndHandlesFromDrop, filesFromHandles, filesFromList, isJunk, type PickedFile } from '@/lib/client/collect-files';
+import { describeError, formatBytes } from '@/lib/client/format';
+import { matchFiles } from '@/lib/client/match-files';
+import { forgetPendingUpload, listPendingUploads, markPartDone, savePendingUpload, type PendingUpload } from '@/lib/client/pending-uploads';
+import { blobSource, guestTransport } from '@/lib/client/share-upload';
+import { endpointPath } from '@/lib/contract/endpoints';
+import type { ResponseOf } from '@/lib/contract/operations';
+import { runShareUpload } from '@/lib/upload-engine/engine';
+import { isCancel, isRetryable } from '@/lib/upload-engine/retry';
+import type { UploadProgress } from '@/lib/upload-engine/types';
+
+export interface GuestRequestView {
+  id: string;
+  note: string;
+  ownerName: string;
+  expiresAt: string | null;
+  maxFiles: number;
+  maxBytes: number;
+  limitedFiles: boolean;
+  limitedBytes: boolean;
+  allowedTypes: string[] | null;
+  requireName: boolean;
+  unlock: string | null;
+}
+
+/** "PDF or video", "JPG, PNG or PDF". */
+function typesInWords(types: string[]): string {
+  const words = types.map((t) => (t.endsWith('/*') ? t.slice(0, -2) : t.startsWith('.') ? t.slice(1).toUpperCase() : t));
+  return words.length === 1 ? words[0] : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
+}
+
+/** The request's limits in plain words: "Up to 10 files, 2.0 GB in all, PDF or video." */
+export function limitsInWords(r: Pick<GuestRequestView, 'maxFiles' | 'maxBytes' | 'limitedFiles' | 'limitedBytes' | 'allowedTypes'>): string {
+  const parts = [`up to ${r.maxFiles} ${r.maxFiles === 1 ? 'file' : 'files'}`, `${formatBytes(r.maxBytes)} in all`];
+  if (r.allowedTypes) parts.push(typesInWords(r.allowedTypes));
+  const s = parts.join(', ');
+  return `${s[0].toUpperCase()}${s.slice(1)}.`;
+}
+
+const extensionOf = (name: string) => {
+  const base = name.slice(name.lastIndexOf('/') + 1).toLowerCase();
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot) : '';
+};
+
+/** What the server will refuse, said before a byte is sent (the server checks again). */
+function checkPicked(r: GuestRequestView, files: PickedFile[]): string | null {
+  if (files.length === 0) return 'Choose at least one file.';
+  if (files.length > r.maxFiles) return `This request takes at most ${r.maxFiles} ${r.maxFiles === 1 ? 'file' : 'files'}; you chose ${files.length}.`;
+  const total = files.reduce((n, f) => n + f.file.size, 0);
+  if (total > r.maxBytes) return `This request takes at most ${formatBytes(r.maxBytes)} in all; these files are ${formatBytes(total)}.`;
+  if (r.allowedTypes) {
+    const allowed = r.allowedTypes;
+    const wrong = files.find((f) => {
+      const ext = extensionOf(f.path);
+      const type = f.file.type.toLowerCase();
+      return !allowed.some((a) => (a.startsWith('.') ? a === ext : a.endsWith('/*') ? type.startsWith(a.slice(0, -1)) : a === type));
+    });
+    if (wrong) return `${wrong.path} is not a type this request takes (${typesInWords(allowed)}).`;
+  }
+  return null;
+}
+
+type Done = { files: number; bytes: number };
+
+/**
+ * The guest side of a file request: who asks and for what, the sender's name, e-mail and
+ * message, files and folders by drop or picker, then the /files upload engine with an upload
+ * token instead of a session. Its plan is kept in IndexedDB like the console's, so a reload or
+ * a closed tab resumes: the same files picked (or dropped) again continue where they stopped.
+ */
+export function RequestUpload({ request: r }: { request: GuestRequestView }) {
+  const owner = `request:${r.id}`;
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [message, setMessage] = useState('');
+  const [picked, setPicked] = useState<PickedFile[]>([]);
+  const [handles, setHandles] = useState<FileSystemHandle[]>([]);
+  const [pending, setPending] = useState<PendingUpload | null>(null);
+  const [progress, setProgress] = useState<UploadProgress | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<Done | null>(null);
+  const control = useRef<AbortController | null>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    void listPendingUploads().then((all) => setPending(all.find((u) => u.ownerId === owner && u.uploadToken) ?? null));
+  }, [owner]);
+
+  useEffect(() => {
+    if (!progress) return;
+    const warn = (e: BeforeUnloadEvent) => {
+      e.preventDefault();
+      e.returnValue = '';
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [progress]);
+
+  const choose = (files: PickedFile[], dropped: FileSystemHandle[] = []) => {
+    setError(null);
+    setPicked(files.filter((f) => !isJunk(f.path)));
+    setHandles(dropped);
+  };
+
+  async function send(files: PickedFile[], resume: PendingUpload | null) {
+    setError(null);
+    const c = new AbortController();
+    control.current = c;
+    let token = resume?.uploadToken;
+    let record = resume;
+    let saving = Promise.resolve();
+    const queue = (fn: () => Promise<void>) => (saving = saving.then(fn, fn));
+    setProgress({ stage: 'preparing', loaded: 0, total: files.reduce((n, f) => n + f.file.size, 0), speed: 0, eta: Infinity, files: [] });
+    try {
+      await runShareUpload(
+        guestTransport(() => token),
+        files.map((f) => blobSource(f.file, f.path)),
+        {
+          guest: true,
+          signal: c.signal,
+          abortOnCancel: false,
+          resumeGroupId: resume?.groupId,
+          init: async (list, signal) => {
+            const res = await api<ResponseOf<'requestUpload'>>(endpointPath('requestUpload', { id: r.id }), {
+              method: 'POST',
+              signal,
+              body: { name: name.trim() || undefined, email: email.trim() || undefined, message: message || undefined, unlock: r.unlock ?? undefined, files: list },
+            });
+            token = res.uploadToken;
+            return res;
+          },
+          onProgress: (p) => setProgress({ ...p, files: [...p.files] }),
+          onPlan: async (plan) => {
+            if (record) return;
+            const byPath = new Map(files.map((f) => [f.path, f.file]));
+            record = {
+              groupId: plan.groupId,
+              ownerId: owner,
+              createdAt: new Date().toISOString(),
+              note: '',
+              files: plan.files.map((f) => ({ clientPath: f.clientPath, size: byPath.get(f.clientPath)?.size ?? 0, lastModified: byPath.get(f.clientPath)?.lastModified ?? 0 })),
+              partsDone: [],
+              totalParts: plan.totalParts,
+              handles: handles.length ? handles : undefined,
+              uploadToken: token,
+            };
+            const saved = record;
+            await queue(() => savePendingUpload(saved));
+          },
+          onPartStored: (f, n) => void queue(() => (record ? markPartDone(record.groupId, `${f.uploadId}:${n}`) : Promise.resolve())),
+          onAbandoned: (g) => void queue(() => forgetPendingUpload(g)),
+        },
+      );
+      if (record) await queue(() => forgetPendingUpload(record!.groupId));
+      setPending(null);
+      setPicked([]);
+      setDone({ files: files.length, bytes: files.reduce((n, f) => n + f.file.size, 0) });
+    } catch (e) {
+      if (record && (isRetryable(e) || isCancel(e))) {
+        setPending(record);
+        setError(isCancel(e) ? 'Paused. Choose Continue to send the rest.' : `${describeError(e)} Choose Continue to try again: what arrived is kept.`);
+      } else {
+        // Refused (a limit, a closed request, a spent token): nothing is kept to resume.
+        if (record) await queue(() => forgetPendingUpload(record!.groupId));
+        setPending(null);
+        setError(e instanceof ApiError && e.status === 401 && resume ? 'That upload can no longer be continued. Send the files again.' : describeError(e));
+      }
+    } finally {
+      await saving;
+      control.current = null;
+      setProgress(null);
+    }
+  }
+
+  function start() {
+    if (r.requireName && !name.trim()) return setError('Enter your name: the person asking wants to know who sends.');
+    if (pending) {
+      // The same files as the interrupted upload: continue it instead of starting over.
+      const m = matchFiles(pending.files, picked);
+      if (m.missing.length === 0 && m.changed.length === 0 && picked.length === pending.files.length) {
+        return void send(pending.files.map((f) => ({ file: m.matched.get(f.clientPath)!, path: f.clientPath })), pending);
+      }
+    }
+    const refusal = checkPicked(r, picked);
+    if (refusal) return setError(refusal);
+    void send(picked, null);
+  }
+
+  async function continueFromHandles() {
+    if (!pending?.handles) return;
+    const files = await filesFromHandles(pending.handles);
+    if (!files) return setError('The browser did not let the page read the files again: choose them once more.');
+    const m = matchFiles(pending.files, files);
+    if (m.missing.length || m.changed.length) return setError('Some files changed since the upload started: send them again.');
+    await send(pending.files.map((f) => ({ file: m.matched.get(f.clientPath)!, path: f.clientPath })), pending);
+  }
+
+  async function discard() {
+    if (!pending) return;
+    const p = pending;
+    setPending(null);
+    await api(endpointPath('abortUpload'), { method: 'POST', body: { groupId: p.groupId }, token: p.uploadToken }).catch(() => {});
+    await forgetPendingUpload(p.groupId);
+  }
+
+  const total = picked.reduce((n, f) => n + f.file.size, 0);
+  const title = r.note ? r.note.split('\n')[0].slice(0, 120) : `Send files to ${r.ownerName}`;
+
+  return (
+    <main className="mx-auto max-w-2xl px-4 py-8">
+      <header className="mb-6">
+        <p className="text-sm font-medium text-indigo-600 dark:text-indigo-400">htmls · file request</p>
+        <h1 className="mt-1 break-words text-2xl font-semibold">{title}</h1>
+        {r.note.includes('\n') ? <p className="mt-2 whitespace-pre-wrap break-words text-zinc-700 dark:text-zinc-300">{r.note}</p> : null}
+        <p className="mt-2 text-sm text-subtle" data-testid="request-owner">
+          <strong className="font-semibold text-zinc-800 dark:text-zinc-200">{r.ownerName}</strong> asked for files. No account needed.
+        </p>
+        <p className="mt-1 text-sm text-subtle" data-testid="request-limits">
+          {limitsInWords(r)}
+          {r.expiresAt ? ` Open until ${new Date(r.expiresAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}.` : ''}
+        </p>
+      </header>
+
+      {done ? (
+        <Card>
+          <div role="status" className="space-y-2" data-testid="request-done">
+            <p className="text-lg font-semibold text-green-800 dark:text-green-300">
+              {r.ownerName} received {done.files} {done.files === 1 ? 'file' : 'files'}, {formatBytes(done.bytes)}
+            </p>
+            <p className="text-sm text-subtle">Thank you. You can close this page, or send more.</p>
+            <Button variant="secondary" onClick={() => setDone(null)}>
+              Send more files
+            </Button>
+          </div>
+        </Card>
+      ) : (
+        <Card>
+          <form
+            className="space-y-4"
+            onSubmit={(e) => {
+              e.preventDefault();
+              start();
+            }}
+          >
+            {pending && !progress ? (
+              <div role="status" className="space-y-2 rounded-lg bg-amber-50 p-3 text-sm dark:bg-amber-950" data-testid="request-resume">
+                <p>
+                  An upload from this browser was interrupted ({pending.files.length} {pending.files.length === 1 ? 'file' : 'files'},{' '}
+                  {formatBytes(pending.files.reduce((n, f) => n + f.size, 0))}). Choose the same files again to continue where it stopped.
+                </p>
+                <div className="flex flex-wrap gap-2">
+                  {pending.handles?.length ? (
+                    <Button type="button" onClick={() => void continueFromHandles()}>
+                      Continue
+                    </Button>
+                  ) : null}
+                  <Button type="button" variant="secondary" onClick={() => void discard()}>
+                    Discard it
+                  </Button>
+                </div>
+              </div>
+            ) : null}
+            <Field label={r.requireName ? 'Your name' : 'Your name (optional)'} value={name} onChange={(e) => setName(e.target.value)} required={r.requireName} autoComplete="name" maxLength={200} disabled={Boolean(progress)} />
+            <Field label="Your e-mail (optional)" type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" maxLength={254} disabled={Boolean(progress)} />
+            <label className="block text-sm">
+              <span className="mb-1 block font-medium text-zinc-700 dark:text-zinc-300">Message (optional)</span>
+              <textarea
+                value={message}
+                onChange={(e) => setMessage(e.target.value)}
+                rows={3}
+                maxLength={5000}
+                disabled={Boolean(progress)}
+                className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-zinc-900 shadow-sm focus:border-indigo-500 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+              />
+            </label>
+            <DropZone
+              testId="request-drop"
+              onDrop={async (dt) => {
+                if (progress) return;
+                const { files, handles: h } = await filesAndHandlesFromDrop(dt);
+                choose(files, h);
+              }}
+            >
+              <p className="mb-3">Drop files or folders here</p>
+              <div className="flex flex-wrap justify-center gap-2">
+                <label className="inline-flex cursor-pointer items-center rounded-md bg-white px-3 py-2 text-sm font-medium ring-1 ring-zinc-300 hover:bg-zinc-100 focus-within:ring-2 focus-within:ring-indigo-500 max-sm:min-h-11 dark:bg-zinc-900 dark:ring-zinc-700 dark:hover:bg-zinc-800">
+                  Choose files
+                  <input type="file" multiple className="sr-only" data-testid="request-files" disabled={Boolean(progress)} onChange={(e) => choose(filesFromList(e.target.files))} />
+                </label>
+                <label className="inline-flex cursor-pointer items-center rounded-md bg-white px-3 py-2 text-sm font-medium ring-1 ring-zinc-300 hover:bg-zinc-100 focus-within:ring-2 focus-within:ring-indigo-500 max-sm:min-h-11 dark:bg-zinc-900 dark:ring-zinc-700 dark:hover:bg-zinc-800">
+                  Choose a folder
+                  <input
+                    ref={(el) => {
+                      folderInput.current = el;
+                      el?.setAttribute('webkitdirectory', '');
+                    }}
+                    type="file"
+                    className="sr-only"
+                    data-testid="request-folder"
+                    disabled={Boolean(progress)}
+                    onChange={(e) => choose(filesFromList(e.target.files))}
+                  />
+                </label>
+              </div>
+            </DropZone>
+            {picked.length ? (
+              <p className="text-sm" data-testid="request-picked">
+                {picked.length} {picked.length === 1 ? 'file' : 'files'}, {formatBytes(total)} chosen
+              </p>
+            ) : null}
+            <ErrorText>{error}</ErrorText>
+            {progress ? (
+              <>
+                <UploadProgressView progress={progress} />
+                <Button type="button" variant="secondary" onClick={() => control.current?.abort()}>
+                  Pause
+                </Button>
+              </>
+            ) : (
+              <Button type="submit" disabled={picked.length === 0} data-testid="request-send">
+                {pending ? 'Send (or continue)' : 'Send'}
+              </Button>
+            )}
+          </form>
+        </Card>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,70 @@
+import { HtmlsClient } from '../../lib/client/node/sdk';
+import { formatBytes } from '../../lib/client/format';
+import { defineCommand, UsageError } from '../command';
+import { progressBar, reportSkipped, requirePaths } from '../format-args';
+import { secret } from '../prompt';
+import { INCLUDE_DOTFILES } from './shared-options';
+
+/** https://host/r/<id> → the service's origin (with any path prefix) and the request id. */
+export function parseRequestUrl(text: string): { baseUrl: string; id: string } {
+  let u: URL;
+  try {
+    u = new URL(text);
+  } catch {
+    throw new UsageError(`"${text}" is not a link: give the request's whole link, such as https://files.example.com/r/AbC123`);
+  }
+  const m = /^(.*)\/r\/([A-Za-z0-9]{1,64})\/?$/.exec(u.pathname);
+  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || !m) throw new UsageError(`"${text}" is not a file request's link (…/r/<id>)`);
+  return { baseUrl: `${u.origin}${m[1]}`, id: m[2] };
+}
+
+export default defineCommand({
+  name: 'send',
+  summary: "Send files and folders to someone's file request (no account needed)",
+  args: '<request link> <files or folders…>',
+  details:
+    'Large files go up in parts; if the command is interrupted, run it again with the same\n' +
+    'files: it resumes, sending only the parts the server lacks.',
+  signedIn: false,
+  options: {
+    name: { type: 'string', value: 'NAME', description: 'Your name (some requests require it)' },
+    email: { type: 'string', value: 'ADDRESS', description: 'Your e-mail address' },
+    message: { type: 'string', value: 'TEXT', description: 'A message for the person who asked' },
+    password: { type: 'boolean', description: "Prompt for the request's password (or set HTMLS_REQUEST_PASSWORD)" },
+    ...INCLUDE_DOTFILES,
+  },
+  async run({ args, options: o, json, out }) {
+    if (args.length < 2) throw new UsageError('Give the request link, then the files or folders to send');
+    const { baseUrl, id } = parseRequestUrl(args[0]);
+    const paths = args.slice(1);
+    requirePaths(paths);
+    const password = o.password || process.env.HTMLS_REQUEST_PASSWORD ? await secret('HTMLS_REQUEST_PASSWORD', "The request's password:") : undefined;
+    const stats = { parts_total: 0, parts_resumed: 0, parts_sent: 0 };
+    process.once('SIGINT', () => {
+      process.stderr.write('\nInterrupted: run the same command again to resume the upload.\n');
+      process.exit(130);
+    });
+    const client = new HtmlsClient({ baseUrl });
+    const share = await client.sendToRequest(id, paths, {
+      name: o.name,
+      email: o.email,
+      message: o.message,
+      password,
+      includeDotfiles: o['include-dotfiles'],
+      onSkipped: reportSkipped,
+      onProgress: progressBar(json),
+      onPartDone: (n) => (stats.parts_sent = n),
+      onPlan: (plan) => {
+        stats.parts_total = plan.totalParts;
+        stats.parts_resumed = plan.storedParts;
+        if (plan.resumed) process.stderr.write(`resuming: ${plan.storedParts} of ${plan.totalParts} parts already uploaded\n`);
+      },
+    });
+    if (!json && process.stderr.isTTY) process.stderr.write('\n');
+    out(`Sent ${share.file_count} ${share.file_count === 1 ? 'file' : 'files'}, ${formatBytes(share.total_bytes)}.`, {
+      file_count: share.file_count,
+      total_bytes: share.total_bytes,
+      upload: stats,
+    });
+  },
+});

@@ -1,0 +1,74 @@
+import 'server-only';
+import { requestUnlockCookie } from '../auth/unlock-cookie';
+import { unlockWithPassword } from '../auth/unlock-with-password';
+import { AppError } from '../errors';
+import type { FastReply, FastRequest } from '../http/fast';
+import { isSecureRequest } from '../http/origin';
+import { passwordPage } from '../http/password-page';
+import { errorReply } from '../http/reply-errors';
+import { assertMigrated, getRuntime } from '../runtime';
+import { expiredError, fullError, guestRequest, missingError, requestSubject } from './request-gate';
+
+const URL_PATTERN = /^\/r\/([^/?]+)(?:\/([^?]*))?(?:\?.*)?$/;
+/** How the password page names a request: its address means nothing to a guest. */
+const LOCKED_REQUEST_TITLE = 'This upload link';
+
+function idOf(url: string): { id: string; rest: string | undefined } {
+  const m = URL_PATTERN.exec(url);
+  let id: string | null = null;
+  try {
+    id = m ? decodeURIComponent(m[1]) : null;
+  } catch {
+    id = null;
+  }
+  if (!m || !id) throw missingError();
+  return { id, rest: m[2] || undefined };
+}
+
+/**
+ * The /r/<id> page's gate on the fast path: 404 (unknown, closed, deleted), 410 (expired or
+ * full) and the 401 password page, each with its status; null when the page may render.
+ * Opening the link consumes nothing (mail scanners open every link).
+ */
+export async function gateRequestPage(req: FastRequest): Promise<FastReply | null> {
+  try {
+    const rt = await getRuntime();
+    await assertMigrated(rt);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return null;
+    const { id } = idOf(req.url);
+    const gate = await guestRequest(rt, id, req.header('cookie'));
+    if (gate.state === 'missing') throw missingError();
+    if (gate.state === 'expired') throw expiredError();
+    if (gate.state === 'locked') return passwordPage({ status: 401, title: LOCKED_REQUEST_TITLE, action: `/r/${id}/unlock`, next: `/r/${id}` });
+    if (gate.state === 'full') throw fullError();
+    return null;
+  } catch (e) {
+    return errorReply(e, req);
+  }
+}
+
+/** POST /r/<id>/unlock: as the share unlock; cookie htmls_request_unlock_<id> on Path=/r/<id>. */
+export async function serveRequestUnlock(req: FastRequest): Promise<FastReply> {
+  try {
+    const rt = await getRuntime();
+    await assertMigrated(rt);
+    const { id, rest } = idOf(req.url);
+    if (rest !== 'unlock') throw missingError();
+    if (req.method !== 'POST') throw new AppError('method_not_allowed', 'Use POST', { Allow: 'POST' });
+    return await unlockWithPassword(rt, req, async () => {
+      const gate = await guestRequest(rt, id, undefined);
+      if (gate.state === 'missing') throw missingError();
+      if (gate.state === 'expired') throw expiredError();
+      const r = gate.found.request;
+      const target = `/r/${id}`;
+      return {
+        subject: { ...requestSubject(r), passwordHash: r.passwordHash },
+        cookie: { name: requestUnlockCookie(id), path: target, secure: isSecureRequest(rt.env, req) },
+        page: { title: LOCKED_REQUEST_TITLE, action: `${target}/unlock` },
+        next: target,
+      };
+    });
+  } catch (e) {
+    return errorReply(e, req);
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * The CLI's file request commands (issue 24, Build 4): request create, requests, request-set,
+ * request-rm as the owner; send as a guest with no account, killed mid-way and resumed.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { baseUrl, useFileServer } from './support/file-server';
+import { call } from './support/http';
+import { createMember } from './support/members';
+import { ROOT, tempDir } from './support/server';
+
+useFileServer();
+
+function startCli(args: string[], env: Record<string, string>) {
+  const proc = spawn(process.execPath, [path.join(ROOT, 'bin/htmls.mjs'), ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: env.HTMLS_CONFIG_DIR, HTMLS_NO_KEYRING: '1', ...env } as unknown as NodeJS.ProcessEnv,
+  });
+  let stdout = '';
+  let stderr = '';
+  proc.stdout.on('data', (d) => (stdout += d));
+  proc.stderr.on('data', (d) => (stderr += d));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
+    proc.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
+  return { proc, done };
+}
+const htmls = (args: string[], env: Record<string, string>) => startCli(args, env).done;
+
+async function owner() {
+  const m = await createMember({ quota: 2 * 1024 ** 3 });
+  const env = { HTMLS_CONFIG_DIR: tempDir('htmls-cli-req-') };
+  writeFileSync(path.join(env.HTMLS_CONFIG_DIR, 'credentials.json'), JSON.stringify({ url: baseUrl(), store: 'file', role: 'member', username: m.username, token: m.token }), { mode: 0o600 });
+  return { ...m, env };
+}
+
+describe('htmls request commands', () => {
+  it('request create, requests, request-set and request-rm', async () => {
+    const m = await owner();
+    const made = await htmls(['request', 'create', '--max-files', '10', '--max-size', '2GB', '--types', 'video/*,.pdf', '--expires', '7d', '--note', 'Footage', '--json'], m.env);
+    expect(made.code, made.stderr).toBe(0);
+    const r = JSON.parse(made.stdout);
+    expect(r).toMatchObject({ max_files: 10, max_bytes: 2 * 1024 ** 3, allowed_types: ['video/*', '.pdf'], note: 'Footage', status: 'open', link: `${baseUrl()}/r/${r.id}` });
+    expect(Date.parse(r.expires_at) - Date.now()).toBeGreaterThan(6.9 * 86400_000);
+    const human = await htmls(['request', 'create'], m.env);
+    expect(human.stdout.trim().split('\n')[0]).toMatch(new RegExp(`^${baseUrl()}/r/[A-Za-z0-9]+$`));
+    const list = await htmls(['requests'], m.env);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(new RegExp(`^${r.id}  open +0 uploads, 0 B  ≤10 files  ≤2\\.0 GB  video/\\*,\\.pdf  ${baseUrl()}/r/${r.id}  — Footage$`, 'm'));
+    const closed = await htmls(['request-set', r.id, '--close', '--no-types', '--json'], m.env);
+    expect(closed.code, closed.stderr).toBe(0);
+    expect(JSON.parse(closed.stdout)).toMatchObject({ status: 'closed', allowed_types: null });
+    expect((await call('GET', `/r/${r.id}`)).status).toBe(404);
+    const bad = await htmls(['request', 'create', '--max-size', 'lots'], m.env);
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('Cannot read the size "lots"')]);
+    expect((await htmls(['request-rm', r.id], m.env)).stdout).toContain(`Deleted ${r.id}.`);
+    const gone = await htmls(['request-rm', r.id], m.env);
+    expect(gone.code).not.toBe(0);
+  });
+
+  it('htmls send: a guest with no account sends a multi-part file, is killed mid-way, and resumes sending only the missing parts', { timeout: 240_000 }, async () => {
+    const m = await owner();
+    const r = JSON.parse((await htmls(['request', 'create', '--json'], m.env)).stdout);
+    const size = (await call('GET', '/api/shares/upload/capabilities', { token: m.token })).json.partSize as number;
+    const dir = path.join(tempDir('htmls-send-'), 'clip');
+    mkdirSync(dir);
+    const data = randomBytes(3 * size + 777);
+    writeFileSync(path.join(dir, 'movie.bin'), data);
+    // The guest: no credentials at all, a config dir of their own for the resume state.
+    const guest = { HTMLS_CONFIG_DIR: tempDir('htmls-guest-') };
+    const stateDir = path.join(guest.HTMLS_CONFIG_DIR, 'uploads');
+    const storedInState = () => {
+      try {
+        const [file] = readdirSync(stateDir).filter((f) => f.endsWith('.json'));
+        return file ? ((JSON.parse(readFileSync(path.join(stateDir, file), 'utf8')).stored ?? []) as string[]).length : 0;
+      } catch {
+        return 0;
+      }
+    };
+    const link = `${baseUrl()}/r/${r.id}`;
+    const cli = startCli(['send', link, dir, '--name', 'Dana', '--message', 'the clip'], guest);
+    await expect.poll(storedInState, { timeout: 120_000, interval: 10 }).toBeGreaterThanOrEqual(1);
+    cli.proc.kill('SIGKILL');
+    expect((await cli.done).signal).toBe('SIGKILL');
+    const [stateFile] = readdirSync(stateDir).filter((f) => f.endsWith('.json'));
+    const state = JSON.parse(readFileSync(path.join(stateDir, stateFile), 'utf8'));
+    expect(state.uploadToken).toMatch(/^htmls_upl_/);
+    const before = await call('POST', '/api/shares/upload/status', { token: state.uploadToken, body: { groupId: state.groupId } });
+    const storedBefore = before.json.files[0].parts.length as number;
+    expect(storedBefore).toBeGreaterThanOrEqual(1);
+    expect(storedBefore).toBeLessThan(4);
+
+    const second = await htmls(['send', link, dir, '--name', 'Dana', '--message', 'the clip', '--json'], guest);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toMatch(new RegExp(`resuming: ${storedBefore} of 4 parts already uploaded`));
+    const sent = JSON.parse(second.stdout);
+    expect(sent).toEqual({ file_count: 1, total_bytes: data.length, upload: { parts_total: 4, parts_resumed: storedBefore, parts_sent: 4 - storedBefore } });
+    expect(readdirSync(stateDir).filter((f) => f.endsWith('.json'))).toHaveLength(0);
+
+    // The owner received it, offline, from Dana; once published its bytes are the same.
+    const shares = (await call('GET', `/api/shares?request=${r.id}`, { token: m.token })).json.shares;
+    expect(shares).toHaveLength(1);
+    expect(shares[0]).toMatchObject({ id: state.groupId, status: 'offline', received: { name: 'Dana', message: 'the clip' } });
+    expect((await call('PATCH', `/api/shares/${shares[0].id}`, { token: m.token, body: { status: 'online' } })).status).toBe(200);
+    const got = await fetch(`${baseUrl()}/f/${shares[0].id}/clip/movie.bin`);
+    expect(Buffer.from(await got.arrayBuffer()).equals(data)).toBe(true);
+  });
+
+  it('htmls send refuses what is not a request link, and explains the request\'s refusal', async () => {
+    const guest = { HTMLS_CONFIG_DIR: tempDir('htmls-guest-') };
+    const dir = tempDir('htmls-send-bad-');
+    writeFileSync(path.join(dir, 'a.txt'), 'a');
+    const notLink = await htmls(['send', 'not a link', path.join(dir, 'a.txt')], guest);
+    expect([notLink.code, notLink.stderr]).toEqual([2, expect.stringContaining('is not a link')]);
+    const m = await owner();
+    const r = JSON.parse((await htmls(['request', 'create', '--types', '.pdf', '--json'], m.env)).stdout);
+    const refused = await htmls(['send', `${baseUrl()}/r/${r.id}`, path.join(dir, 'a.txt')], guest);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('a.txt is not a type this request takes');
+  });
+});
