@@ -81,7 +81,7 @@ async function completeOnce(rt: Runtime, caller: Uploader, input: CompleteInput)
     // A store refusing a merge whose upload an abort is removing under it answers in its own
     // way (radosgw: a 500 "completion already in progress"): when the group is gone, the abort
     // won and this complete is a 404 like any other that lost to it.
-    if (!(await findShareGroup(rt.db, group.id))) throw notFound('This upload was cancelled');
+    if (!(e instanceof AppError) && !(await findShareGroup(rt.db, group.id))) throw notFound('This upload was cancelled');
     throw e;
   }
 
