@@ -105,6 +105,12 @@ const schema = z.object({
   MAX_DOWNLOADS_PER_IP: z.coerce.number().int().min(0).max(100_000).default(16),
   /** Connections the S3 client keeps for downloads; uploads and metadata calls have their own. */
   S3_DOWNLOAD_SOCKETS: z.coerce.number().int().min(1).max(10_000).default(64),
+  /** Webhooks may target loopback and private addresses (receivers on your LAN); link-local never. */
+  WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  /** Seconds before a failed webhook delivery's first retry; later retries wait 60, 360, 1440, 3600 and 7200 times this. */
+  WEBHOOK_RETRY_SECONDS: z.coerce.number().min(0.01).max(3600).default(5),
+  /** Days download activity and events are kept. */
+  ACTIVITY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
 });
 
 export type S3Settings = {
@@ -159,6 +165,7 @@ export type Env = {
   requestTimeoutMs: number;
   stallTimeoutMs: number;
   maxDownloadsPerIp: number;
+  events: { allowPrivate: boolean; retrySeconds: number; activityRetentionDays: number };
 };
 
 export class EnvError extends Error {
@@ -238,6 +245,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     requestTimeoutMs: v.REQUEST_TIMEOUT_SECONDS * 1000,
     stallTimeoutMs: v.STALL_TIMEOUT_SECONDS * 1000,
     maxDownloadsPerIp: v.MAX_DOWNLOADS_PER_IP,
+    events: { allowPrivate: v.WEBHOOK_ALLOW_PRIVATE, retrySeconds: v.WEBHOOK_RETRY_SECONDS, activityRetentionDays: v.ACTIVITY_RETENTION_DAYS },
   };
 }
 

@@ -317,6 +317,21 @@ describe('responses match the document', () => {
     await check('DELETE', '/api/tokens/{id}', { id: made.json.token.id }, { token: m.token });
   });
 
+  it('for the webhooks and their deliveries', async () => {
+    const m = await registerMember();
+    const made = await check('POST', '/api/webhooks', {}, { token: m.token, body: { url: 'https://93.184.216.34/hook', events: ['share.created'] } });
+    await check('POST', '/api/webhooks', {}, { token: m.token, body: { url: 'http://127.0.0.1/hook', events: ['share.created'] } });
+    await check('GET', '/api/webhooks', {}, { token: m.token }, '?limit=1');
+    const id = made.json.webhook.id as string;
+    await check('PATCH', '/api/webhooks/{id}', { id }, { token: m.token, body: { events: ['share.created', 'share.downloaded'] } });
+    await check('PUT', '/api/shares/file/{name}', { name: 'w.txt' }, { token: m.token, raw: 'w', headers: { 'Content-Type': 'application/octet-stream' } });
+    const log = await check('GET', '/api/webhooks/{id}/deliveries', { id }, { token: m.token });
+    await check('POST', '/api/webhooks/{id}/deliveries/{delivery_id}/redeliver', { id, delivery_id: log.json.deliveries[0].id }, { token: m.token });
+    await check('POST', '/api/webhooks/{id}/deliveries/{delivery_id}/redeliver', { id, delivery_id: id }, { token: m.token });
+    await check('DELETE', '/api/webhooks/{id}', { id }, { token: m.token });
+    await check('DELETE', '/api/webhooks/{id}', { id }, { token: m.token });
+  });
+
   it('for the concept routes, errors with their violations', async () => {
     const id = `oa-${randomBytes(4).toString('hex')}`;
     const body = { id, name: 'N', tags: ['oa'], relations: [{ target_id: id, type: 'self', confidence: 1 }], metadata: { author: 'A', any: 1 } };

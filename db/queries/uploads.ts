@@ -1,6 +1,7 @@
 import 'server-only';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../client';
+import { insertEvents } from './events';
 import { ownedBy } from './shares';
 import { scheduleDeletion } from './storage-gc';
 import { pendingUploads, shareGroups, shareItems, uploadPartCrcs, users, type ShareGroupRow, type UserRow } from '../schema';
@@ -71,6 +72,14 @@ export async function publishGroup(
     if (group.userId) {
       await tx.update(users).set({ usedBytes: sql`${users.usedBytes} + ${total}` }).where(eq(users.id, group.userId));
     }
+    await insertEvents(tx, [
+      {
+        type: 'share.created',
+        audience: 'owner',
+        userId: group.userId,
+        data: { share_id: group.id, note: group.note, file_count: items.length, bytes: total, expires_at: group.expiresAt?.toISOString() ?? null },
+      },
+    ]);
     return true;
   });
 }

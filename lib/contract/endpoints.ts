@@ -54,6 +54,12 @@ export const endpoints = {
   deleteToken: e('DELETE', '/api/tokens/{id}'),
   uploadShareFile: e('PUT', '/api/shares/file/{name}'),
   uploadShareFiles: e('POST', '/api/shares/files'),
+  listWebhooks: e('GET', '/api/webhooks'),
+  createWebhook: e('POST', '/api/webhooks'),
+  updateWebhook: e('PATCH', '/api/webhooks/{id}'),
+  deleteWebhook: e('DELETE', '/api/webhooks/{id}'),
+  listDeliveries: e('GET', '/api/webhooks/{id}/deliveries'),
+  redeliver: e('POST', '/api/webhooks/{id}/deliveries/{delivery_id}/redeliver'),
   openapi: e('GET', '/api/openapi.json'),
 } as const;
 

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { changeTokenSchema, loginSchema } from './auth';
 import { conceptsQuerySchema } from './concepts';
+import { createWebhookSchema, updateWebhookSchema } from './events';
 import { endpoints, type Auth, type EndpointName, type Method } from './endpoints';
 import { fileStatusSchema, updateProjectSchema } from './hosting';
 import { listQuerySchema } from './lists';
@@ -98,6 +99,12 @@ export const operations = {
   deleteToken: { ...endpoints.deleteToken, summary: 'Revoke an access token: it stops working at once', auth: 'session', scope: 'no-token', status: 204, errors: [401, 403, 404] },
   uploadShareFile: { ...endpoints.uploadShareFile, summary: 'Share one file in one request (curl -T): the raw body, Content-Length required; the share is online at once', auth: 'session', scope: 'shares:write', rawBody: 'octets', query: oneRequestQuerySchema, status: 201, response: obj({ share: R.shareSchema }), errors: [400, 401, 403, 404, 413] },
   uploadShareFiles: { ...endpoints.uploadShareFiles, summary: 'Share one or more files in one multipart/form-data request (ShareX, scripts): fields note, expires_at, password, max_downloads, then the file parts; online at once', auth: 'session', scope: 'shares:write', rawBody: 'multipart', status: 201, response: obj({ share: R.shareSchema }), errors: [400, 401, 403, 404, 413] },
+  listWebhooks: { ...endpoints.listWebhooks, summary: "The caller's webhooks, newest first, a page at a time (never their secrets)", auth: 'session', scope: 'no-token', query: listQuerySchema, status: 200, response: obj({ webhooks: z.array(R.webhookSchema), next_cursor: R.nextCursorSchema }), errors: [400, 401, 403] },
+  createWebhook: { ...endpoints.createWebhook, summary: 'Add a webhook (http(s); private addresses only with WEBHOOK_ALLOW_PRIVATE, link-local never); its signing secret (whsec_…) is in this answer only', auth: 'session', scope: 'no-token', body: createWebhookSchema, status: 201, response: obj({ webhook: R.webhookSchema, secret: z.string() }), errors: [400, 401, 403, 409] },
+  updateWebhook: { ...endpoints.updateWebhook, summary: 'Change the URL, the events or whether the webhook is active', auth: 'session', scope: 'no-token', body: updateWebhookSchema, status: 200, response: obj({ webhook: R.webhookSchema }), errors: [400, 401, 403, 404] },
+  deleteWebhook: { ...endpoints.deleteWebhook, summary: 'Delete a webhook and its delivery log', auth: 'session', scope: 'no-token', status: 204, errors: [401, 403, 404] },
+  listDeliveries: { ...endpoints.listDeliveries, summary: "A webhook's newest deliveries (100), newest first", auth: 'session', scope: 'no-token', status: 200, response: obj({ deliveries: z.array(R.deliverySchema) }), errors: [401, 403, 404] },
+  redeliver: { ...endpoints.redeliver, summary: 'Send a delivery again (a new delivery of the same event, due now)', auth: 'session', scope: 'no-token', status: 202, response: obj({ delivery: R.deliverySchema }), errors: [401, 403, 404] },
   openapi: { ...endpoints.openapi, summary: 'This document (OpenAPI 3.1)', auth: 'none', scope: 'public', status: 200, response: z.object({ openapi: z.string() }).catchall(z.unknown()), errors: [] },
 } as const satisfies Record<EndpointName, Operation>;
 

@@ -90,6 +90,25 @@ export const accessTokenSchema = z.object({
   last_used_ip: z.string().nullable().describe('The address of the last use'),
   created_at: time,
 });
+export const webhookSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  events: z.array(z.string()),
+  active: z.boolean(),
+  created_at: time,
+  last_delivery_at: time.nullable(),
+  last_status: z.number().int().nullable().describe('The HTTP status of the last attempt (null: no answer)'),
+});
+export const deliverySchema = z.object({
+  id: z.string(),
+  event_id: z.string().describe('Also the webhook-id header: the same for every attempt and redelivery'),
+  type: z.string(),
+  status: z.enum(['pending', 'delivered', 'failed']),
+  attempts: z.number().int(),
+  response_status: z.number().int().nullable(),
+  created_at: time,
+  delivered_at: time.nullable(),
+});
 /** A list entry of GET /api/shares: the share without its items (GET /api/shares/:id has them). */
 export const shareSummarySchema = shareSchema.omit({ items: true });
 /** A list entry of GET /api/files: the project without its files (GET /api/projects/:slug has them). */
@@ -158,6 +177,8 @@ components.add(deploySchema, { id: 'Deploy' });
 components.add(shareItemSchema, { id: 'ShareItem' });
 components.add(shareSchema, { id: 'Share' });
 components.add(accessTokenSchema, { id: 'AccessToken' });
+components.add(webhookSchema, { id: 'Webhook' });
+components.add(deliverySchema, { id: 'Delivery' });
 components.add(shareSummarySchema, { id: 'ShareSummary' });
 components.add(projectSummarySchema, { id: 'ProjectSummary' });
 components.add(errorSchema, { id: 'Error' });
