@@ -39,6 +39,10 @@ export const users = pgTable(
     status: text('status', { enum: ['active', 'disabled'] }).notNull().default('active'),
     quotaBytes: bytes('quota_bytes').notNull(),
     usedBytes: bytes('used_bytes').notNull().default(0),
+    /** E-mail notifications (when SMTP_URL is set): completed downloads, request uploads, expiring shares. */
+    notifyDownloads: boolean('notify_downloads').notNull().default(true),
+    notifyUploads: boolean('notify_uploads').notNull().default(true),
+    notifyExpiring: boolean('notify_expiring').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -188,6 +192,8 @@ export const shareGroups = pgTable(
     maxDownloads: integer('max_downloads'),
     /** The expires_at a share.expired event was written for (a later expiry gets its own). */
     expiredEventFor: ts('expired_event_for'),
+    /** The expires_at a share.expiring notice (a day ahead) was written for. */
+    expiringNoticeFor: ts('expiring_notice_for'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -374,10 +380,24 @@ export const events = pgTable(
     audience: text('audience', { enum: ['owner', 'admins'] }).notNull().default('owner'),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
     data: jsonb('data').notNull(),
+    /**
+     * When the owner's e-mail about it is due (lib/events/mailer.ts); null: none, or sent. A
+     * claim moves it past a lease, as deliveries do; a download digest moves it to the share's
+     * next allowed mail.
+     */
+    mailAt: ts('mail_at'),
     createdAt: createdAt(),
   },
-  (t) => [index('events_created_at_idx').on(t.createdAt)],
+  (t) => [index('events_created_at_idx').on(t.createdAt), index('events_mail_at_idx').on(t.mailAt).where(sql`${t.mailAt} IS NOT NULL`)],
 );
+
+/** When the last download digest of a share was mailed (at most one per NOTIFY_DIGEST_MINUTES). */
+export const mailDigests = pgTable('mail_digests', {
+  shareId: text('share_id')
+    .primaryKey()
+    .references(() => shareGroups.id, { onDelete: 'cascade' }),
+  sentAt: ts('sent_at').notNull(),
+});
 
 /**
  * One event for one webhook. A worker claims due rows (`FOR UPDATE SKIP LOCKED`) by moving

@@ -111,6 +111,14 @@ const schema = z.object({
   WEBHOOK_RETRY_SECONDS: z.coerce.number().min(0.01).max(3600).default(5),
   /** Days download activity and events are kept. */
   ACTIVITY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** E-mail notifications: smtp://user:pass@host:587 or smtps://…:465; unset: no e-mail. */
+  SMTP_URL: optionalString.superRefine((v, ctx) => {
+    if (v !== undefined && !/^smtps?:\/\//.test(v)) ctx.addIssue({ code: 'custom', message: 'SMTP_URL must start with smtp:// or smtps://' });
+  }),
+  /** The From of notification mails (default: htmls <htmls@PUBLIC_URL's host>). */
+  SMTP_FROM: optionalString,
+  /** Completed downloads of one share are mailed at most once per this many minutes (one digest). */
+  NOTIFY_DIGEST_MINUTES: z.coerce.number().min(0).max(10_080).default(15),
 });
 
 export type S3Settings = {
@@ -166,6 +174,7 @@ export type Env = {
   stallTimeoutMs: number;
   maxDownloadsPerIp: number;
   events: { allowPrivate: boolean; retrySeconds: number; activityRetentionDays: number };
+  mail: { smtpUrl?: string; from?: string; digestMinutes: number };
 };
 
 export class EnvError extends Error {
@@ -245,6 +254,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     requestTimeoutMs: v.REQUEST_TIMEOUT_SECONDS * 1000,
     stallTimeoutMs: v.STALL_TIMEOUT_SECONDS * 1000,
     maxDownloadsPerIp: v.MAX_DOWNLOADS_PER_IP,
+    mail: { smtpUrl: v.SMTP_URL, from: v.SMTP_FROM, digestMinutes: v.NOTIFY_DIGEST_MINUTES },
     events: { allowPrivate: v.WEBHOOK_ALLOW_PRIVATE, retrySeconds: v.WEBHOOK_RETRY_SECONDS, activityRetentionDays: v.ACTIVITY_RETENTION_DAYS },
   };
 }

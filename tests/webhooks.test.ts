@@ -4,10 +4,12 @@ import { call, baseUrl } from './support/http';
 import { useFileServer } from './support/file-server';
 import { createMember, type Member } from './support/members';
 import { uploadShare } from './support/shares';
+import { uploadSite } from './support/hosting';
+import { TEST_ADMIN_TOKEN } from './support/server';
 import { WebhookReceiver, type Received } from './support/webhook-receiver';
 
 // Receivers run on 127.0.0.1, so this server allows private destinations; retries come fast.
-useFileServer({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SECONDS: '0.2' });
+useFileServer({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SECONDS: '0.2', JANITOR_INTERVAL_SECONDS: '1' });
 
 let receiver: WebhookReceiver;
 let member: Member;
@@ -132,6 +134,38 @@ describe('deliveries', () => {
       expect(receiver.received.length).toBe(before);
     } finally {
       await second.stop();
+    }
+  });
+
+  it('share.expired once the expiry passes (the janitor); site.deployed and site.rolled_back to administrators only', async () => {
+    const admin = await new WebhookReceiver().start();
+    try {
+      const a = await call('POST', '/api/webhooks', { token: TEST_ADMIN_TOKEN, body: { url: admin.url, events: ['site.deployed', 'site.rolled_back', 'share.expired'] } });
+      expect(a.status).toBe(201);
+      const m = await call('POST', '/api/webhooks', { token: member.token, body: { url: receiver.url, events: ['share.expired'] } });
+      expect(m.status).toBe(201);
+      const { share } = await uploadShare(member.token, { 'e.txt': Buffer.from('soon') });
+      const soon = new Date(Date.now() + 1500).toISOString();
+      expect((await call('PATCH', `/api/shares/${share.id}`, { token: member.token, body: { expires_at: soon } })).status).toBe(200);
+      const expired = await receiver.waitFor(isType('share.expired', share.id));
+      expect(expired.json.data).toMatchObject({ share_id: share.id, expires_at: soon });
+
+      const first = await uploadSite({ 'index.html': '<h1>one</h1>' }, { slug: 'evsite' });
+      expect(first.status).toBe(201);
+      const second = await uploadSite({ 'index.html': '<h1>two</h1>' }, { slug: 'evsite', replace: 'true' });
+      expect(second.status).toBe(201);
+      const deploys = (await call('GET', '/api/projects/evsite/deploys', { token: TEST_ADMIN_TOKEN })).json.deploys as { id: string }[];
+      const older = deploys[deploys.length - 1].id;
+      expect((await call('POST', `/api/projects/evsite/deploys/${older}/activate`, { token: TEST_ADMIN_TOKEN })).status).toBe(200);
+      const rolled = await admin.waitFor((r) => r.json.type === 'site.rolled_back');
+      expect(rolled.json.data).toEqual({ slug: 'evsite', deploy_id: older });
+      const deployed = await admin.waitForCount((r) => r.json.type === 'site.deployed', 2);
+      expect(deployed.map((r) => r.json.data.deploy_id).sort()).toEqual(deploys.map((d) => d.id).sort());
+      // The administrator's webhook gets no member's share.expired; the member gets no site event.
+      expect(admin.received.some((r) => r.json.type === 'share.expired')).toBe(false);
+      expect(receiver.received.some((r) => r.json.type.startsWith('site.'))).toBe(false);
+    } finally {
+      await admin.stop();
     }
   });
 });

@@ -15,7 +15,13 @@ CREATE TABLE "events" (
 	"audience" text DEFAULT 'owner' NOT NULL,
 	"user_id" uuid,
 	"data" jsonb NOT NULL,
+	"mail_at" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "mail_digests" (
+	"share_id" text PRIMARY KEY NOT NULL,
+	"sent_at" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "webhook_deliveries" (
@@ -44,14 +50,20 @@ CREATE TABLE "webhooks" (
 );
 --> statement-breakpoint
 ALTER TABLE "share_groups" ADD COLUMN "expired_event_for" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "share_groups" ADD COLUMN "expiring_notice_for" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "notify_downloads" boolean DEFAULT true NOT NULL;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "notify_uploads" boolean DEFAULT true NOT NULL;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "notify_expiring" boolean DEFAULT true NOT NULL;--> statement-breakpoint
 ALTER TABLE "download_activity" ADD CONSTRAINT "download_activity_group_id_share_groups_id_fk" FOREIGN KEY ("group_id") REFERENCES "public"."share_groups"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "events" ADD CONSTRAINT "events_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "mail_digests" ADD CONSTRAINT "mail_digests_share_id_share_groups_id_fk" FOREIGN KEY ("share_id") REFERENCES "public"."share_groups"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_webhook_id_webhooks_id_fk" FOREIGN KEY ("webhook_id") REFERENCES "public"."webhooks"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_event_id_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."events"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webhooks" ADD CONSTRAINT "webhooks_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "download_activity_group_created_idx" ON "download_activity" USING btree ("group_id","created_at");--> statement-breakpoint
 CREATE INDEX "download_activity_created_idx" ON "download_activity" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "events_created_at_idx" ON "events" USING btree ("created_at");--> statement-breakpoint
+CREATE INDEX "events_mail_at_idx" ON "events" USING btree ("mail_at") WHERE "events"."mail_at" IS NOT NULL;--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_due_idx" ON "webhook_deliveries" USING btree ("next_attempt_at") WHERE "webhook_deliveries"."status" = 'pending';--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_webhook_created_idx" ON "webhook_deliveries" USING btree ("webhook_id","created_at");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_event_idx" ON "webhook_deliveries" USING btree ("event_id");--> statement-breakpoint

@@ -18,6 +18,9 @@ export interface NewEvent {
   data: Record<string, unknown>;
 }
 
+/** Events their owner may be e-mailed about; share.expiring is for e-mail only (no webhook type). */
+export const MAIL_TYPES: readonly string[] = ['share.downloaded', 'request.uploaded', 'share.expiring'];
+
 /** Pending deliveries one webhook may hold; past it new events are not queued for it. */
 export const MAX_PENDING_PER_WEBHOOK = 1000;
 
@@ -28,7 +31,7 @@ export async function insertEvents(db: Db, list: NewEvent[]): Promise<string[]> 
   if (list.length === 0) return [];
   const rows = await db
     .insert(events)
-    .values(list.map((e) => ({ type: e.type, audience: e.audience, userId: e.userId, data: e.data })))
+    .values(list.map((e) => ({ type: e.type, audience: e.audience, userId: e.userId, data: e.data, mailAt: MAIL_TYPES.includes(e.type) && e.userId ? sql`now()` : null })))
     .returning({ id: events.id });
   const ids = rows.map((r) => r.id);
   // Subscribers: the owner's active webhooks (null owner = the Admin Token's), or for sites every
@@ -43,7 +46,7 @@ export async function insertEvents(db: Db, list: NewEvent[]): Promise<string[]> 
     WHERE e.id IN (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})
       AND (SELECT count(*) FROM ${webhookDeliveries} p WHERE p.webhook_id = w.id AND p.status = 'pending') < ${MAX_PENDING_PER_WEBHOOK}
     RETURNING id`);
-  if (rowCount(queued) > 0) afterCommit(db, () => outboxSignal.wake?.());
+  if (rowCount(queued) > 0 || list.some((e) => MAIL_TYPES.includes(e.type))) afterCommit(db, () => outboxSignal.wake?.());
   return ids;
 }
 
@@ -109,4 +112,35 @@ export async function emitExpiredShares(db: Db, limit = 500): Promise<number> {
 /** Events (with their deliveries) and delivery rows past the retention. */
 export async function purgeOldEvents(db: Db, retentionDays: number): Promise<void> {
   await db.delete(events).where(lt(events.createdAt, sql`now() - make_interval(days => ${retentionDays})`));
+}
+
+/**
+ * share.expiring (e-mail only) for complete shares that expire within a day and had no notice
+ * for that expiry yet; extending the expiry re-arms it.
+ */
+export async function emitExpiringShares(db: Db, limit = 500): Promise<number> {
+  return db.transaction(async (tx) => {
+    const due = await tx
+      .select({ id: shareGroups.id, userId: shareGroups.userId, note: shareGroups.note, expiresAt: shareGroups.expiresAt })
+      .from(shareGroups)
+      .where(
+        and(
+          eq(shareGroups.uploadState, 'complete'),
+          sql`${shareGroups.expiresAt} > now() AND ${shareGroups.expiresAt} <= now() + interval '1 day'`,
+          sql`${shareGroups.expiringNoticeFor} IS DISTINCT FROM ${shareGroups.expiresAt}`,
+        ),
+      )
+      .limit(limit)
+      .for('update', { skipLocked: true });
+    if (due.length === 0) return 0;
+    await tx
+      .update(shareGroups)
+      .set({ expiringNoticeFor: sql`${shareGroups.expiresAt}` })
+      .where(inArray(shareGroups.id, due.map((d) => d.id)));
+    await insertEvents(
+      tx,
+      due.filter((d) => d.userId).map((d) => ({ type: 'share.expiring', audience: 'owner' as const, userId: d.userId, data: { share_id: d.id, note: d.note, expires_at: d.expiresAt!.toISOString() } })),
+    );
+    return due.length;
+  });
 }

@@ -17,6 +17,9 @@ export const userSchema = z.object({
   status: z.enum(['active', 'disabled']),
   quota_bytes: z.number().int(),
   used_bytes: z.number().int(),
+  notify: z
+    .object({ downloads: z.boolean(), uploads: z.boolean(), expiring: z.boolean() })
+    .describe('E-mail notifications (when the server has SMTP_URL): completed downloads, uploads through requests, shares expiring within a day'),
   created_at: time,
 });
 export const fileSchema = z.object({

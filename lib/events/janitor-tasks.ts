@@ -1,6 +1,6 @@
 import 'server-only';
 import { purgeOldActivity } from '@/db/queries/activity';
-import { emitExpiredShares, purgeOldEvents } from '@/db/queries/events';
+import { emitExpiredShares, emitExpiringShares, purgeOldEvents } from '@/db/queries/events';
 import { registerJanitorTask } from '../janitor';
 import { processState } from '../process-state';
 
@@ -12,6 +12,7 @@ export function registerEventTasks(): void {
   registered.done = true;
   registerJanitorTask(async (rt) => {
     while ((await emitExpiredShares(rt.db)) > 0);
+    while ((await emitExpiringShares(rt.db)) > 0);
   });
   registerJanitorTask((rt) => purgeOldActivity(rt.db, rt.env.events.activityRetentionDays));
   registerJanitorTask((rt) => purgeOldEvents(rt.db, rt.env.events.activityRetentionDays));

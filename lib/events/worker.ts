@@ -4,6 +4,7 @@ import { claimDueDeliveries, finishAttempt, type ClaimedDelivery } from '@/db/qu
 import { processState } from '../process-state';
 import type { Runtime } from '../runtime';
 import { attemptDelivery, DELIVERY_TIMEOUT_MS } from './deliver';
+import { mailDue } from './mailer';
 
 /**
  * The delivery worker: every instance runs one. It claims due deliveries from the outbox
@@ -11,7 +12,8 @@ import { attemptDelivery, DELIVERY_TIMEOUT_MS } from './deliver';
  * both serve — a queue library such as pg-boss or graphile-worker needs a PostgreSQL server,
  * and the embedded default has none), sends each once, and records the outcome: delivered,
  * due again after a growing delay, or failed after the last attempt. It polls once a second
- * and is woken at once by a commit that queued a delivery on this instance.
+ * and is woken at once by a commit that queued a delivery on this instance. The same tick sends
+ * the due notification mails (lib/events/mailer.ts).
  */
 const POLL_MS = 1000;
 const BATCH = 10;
@@ -59,7 +61,12 @@ function kick(rt: Runtime): void {
       try {
         if ((await deliverDue(rt)) === BATCH) state.again = true;
       } catch (e) {
-        console.error('[htmls] webhook delivery failed:', (e as Error).message);
+        console.error('[htmls] webhook delivery failed:', (e as Error).cause ?? e);
+      }
+      try {
+        await mailDue(rt);
+      } catch (e) {
+        console.error('[htmls] notification mail failed:', (e as Error).cause ?? e);
       }
     } while (state.again && state.timer);
   })().finally(() => {
