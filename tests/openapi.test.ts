@@ -294,6 +294,8 @@ describe('responses match the document', () => {
     await check('GET', '/api/shares', {}, { token: m.token }, '?limit=0');
     await check('GET', '/api/shares/{id}', { id: done.json.share.id }, { token: m.token });
     await check('GET', '/api/shares/{id}', { id: 'nosuchshare' }, { token: m.token });
+    await check('GET', '/api/shares/{id}/activity', { id: done.json.share.id }, { token: m.token });
+    await check('GET', '/api/shares/{id}/activity', { id: 'nosuchshare' }, { token: m.token });
     await check('PATCH', '/api/shares/{id}', { id: done.json.share.id }, { token: m.token, body: { expires_at: '2099-01-01T00:00:00Z', password: 'pw-123456' } });
     await check('DELETE', '/api/shares/{id}', { id: done.json.share.id }, { token: m.token });
     await check('DELETE', '/api/shares/{id}', { id: done.json.share.id }, { token: m.token });

@@ -37,6 +37,7 @@ export const endpoints = {
   getShare: e('GET', '/api/shares/{id}'),
   updateShare: e('PATCH', '/api/shares/{id}'),
   deleteShare: e('DELETE', '/api/shares/{id}'),
+  getShareActivity: e('GET', '/api/shares/{id}/activity'),
   uploadCapabilities: e('GET', '/api/shares/upload/capabilities'),
   initUpload: e('POST', '/api/shares/upload/init'),
   partUrl: e('POST', '/api/shares/upload/part-url'),

@@ -112,6 +112,24 @@ export const deliverySchema = z.object({
   created_at: time,
   delivered_at: time.nullable(),
 });
+export const shareActivitySchema = z.object({
+  per_day: z
+    .array(z.object({ day: z.string().describe('YYYY-MM-DD (UTC)'), downloads: z.number().int(), completed: z.number().int() }))
+    .describe('The last 30 days, oldest first: downloads that sent bytes, and those that reached the last byte'),
+  downloads: z
+    .array(
+      z.object({
+        at: time,
+        path: z.string().nullable().describe('The item, or null for the ZIP'),
+        bytes: z.number().int(),
+        completed: z.boolean().describe('The response reached the last byte'),
+        address: z.string().describe("The guest's network only (IPv4 /24, IPv6 /48)"),
+        user_agent: z.string(),
+      }),
+    )
+    .describe('The newest 200 downloads, newest first'),
+  retention_days: z.number().int().describe('Days activity is kept (ACTIVITY_RETENTION_DAYS)'),
+});
 /** A list entry of GET /api/shares: the share without its items (GET /api/shares/:id has them). */
 export const shareSummarySchema = shareSchema.omit({ items: true });
 /** A list entry of GET /api/files: the project without its files (GET /api/projects/:slug has them). */
@@ -182,6 +200,7 @@ components.add(shareSchema, { id: 'Share' });
 components.add(accessTokenSchema, { id: 'AccessToken' });
 components.add(webhookSchema, { id: 'Webhook' });
 components.add(deliverySchema, { id: 'Delivery' });
+components.add(shareActivitySchema, { id: 'ShareActivity' });
 components.add(shareSummarySchema, { id: 'ShareSummary' });
 components.add(projectSummarySchema, { id: 'ProjectSummary' });
 components.add(errorSchema, { id: 'Error' });

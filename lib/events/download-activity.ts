@@ -5,8 +5,10 @@ import { recordDownload } from '../shares/count-downloads';
 
 /** An address kept for the activity log only to its network: IPv4 /24, IPv6 /48. */
 export function truncateAddress(ip: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  const addr = mapped ? mapped[1] : ip;
+  // The request's address may be a /64 already (lib/http/client-ip.ts counts IPv6 clients so).
+  const bare = ip.replace(/\/\d+$/, '');
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare);
+  const addr = mapped ? mapped[1] : bare;
   if (isIP(addr) === 4) return addr.replace(/\.\d+$/, '.0');
   if (isIP(addr) === 6) {
     const head = addr.split('::')[0].split(':').slice(0, 3);
