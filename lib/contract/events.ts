@@ -1,11 +1,8 @@
 import { z } from 'zod';
 
-/** Webhook event types (API.md "Events"); the site events are for administrators only. */
-export const EVENT_TYPES = ['share.created', 'share.downloaded', 'share.expired', 'request.uploaded', 'site.deployed', 'site.rolled_back'] as const;
-export const ADMIN_EVENT_TYPES: readonly string[] = ['site.deployed', 'site.rolled_back'];
-export type EventType = (typeof EVENT_TYPES)[number];
-/** Webhooks one owner may have. */
-export const MAX_WEBHOOKS_PER_OWNER = 10;
+import { EVENT_TYPES } from './event-types';
+
+export { ADMIN_EVENT_TYPES, EVENT_TYPES, MAX_WEBHOOKS_PER_OWNER, type EventType } from './event-types';
 
 const eventList = z
   .array(z.enum(EVENT_TYPES, { message: `not an event type: use ${EVENT_TYPES.join(', ')}` }))
