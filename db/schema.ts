@@ -451,6 +451,38 @@ export const downloadActivity = pgTable(
   (t) => [index('download_activity_group_created_idx').on(t.groupId, t.createdAt), index('download_activity_created_idx').on(t.createdAt)],
 );
 
+/**
+ * Administrative actions (who, what, when) for /htmls's audit log: Admin Token logins, token
+ * changes, user changes, deploys and rollbacks, settings. No foreign key: the record outlives the
+ * user it names. Kept ACTIVITY_RETENTION_DAYS × 12 (a year by default).
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    actor: text('actor').notNull(),
+    actorId: uuid('actor_id'),
+    action: text('action').notNull(),
+    target: text('target').notNull().default(''),
+    ip: text('ip').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_log_created_idx').on(t.createdAt, t.id), index('audit_log_action_created_idx').on(t.action, t.createdAt)],
+);
+
+/** Each member's stored bytes once a day (the janitor), for the storage chart. */
+export const storageDaily = pgTable(
+  'storage_daily',
+  {
+    day: text('day').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    bytes: bytes('bytes').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.userId] })],
+);
+
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 export type AccessTokenRow = typeof accessTokens.$inferSelect;
@@ -465,3 +497,4 @@ export type WebhookRow = typeof webhooks.$inferSelect;
 export type EventRow = typeof events.$inferSelect;
 export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type DownloadActivityRow = typeof downloadActivity.$inferSelect;
+export type AuditRow = typeof auditLog.$inferSelect;

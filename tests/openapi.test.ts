@@ -334,6 +334,13 @@ describe('responses match the document', () => {
     await check('DELETE', '/api/webhooks/{id}', { id }, { token: m.token });
   });
 
+  it('for the audit log and the storage history', async () => {
+    await check('GET', '/api/audit', {}, { token: TEST_ADMIN_TOKEN }, '?limit=5');
+    await check('GET', '/api/audit', {}, { token: TEST_ADMIN_TOKEN }, '?action=nope');
+    await check('GET', '/api/storage/history', {}, { token: TEST_ADMIN_TOKEN }, '?days=7');
+    await check('GET', '/api/storage/history', {}, { token: TEST_ADMIN_TOKEN }, '?days=0');
+  });
+
   it('for the concept routes, errors with their violations', async () => {
     const id = `oa-${randomBytes(4).toString('hex')}`;
     const body = { id, name: 'N', tags: ['oa'], relations: [{ target_id: id, type: 'self', confidence: 1 }], metadata: { author: 'A', any: 1 } };

@@ -1,3 +1,13 @@
+CREATE TABLE "audit_log" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"actor" text NOT NULL,
+	"actor_id" uuid,
+	"action" text NOT NULL,
+	"target" text DEFAULT '' NOT NULL,
+	"ip" text DEFAULT '' NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "download_activity" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"group_id" text NOT NULL,
@@ -22,6 +32,13 @@ CREATE TABLE "events" (
 CREATE TABLE "mail_digests" (
 	"share_id" text PRIMARY KEY NOT NULL,
 	"sent_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "storage_daily" (
+	"day" text NOT NULL,
+	"user_id" uuid NOT NULL,
+	"bytes" bigint NOT NULL,
+	CONSTRAINT "storage_daily_day_user_id_pk" PRIMARY KEY("day","user_id")
 );
 --> statement-breakpoint
 CREATE TABLE "webhook_deliveries" (
@@ -57,9 +74,12 @@ ALTER TABLE "users" ADD COLUMN "notify_expiring" boolean DEFAULT true NOT NULL;-
 ALTER TABLE "download_activity" ADD CONSTRAINT "download_activity_group_id_share_groups_id_fk" FOREIGN KEY ("group_id") REFERENCES "public"."share_groups"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "events" ADD CONSTRAINT "events_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "mail_digests" ADD CONSTRAINT "mail_digests_share_id_share_groups_id_fk" FOREIGN KEY ("share_id") REFERENCES "public"."share_groups"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "storage_daily" ADD CONSTRAINT "storage_daily_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_webhook_id_webhooks_id_fk" FOREIGN KEY ("webhook_id") REFERENCES "public"."webhooks"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_event_id_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."events"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webhooks" ADD CONSTRAINT "webhooks_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "audit_log_created_idx" ON "audit_log" USING btree ("created_at","id");--> statement-breakpoint
+CREATE INDEX "audit_log_action_created_idx" ON "audit_log" USING btree ("action","created_at");--> statement-breakpoint
 CREATE INDEX "download_activity_group_created_idx" ON "download_activity" USING btree ("group_id","created_at");--> statement-breakpoint
 CREATE INDEX "download_activity_created_idx" ON "download_activity" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "events_created_at_idx" ON "events" USING btree ("created_at");--> statement-breakpoint

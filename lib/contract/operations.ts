@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { changeTokenSchema, loginSchema } from './auth';
 import { conceptsQuerySchema } from './concepts';
-import { createWebhookSchema, updateWebhookSchema } from './events';
+import { auditQuerySchema, createWebhookSchema, storageHistoryQuerySchema, updateWebhookSchema } from './events';
 import { endpoints, type Auth, type EndpointName, type Method } from './endpoints';
 import { fileStatusSchema, updateProjectSchema } from './hosting';
 import { listQuerySchema } from './lists';
@@ -47,6 +47,8 @@ export interface Operation {
   status: number;
   response?: z.ZodType;
   errors: number[];
+  /** Recorded in the audit log (lib/events/audit.ts) when it succeeds: the action's name. */
+  audit?: string;
   /** Its 400 lists every schema violation (concepts). */
   violations?: true;
 }
@@ -62,22 +64,22 @@ export const operations = {
   me: { ...endpoints.me, summary: 'The caller: role, and profile with quota and usage', auth: 'session', scope: 'account:read', status: 200, response: obj({ role: z.enum(['admin', 'member']), user: R.userSchema.nullable() }), errors: [401] },
   updateProfile: { ...endpoints.updateProfile, summary: "Change the member's display name, email and phone", auth: 'member', scope: 'no-token', body: profileSchema, status: 200, response: obj({ user: R.userSchema }), errors: [400, 401, 403] },
   deleteOwnAccount: { ...endpoints.deleteOwnAccount, summary: 'Delete the account with its shares, objects and sessions', auth: 'member', scope: 'no-token', status: 204, errors: [401, 403] },
-  changeAdminToken: { ...endpoints.changeAdminToken, summary: 'Replace the Admin Token (at least 16 characters, not a known-weak value)', auth: 'admin', scope: 'no-token', body: changeTokenSchema, status: 200, response: obj({ ok: z.literal(true), token: z.string(), expires_at: z.string() }), errors: [400, 401, 403] },
+  changeAdminToken: { ...endpoints.changeAdminToken, audit: 'admin_token.changed', summary: 'Replace the Admin Token (at least 16 characters, not a known-weak value)', auth: 'admin', scope: 'no-token', body: changeTokenSchema, status: 200, response: obj({ ok: z.literal(true), token: z.string(), expires_at: z.string() }), errors: [400, 401, 403] },
   listUsers: { ...endpoints.listUsers, summary: 'A page of users with quota and usage, newest first', auth: 'admin', scope: 'admin', query: listQuerySchema, status: 200, response: obj({ users: z.array(R.userSchema), next_cursor: R.nextCursorSchema }), errors: [400, 401, 403] },
-  createUser: { ...endpoints.createUser, summary: 'Create a user', auth: 'admin', scope: 'admin', body: createUserSchema, status: 201, response: obj({ user: R.userSchema }), errors: [400, 401, 403, 409] },
-  updateUser: { ...endpoints.updateUser, summary: 'Change quota, status, role, profile or password', auth: 'admin', scope: 'admin', body: updateUserSchema, status: 200, response: obj({ user: R.userSchema }), errors: [400, 401, 403, 404] },
-  deleteUser: { ...endpoints.deleteUser, summary: 'Delete a user, as account deletion', auth: 'admin', scope: 'admin', status: 204, errors: [401, 403, 404] },
+  createUser: { ...endpoints.createUser, audit: 'user.created', summary: 'Create a user', auth: 'admin', scope: 'admin', body: createUserSchema, status: 201, response: obj({ user: R.userSchema }), errors: [400, 401, 403, 409] },
+  updateUser: { ...endpoints.updateUser, audit: 'user.updated', summary: 'Change quota, status, role, profile or password', auth: 'admin', scope: 'admin', body: updateUserSchema, status: 200, response: obj({ user: R.userSchema }), errors: [400, 401, 403, 404] },
+  deleteUser: { ...endpoints.deleteUser, audit: 'user.deleted', summary: 'Delete a user, as account deletion', auth: 'admin', scope: 'admin', status: 204, errors: [401, 403, 404] },
   getSettings: { ...endpoints.getSettings, summary: 'The default quota for new registrations', auth: 'admin', scope: 'admin', status: 200, response: settingsSchema, errors: [401, 403] },
-  updateSettings: { ...endpoints.updateSettings, summary: 'Change the default quota (existing users unchanged)', auth: 'admin', scope: 'admin', body: settingsSchema, status: 200, response: settingsSchema, errors: [400, 401, 403] },
+  updateSettings: { ...endpoints.updateSettings, audit: 'settings.updated', summary: 'Change the default quota (existing users unchanged)', auth: 'admin', scope: 'admin', body: settingsSchema, status: 200, response: settingsSchema, errors: [400, 401, 403] },
   listProjects: { ...endpoints.listProjects, summary: 'A page of hosted projects, newest first, with file counts (GET /api/projects/:slug has the files)', auth: 'admin', scope: 'admin', query: listQuerySchema, status: 200, response: obj({ projects: z.array(R.projectSummarySchema), next_cursor: R.nextCursorSchema }), errors: [400, 401, 403] },
   getProject: { ...endpoints.getProject, summary: 'One project with the files of its live deploy', auth: 'admin', scope: 'admin', status: 200, response: obj({ project: R.projectSchema }), errors: [401, 403, 404] },
-  deleteFile: { ...endpoints.deleteFile, summary: 'Delete one hosted file and its bytes', auth: 'admin', scope: 'admin', status: 204, errors: [401, 403, 404] },
-  uploadSite: { ...endpoints.uploadSite, summary: 'Upload a site as a new deploy: fields slug?, note?, password?, append? or replace? ("true"), spa?, dotfiles? first, then one part per file named by its relative path (UTF-8), or one .zip part that is unpacked', auth: 'admin', scope: 'sites:deploy:{slug}', rawBody: 'multipart', status: 201, response: obj({ project: R.projectSchema, skipped: z.array(z.string()).describe('Entries of a .zip left out as private (.git/, .env*, .hg/, .svn/, node_modules/) unless dotfiles'), warnings: z.array(R.uploadWarningSchema).describe('Where this build will still break on the hosted origin') }), errors: [400, 401, 403, 409, 413] },
+  deleteFile: { ...endpoints.deleteFile, audit: 'file.deleted', summary: 'Delete one hosted file and its bytes', auth: 'admin', scope: 'admin', status: 204, errors: [401, 403, 404] },
+  uploadSite: { ...endpoints.uploadSite, audit: 'site.deployed', summary: 'Upload a site as a new deploy: fields slug?, note?, password?, append? or replace? ("true"), spa?, dotfiles? first, then one part per file named by its relative path (UTF-8), or one .zip part that is unpacked', auth: 'admin', scope: 'sites:deploy:{slug}', rawBody: 'multipart', status: 201, response: obj({ project: R.projectSchema, skipped: z.array(z.string()).describe('Entries of a .zip left out as private (.git/, .env*, .hg/, .svn/, node_modules/) unless dotfiles'), warnings: z.array(R.uploadWarningSchema).describe('Where this build will still break on the hosted origin') }), errors: [400, 401, 403, 409, 413] },
   listDeploys: { ...endpoints.listDeploys, summary: "A project's kept deploys, newest first (DEPLOY_HISTORY of them)", auth: 'admin', scope: 'sites:deploy:{slug}', status: 200, response: obj({ deploys: z.array(R.deploySchema) }), errors: [401, 403, 404] },
-  activateDeploy: { ...endpoints.activateDeploy, summary: 'Make a kept deploy live at once (rollback)', auth: 'admin', scope: 'sites:deploy:{slug}', status: 200, response: obj({ project: R.projectSchema }), errors: [401, 403, 404] },
-  setFileStatus: { ...endpoints.setFileStatus, summary: 'Set a hosted file online or offline', auth: 'admin', scope: 'admin', body: fileStatusSchema, status: 200, response: obj({ file: R.fileSchema }), errors: [400, 401, 403, 404] },
-  updateProject: { ...endpoints.updateProject, summary: 'Change the note, the password, SPA mode or dotfiles of a project', auth: 'admin', scope: 'admin', body: updateProjectSchema, status: 200, response: obj({ project: R.projectSchema }), errors: [400, 401, 403, 404] },
-  deleteProject: { ...endpoints.deleteProject, summary: 'Delete a project with its files and bytes', auth: 'admin', scope: 'admin', status: 204, errors: [401, 403, 404] },
+  activateDeploy: { ...endpoints.activateDeploy, audit: 'site.rolled_back', summary: 'Make a kept deploy live at once (rollback)', auth: 'admin', scope: 'sites:deploy:{slug}', status: 200, response: obj({ project: R.projectSchema }), errors: [401, 403, 404] },
+  setFileStatus: { ...endpoints.setFileStatus, audit: 'file.status', summary: 'Set a hosted file online or offline', auth: 'admin', scope: 'admin', body: fileStatusSchema, status: 200, response: obj({ file: R.fileSchema }), errors: [400, 401, 403, 404] },
+  updateProject: { ...endpoints.updateProject, audit: 'project.updated', summary: 'Change the note, the password, SPA mode or dotfiles of a project', auth: 'admin', scope: 'admin', body: updateProjectSchema, status: 200, response: obj({ project: R.projectSchema }), errors: [400, 401, 403, 404] },
+  deleteProject: { ...endpoints.deleteProject, audit: 'project.deleted', summary: 'Delete a project with its files and bytes', auth: 'admin', scope: 'admin', status: 204, errors: [401, 403, 404] },
   listShares: { ...endpoints.listShares, summary: "A page of the caller's shares (the administrator: all), newest first, with file counts (GET /api/shares/:id has the items)", auth: 'session', scope: 'shares:read', query: listQuerySchema, status: 200, response: obj({ shares: z.array(R.shareSummarySchema), next_cursor: R.nextCursorSchema }), errors: [400, 401] },
   getShare: { ...endpoints.getShare, summary: "One of the caller's shares with its items (the administrator: any)", auth: 'session', scope: 'shares:read', status: 200, response: obj({ share: R.shareSchema }), errors: [401, 404] },
   updateShare: { ...endpoints.updateShare, summary: 'Change note, expiry, password, status or max_downloads (null: unlimited)', auth: 'session', scope: 'shares:write', body: updateShareSchema, status: 200, response: obj({ share: R.shareSchema }), errors: [400, 401, 404, 409, 429] },
@@ -106,6 +108,8 @@ export const operations = {
   deleteWebhook: { ...endpoints.deleteWebhook, summary: 'Delete a webhook and its delivery log', auth: 'session', scope: 'no-token', status: 204, errors: [401, 403, 404] },
   listDeliveries: { ...endpoints.listDeliveries, summary: "A webhook's newest deliveries (100), newest first", auth: 'session', scope: 'no-token', status: 200, response: obj({ deliveries: z.array(R.deliverySchema) }), errors: [401, 403, 404] },
   redeliver: { ...endpoints.redeliver, summary: 'Send a delivery again (a new delivery of the same event, due now)', auth: 'session', scope: 'no-token', status: 202, response: obj({ delivery: R.deliverySchema }), errors: [401, 403, 404] },
+  listAudit: { ...endpoints.listAudit, summary: 'The audit log of administrative actions, newest first, by action and actor, a page at a time', auth: 'admin', scope: 'admin', query: auditQuerySchema, status: 200, response: obj({ entries: z.array(R.auditEntrySchema), next_cursor: R.nextCursorSchema }), errors: [400, 401, 403] },
+  storageHistory: { ...endpoints.storageHistory, summary: "Each member's stored bytes per day (recorded daily by the janitor)", auth: 'admin', scope: 'admin', query: storageHistoryQuerySchema, status: 200, response: R.storageHistorySchema, errors: [400, 401, 403] },
   openapi: { ...endpoints.openapi, summary: 'This document (OpenAPI 3.1)', auth: 'none', scope: 'public', status: 200, response: z.object({ openapi: z.string() }).catchall(z.unknown()), errors: [] },
 } as const satisfies Record<EndpointName, Operation>;
 

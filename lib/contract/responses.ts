@@ -130,6 +130,18 @@ export const shareActivitySchema = z.object({
     .describe('The newest 200 downloads, newest first'),
   retention_days: z.number().int().describe('Days activity is kept (ACTIVITY_RETENTION_DAYS)'),
 });
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  at: time,
+  actor: z.string().describe("A member's username, or 'Admin Token'"),
+  action: z.string().describe('admin.login, admin_token.changed, user.created, user.updated, user.deleted, settings.updated, site.deployed, site.rolled_back, project.updated, project.deleted, file.deleted, file.status'),
+  target: z.string(),
+  address: z.string(),
+});
+export const storageHistorySchema = z.object({
+  days: z.array(z.string()).describe('YYYY-MM-DD (UTC), oldest first'),
+  members: z.array(z.object({ user_id: z.string(), username: z.string(), bytes: z.array(z.number().int().nullable()).describe('Stored bytes on each day of `days` (null: no record)') })),
+});
 /** A list entry of GET /api/shares: the share without its items (GET /api/shares/:id has them). */
 export const shareSummarySchema = shareSchema.omit({ items: true });
 /** A list entry of GET /api/files: the project without its files (GET /api/projects/:slug has them). */
@@ -201,6 +213,7 @@ components.add(accessTokenSchema, { id: 'AccessToken' });
 components.add(webhookSchema, { id: 'Webhook' });
 components.add(deliverySchema, { id: 'Delivery' });
 components.add(shareActivitySchema, { id: 'ShareActivity' });
+components.add(auditEntrySchema, { id: 'AuditEntry' });
 components.add(shareSummarySchema, { id: 'ShareSummary' });
 components.add(projectSummarySchema, { id: 'ProjectSummary' });
 components.add(errorSchema, { id: 'Error' });

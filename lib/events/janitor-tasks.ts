@@ -1,5 +1,6 @@
 import 'server-only';
 import { purgeOldActivity } from '@/db/queries/activity';
+import { purgeOldAudit, snapshotStorage } from '@/db/queries/audit';
 import { emitExpiredShares, emitExpiringShares, purgeOldEvents } from '@/db/queries/events';
 import { registerJanitorTask } from '../janitor';
 import { processState } from '../process-state';
@@ -16,4 +17,6 @@ export function registerEventTasks(): void {
   });
   registerJanitorTask((rt) => purgeOldActivity(rt.db, rt.env.events.activityRetentionDays));
   registerJanitorTask((rt) => purgeOldEvents(rt.db, rt.env.events.activityRetentionDays));
+  registerJanitorTask((rt) => purgeOldAudit(rt.db, rt.env.events.activityRetentionDays * 12));
+  registerJanitorTask((rt) => snapshotStorage(rt.db));
 }
