@@ -69,7 +69,7 @@ describe('e-mail notifications', () => {
     // written after it still comes, so by then the download's event was passed over.
     const other = await uploadShare(owner.token, { 'q.txt': Buffer.from('q') }, { note: 'quiet' });
     await (await fetch(`${baseUrl()}/f/${other.share.id}/q.txt`)).arrayBuffer();
-    await expect.poll(async () => (await call('GET', `/api/shares/${other.share.id}`, { token: owner.token })).json.share.download_count).toBe(1);
+    await expect.poll(async () => (await call('GET', `/api/shares/${other.share.id}`, { token: owner.token })).json.share.download_count, { timeout: 15_000 }).toBe(1);
     const soon = new Date(Date.now() + 2 * 3600_000).toISOString();
     expect((await call('PATCH', `/api/shares/${other.share.id}`, { token: owner.token, body: { expires_at: soon } })).status).toBe(200);
     const expiring = await smtp.waitFor((m) => m.subject === 'Your share "quiet" expires within a day');

@@ -18,7 +18,7 @@ describe('GET /api/shares/:id/activity', () => {
     await (await fetch(url, { method: 'HEAD', headers: guest })).arrayBuffer();
     await (await fetch(`${baseUrl()}/f/${share.id}/?zip`, { headers: { 'X-Forwarded-For': '2001:db8:1234:5678::9' } })).arrayBuffer();
     const get = () => call('GET', `/api/shares/${share.id}/activity`, { token: m.token });
-    await expect.poll(async () => (await get()).json.activity.downloads.length).toBe(3);
+    await expect.poll(async () => (await get()).json.activity.downloads.length, { timeout: 15_000 }).toBe(3);
     const { activity } = (await get()).json;
     const rows = [...activity.downloads].sort((x: { bytes: number }, y: { bytes: number }) => x.bytes - y.bytes);
     expect(rows[0]).toMatchObject({ path: 'a.bin', bytes: 10, completed: false, address: '203.0.113.0', user_agent: 'Guest/2.0' });

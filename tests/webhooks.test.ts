@@ -106,7 +106,7 @@ describe('deliveries', () => {
     expect(both[0].headers['webhook-id']).toBe(both[1].headers['webhook-id']);
     const log = await call('GET', `/api/webhooks/${hookId}/deliveries`, { token: member.token });
     const d = log.json.deliveries.find((x: { event_id: string }) => x.event_id === both[0].headers['webhook-id']);
-    await expect.poll(async () => (await call('GET', `/api/webhooks/${hookId}/deliveries`, { token: member.token })).json.deliveries.find((x: { id: string }) => x.id === d.id).status).toBe('delivered');
+    await expect.poll(async () => (await call('GET', `/api/webhooks/${hookId}/deliveries`, { token: member.token })).json.deliveries.find((x: { id: string }) => x.id === d.id).status, { timeout: 15_000 }).toBe('delivered');
     const after = (await call('GET', `/api/webhooks/${hookId}/deliveries`, { token: member.token })).json.deliveries.find((x: { id: string }) => x.id === d.id);
     expect(after).toMatchObject({ status: 'delivered', attempts: 2, response_status: 200, type: 'share.created' });
 
