@@ -26,6 +26,7 @@ import { LONGEST_REQUEST_MS } from './lib/http/timeouts';
 import { AppError, noSuchApiRoute, notFound } from './lib/errors';
 import { closeRuntime } from './lib/runtime';
 import { stopJanitor } from './lib/janitor';
+import { stopEventWorker } from './lib/events/worker';
 import { stopEpochWatches } from './lib/epoch-watch';
 import { handleChunk } from './lib/shares/chunk-handler';
 import { handleShareFile, handleShareFiles } from './lib/shares/one-request-handlers';

@@ -13,6 +13,7 @@ const SERVER: Record<ErrorCode, string> = {
   too_large: 'The upload is larger than the server allows.',
   token_too_short: 'The token is too short.',
   token_too_weak: 'That token is too easy to guess: choose a longer, random one.',
+  webhook_url_not_allowed: 'That webhook URL is not allowed (a private or link-local address, or not http(s)).',
   size_mismatch: 'A file changed size while it was being sent: share it again.',
   type_not_allowed: 'This file request does not take that type of file.',
   unauthenticated: 'Not signed in (or the session ended): run `htmls login`.',

@@ -39,6 +39,10 @@ export const users = pgTable(
     status: text('status', { enum: ['active', 'disabled'] }).notNull().default('active'),
     quotaBytes: bytes('quota_bytes').notNull(),
     usedBytes: bytes('used_bytes').notNull().default(0),
+    /** E-mail notifications (when SMTP_URL is set): completed downloads, request uploads, expiring shares. */
+    notifyDownloads: boolean('notify_downloads').notNull().default(true),
+    notifyUploads: boolean('notify_uploads').notNull().default(true),
+    notifyExpiring: boolean('notify_expiring').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -196,6 +200,10 @@ export const shareGroups = pgTable(
     receivedName: text('received_name'),
     receivedEmail: text('received_email'),
     receivedMessage: text('received_message'),
+    /** The expires_at a share.expired event was written for (a later expiry gets its own). */
+    expiredEventFor: ts('expired_event_for'),
+    /** The expires_at a share.expiring notice (a day ahead) was written for. */
+    expiringNoticeFor: ts('expiring_notice_for'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -379,6 +387,144 @@ export const concepts = pgTable(
   (t) => [index('concepts_tags_idx').using('gin', t.tags)],
 );
 
+/**
+ * Webhooks (API.md "Events"): an owner's destination for some event types. The signing secret
+ * (whsec_…) must be kept whole to sign each delivery; it leaves the server once, at creation.
+ * A null user_id is a webhook made in an Admin Token session.
+ */
+export const webhooks = pgTable(
+  'webhooks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    events: text('events').array().notNull(),
+    secret: text('secret').notNull(),
+    active: boolean('active').notNull().default(true),
+    lastDeliveryAt: ts('last_delivery_at'),
+    lastStatus: integer('last_status'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('webhooks_user_created_idx').on(t.userId, t.createdAt, t.id)],
+);
+
+/**
+ * The outbox: every event, written in the same transaction as the change that causes it, and
+ * delivered from here (lib/events/worker.ts) to webhooks and e-mail. `audience` says whose
+ * webhooks receive it: the owner's (user_id, null for the Admin Token's shares) or every
+ * administrator's (sites). Kept ACTIVITY_RETENTION_DAYS.
+ */
+export const events = pgTable(
+  'events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    type: text('type').notNull(),
+    audience: text('audience', { enum: ['owner', 'admins'] }).notNull().default('owner'),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    data: jsonb('data').notNull(),
+    /**
+     * When the owner's e-mail about it is due (lib/events/mailer.ts); null: none, or sent. A
+     * claim moves it past a lease, as deliveries do; a download digest moves it to the share's
+     * next allowed mail.
+     */
+    mailAt: ts('mail_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('events_created_at_idx').on(t.createdAt), index('events_mail_at_idx').on(t.mailAt).where(sql`${t.mailAt} IS NOT NULL`)],
+);
+
+/** When the last download digest of a share was mailed (at most one per NOTIFY_DIGEST_MINUTES). */
+export const mailDigests = pgTable('mail_digests', {
+  shareId: text('share_id')
+    .primaryKey()
+    .references(() => shareGroups.id, { onDelete: 'cascade' }),
+  sentAt: ts('sent_at').notNull(),
+});
+
+/**
+ * One event for one webhook. A worker claims due rows (`FOR UPDATE SKIP LOCKED`) by moving
+ * next_attempt_at past the attempt's lease, so two instances never send the same attempt and a
+ * crashed instance's claim is retried once the lease runs out.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    webhookId: uuid('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['pending', 'delivered', 'failed'] }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    responseStatus: integer('response_status'),
+    lastError: text('last_error'),
+    deliveredAt: ts('delivered_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index('webhook_deliveries_webhook_created_idx').on(t.webhookId, t.createdAt),
+    index('webhook_deliveries_event_idx').on(t.eventId),
+  ],
+);
+
+/**
+ * Guest downloads of a share (lib/events/download-activity.ts): an item (path) or the ZIP (null),
+ * the bytes sent, whether the response reached the last byte, a truncated address and user
+ * agent. Written in batches off the byte path; kept ACTIVITY_RETENTION_DAYS.
+ */
+export const downloadActivity = pgTable(
+  'download_activity',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    groupId: text('group_id')
+      .notNull()
+      .references(() => shareGroups.id, { onDelete: 'cascade' }),
+    path: text('path'),
+    bytes: bytes('bytes').notNull(),
+    completed: boolean('completed').notNull(),
+    ip: text('ip').notNull().default(''),
+    userAgent: text('user_agent').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [index('download_activity_group_created_idx').on(t.groupId, t.createdAt), index('download_activity_created_idx').on(t.createdAt)],
+);
+
+/**
+ * Administrative actions (who, what, when) for /htmls's audit log: Admin Token logins, token
+ * changes, user changes, deploys and rollbacks, settings. No foreign key: the record outlives the
+ * user it names. Kept ACTIVITY_RETENTION_DAYS × 12 (a year by default).
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    actor: text('actor').notNull(),
+    actorId: uuid('actor_id'),
+    action: text('action').notNull(),
+    target: text('target').notNull().default(''),
+    ip: text('ip').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_log_created_idx').on(t.createdAt, t.id), index('audit_log_action_created_idx').on(t.action, t.createdAt)],
+);
+
+/** Each member's stored bytes once a day (the janitor), for the storage chart. */
+export const storageDaily = pgTable(
+  'storage_daily',
+  {
+    day: text('day').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    bytes: bytes('bytes').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.userId] })],
+);
+
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 export type AccessTokenRow = typeof accessTokens.$inferSelect;
@@ -390,3 +536,8 @@ export type ShareItemRow = typeof shareItems.$inferSelect;
 export type PendingUploadRow = typeof pendingUploads.$inferSelect;
 export type ConceptRow = typeof concepts.$inferSelect;
 export type FileRequestRow = typeof fileRequests.$inferSelect;
+export type WebhookRow = typeof webhooks.$inferSelect;
+export type EventRow = typeof events.$inferSelect;
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type DownloadActivityRow = typeof downloadActivity.$inferSelect;
+export type AuditRow = typeof auditLog.$inferSelect;

@@ -1,5 +1,7 @@
 import 'server-only';
 import { bootstrapAdminToken } from './auth/admin-credential';
+import { registerEventTasks } from './events/janitor-tasks';
+import { startEventWorker } from './events/worker';
 import { registerJanitorTask, startJanitor } from './janitor';
 import { abortOversizedUploads } from './shares/abort-oversized-uploads';
 import { directUploadsAllowed } from './shares/direct-uploads';
@@ -39,6 +41,8 @@ export async function boot(log: (line: string) => void = console.log): Promise<R
   await directUploadsAllowed(rt, log);
   registerJanitorTask(abortStaleUploads);
   registerJanitorTask(abortOversizedUploads);
+  registerEventTasks();
   startJanitor(rt);
+  startEventWorker(rt);
   return rt;
 }

@@ -111,6 +111,20 @@ const schema = z.object({
   REQUEST_MAX_PENDING: z.coerce.number().int().min(1).max(10_000).default(10),
   /** Connections the S3 client keeps for downloads; uploads and metadata calls have their own. */
   S3_DOWNLOAD_SOCKETS: z.coerce.number().int().min(1).max(10_000).default(64),
+  /** Webhooks may target loopback and private addresses (receivers on your LAN); link-local never. */
+  WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  /** Seconds before a failed webhook delivery's first retry; later retries wait 60, 360, 1440, 3600 and 7200 times this. */
+  WEBHOOK_RETRY_SECONDS: z.coerce.number().min(0.01).max(3600).default(5),
+  /** Days download activity and events are kept. */
+  ACTIVITY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** E-mail notifications: smtp://user:pass@host:587 or smtps://…:465; unset: no e-mail. */
+  SMTP_URL: optionalString.superRefine((v, ctx) => {
+    if (v !== undefined && !/^smtps?:\/\//.test(v)) ctx.addIssue({ code: 'custom', message: 'SMTP_URL must start with smtp:// or smtps://' });
+  }),
+  /** The From of notification mails (default: htmls <htmls@PUBLIC_URL's host>). */
+  SMTP_FROM: optionalString,
+  /** Completed downloads of one share are mailed at most once per this many minutes (one digest). */
+  NOTIFY_DIGEST_MINUTES: z.coerce.number().min(0).max(10_080).default(15),
 });
 
 export type S3Settings = {
@@ -168,6 +182,8 @@ export type Env = {
   fileRequests: 'off' | 'admin' | 'members';
   requestMaxBytes?: number;
   requestMaxPending: number;
+  events: { allowPrivate: boolean; retrySeconds: number; activityRetentionDays: number };
+  mail: { smtpUrl?: string; from?: string; digestMinutes: number };
 };
 
 export class EnvError extends Error {
@@ -250,6 +266,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     fileRequests: v.FILE_REQUESTS,
     requestMaxBytes: v.REQUEST_MAX_BYTES,
     requestMaxPending: v.REQUEST_MAX_PENDING,
+    mail: { smtpUrl: v.SMTP_URL, from: v.SMTP_FROM, digestMinutes: v.NOTIFY_DIGEST_MINUTES },
+    events: { allowPrivate: v.WEBHOOK_ALLOW_PRIVATE, retrySeconds: v.WEBHOOK_RETRY_SECONDS, activityRetentionDays: v.ACTIVITY_RETENTION_DAYS },
   };
 }
 

@@ -6,6 +6,7 @@ export const statusByCode = {
   too_large: 400,
   token_too_short: 400,
   token_too_weak: 400,
+  webhook_url_not_allowed: 400,
   size_mismatch: 400,
   type_not_allowed: 400,
   unauthenticated: 401,

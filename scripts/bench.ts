@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --size 1024] [-- --rss-size 10240] [-- --storage fs|s3] [-- --runs 3] [-- --only downloads,hosted]`
+ * `npm run bench [-- --quick] [-- --webhook] [-- --size 1024] [-- --rss-size 10240] [-- --storage fs|s3] [-- --runs 3] [-- --only downloads,hosted]`
  * (without --storage: an fs pass, then an s3 pass when S3_ENDPOINT and keys are set; a table each;
  * --only: just these sections of hosted, uploads, small-files, deletes, curl-put, downloads, zip, redirect (s3 only), directory, upload-rss, scale;
  * scale seeds 1,000 members, 100,000 shares and 1,000,000 items, or `--scale-factor` of that)
@@ -14,6 +14,7 @@
  * The sections live in scripts/bench/; this file starts the server and runs them in order.
  */
 import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 // @ts-expect-error plain ESM helper shared with npm start
@@ -95,6 +96,10 @@ async function runPass(storage: 'fs' | 's3') {
     const m = migrate({ DATA_DIR: dataDir, DATABASE_URL: env.DATABASE_URL });
     if (m.status !== 0) throw new Error(`migrate failed: ${m.stderr}`);
   }
+  // --webhook: the member has a webhook for share.downloaded (a local receiver answering 204), to
+  // show that events stay off the byte path: the download rows should not move.
+  const webhook = process.argv.includes('--webhook');
+  if (webhook) env.WEBHOOK_ALLOW_PRIVATE = 'true';
   let server = await startServer({ ...env, DATA_DIR: dataDir });
   const work = tempDir('htmls-bench-files-');
   let ctx: BenchContext | null = null;
@@ -102,6 +107,13 @@ async function runPass(storage: 'fs' | 's3') {
     const admin = TEST_ADMIN_TOKEN;
     await api(server.url, 'POST', '/api/users', admin, { username: 'bench', password: 'bench-password', quota_bytes: 2 ** 50 });
     const member = (await api(server.url, 'POST', '/api/auth/login', admin, { username: 'bench', password: 'bench-password' })).token as string;
+    if (webhook) {
+      const receiver = createServer((req, res) => req.resume().on('end', () => res.writeHead(204).end())).listen(0, '127.0.0.1').unref();
+      await new Promise((r) => receiver.once('listening', r));
+      const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+      await api(server.url, 'POST', '/api/webhooks', member, { url, events: ['share.downloaded'] });
+      log(`webhook for share.downloaded → ${url}`);
+    }
     const site = path.join(work, 'site');
     mkdirSync(site);
     writeFileSync(path.join(site, 'placeholder'), '');

@@ -199,7 +199,7 @@ describe('responses match the document', () => {
 
   it('the checker itself rejects a leaked field and a wrong type', () => {
     const me = schemaFor('self-test me', doc.paths['/api/auth/me'].get.responses[200].content['application/json'].schema);
-    const user = { id: 'u', username: 'ada', display_name: '', email: '', phone: '', role: 'member', status: 'active', quota_bytes: 1, used_bytes: 0, created_at: '2026-01-01T00:00:00.000Z' };
+    const user = { id: 'u', username: 'ada', display_name: '', email: '', phone: '', role: 'member', status: 'active', quota_bytes: 1, used_bytes: 0, notify: { downloads: true, uploads: true, expiring: true }, created_at: '2026-01-01T00:00:00.000Z' };
     expect(me({ role: 'member', user })).toBe(true);
     expect(me({ role: 'member', user: { ...user, password_hash: 'x' } })).toBe(false);
     expect(me({ role: 'member', user: { ...user, created_at: 'yesterday' } })).toBe(false);
@@ -294,6 +294,8 @@ describe('responses match the document', () => {
     await check('GET', '/api/shares', {}, { token: m.token }, '?limit=0');
     await check('GET', '/api/shares/{id}', { id: done.json.share.id }, { token: m.token });
     await check('GET', '/api/shares/{id}', { id: 'nosuchshare' }, { token: m.token });
+    await check('GET', '/api/shares/{id}/activity', { id: done.json.share.id }, { token: m.token });
+    await check('GET', '/api/shares/{id}/activity', { id: 'nosuchshare' }, { token: m.token });
     await check('PATCH', '/api/shares/{id}', { id: done.json.share.id }, { token: m.token, body: { expires_at: '2099-01-01T00:00:00Z', password: 'pw-123456' } });
     await check('DELETE', '/api/shares/{id}', { id: done.json.share.id }, { token: m.token });
     await check('DELETE', '/api/shares/{id}', { id: done.json.share.id }, { token: m.token });
@@ -349,6 +351,28 @@ describe('responses match the document', () => {
     await check('POST', '/api/requests/{id}/upload', { id }, { body: { name: 'Again', files: [{ clientPath: 'b.txt', size: 1 }] } });
     await check('DELETE', '/api/requests/{id}', { id }, { token: m.token });
     await check('DELETE', '/api/requests/{id}', { id }, { token: m.token });
+  });
+
+  it('for the webhooks and their deliveries', async () => {
+    const m = await registerMember();
+    const made = await check('POST', '/api/webhooks', {}, { token: m.token, body: { url: 'https://93.184.216.34/hook', events: ['share.created'] } });
+    await check('POST', '/api/webhooks', {}, { token: m.token, body: { url: 'http://127.0.0.1/hook', events: ['share.created'] } });
+    await check('GET', '/api/webhooks', {}, { token: m.token }, '?limit=1');
+    const id = made.json.webhook.id as string;
+    await check('PATCH', '/api/webhooks/{id}', { id }, { token: m.token, body: { events: ['share.created', 'share.downloaded'] } });
+    await check('PUT', '/api/shares/file/{name}', { name: 'w.txt' }, { token: m.token, raw: 'w', headers: { 'Content-Type': 'application/octet-stream' } });
+    const log = await check('GET', '/api/webhooks/{id}/deliveries', { id }, { token: m.token });
+    await check('POST', '/api/webhooks/{id}/deliveries/{delivery_id}/redeliver', { id, delivery_id: log.json.deliveries[0].id }, { token: m.token });
+    await check('POST', '/api/webhooks/{id}/deliveries/{delivery_id}/redeliver', { id, delivery_id: id }, { token: m.token });
+    await check('DELETE', '/api/webhooks/{id}', { id }, { token: m.token });
+    await check('DELETE', '/api/webhooks/{id}', { id }, { token: m.token });
+  });
+
+  it('for the audit log and the storage history', async () => {
+    await check('GET', '/api/audit', {}, { token: TEST_ADMIN_TOKEN }, '?limit=5');
+    await check('GET', '/api/audit', {}, { token: TEST_ADMIN_TOKEN }, '?action=nope');
+    await check('GET', '/api/storage/history', {}, { token: TEST_ADMIN_TOKEN }, '?days=7');
+    await check('GET', '/api/storage/history', {}, { token: TEST_ADMIN_TOKEN }, '?days=0');
   });
 
   it('for the concept routes, errors with their violations', async () => {

@@ -5,6 +5,7 @@ import type { Db } from '../client';
 import { deploys, hostedFiles, type DeployRow, type HostedFileRow } from '../schema';
 import { bumpHostingEpoch, insertProject, lockProject, updateProjectRow, type ProjectPatch } from './projects';
 import { cancelDeletion, scheduleDeletion } from './storage-gc';
+import { insertEvents } from './events';
 
 // A project's deploys: publishing one (the project created if new), listing them, rolling back,
 // and pruning those past the history with the objects no kept deploy uses.
@@ -96,6 +97,7 @@ export async function activateProjectDeploy(db: Db, slug: string, id: string): P
     if (!(await findDeploy(tx, slug, id))) return 'no-deploy';
     await updateProjectRow(tx, slug, { activeDeployId: id });
     await bumpHostingEpoch(tx);
+    await insertEvents(tx, [{ type: 'site.rolled_back', audience: 'admins', userId: null, data: { slug, deploy_id: id } }]);
     return 'ok';
   });
 }
@@ -147,6 +149,7 @@ export async function publishDeployRecords(
     const ids = await scheduleDeletion(tx, releasable(orphans, batchesInUse));
     await cancelDeletion(tx, d.guards);
     await bumpHostingEpoch(tx);
+    await insertEvents(tx, [{ type: 'site.deployed', audience: 'admins', userId: null, data: { slug: d.slug, deploy_id: d.id } }]);
     return ids;
   });
 }

@@ -1,6 +1,8 @@
 import 'server-only';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../client';
+import { insertEvents } from './events';
+import { emitRequestUploaded } from '@/lib/events/emit';
 import { ownedBy } from './shares';
 import { scheduleDeletion } from './storage-gc';
 import { fileRequests, pendingUploads, shareGroups, shareItems, uploadPartCrcs, users, type ShareGroupRow, type UserRow } from '../schema';
@@ -97,6 +99,20 @@ export async function publishGroup(
       await tx.delete(pendingUploads).where(eq(pendingUploads.groupId, group.id));
       if (group.userId) {
         await tx.update(users).set({ usedBytes: sql`${users.usedBytes} + ${total}` }).where(eq(users.id, group.userId));
+      }
+      // The event commits with the share it announces: a guest's upload is request.uploaded
+      // (the owner did not create it), any other share.created.
+      if (opts.requestId) {
+        await emitRequestUploaded(tx, { ownerId: group.userId, requestId: opts.requestId, shareId: group.id, name: group.receivedName, fileCount: items.length, bytes: total });
+      } else {
+        await insertEvents(tx, [
+          {
+            type: 'share.created',
+            audience: 'owner',
+            userId: group.userId,
+            data: { share_id: group.id, note: group.note, file_count: items.length, bytes: total, expires_at: group.expiresAt?.toISOString() ?? null },
+          },
+        ]);
       }
       return true;
     });

@@ -31,7 +31,7 @@ export async function insertUser(
 export async function updateUser(
   db: Db,
   id: string,
-  patch: Partial<Pick<UserRow, 'displayName' | 'email' | 'phone' | 'role' | 'status' | 'quotaBytes' | 'passwordHash'>>,
+  patch: Partial<Pick<UserRow, 'displayName' | 'email' | 'phone' | 'role' | 'status' | 'quotaBytes' | 'passwordHash' | 'notifyDownloads' | 'notifyUploads' | 'notifyExpiring'>>,
 ): Promise<UserRow | null> {
   const [row] = await db
     .update(users)

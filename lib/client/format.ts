@@ -38,6 +38,7 @@ const SERVER: Record<ErrorCode, string | null> = {
   too_large: 'This upload is larger than the limit.',
   token_too_short: null,
   token_too_weak: null,
+  webhook_url_not_allowed: null,
   size_mismatch: 'A file changed size while it was being sent. Share it again.',
   type_not_allowed: 'This request does not take that type of file.',
   unauthenticated: 'Your session has ended. Sign in again.',

@@ -37,6 +37,7 @@ export const endpoints = {
   getShare: e('GET', '/api/shares/{id}'),
   updateShare: e('PATCH', '/api/shares/{id}'),
   deleteShare: e('DELETE', '/api/shares/{id}'),
+  getShareActivity: e('GET', '/api/shares/{id}/activity'),
   uploadCapabilities: e('GET', '/api/shares/upload/capabilities'),
   initUpload: e('POST', '/api/shares/upload/init'),
   partUrl: e('POST', '/api/shares/upload/part-url'),
@@ -60,6 +61,14 @@ export const endpoints = {
   deleteToken: e('DELETE', '/api/tokens/{id}'),
   uploadShareFile: e('PUT', '/api/shares/file/{name}'),
   uploadShareFiles: e('POST', '/api/shares/files'),
+  listWebhooks: e('GET', '/api/webhooks'),
+  createWebhook: e('POST', '/api/webhooks'),
+  updateWebhook: e('PATCH', '/api/webhooks/{id}'),
+  deleteWebhook: e('DELETE', '/api/webhooks/{id}'),
+  listDeliveries: e('GET', '/api/webhooks/{id}/deliveries'),
+  redeliver: e('POST', '/api/webhooks/{id}/deliveries/{delivery_id}/redeliver'),
+  listAudit: e('GET', '/api/audit'),
+  storageHistory: e('GET', '/api/storage/history'),
   openapi: e('GET', '/api/openapi.json'),
 } as const;
 

@@ -17,6 +17,9 @@ export const userSchema = z.object({
   status: z.enum(['active', 'disabled']),
   quota_bytes: z.number().int(),
   used_bytes: z.number().int(),
+  notify: z
+    .object({ downloads: z.boolean(), uploads: z.boolean(), expiring: z.boolean() })
+    .describe('E-mail notifications (when the server has SMTP_URL): completed downloads, uploads through requests, shares expiring within a day'),
   created_at: time,
 });
 export const fileSchema = z.object({
@@ -119,6 +122,55 @@ export const accessTokenSchema = z.object({
   last_used_ip: z.string().nullable().describe('The address of the last use'),
   created_at: time,
 });
+export const webhookSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  events: z.array(z.string()),
+  active: z.boolean(),
+  created_at: time,
+  last_delivery_at: time.nullable(),
+  last_status: z.number().int().nullable().describe('The HTTP status of the last attempt (null: no answer)'),
+});
+export const deliverySchema = z.object({
+  id: z.string(),
+  event_id: z.string().describe('Also the webhook-id header: the same for every attempt and redelivery'),
+  type: z.string(),
+  status: z.enum(['pending', 'delivered', 'failed']),
+  attempts: z.number().int(),
+  response_status: z.number().int().nullable(),
+  created_at: time,
+  delivered_at: time.nullable(),
+});
+export const shareActivitySchema = z.object({
+  per_day: z
+    .array(z.object({ day: z.string().describe('YYYY-MM-DD (UTC)'), downloads: z.number().int(), completed: z.number().int() }))
+    .describe('The last 30 days, oldest first: downloads that sent bytes, and those that reached the last byte'),
+  downloads: z
+    .array(
+      z.object({
+        at: time,
+        path: z.string().nullable().describe('The item, or null for the ZIP'),
+        bytes: z.number().int(),
+        completed: z.boolean().describe('The response reached the last byte'),
+        address: z.string().describe("The guest's network only (IPv4 /24, IPv6 /48)"),
+        user_agent: z.string(),
+      }),
+    )
+    .describe('The newest 200 downloads, newest first'),
+  retention_days: z.number().int().describe('Days activity is kept (ACTIVITY_RETENTION_DAYS)'),
+});
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  at: time,
+  actor: z.string().describe("A member's username, or 'Admin Token'"),
+  action: z.string().describe('admin.login, admin_token.changed, user.created, user.updated, user.deleted, settings.updated, site.deployed, site.rolled_back, project.updated, project.deleted, file.deleted, file.status'),
+  target: z.string(),
+  address: z.string(),
+});
+export const storageHistorySchema = z.object({
+  days: z.array(z.string()).describe('YYYY-MM-DD (UTC), oldest first'),
+  members: z.array(z.object({ user_id: z.string(), username: z.string(), bytes: z.array(z.number().int().nullable()).describe('Stored bytes on each day of `days` (null: no record)') })),
+});
 /** A list entry of GET /api/shares: the share without its items (GET /api/shares/:id has them). */
 export const shareSummarySchema = shareSchema.omit({ items: true });
 /** A list entry of GET /api/files: the project without its files (GET /api/projects/:slug has them). */
@@ -188,6 +240,10 @@ components.add(shareItemSchema, { id: 'ShareItem' });
 components.add(shareSchema, { id: 'Share' });
 components.add(accessTokenSchema, { id: 'AccessToken' });
 components.add(requestSchema, { id: 'FileRequest' });
+components.add(webhookSchema, { id: 'Webhook' });
+components.add(deliverySchema, { id: 'Delivery' });
+components.add(shareActivitySchema, { id: 'ShareActivity' });
+components.add(auditEntrySchema, { id: 'AuditEntry' });
 components.add(shareSummarySchema, { id: 'ShareSummary' });
 components.add(projectSummarySchema, { id: 'ProjectSummary' });
 components.add(errorSchema, { id: 'Error' });

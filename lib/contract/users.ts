@@ -43,6 +43,7 @@ export const profileSchema = z.object({
   display_name: displayNameSchema.optional(),
   email: emailSchema.optional(),
   phone: phoneSchema.optional(),
+  notify: z.object({ downloads: z.boolean().optional(), uploads: z.boolean().optional(), expiring: z.boolean().optional() }).optional(),
 });
 
 export const createUserSchema = registerSchema.extend({

@@ -25,6 +25,11 @@ export interface FastReply {
    * the next request of the client can arrive; never when the client leaves early.
    */
   onComplete?: () => void;
+  /**
+   * Called once when the response is over (sent whole, or the client left), with the body
+   * bytes handed to the socket: one call per response, nothing per chunk.
+   */
+  onSettle?: (sent: number) => void;
 }
 
 export function fromNode(req: IncomingMessage, ip: string): FastRequest {
@@ -59,8 +64,13 @@ export function writeNodeReply(res: ServerResponse, reply: FastReply, method: st
     return;
   }
   if (body instanceof Readable) {
-    pump(body, res, Number(reply.headers['Content-Length']), reply.onComplete);
+    pump(body, res, Number(reply.headers['Content-Length']), reply.onComplete, reply.onSettle);
     return;
+  }
+  const settle = reply.onSettle;
+  if (settle) {
+    const length = typeof body === 'string' ? Buffer.byteLength(body) : (body?.length ?? 0);
+    res.once('close', () => settle(res.writableFinished ? length : 0));
   }
   if (Buffer.isBuffer(body) && isPooled(body)) res.end(body, () => giveChunk(body));
   else res.end(body);
@@ -74,11 +84,14 @@ export function writeNodeReply(res: ServerResponse, reply: FastReply, method: st
  * taken it (lib/storage/chunk-pool.ts), and calls `onComplete` once `length` bytes went out (at
  * the end when the length is unknown).
  */
-function pump(body: Readable, res: ServerResponse, length: number, onComplete?: () => void): void {
+function pump(body: Readable, res: ServerResponse, length: number, onComplete?: () => void, onSettle?: (sent: number) => void): void {
   const stop = () => {
     if (!body.destroyed) body.destroy();
   };
-  if (res.destroyed || res.writableEnded) return stop();
+  if (res.destroyed || res.writableEnded) {
+    onSettle?.(0);
+    return stop();
+  }
   let seen = 0;
   let complete = onComplete;
   const onData = (chunk: Buffer) => {
@@ -102,6 +115,7 @@ function pump(body: Readable, res: ServerResponse, length: number, onComplete?: 
     body.off('data', onData);
     res.off('drain', onDrain);
     if (!body.readableEnded) stop();
+    onSettle?.(seen);
   });
 }
 

@@ -1,4 +1,5 @@
 import 'server-only';
+import { recordAudit } from '../events/audit';
 import { z } from 'zod';
 import { authenticate, bearerToken, type AuthNeed } from '../auth/guards';
 import { UPLOAD_TOKEN_PREFIX } from '../contract/requests';
@@ -65,9 +66,9 @@ export function route<O extends Operation>(op: O, handler: Handler<O>) {
         const raw = await readJson(req, bodyLimitOf(op));
         body = op.bodyCheckedBy === 'handler' ? raw : parseWith(op.body, raw);
       }
-      return withApiHeaders(
-        await handler({ req, rt, params, body: body as BodyInput<O>, query, ip, principal, uploadToken }),
-      );
+      const res = await handler({ req, rt, params, body: body as BodyInput<O>, query, ip, principal, uploadToken });
+      if (op.audit && res.status < 300) await recordAudit(rt, principal, op.audit, await auditTarget(params, res), ip);
+      return withApiHeaders(res);
     } catch (err) {
       return errorResponse(err);
     }
@@ -170,4 +171,13 @@ export function errorResponse(err: unknown): Response {
 function withApiHeaders(res: Response): Response {
   res.headers.set('Cache-Control', 'no-store');
   return res;
+}
+
+/** What an audited action acted on: the route's slug (and deploy) or id, else the answer's project or user. */
+async function auditTarget(params: Record<string, string>, res: Response): Promise<string> {
+  if (params.slug) return params.id ? `${params.slug} @ ${params.id}` : params.slug;
+  if (params.id) return params.id;
+  if (res.status === 204 || !res.headers.get('content-type')?.includes('json')) return '';
+  const data = (await res.clone().json().catch(() => null)) as { project?: { slug?: string }; user?: { username?: string } } | null;
+  return data?.project?.slug ?? data?.user?.username ?? '';
 }

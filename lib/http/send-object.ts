@@ -18,6 +18,8 @@ export interface Sendable {
   onComplete?: () => void;
   /** See Representation.admit. */
   admit?: Representation['admit'];
+  /** See Representation.onSettle. */
+  onSettle?: Representation['onSettle'];
 }
 
 /** One representation of a known size whose bytes (or any range of them) can be opened. */
@@ -37,6 +39,11 @@ export interface Representation {
    * download ticket's cookie: lib/shares/download-tickets.ts).
    */
   admit?: (startsAtZero: boolean) => Promise<Record<string, string | string[]>>;
+  /**
+   * Called once when a GET's 200/206 response is over, with the body bytes sent and whether
+   * they reached the representation's last byte (the download activity log).
+   */
+  onSettle?: (sent: number, completed: boolean) => void;
 }
 
 /**
@@ -52,6 +59,7 @@ export function sendObject(req: FastRequest, storage: StorageDriver, obj: Sendab
     headers: obj.headers,
     onComplete: obj.onComplete,
     admit: obj.admit,
+    onSettle: obj.onSettle,
     open: (range) => {
       if (buffer) return range ? buffer.subarray(range.start, range.end + 1) : buffer;
       if (obj.size === 0) return Buffer.alloc(0);
@@ -101,7 +109,7 @@ export async function sendRepresentation(req: FastRequest, rep: Representation):
     const range = wanted.ranges[0];
     const headers = { ...base, 'Content-Range': `bytes ${range.start}-${range.end}/${size}`, 'Content-Length': String(range.end - range.start + 1) };
     const reachesEnd = range.end === size - 1;
-    return { status: 206, headers, body: await rep.open(range), onComplete: reachesEnd ? rep.onComplete : undefined };
+    return { status: 206, headers, body: await rep.open(range), onComplete: reachesEnd ? rep.onComplete : undefined, onSettle: settle(rep, reachesEnd, range.end - range.start + 1) };
   }
   if (wanted.kind === 'partial') {
     const { ranges } = wanted;
@@ -129,11 +137,18 @@ export async function sendRepresentation(req: FastRequest, rep: Representation):
       })(),
       { objectMode: false },
     );
-    return { status: 206, headers, body, onComplete: ranges[ranges.length - 1].end === size - 1 ? rep.onComplete : undefined };
+    const reachesEnd = ranges[ranges.length - 1].end === size - 1;
+    return { status: 206, headers, body, onComplete: reachesEnd ? rep.onComplete : undefined, onSettle: settle(rep, reachesEnd, length) };
   }
   const headers = { ...base, 'Content-Length': String(size) };
   if (head) return { status: 200, headers, body: null };
-  return { status: 200, headers, body: await rep.open(), onComplete: rep.onComplete };
+  return { status: 200, headers, body: await rep.open(), onComplete: rep.onComplete, onSettle: settle(rep, true, size) };
+}
+
+/** The reply's onSettle for rep.onSettle: complete when it reaches the end and all `length` bytes went out. */
+function settle(rep: Representation, reachesEnd: boolean, length: number): ((sent: number) => void) | undefined {
+  const onSettle = rep.onSettle;
+  return onSettle && ((sent) => onSettle(sent, reachesEnd && sent >= length));
 }
 
 /** A 412/416 has no body of the representation: its type and name go. */

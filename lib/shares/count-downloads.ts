@@ -1,12 +1,13 @@
 import 'server-only';
-import { addDownloadCounts } from '@/db/queries/shares';
+import { recordDownloads, type DownloadEntry } from '@/db/queries/activity';
 import { processState } from '../process-state';
 import { getRuntime } from '../runtime';
 
 /**
- * Download counts off the byte path: countDownload() only bumps an in-process buffer; a timer
- * writes the sums every second (one transaction), and flushDownloadCounts() writes the rest at
- * shutdown. A failed write keeps its counts for the next tick. The buffer is a processState():
+ * Download counts and the download activity log off the byte path: countDownload() and
+ * recordDownload() only add to an in-process buffer; a timer writes it every second (one
+ * transaction with the share.downloaded events: db/queries/activity.ts), and
+ * flushDownloadCounts() writes the rest at shutdown. A failed write keeps its counts for the next tick. The buffer is a processState():
  * server.ts and Next's bundle are two copies of this module in one process.
  */
 const FLUSH_MS = 1000;
@@ -16,11 +17,12 @@ interface Buffered {
   byItem: Map<string, number>;
   /** Per share, counts taken by a write still in flight: not in the database yet either. */
   writing: Map<string, number>;
+  activity: DownloadEntry[];
   timer: NodeJS.Timeout | null;
   flushing: Promise<void> | null;
 }
 
-const state = processState<Buffered>('download-counts', () => ({ byShare: new Map(), byItem: new Map(), writing: new Map(), timer: null, flushing: null }));
+const state = processState<Buffered>('download-counts', () => ({ byShare: new Map(), byItem: new Map(), writing: new Map(), activity: [], timer: null, flushing: null }));
 
 const bump = (m: Map<string, number>, k: string, n: number) => m.set(k, (m.get(k) ?? 0) + n);
 
@@ -42,6 +44,17 @@ export function countDownload(shareId: string, itemId: string | null): void {
   scheduleFlush(s);
 }
 
+/** Activity rows held at most while the database cannot take them: past it, new ones are dropped. */
+const MAX_BUFFERED_ACTIVITY = 50_000;
+
+/** One guest response of an item or a ZIP that sent bytes, whole or not (the activity log). */
+export function recordDownload(entry: DownloadEntry): void {
+  const s = state;
+  if (s.activity.length >= MAX_BUFFERED_ACTIVITY) return;
+  s.activity.push(entry);
+  scheduleFlush(s);
+}
+
 /** Downloads of this share counted here but not yet written (for the max_downloads check). */
 export function unflushedDownloads(shareId: string): number {
   const s = state;
@@ -53,20 +66,23 @@ export async function flushDownloadCounts(): Promise<void> {
   const s = state;
   // A loop: another caller may start a write while this one waits for the last.
   while (s.flushing) await s.flushing;
-  if (s.byShare.size === 0 && s.byItem.size === 0) return;
+  if (s.byShare.size === 0 && s.byItem.size === 0 && s.activity.length === 0) return;
   const byShare = s.byShare;
   const byItem = s.byItem;
+  const activity = s.activity;
   s.byShare = new Map();
   s.byItem = new Map();
+  s.activity = [];
   s.writing = byShare;
   s.flushing = (async () => {
     try {
       const rt = await getRuntime();
-      await addDownloadCounts(rt.db, byShare, byItem);
+      await recordDownloads(rt.db, byShare, byItem, activity);
     } catch (e) {
       console.error('[htmls] download counts not written yet:', e);
       for (const [k, n] of byShare) bump(s.byShare, k, n);
       for (const [k, n] of byItem) bump(s.byItem, k, n);
+      s.activity = activity.concat(s.activity).slice(0, MAX_BUFFERED_ACTIVITY);
       scheduleFlush(s);
     } finally {
       s.writing = new Map();

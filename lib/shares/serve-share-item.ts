@@ -12,6 +12,7 @@ import { assertMigrated, getRuntime, type Runtime } from '../runtime';
 import { isSecureRequest } from '../http/origin';
 import { gateReply, guestGroupAccess, guestItemAccess, LOCKED_SHARE_TITLE, refusal, shareSubject } from './access';
 import { countDownload } from './count-downloads';
+import { downloadRecorder } from '../events/download-activity';
 import { isUnfurler, itemTarget, limitedDownload } from './download-tickets';
 import { redirectDownload } from './redirect-download';
 import { servePreview } from './serve-preview';
@@ -100,8 +101,10 @@ async function handle(rt: Runtime, req: FastRequest): Promise<FastReply> {
   // With a limit a download counts when it starts (its ticket); without one when a response
   // reaches the last byte (HEAD never reaches this; a link preview never counts).
   const count = limited || isUnfurler(req) ? null : () => countDownload(id, item.id);
+  // The activity log and share.downloaded: every guest response but a link preview's.
+  const settle = isUnfurler(req) ? undefined : downloadRecorder(req, id, item.relativePath);
   // DOWNLOAD_MODE=redirect: the store serves the bytes (null: answered here, as relayed).
-  const redirect = await redirectDownload(rt, req, item, headers, { limited, count, etag });
+  const redirect = await redirectDownload(rt, req, item, headers, { limited, count, etag, settle });
   if (redirect) return redirect;
   return sendObject(req, rt.storage, {
     storageKey: item.storageKey,
@@ -111,6 +114,7 @@ async function handle(rt: Runtime, req: FastRequest): Promise<FastReply> {
     headers,
     admit: limited?.admit,
     onComplete: count ?? undefined,
+    onSettle: settle,
   });
 }
 

@@ -9,6 +9,7 @@ import { decodeUrlPath } from '../paths/relative-path';
 import { assertMigrated, getRuntime } from '../runtime';
 import { gateReply, guestAccess, refusal } from './access';
 import { countDownload } from './count-downloads';
+import { downloadRecorder } from '../events/download-activity';
 import { isUnfurler, limitedDownload, zipTarget } from './download-tickets';
 import { planShareZip } from './plan-share-zip';
 import { knownCrcs, streamShareZip } from './stream-share-zip';
@@ -73,6 +74,7 @@ export async function serveShareZip(req: FastRequest): Promise<FastReply> {
       // Without a limit a download is complete when the last byte went out (a resumed one
       // counts once, at its end); with one it counted when it started.
       onComplete: limited || isUnfurler(req) ? undefined : () => countDownload(id, null),
+      onSettle: isUnfurler(req) ? undefined : downloadRecorder(req, id, null),
     });
   } catch (e) {
     return errorReply(e, req);

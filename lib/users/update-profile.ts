@@ -11,6 +11,9 @@ export async function updateProfile(rt: Runtime, userId: string, input: ProfileI
     displayName: input.display_name,
     email: input.email,
     phone: input.phone,
+    notifyDownloads: input.notify?.downloads,
+    notifyUploads: input.notify?.uploads,
+    notifyExpiring: input.notify?.expiring,
   });
   if (!row) throw notFound('No such user');
   return toUserDto(row);

@@ -17,6 +17,7 @@ export function toUserDto(u: UserRow): UserDto {
     status: u.status,
     quota_bytes: Number(u.quotaBytes),
     used_bytes: Number(u.usedBytes),
+    notify: { downloads: u.notifyDownloads, uploads: u.notifyUploads, expiring: u.notifyExpiring },
     created_at: u.createdAt.toISOString(),
   };
 }

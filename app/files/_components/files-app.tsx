@@ -6,6 +6,7 @@ import { ApiError, callOperation } from '@/lib/client/api';
 import { forgetConsoleSessions, hasConsoleSession } from '@/lib/client/console-session';
 import { NARROW, useMediaQuery } from '@/lib/client/use-media-query';
 import { AccessTokensPanel } from './access-tokens-panel';
+import { WebhooksPanel } from './webhooks-panel';
 import { AccountCard } from './account-card';
 import { AuthTabs } from './auth-tabs';
 import { MobileTabBar, mobilePanelProps, shownOn, type MobileTab } from './mobile-tabs';
@@ -153,6 +154,7 @@ export function FilesApp() {
           {settingsOpen ? <AccountCard user={user} name={name} reserved={reserved} onSignOut={logout} /> : null}
           {user && (view === 'profile' || settingsOpen) ? <ProfilePanel user={user} onSaved={refresh} onDeleted={() => setSession(null)} /> : null}
           {view === 'tokens' || settingsOpen ? <AccessTokensPanel admin={session.role === 'admin'} /> : null}
+          {view === 'tokens' || settingsOpen ? <WebhooksPanel admin={session.role === 'admin'} /> : null}
           {session.role === 'admin' && (view === 'users' || settingsOpen) ? <UsersPanel selfId={user?.id ?? null} onChanged={refresh} /> : null}
         </section>
       </main>

@@ -6,8 +6,14 @@ import { callOperation } from '@/lib/client/api';
 import { describeError } from '@/lib/client/format';
 import type { UserDto } from '@/lib/users/user-dto';
 
+const NOTIFY = [
+  ['downloads', 'when a download of my share completes'],
+  ['uploads', 'when someone uploads through my request'],
+  ['expiring', 'a day before a share expires'],
+] as const;
+
 export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSaved: () => void; onDeleted: () => void }) {
-  const [form, setForm] = useState({ display_name: user.display_name, email: user.email, phone: user.phone });
+  const [form, setForm] = useState({ display_name: user.display_name, email: user.email, phone: user.phone, notify: user.notify });
   const [error, setError] = useState('');
   const [saved, setSaved] = useState(false);
   const [confirm, setConfirm] = useState('');
@@ -52,6 +58,28 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
           <Field label="Name" value={form.display_name} maxLength={100} onChange={(e) => setForm({ ...form, display_name: e.target.value })} />
           <Field label="Email" type="email" value={form.email} maxLength={254} onChange={(e) => setForm({ ...form, email: e.target.value })} />
           <Field label="Phone" type="tel" value={form.phone} maxLength={32} onChange={(e) => setForm({ ...form, phone: e.target.value })} />
+          <fieldset className="sm:col-span-3">
+            <legend className="text-sm font-medium">E-mail me (when the server sends e-mail, to the address above)</legend>
+            <div className="mt-2 flex flex-col gap-1 sm:flex-row sm:gap-6">
+              {NOTIFY.map(([key, label]) => (
+                <label key={key} className="flex min-h-11 min-w-11 cursor-pointer items-center gap-2 text-sm">
+                  <input
+                    type="checkbox"
+                    className="peer sr-only"
+                    checked={form.notify[key]}
+                    onChange={(e) => setForm({ ...form, notify: { ...form.notify, [key]: e.target.checked } })}
+                  />
+                  <span
+                    aria-hidden="true"
+                    className="grid size-5 place-items-center rounded border border-zinc-400 text-white peer-checked:border-indigo-600 peer-checked:bg-indigo-600 peer-focus-visible:ring-2 peer-focus-visible:ring-indigo-500 dark:border-zinc-500"
+                  >
+                    {form.notify[key] ? '✓' : ''}
+                  </span>
+                  {label}
+                </label>
+              ))}
+            </div>
+          </fieldset>
           <div className="space-y-2 sm:col-span-3">
             <ErrorText>{error}</ErrorText>
             <SuccessText>{saved ? 'Profile saved.' : null}</SuccessText>

@@ -12,6 +12,7 @@ import type { BodyOf } from '@/lib/contract/operations';
 import type { ShareSummaryDto } from '@/lib/shares/share-dto';
 import { ResumeDialog } from './resume-dialog';
 import { EditShareDialog, QrDialog } from './share-dialogs';
+import { ShareActivity } from './share-activity';
 import { ShareItemDownloads } from './share-item-downloads';
 import { absolute } from './upload-progress';
 
@@ -127,6 +128,7 @@ export function ShareRow({
             {showOwner ? ` · by ${s.username ?? 'administrator'}` : ''}
           </p>
           {!pending && s.download_count > 0 ? <ShareItemDownloads shareId={s.id} /> : null}
+          {!pending ? <ShareActivity shareId={s.id} /> : null}
         </div>
         <div className="flex flex-wrap gap-1">
           {pending && mine ? (

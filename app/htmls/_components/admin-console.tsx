@@ -5,6 +5,7 @@ import { LoadMore, SearchBox } from '@/app/_components/paging';
 import { Button, ErrorText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
 import { usePagedList, useSettled } from '@/lib/client/use-paged-list';
+import { AuditLog } from './audit-log';
 import { ChangeTokenForm } from './change-token-form';
 import { ProjectCard } from './project-card';
 import { UploadSite } from './upload-site';
@@ -68,6 +69,7 @@ export function AdminConsole({ hostedBase, onSignedOut }: { hostedBase: string |
           <LoadMore hasMore={list.hasMore} loading={list.loading} onMore={() => void list.loadMore()} label="Load more projects" />
         </section>
         <ChangeTokenForm />
+        <AuditLog />
         <details className="text-sm text-muted">
           <summary className="cursor-pointer">What a hosted site can still do</summary>
           <p className="mt-2 max-w-3xl">

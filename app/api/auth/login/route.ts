@@ -1,3 +1,4 @@
+import { recordAdminLogin } from '@/lib/events/audit';
 import { logIn } from '@/lib/auth/log-in';
 import { enforceRateLimit } from '@/lib/auth/rate-limit';
 import { sessionCookie } from '@/lib/auth/session-cookies';
@@ -8,6 +9,7 @@ import { json, route } from '@/lib/http/route';
 export const POST = route(operations.login, async ({ rt, req, body, ip }) => {
   await enforceRateLimit(rt, 'login', ip);
   const r = await logIn(rt, body);
+  if (r.kind === 'admin') await recordAdminLogin(rt, ip);
   return json(
     { role: r.role, user: r.user, token: r.token, expires_at: r.expiresAt.toISOString() },
     200,

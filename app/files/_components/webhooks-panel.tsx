@@ -1,0 +1,180 @@
+'use client';
+
+import { useCallback, useEffect, useState } from 'react';
+import { CopyButton } from '@/app/_components/client-ui';
+import { Badge, Button, Card, ErrorText, Field } from '@/app/_components/ui';
+import { api, callOperation } from '@/lib/client/api';
+import { describeError, formatDate } from '@/lib/client/format';
+import { ADMIN_EVENT_TYPES, EVENT_TYPES, type EventType } from '@/lib/contract/event-types';
+import type { ResponseOf } from '@/lib/contract/operations';
+
+type Webhook = ResponseOf<'listWebhooks'>['webhooks'][number];
+type Delivery = ResponseOf<'listDeliveries'>['deliveries'][number];
+
+const TONE = { delivered: 'green', pending: 'amber', failed: 'red' } as const;
+
+/** One webhook's delivery log, newest first, each with Redeliver. */
+function Deliveries({ hook }: { hook: Webhook }) {
+  const [rows, setRows] = useState<Delivery[] | null>(null);
+  const [error, setError] = useState('');
+  const load = useCallback(() => {
+    callOperation('listDeliveries', { params: { id: hook.id } }).then(
+      (r) => setRows(r.deliveries),
+      (err) => setError(describeError(err)),
+    );
+  }, [hook.id]);
+  async function redeliver(d: Delivery) {
+    setError('');
+    try {
+      await callOperation('redeliver', { params: { id: hook.id, delivery_id: d.id } });
+      load();
+    } catch (err) {
+      setError(describeError(err));
+    }
+  }
+  return (
+    <details className="mt-2 text-xs text-muted" onToggle={(e) => e.currentTarget.open && load()}>
+      <summary className="cursor-pointer">Deliveries</summary>
+      <ErrorText>{error}</ErrorText>
+      {rows === null && !error ? <p className="mt-1">Loading…</p> : null}
+      {rows && rows.length === 0 ? <p className="mt-1">Nothing sent yet.</p> : null}
+      <ul className="mt-1 divide-y divide-zinc-200 dark:divide-zinc-800" aria-label={`Deliveries to ${hook.url}`}>
+        {(rows ?? []).map((d) => (
+          <li key={d.id} className="flex flex-wrap items-center justify-between gap-2 py-1.5">
+            <span className="flex flex-wrap items-center gap-2">
+              <Badge tone={TONE[d.status]}>{d.status}</Badge>
+              <span className="text-zinc-800 dark:text-zinc-200">{d.type}</span>
+              <span>
+                {d.attempts} attempt{d.attempts === 1 ? '' : 's'}
+                {d.response_status !== null ? `, HTTP ${d.response_status}` : ''}
+              </span>
+              <time dateTime={d.created_at}>{formatDate(d.created_at)}</time>
+            </span>
+            <Button variant="secondary" onClick={() => redeliver(d)} aria-label={`Redeliver ${d.type} of ${formatDate(d.created_at)}`}>
+              Redeliver
+            </Button>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+/**
+ * /files → Settings → Webhooks: signed POSTs to your own URL when your shares are created,
+ * downloaded or expire (administrators: also deploys). The signing secret is shown once.
+ */
+export function WebhooksPanel({ admin }: { admin: boolean }) {
+  const [hooks, setHooks] = useState<Webhook[]>([]);
+  const [url, setUrl] = useState('');
+  const types = EVENT_TYPES.filter((t) => admin || !ADMIN_EVENT_TYPES.includes(t));
+  const [events, setEvents] = useState<EventType[]>(['share.downloaded']);
+  const [secret, setSecret] = useState<{ url: string; value: string } | null>(null);
+  const [error, setError] = useState('');
+
+  const load = useCallback(async () => {
+    try {
+      setHooks((await api<ResponseOf<'listWebhooks'>>('/api/webhooks?limit=200')).webhooks);
+    } catch (err) {
+      setError(describeError(err));
+    }
+  }, []);
+  useEffect(() => void load(), [load]);
+
+  async function submit(e: React.FormEvent) {
+    e.preventDefault();
+    setError('');
+    try {
+      const made = await callOperation('createWebhook', { body: { url: url.trim(), events } });
+      setSecret({ url: made.webhook.url, value: made.secret });
+      setUrl('');
+      await load();
+    } catch (err) {
+      setError(describeError(err));
+    }
+  }
+
+  async function change(hook: Webhook, body: { active?: boolean } | null) {
+    setError('');
+    try {
+      if (body) await callOperation('updateWebhook', { params: { id: hook.id }, body });
+      else await callOperation('deleteWebhook', { params: { id: hook.id } });
+      await load();
+    } catch (err) {
+      setError(describeError(err));
+    }
+  }
+
+  return (
+    <Card>
+      <h2 className="text-base font-semibold">Webhooks</h2>
+      <p className="mt-1 text-sm text-muted">Signed POSTs (Standard Webhooks) to your URL when these events happen. Failed deliveries are retried for about a day.</p>
+      <form onSubmit={submit} className="mt-4 space-y-3">
+        <Field label="Receiver URL" type="url" required placeholder="https://example.com/hooks/htmls" value={url} maxLength={2000} onChange={(e) => setUrl(e.target.value)} />
+        <fieldset>
+          <legend className="text-sm font-medium">Events</legend>
+          <div className="mt-1 flex flex-wrap gap-x-5">
+            {types.map((t) => (
+              <label key={t} className="flex min-h-11 min-w-11 cursor-pointer items-center gap-2 text-sm">
+                <input
+                  type="checkbox"
+                  className="peer sr-only"
+                  checked={events.includes(t)}
+                  onChange={(e) => setEvents(e.target.checked ? [...events, t] : events.filter((x) => x !== t))}
+                />
+                <span
+                  aria-hidden="true"
+                  className="grid size-5 place-items-center rounded border border-zinc-400 text-white peer-checked:border-indigo-600 peer-checked:bg-indigo-600 peer-focus-visible:ring-2 peer-focus-visible:ring-indigo-500 dark:border-zinc-500"
+                >
+                  {events.includes(t) ? '✓' : ''}
+                </span>
+                {t}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <ErrorText>{error}</ErrorText>
+        <Button type="submit" disabled={events.length === 0}>
+          Add webhook
+        </Button>
+      </form>
+      {secret ? (
+        <div className="mt-4 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-800 dark:bg-amber-950" role="status">
+          <p>
+            The signing secret for <span className="break-all">{secret.url}</span>, shown only now:
+          </p>
+          <code className="mt-1 block break-all">{secret.value}</code>
+          <div className="mt-2">
+            <CopyButton text={secret.value} label="Copy secret" />
+          </div>
+        </div>
+      ) : null}
+      {hooks.length === 0 ? (
+        <p className="mt-4 text-sm text-muted">No webhooks yet.</p>
+      ) : (
+        <ul className="mt-4 space-y-3">
+          {hooks.map((h) => (
+            <li key={h.id} className="rounded-md border border-zinc-200 p-3 dark:border-zinc-800">
+              <div className="flex flex-wrap items-center justify-between gap-2">
+                <span className="break-all text-sm font-medium">{h.url}</span>
+                <span className="flex gap-2">
+                  <Button variant="secondary" onClick={() => change(h, { active: !h.active })}>
+                    {h.active ? 'Pause' : 'Resume'}
+                  </Button>
+                  <Button variant="danger" onClick={() => change(h, null)} aria-label={`Delete webhook ${h.url}`}>
+                    Delete
+                  </Button>
+                </span>
+              </div>
+              <p className="mt-1 text-xs text-muted">
+                {h.events.join(', ')} · {h.active ? 'active' : 'paused'}
+                {h.last_delivery_at ? ` · last ${formatDate(h.last_delivery_at)}${h.last_status !== null ? ` (HTTP ${h.last_status})` : ''}` : ''}
+              </p>
+              <Deliveries hook={h} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,169 @@
+'use client';
+
+import { useCallback, useEffect, useState } from 'react';
+import { Button, Card, ErrorText } from '@/app/_components/ui';
+import { api } from '@/lib/client/api';
+import { describeError, formatBytes, formatDate } from '@/lib/client/format';
+import type { ResponseOf } from '@/lib/contract/operations';
+
+type Entry = ResponseOf<'listAudit'>['entries'][number];
+type History = ResponseOf<'storageHistory'>;
+
+/** Kept in step with AUDIT_ACTIONS (lib/contract/events.ts, which carries zod). */
+const ACTIONS = ['admin.login', 'admin_token.changed', 'user.created', 'user.updated', 'user.deleted', 'settings.updated', 'site.deployed', 'site.rolled_back', 'project.updated', 'project.deleted', 'file.deleted', 'file.status'];
+const COLORS = ['#6366f1', '#10b981', '#f59e0b', '#ef4444', '#0ea5e9', '#a855f7'];
+
+const query = (action: string, actor: string, extra: Record<string, string> = {}) => {
+  const q = new URLSearchParams(extra);
+  if (action) q.set('action', action);
+  if (actor.trim()) q.set('actor', actor.trim());
+  return q.toString();
+};
+
+const csvCell = (v: string) => (/[",\n\r]/.test(v) || /^[=+\-@\t]/.test(v) ? `"${(/^[=+\-@\t]/.test(v) ? `'${v}` : v).replace(/"/g, '""')}"` : v);
+
+/** Each member's stored bytes per day: a line per member (the five largest), plain SVG. */
+export function StorageChart({ history }: { history: History }) {
+  const top = [...history.members].sort((a, b) => (b.bytes.at(-1) ?? 0) - (a.bytes.at(-1) ?? 0)).slice(0, COLORS.length);
+  const max = Math.max(1, ...top.flatMap((m) => m.bytes.map((b) => b ?? 0)));
+  const n = history.days.length;
+  const x = (i: number) => (n <= 1 ? 150 : (i / (n - 1)) * 300);
+  const y = (b: number) => 78 - (b / max) * 74;
+  return (
+    <figure>
+      <svg viewBox="0 0 300 80" preserveAspectRatio="none" className="h-32 w-full text-zinc-400" role="img" aria-label={`Stored bytes by member per day, ${history.days[0]} to ${history.days.at(-1)}`} data-testid="storage-chart">
+        <line x1="0" y1="78.5" x2="300" y2="78.5" stroke="currentColor" strokeOpacity="0.5" />
+        {top.map((m, k) => {
+          const pts = m.bytes.map((b, i) => (b === null ? null : `${x(i)},${y(b)}`)).filter(Boolean);
+          return (
+            <g key={m.user_id}>
+              <title>{`${m.username}: ${formatBytes(m.bytes.at(-1) ?? 0)} now`}</title>
+              <polyline points={pts.join(' ')} fill="none" stroke={COLORS[k]} strokeWidth="2" vectorEffect="non-scaling-stroke" />
+              {pts.length === 1 ? <circle cx={pts[0]!.split(',')[0]} cy={pts[0]!.split(',')[1]} r="2" fill={COLORS[k]} /> : null}
+            </g>
+          );
+        })}
+      </svg>
+      <figcaption className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted">
+        {top.length === 0 ? <span>No member has stored anything yet (recorded daily).</span> : null}
+        {top.map((m, k) => (
+          <span key={m.user_id} className="flex items-center gap-1">
+            <span aria-hidden="true" className="inline-block size-2.5 rounded-full" style={{ background: COLORS[k] }} />
+            {m.username} · {formatBytes(m.bytes.at(-1) ?? 0)}
+          </span>
+        ))}
+      </figcaption>
+    </figure>
+  );
+}
+
+/** /htmls → Audit log: who did what and when, filterable, exported as CSV; and the storage chart. */
+export function AuditLog() {
+  const [entries, setEntries] = useState<Entry[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [action, setAction] = useState('');
+  const [actor, setActor] = useState('');
+  const [history, setHistory] = useState<History | null>(null);
+  const [error, setError] = useState('');
+
+  const load = useCallback(
+    async (after?: string) => {
+      try {
+        const page = await api<ResponseOf<'listAudit'>>(`/api/audit?${query(action, actor, after ? { cursor: after } : {})}`);
+        setEntries((e) => (after ? [...e, ...page.entries] : page.entries));
+        setCursor(page.next_cursor);
+      } catch (err) {
+        setError(describeError(err));
+      }
+    },
+    [action, actor],
+  );
+  useEffect(() => void load(), [load]);
+  useEffect(() => {
+    api<History>('/api/storage/history?days=30').then(setHistory, (err) => setError(describeError(err)));
+  }, []);
+
+  async function exportCsv() {
+    setError('');
+    try {
+      const rows: Entry[] = [];
+      let after: string | null = null;
+      do {
+        const page: ResponseOf<'listAudit'> = await api(`/api/audit?${query(action, actor, { limit: '1000', ...(after ? { cursor: after } : {}) })}`);
+        rows.push(...page.entries);
+        after = page.next_cursor;
+      } while (after && rows.length < 100_000);
+      const csv = ['time,actor,action,target,address', ...rows.map((r) => [r.at, r.actor, r.action, r.target, r.address].map(csvCell).join(','))].join('\r\n');
+      const a = document.createElement('a');
+      a.href = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
+      a.download = `htmls-audit-${new Date().toISOString().slice(0, 10)}.csv`;
+      a.click();
+      URL.revokeObjectURL(a.href);
+    } catch (err) {
+      setError(describeError(err));
+    }
+  }
+
+  return (
+    <Card>
+      <h2 id="audit-heading" className="text-base font-semibold">
+        Audit log
+      </h2>
+      <p className="mt-1 text-sm text-muted">Administrative actions: Admin Token logins, token changes, users, deploys and rollbacks, settings.</p>
+      <div className="mt-3 flex flex-wrap items-end gap-3 text-sm">
+        <label className="flex flex-col gap-1">
+          Action
+          <select value={action} onChange={(e) => setAction(e.target.value)} className="min-h-11 rounded-md border border-zinc-300 bg-white px-2 dark:border-zinc-700 dark:bg-zinc-900">
+            <option value="">All actions</option>
+            {ACTIONS.map((a) => (
+              <option key={a}>{a}</option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1">
+          Actor
+          <input value={actor} onChange={(e) => setActor(e.target.value)} placeholder="username or Admin Token" className="min-h-11 rounded-md border border-zinc-300 bg-white px-3 dark:border-zinc-700 dark:bg-zinc-900" />
+        </label>
+        <Button variant="secondary" onClick={() => void exportCsv()}>
+          Export CSV
+        </Button>
+      </div>
+      <ErrorText>{error}</ErrorText>
+      {entries.length === 0 ? (
+        <p className="mt-3 text-sm text-muted">Nothing recorded{action || actor ? ' for this filter' : ' yet'}.</p>
+      ) : (
+        <div className="mt-3 overflow-x-auto">
+          <table className="w-full text-left text-sm" aria-labelledby="audit-heading">
+            <thead className="text-xs text-muted">
+              <tr>
+                <th className="py-1 pr-3 font-medium">When</th>
+                <th className="py-1 pr-3 font-medium">Who</th>
+                <th className="py-1 pr-3 font-medium">What</th>
+                <th className="py-1 pr-3 font-medium">On</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
+              {entries.map((e) => (
+                <tr key={e.id}>
+                  <td className="py-1.5 pr-3 whitespace-nowrap">
+                    <time dateTime={e.at}>{formatDate(e.at)}</time>
+                  </td>
+                  <td className="py-1.5 pr-3">{e.actor}</td>
+                  <td className="py-1.5 pr-3">{e.action}</td>
+                  <td className="py-1.5 pr-3 break-all">{e.target}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {cursor ? (
+        <Button variant="ghost" onClick={() => void load(cursor)}>
+          Load more
+        </Button>
+      ) : null}
+      <h3 className="mt-6 text-sm font-semibold">Storage by member</h3>
+      {history ? <StorageChart history={history} /> : <p className="text-sm text-muted">Loading…</p>}
+    </Card>
+  );
+}

@@ -1,0 +1,134 @@
+import 'server-only';
+import {
+  countWebhooks,
+  deleteWebhook,
+  findWebhook,
+  insertWebhook,
+  listDeliveries,
+  listWebhooksPage,
+  redeliver,
+  updateWebhook,
+  type DeliveryWithType,
+  type WebhookCursor,
+} from '@/db/queries/webhooks';
+import type { WebhookRow } from '@/db/schema';
+import { isAdmin, ownerIdOf, type Principal } from '../auth/principal';
+import { ADMIN_EVENT_TYPES, MAX_WEBHOOKS_PER_OWNER, type CreateWebhookInput, type UpdateWebhookInput } from '../contract/events';
+import type { ListQuery } from '../contract/lists';
+import type { deliverySchema, webhookSchema } from '../contract/responses';
+import { AppError, notFound } from '../errors';
+import type { Runtime } from '../runtime';
+import { isUuid } from '../users/is-uuid';
+import { newWebhookSecret } from './sign';
+import { parseWebhookUrl, resolveDestination } from './ssrf';
+import type { z } from 'zod';
+
+type WebhookDto = z.output<typeof webhookSchema>;
+type DeliveryDto = z.output<typeof deliverySchema>;
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export const toWebhookDto = (w: WebhookRow): WebhookDto => ({
+  id: w.id,
+  url: w.url,
+  events: w.events,
+  active: w.active,
+  created_at: w.createdAt.toISOString(),
+  last_delivery_at: iso(w.lastDeliveryAt),
+  last_status: w.lastStatus,
+});
+
+export const toDeliveryDto = (d: DeliveryWithType): DeliveryDto => ({
+  id: d.id,
+  event_id: d.eventId,
+  type: d.type,
+  status: d.status,
+  attempts: d.attempts,
+  response_status: d.responseStatus,
+  created_at: d.createdAt.toISOString(),
+  delivered_at: iso(d.deliveredAt),
+});
+
+/** The URL's form and the addresses its name resolves to now (the delivery checks again). */
+async function checkUrl(rt: Runtime, raw: string): Promise<string> {
+  const url = parseWebhookUrl(raw);
+  await resolveDestination(url, rt.env.events.allowPrivate);
+  return url.toString();
+}
+
+function checkEvents(principal: Principal, events: readonly string[]): void {
+  const refused = events.filter((e) => ADMIN_EVENT_TYPES.includes(e));
+  if (refused.length && !isAdmin(principal)) throw new AppError('forbidden', `Only administrators receive ${refused.join(' and ')}`);
+}
+
+/** POST /api/webhooks: the caller's new webhook and its secret, shown once. */
+export async function createWebhook(rt: Runtime, principal: Principal, input: CreateWebhookInput): Promise<{ webhook: WebhookDto; secret: string }> {
+  checkEvents(principal, input.events);
+  const url = await checkUrl(rt, input.url);
+  const owner = { ownerId: ownerIdOf(principal) };
+  if ((await countWebhooks(rt.db, owner)) >= MAX_WEBHOOKS_PER_OWNER) {
+    throw new AppError('conflict', `You have ${MAX_WEBHOOKS_PER_OWNER} webhooks, the most one account may have: delete one first`);
+  }
+  const secret = newWebhookSecret();
+  const row = await insertWebhook(rt.db, { userId: owner.ownerId, url, events: input.events, secret });
+  return { webhook: toWebhookDto(row), secret };
+}
+
+const encodeCursor = (c: WebhookCursor) => Buffer.from(`${c.createdAtUs}.${c.id}`).toString('base64url');
+function decodeCursor(cursor: string): WebhookCursor {
+  const [createdAtUs, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('.');
+  if (!/^\d{1,20}$/.test(createdAtUs ?? '') || !isUuid(id ?? '')) throw new AppError('invalid_request', 'cursor: not a cursor from this list');
+  return { createdAtUs, id };
+}
+
+/** GET /api/webhooks: the caller's own, newest first, one page. */
+export async function listWebhooks(rt: Runtime, principal: Principal, page: ListQuery): Promise<{ webhooks: WebhookDto[]; next_cursor: string | null }> {
+  const rows = await listWebhooksPage(rt.db, { ownerId: ownerIdOf(principal) }, {
+    limit: page.limit + 1,
+    after: page.cursor ? decodeCursor(page.cursor) : undefined,
+    q: page.q || undefined,
+  });
+  const shown = rows.slice(0, page.limit);
+  const last = shown.at(-1);
+  return {
+    webhooks: shown.map((r) => toWebhookDto(r.webhook)),
+    next_cursor: rows.length > page.limit && last ? encodeCursor({ createdAtUs: last.createdAtUs, id: last.webhook.id }) : null,
+  };
+}
+
+async function ownWebhook(rt: Runtime, principal: Principal, id: string): Promise<WebhookRow> {
+  const row = isUuid(id) ? await findWebhook(rt.db, { ownerId: ownerIdOf(principal) }, id) : null;
+  if (!row) throw notFound('No such webhook');
+  return row;
+}
+
+/** PATCH /api/webhooks/:id */
+export async function changeWebhook(rt: Runtime, principal: Principal, id: string, input: UpdateWebhookInput): Promise<{ webhook: WebhookDto }> {
+  await ownWebhook(rt, principal, id);
+  if (input.events) checkEvents(principal, input.events);
+  const patch: Partial<Pick<WebhookRow, 'url' | 'events' | 'active'>> = {};
+  if (input.url !== undefined) patch.url = await checkUrl(rt, input.url);
+  if (input.events !== undefined) patch.events = input.events;
+  if (input.active !== undefined) patch.active = input.active;
+  const row = await updateWebhook(rt.db, { ownerId: ownerIdOf(principal) }, id, patch);
+  if (!row) throw notFound('No such webhook');
+  return { webhook: toWebhookDto(row) };
+}
+
+/** DELETE /api/webhooks/:id — its deliveries go with it. */
+export async function removeWebhook(rt: Runtime, principal: Principal, id: string): Promise<void> {
+  if (!isUuid(id) || !(await deleteWebhook(rt.db, { ownerId: ownerIdOf(principal) }, id))) throw notFound('No such webhook');
+}
+
+/** GET /api/webhooks/:id/deliveries — the newest 100. */
+export async function webhookDeliveries(rt: Runtime, principal: Principal, id: string): Promise<{ deliveries: DeliveryDto[] }> {
+  const w = await ownWebhook(rt, principal, id);
+  return { deliveries: (await listDeliveries(rt.db, w.id, 100)).map(toDeliveryDto) };
+}
+
+/** POST /api/webhooks/:id/deliveries/:delivery_id/redeliver */
+export async function redeliverDelivery(rt: Runtime, principal: Principal, id: string, deliveryId: string): Promise<{ delivery: DeliveryDto }> {
+  const w = await ownWebhook(rt, principal, id);
+  const d = isUuid(deliveryId) ? await redeliver(rt.db, w.id, deliveryId) : null;
+  if (!d) throw notFound('No such delivery');
+  return { delivery: toDeliveryDto(d) };
+}
