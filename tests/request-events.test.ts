@@ -1,0 +1,70 @@
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { call } from './support/http';
+import { useFileServer } from './support/file-server';
+import { createMember, type Member } from './support/members';
+import { freePort } from './support/server';
+import { putPart, type InitFile } from './support/shares';
+import { TestSmtp } from './support/smtp';
+import { WebhookReceiver } from './support/webhook-receiver';
+
+// Issue 24 meets issue 26: a guest's upload through a file request is announced to its owner,
+// signed to their webhook (request.uploaded, not share.created: the owner made no share) and
+// by e-mail. A real SMTP server and a real receiver in this process.
+const smtpPort = await freePort();
+useFileServer({ SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SECONDS: '0.2', PUBLIC_URL: 'http://files.example.test' });
+
+let smtp: TestSmtp;
+let receiver: WebhookReceiver;
+let owner: Member;
+let secret: string;
+let hookId: string;
+const EMAIL = 'receiver@example.test';
+
+beforeAll(async () => {
+  smtp = await new TestSmtp().start(smtpPort);
+  receiver = await new WebhookReceiver().start();
+  owner = await createMember();
+  expect((await call('PATCH', '/api/auth/profile', { token: owner.token, body: { email: EMAIL } })).status).toBe(200);
+  const hook = await call('POST', '/api/webhooks', { token: owner.token, body: { url: receiver.url, events: ['share.created', 'request.uploaded'] } });
+  expect(hook.status, hook.text).toBe(201);
+  secret = hook.json.secret;
+  hookId = hook.json.webhook.id;
+});
+afterAll(async () => {
+  await smtp?.stop();
+  await receiver?.stop();
+});
+
+it('a guest upload through a request: a signed request.uploaded with who sent what, no share.created, and the owner is mailed', async () => {
+  const request = (await call('POST', '/api/requests', { token: owner.token, body: { note: 'Raw footage' } })).json.request;
+  const data = Buffer.from('a guest <i>sends</i> this');
+  const init = await call('POST', `/api/requests/${request.id}/upload`, {
+    body: { name: 'Dana <script>', email: 'dana@example.test', files: [{ clientPath: 'clip.txt', size: data.length }] },
+  });
+  expect(init.status, init.text).toBe(201);
+  const f = init.json.files[0] as InitFile;
+  const part = await putPart(init.json.uploadToken, { groupId: init.json.groupId, uploadId: f.uploadId, storageKey: f.storageKey, partNumber: 1 }, data, init.json.mode);
+  expect(part.status).toBe(200);
+  const done = await call('POST', '/api/shares/upload/complete', {
+    token: init.json.uploadToken,
+    body: { groupId: init.json.groupId, files: [{ uploadId: f.uploadId, storageKey: f.storageKey, parts: [{ partNumber: 1, etag: part.etag }] }] },
+  });
+  expect(done.status, done.text).toBe(200);
+
+  const [hit] = await receiver.waitForCount((r) => r.json.type === 'request.uploaded', 1);
+  const verified = new Webhook(secret).verify(hit.body, { 'webhook-id': String(hit.headers['webhook-id']), 'webhook-timestamp': String(hit.headers['webhook-timestamp']), 'webhook-signature': String(hit.headers['webhook-signature']) }) as { data: Record<string, unknown> };
+  expect(verified.data).toEqual({ request_id: request.id, share_id: init.json.groupId, name: 'Dana <script>', file_count: 1, bytes: data.length });
+  // The uploader's e-mail and address stay out of the payload.
+  expect(hit.body).not.toContain('dana@example.test');
+
+  const mail = await smtp.waitFor((m) => m.to.includes(EMAIL) && /sent you 1 file$/.test(m.subject));
+  expect(mail.subject).toBe('Dana <script> sent you 1 file');
+  expect(mail.html).toContain('Dana &lt;script&gt;');
+  expect(mail.html).not.toContain('<script>');
+
+  // A share the owner makes is share.created; the guest's upload never was one. Both would be
+  // written in the completing transaction: the webhook's log holds every delivery it got.
+  const log = await call('GET', `/api/webhooks/${hookId}/deliveries`, { token: owner.token });
+  expect(log.json.deliveries.map((d: { type: string }) => d.type)).toEqual(['request.uploaded']);
+});
