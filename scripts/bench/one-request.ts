@@ -5,7 +5,7 @@
  * the proxy part size.
  */
 import { spawnSync } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PROXY_PART_SIZE } from '../../lib/contract/shares';
 import { addRow, api, log, mbps, median, MiB, RUNS, SIZE, startBareServer, type BenchContext } from './common';
@@ -38,7 +38,9 @@ export async function benchOneRequestUpload(ctx: BenchContext): Promise<void> {
   const runTheirs = async (i: number) => {
     await quietDisk();
     if (bare) {
-      theirs.push(curlPut(`${bare.url}/curl-${i}`, shareFile).ms);
+      // The bare server writes into an existing file at an offset (flags r+), as for parts.
+      await writeFile(path.join(work, `bare-curl-${i}`), '');
+      theirs.push(curlPut(`${bare.url}/curl-${i}?start=0`, shareFile).ms);
       await rm(path.join(work, `bare-curl-${i}`), { force: true });
     } else {
       const r = await sdk!.upload(shareFile, SIZE, PROXY_PART_SIZE, 1);
