@@ -71,3 +71,29 @@ export function requirePaths(paths: string[]) {
   const missing = paths.filter((p) => !existsSync(p));
   if (missing.length > 0) throw new UsageError(`No such file or folder: ${missing.join(', ')}`);
 }
+
+/**
+ * What a resumable upload command (share, send) reports: the progress bar, skipped private
+ * paths, the parts counted for --json, a resume announced on stderr (stdout stays one JSON
+ * document with --json), and Ctrl-C answered with how to resume (the state file keeps the upload).
+ */
+export function resumableUploadReporting(json: boolean) {
+  const stats = { parts_total: 0, parts_resumed: 0, parts_sent: 0 };
+  process.once('SIGINT', () => {
+    process.stderr.write('\nInterrupted: run the same command again to resume the upload.\n');
+    process.exit(130);
+  });
+  return {
+    stats,
+    callbacks: {
+      onSkipped: reportSkipped,
+      onProgress: progressBar(json),
+      onPartDone: (n: number) => (stats.parts_sent = n),
+      onPlan: (plan: { totalParts: number; storedParts: number; resumed: boolean }) => {
+        stats.parts_total = plan.totalParts;
+        stats.parts_resumed = plan.storedParts;
+        if (plan.resumed) process.stderr.write(`resuming: ${plan.storedParts} of ${plan.totalParts} parts already uploaded\n`);
+      },
+    },
+  };
+}

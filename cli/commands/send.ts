@@ -1,7 +1,7 @@
 import { HtmlsClient } from '../../lib/client/node/sdk';
 import { formatBytes } from '../../lib/client/format';
 import { defineCommand, UsageError } from '../command';
-import { progressBar, reportSkipped, requirePaths } from '../format-args';
+import { requirePaths, resumableUploadReporting } from '../format-args';
 import { secret } from '../prompt';
 import { INCLUDE_DOTFILES } from './shared-options';
 
@@ -39,11 +39,7 @@ export default defineCommand({
     const paths = args.slice(1);
     requirePaths(paths);
     const password = o.password || process.env.HTMLS_REQUEST_PASSWORD ? await secret('HTMLS_REQUEST_PASSWORD', "The request's password:") : undefined;
-    const stats = { parts_total: 0, parts_resumed: 0, parts_sent: 0 };
-    process.once('SIGINT', () => {
-      process.stderr.write('\nInterrupted: run the same command again to resume the upload.\n');
-      process.exit(130);
-    });
+    const { stats, callbacks } = resumableUploadReporting(json);
     const client = new HtmlsClient({ baseUrl });
     const share = await client.sendToRequest(id, paths, {
       name: o.name,
@@ -51,14 +47,7 @@ export default defineCommand({
       message: o.message,
       password,
       includeDotfiles: o['include-dotfiles'],
-      onSkipped: reportSkipped,
-      onProgress: progressBar(json),
-      onPartDone: (n) => (stats.parts_sent = n),
-      onPlan: (plan) => {
-        stats.parts_total = plan.totalParts;
-        stats.parts_resumed = plan.storedParts;
-        if (plan.resumed) process.stderr.write(`resuming: ${plan.storedParts} of ${plan.totalParts} parts already uploaded\n`);
-      },
+      ...callbacks,
     });
     if (!json && process.stderr.isTTY) process.stderr.write('\n');
     out(`Sent ${share.file_count} ${share.file_count === 1 ? 'file' : 'files'}, ${formatBytes(share.total_bytes)}.`, {

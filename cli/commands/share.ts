@@ -1,5 +1,5 @@
 import { defineCommand, UsageError } from '../command';
-import { guestPassword, parseExpiry, parseMaxDownloads, progressBar, reportSkipped, requirePaths } from '../format-args';
+import { guestPassword, parseExpiry, parseMaxDownloads, requirePaths, resumableUploadReporting } from '../format-args';
 import { GUEST_PASSWORD, INCLUDE_DOTFILES, MAX_DOWNLOADS } from './shared-options';
 
 export default defineCommand({
@@ -24,27 +24,14 @@ export default defineCommand({
     const expiresAt = o.expires ? parseExpiry(o.expires) : undefined;
     const maxDownloads = o['max-downloads'] !== undefined ? parseMaxDownloads(o['max-downloads']) : undefined;
     const password = await guestPassword(o);
-    const stats = { parts_total: 0, parts_resumed: 0, parts_sent: 0 };
-    // Ctrl-C leaves the upload where it is: the state file lets the same command resume it.
-    process.once('SIGINT', () => {
-      process.stderr.write('\nInterrupted: run the same command again to resume the upload.\n');
-      process.exit(130);
-    });
+    const { stats, callbacks } = resumableUploadReporting(json);
     const share = await client.uploadShare(args, {
       note: o.note,
       expiresAt,
       password,
       maxDownloads,
       includeDotfiles: o['include-dotfiles'],
-      onSkipped: reportSkipped,
-      onProgress: progressBar(json),
-      onPartDone: (n) => (stats.parts_sent = n),
-      onPlan: (plan) => {
-        stats.parts_total = plan.totalParts;
-        stats.parts_resumed = plan.storedParts;
-        // On stderr even with --json: stdout stays one JSON document.
-        if (plan.resumed) process.stderr.write(`resuming: ${plan.storedParts} of ${plan.totalParts} parts already uploaded\n`);
-      },
+      ...callbacks,
     });
     if (!json && process.stderr.isTTY) process.stderr.write('\n');
     const link = `${creds.url}${share.url}`;
