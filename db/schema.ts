@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   index,
@@ -200,6 +201,13 @@ export const shareGroups = pgTable(
     receivedName: text('received_name'),
     receivedEmail: text('received_email'),
     receivedMessage: text('received_message'),
+    /**
+     * Files being added to a published share (API.md: init with `share_id`): this pending group
+     * carries the upload, and its complete moves the files into the share named here, which
+     * guests see all at once. Once complete the row stays (empty, never listed) so that a
+     * repeated complete answers 409; the janitor drops it a day later.
+     */
+    addsTo: text('adds_to').references((): AnyPgColumn => shareGroups.id, { onDelete: 'cascade' }),
     /** The expires_at a share.expired event was written for (a later expiry gets its own). */
     expiredEventFor: ts('expired_event_for'),
     /** The expires_at a share.expiring notice (a day ahead) was written for. */
@@ -214,6 +222,7 @@ export const shareGroups = pgTable(
     index('share_groups_pending_idx').on(t.createdAt).where(sql`${t.uploadState} = 'pending'`),
     uniqueIndex('share_groups_upload_token_hash_key').on(t.uploadTokenHash),
     index('share_groups_request_id_idx').on(t.requestId),
+    index('share_groups_adds_to_idx').on(t.addsTo).where(sql`${t.addsTo} is not null`),
   ],
 );
 

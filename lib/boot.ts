@@ -1,4 +1,5 @@
 import 'server-only';
+import { purgeCompletedAdditions } from '@/db/queries/uploads';
 import { bootstrapAdminToken } from './auth/admin-credential';
 import { registerEventTasks } from './events/janitor-tasks';
 import { startEventWorker } from './events/worker';
@@ -40,6 +41,7 @@ export async function boot(log: (line: string) => void = console.log): Promise<R
   // Probe the store before serving, so the first capabilities answer does not wait for it.
   await directUploadsAllowed(rt, log);
   registerJanitorTask(abortStaleUploads);
+  registerJanitorTask((rt) => purgeCompletedAdditions(rt.db, rt.env.pendingUploadTtlMs));
   registerJanitorTask(abortOversizedUploads);
   registerEventTasks();
   startJanitor(rt);

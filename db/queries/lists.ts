@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../client';
 import { hostedFiles, projects, shareGroups, shareItems, users, type ProjectRow, type ShareGroupRow, type UserRow } from '../schema';
@@ -67,7 +67,16 @@ export async function pageShares(db: Db, owner: ShareOwner, p: PageQuery, reques
     })
     .from(shareGroups)
     .leftJoin(users, eq(users.id, shareGroups.userId))
-    .where(and(ownedBy(owner), before(shareGroups.createdAt, shareGroups.id, p.after, 'text'), search, requestId ? eq(shareGroups.requestId, requestId) : undefined))
+    .where(
+      and(
+        ownedBy(owner),
+        // Files being added to a share are listed with that share once complete.
+        isNull(shareGroups.addsTo),
+        before(shareGroups.createdAt, shareGroups.id, p.after, 'text'),
+        search,
+        requestId ? eq(shareGroups.requestId, requestId) : undefined,
+      ),
+    )
     .orderBy(desc(shareGroups.createdAt), desc(shareGroups.id))
     .limit(p.limit + 1);
   return toPage(rows, p.limit, (r) => r.group.id);

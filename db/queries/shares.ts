@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { bumpEpoch, EPOCH } from './settings';
 import { scheduleDeletion } from './storage-gc';
@@ -30,7 +30,8 @@ export async function findShareOwnedBy(db: Db, owner: ShareOwner, id: string): P
     .select({ group: shareGroups, username: users.username, displayName: users.displayName })
     .from(shareGroups)
     .leftJoin(users, eq(users.id, shareGroups.userId))
-    .where(and(eq(shareGroups.id, id), ownedBy(owner)));
+    // Files being added to a share are part of that share's upload, not a share of their own.
+    .where(and(eq(shareGroups.id, id), ownedBy(owner), isNull(shareGroups.addsTo)));
   if (!g) return null;
   const items = await db.select().from(shareItems).where(eq(shareItems.groupId, id)).orderBy(asc(shareItems.relativePath));
   return { group: g.group, username: g.username, ownerName: ownerName(g), items };
@@ -62,7 +63,10 @@ export async function updateShareGroup(db: Db, owner: ShareOwner, id: string, pa
  */
 export async function deleteShareGroup(db: Db, owner: ShareOwner, id: string, prefix: string): Promise<string[] | null> {
   return db.transaction(async (tx) => {
-    const [gone] = await tx.delete(shareGroups).where(and(eq(shareGroups.id, id), ownedBy(owner))).returning();
+    const [gone] = await tx
+      .delete(shareGroups)
+      .where(and(eq(shareGroups.id, id), ownedBy(owner), isNull(shareGroups.addsTo)))
+      .returning();
     if (!gone) return null;
     if (gone.userId && gone.uploadState === 'complete') {
       await tx
@@ -72,6 +76,39 @@ export async function deleteShareGroup(db: Db, owner: ShareOwner, id: string, pr
     }
     const gcIds = await scheduleDeletion(tx, [prefix]);
     // Last: the one epoch row stays locked for as short a time as the transaction allows.
+    await bumpEpoch(tx, EPOCH.shares);
+    return gcIds;
+  });
+}
+
+/**
+ * Removes one item (by path key) from a published share `owner` may manage, in one transaction
+ * that shrinks the share's size and the owner's usage, schedules the item's object for deletion
+ * and bumps the shares epoch (guests stop seeing it at once). The share's row is locked, so two
+ * removals cannot both take "not the last one". The deletion job ids, or why nothing was removed.
+ */
+export async function deleteShareItem(db: Db, owner: ShareOwner, id: string, key: string): Promise<string[] | 'no_share' | 'pending' | 'no_item' | 'last_item'> {
+  return db.transaction(async (tx) => {
+    const [group] = await tx
+      .select({ id: shareGroups.id, userId: shareGroups.userId, uploadState: shareGroups.uploadState })
+      .from(shareGroups)
+      .where(and(eq(shareGroups.id, id), ownedBy(owner), isNull(shareGroups.addsTo)))
+      .for('update');
+    if (!group) return 'no_share';
+    if (group.uploadState !== 'complete') return 'pending';
+    const [{ n }] = await tx.select({ n: sql<string>`count(*)` }).from(shareItems).where(eq(shareItems.groupId, id));
+    const [item] = await tx.select().from(shareItems).where(and(eq(shareItems.groupId, id), eq(shareItems.pathKey, key)));
+    if (!item) return 'no_item';
+    if (Number(n) <= 1) return 'last_item';
+    await tx.delete(shareItems).where(eq(shareItems.id, item.id));
+    await tx
+      .update(shareGroups)
+      .set({ totalBytes: sql`greatest(0, ${shareGroups.totalBytes} - ${item.size})`, updatedAt: sql`now()` })
+      .where(eq(shareGroups.id, id));
+    if (group.userId) {
+      await tx.update(users).set({ usedBytes: sql`greatest(0, ${users.usedBytes} - ${item.size})` }).where(eq(users.id, group.userId));
+    }
+    const gcIds = await scheduleDeletion(tx, [item.storageKey]);
     await bumpEpoch(tx, EPOCH.shares);
     return gcIds;
   });

@@ -1,8 +1,10 @@
 import 'server-only';
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { insertEvents } from './events';
 import { emitRequestUploaded } from '@/lib/events/emit';
+import { sharedGroupPrefix } from '@/lib/storage/keys';
+import { bumpEpoch, EPOCH } from './settings';
 import { ownedBy } from './shares';
 import { scheduleDeletion } from './storage-gc';
 import { fileRequests, pendingUploads, shareGroups, shareItems, uploadPartCrcs, users, type ShareGroupRow, type UserRow } from '../schema';
@@ -122,13 +124,87 @@ export async function publishGroup(
   }
 }
 
-/** Deletes a group only while it is still pending; false when it was not. */
-async function deletePendingGroup(db: Db, id: string): Promise<boolean> {
-  const gone = await db
+/** What a published share holds now: its files, bytes and which of `pathKeys` it already has. */
+export async function shareContents(db: Db, shareId: string, pathKeys: string[]): Promise<{ files: number; bytes: number; taken: string[] }> {
+  const [row] = await db
+    .select({ n: sql<string>`count(*)`, bytes: sql<string>`coalesce(sum(${shareItems.size}), 0)` })
+    .from(shareItems)
+    .where(eq(shareItems.groupId, shareId));
+  const taken = pathKeys.length
+    ? await db.select({ relativePath: shareItems.relativePath }).from(shareItems).where(and(eq(shareItems.groupId, shareId), inArray(shareItems.pathKey, pathKeys)))
+    : [];
+  return { files: Number(row?.n ?? 0), bytes: Number(row?.bytes ?? 0), taken: taken.map((t) => t.relativePath) };
+}
+
+/**
+ * Completes files being added to a published share: under a lock on the share's row, the
+ * share's limits and path uniqueness are checked again (`check` throws to refuse; so does a
+ * share deleted meanwhile, with `gone`),
+ * the addition's row is marked complete (conditional: of a complete and an abort exactly one
+ * wins), the items join the share, the owner's usage and the share's size grow, and guests'
+ * cached views drop — all in one transaction, so guests see every added file at once or none.
+ */
+export async function publishAddition(
+  db: Db,
+  addition: ShareGroupRow,
+  items: Omit<typeof shareItems.$inferInsert, 'groupId'>[],
+  check: (now: { files: number; bytes: number; taken: string[] }) => void,
+  gone: () => Error,
+): Promise<boolean> {
+  const shareId = addition.addsTo!;
+  const total = items.reduce((n, it) => n + Number(it.size), 0);
+  return db.transaction(async (tx) => {
+    const [share] = await tx
+      .select({ id: shareGroups.id })
+      .from(shareGroups)
+      .where(and(eq(shareGroups.id, shareId), eq(shareGroups.uploadState, 'complete')))
+      .for('update');
+    if (!share) throw gone();
+    const [row] = await tx
+      .update(shareGroups)
+      .set({ uploadState: 'complete', reservedBytes: 0, updatedAt: sql`now()` })
+      .where(and(eq(shareGroups.id, addition.id), eq(shareGroups.uploadState, 'pending')))
+      .returning({ id: shareGroups.id });
+    if (!row) return false;
+    check(await shareContents(tx, shareId, items.map((it) => it.pathKey)));
+    if (items.length) await tx.insert(shareItems).values(items.map((it) => ({ ...it, groupId: shareId })));
+    await tx.delete(pendingUploads).where(eq(pendingUploads.groupId, addition.id));
+    await tx
+      .update(shareGroups)
+      .set({ totalBytes: sql`${shareGroups.totalBytes} + ${total}`, updatedAt: sql`now()` })
+      .where(eq(shareGroups.id, shareId));
+    if (addition.userId) await tx.update(users).set({ usedBytes: sql`${users.usedBytes} + ${total}` }).where(eq(users.id, addition.userId));
+    // Last: the one epoch row stays locked for as short a time as the transaction allows.
+    await bumpEpoch(tx, EPOCH.shares);
+    return true;
+  });
+}
+
+/** Deletes a group only while it is still pending: its row, or null when it was not. */
+async function deletePendingGroup(db: Db, id: string): Promise<{ id: string; addsTo: string | null } | null> {
+  const [gone] = await db
     .delete(shareGroups)
     .where(and(eq(shareGroups.id, id), eq(shareGroups.uploadState, 'pending')))
+    .returning({ id: shareGroups.id, addsTo: shareGroups.addsTo });
+  return gone ?? null;
+}
+
+/**
+ * The rows of completed additions (files added to a share) older than `olderThanMs`: they only
+ * kept a repeated complete answering 409, and their files belong to the share now.
+ */
+export async function purgeCompletedAdditions(db: Db, olderThanMs: number): Promise<number> {
+  const gone = await db
+    .delete(shareGroups)
+    .where(
+      and(
+        isNotNull(shareGroups.addsTo),
+        eq(shareGroups.uploadState, 'complete'),
+        lt(shareGroups.updatedAt, sql`now() - make_interval(secs => ${olderThanMs / 1000})`),
+      ),
+    )
     .returning({ id: shareGroups.id });
-  return gone.length > 0;
+  return gone.length;
 }
 
 export async function stalePendingGroups(db: Db, olderThanMs: number, limit = 100): Promise<string[]> {
@@ -142,13 +218,14 @@ export async function stalePendingGroups(db: Db, olderThanMs: number, limit = 10
 }
 
 /**
- * Drops a pending group's records and schedules `prefix` (its parts and objects) for deletion
+ * Drops a pending group's records and schedules its prefix (its parts and objects) for deletion
  * in one transaction; null when the group was no longer pending (a complete won the race).
  */
-export async function discardPendingGroup(db: Db, groupId: string, prefix: string): Promise<string[] | null> {
+export async function discardPendingGroup(db: Db, groupId: string): Promise<string[] | null> {
   return db.transaction(async (tx) => {
-    if (!(await deletePendingGroup(tx, groupId))) return null;
-    return scheduleDeletion(tx, [prefix]);
+    const gone = await deletePendingGroup(tx, groupId);
+    if (!gone) return null;
+    return scheduleDeletion(tx, [sharedGroupPrefix(gone.id, gone.addsTo)]);
   });
 }
 

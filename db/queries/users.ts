@@ -1,5 +1,5 @@
 import 'server-only';
-import { eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { shareGroups, users, type UserRow } from '../schema';
 import { bumpEpoch, EPOCH } from './settings';
@@ -51,7 +51,12 @@ export async function deleteUserWithShares(db: Db, id: string, prefixOf: (groupI
   return db.transaction(async (tx) => {
     const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.id, id)).for('update');
     if (!user) return null;
-    const groups = await tx.select({ id: shareGroups.id }).from(shareGroups).where(eq(shareGroups.userId, id)).for('update');
+    // Files being added to a share live under that share's prefix and go with its row (cascade).
+    const groups = await tx
+      .select({ id: shareGroups.id })
+      .from(shareGroups)
+      .where(and(eq(shareGroups.userId, id), isNull(shareGroups.addsTo)))
+      .for('update');
     const gcIds = await scheduleDeletion(tx, groups.map((g) => prefixOf(g.id)));
     if (groups.length) await tx.delete(shareGroups).where(inArray(shareGroups.id, groups.map((g) => g.id)));
     await tx.delete(users).where(eq(users.id, id));

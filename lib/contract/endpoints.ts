@@ -38,6 +38,7 @@ export const endpoints = {
   updateShare: e('PATCH', '/api/shares/{id}'),
   deleteShare: e('DELETE', '/api/shares/{id}'),
   getShareActivity: e('GET', '/api/shares/{id}/activity'),
+  deleteShareItem: e('DELETE', '/api/shares/{id}/items'),
   uploadCapabilities: e('GET', '/api/shares/upload/capabilities'),
   initUpload: e('POST', '/api/shares/upload/init'),
   partUrl: e('POST', '/api/shares/upload/part-url'),

@@ -27,23 +27,33 @@ const uploadId = z.string().min(1).max(1024);
 const storageKey = z.string().min(1).max(1024);
 const partNumber = z.number().int().min(1).max(10000);
 
-export const initSchema = z.object({
-  note: note.optional(),
-  expires_at: futureTime.nullable().optional(),
-  password: password.nullable().optional(),
-  max_downloads: maxDownloads.nullable().optional(),
-  files: z
-    .array(
-      z.object({
-        clientPath: z.string().min(1, 'clientPath is empty').max(4096),
-        size: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-        contentType: z.string().max(255).optional(),
-      }),
-    )
-    .min(1, 'Send at least one file')
-    // The 500-file limit answers too_many_files; this bound only keeps bodies sane.
-    .max(10_000),
-});
+export const initSchema = z
+  .object({
+    /** Adds the files to this published share of the caller instead of making a new one. */
+    share_id: shareIdSchema.optional(),
+    note: note.optional(),
+    expires_at: futureTime.nullable().optional(),
+    password: password.nullable().optional(),
+    max_downloads: maxDownloads.nullable().optional(),
+    files: z
+      .array(
+        z.object({
+          clientPath: z.string().min(1, 'clientPath is empty').max(4096),
+          size: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+          contentType: z.string().max(255).optional(),
+        }),
+      )
+      .min(1, 'Send at least one file')
+      // The 500-file limit answers too_many_files; this bound only keeps bodies sane.
+      .max(10_000),
+  })
+  .refine(
+    (b) => !b.share_id || (b.note === undefined && b.expires_at === undefined && b.password === undefined && b.max_downloads === undefined),
+    'Adding files to a share (share_id) takes only files: change its note, expiry, password or download limit with PATCH /api/shares/:id',
+  );
+
+/** DELETE /api/shares/:id/items?path=: the item's relative path, as the share lists it. */
+export const shareItemQuerySchema = z.object({ path: z.string().min(1, 'Give the path of the file to remove').max(4096) });
 
 export const partUrlSchema = z.object({ groupId: shareIdSchema, uploadId, storageKey, partNumber });
 

@@ -6,7 +6,6 @@ import { AppError } from '../errors';
 import { mapLimit } from '../map-limit';
 import type { Runtime } from '../runtime';
 import { runDeletions } from '../storage/gc';
-import { sharedGroupPrefix } from '../storage/keys';
 import { ownGroupOrThrow } from './own-group';
 import { forgetPendingParts } from './pending-parts';
 
@@ -31,7 +30,7 @@ export async function abortUpload(rt: Runtime, caller: Uploader, groupId: string
  * being pending: of an abort and a complete, exactly one wins. False when it was not pending.
  */
 export async function discardGroup(rt: Runtime, groupId: string): Promise<boolean> {
-  const gcIds = await discardPendingGroup(rt.db, groupId, sharedGroupPrefix(groupId));
+  const gcIds = await discardPendingGroup(rt.db, groupId);
   if (!gcIds) return false;
   forgetPendingParts(groupId);
   await runDeletions(rt, gcIds);

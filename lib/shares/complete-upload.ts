@@ -1,6 +1,6 @@
 import 'server-only';
 import { findShare, findShareGroup, listPendingUploads } from '@/db/queries/shares';
-import { partCrcsOf, publishGroup, type PartCrcRow } from '@/db/queries/uploads';
+import { partCrcsOf, publishAddition, publishGroup, type PartCrcRow } from '@/db/queries/uploads';
 import type { PendingUploadRow, ShareGroupRow } from '@/db/schema';
 import type { Uploader } from './uploader';
 import { checkReceivedUpload, refusalAfterPublish } from '../requests/complete-guest';
@@ -12,6 +12,7 @@ import { processState } from '../process-state';
 import type { Runtime } from '../runtime';
 import { isStorageNotFound, type ObjectInfo, type PartInfo } from '../storage/types';
 import { discardGroup } from './abort-upload';
+import { checkAddition } from './add-to-share';
 import { expectedPartSize } from './capabilities';
 import { crc32OfParts } from '../zip/crc32-combine';
 import { ownGroupOrThrow } from './own-group';
@@ -90,18 +91,20 @@ async function completeOnce(rt: Runtime, caller: Uploader, input: CompleteInput)
   // The CRC rows of parts this process took are written behind their replies: wait for them.
   await flushPartCrcs();
   const crcs = await partCrcsOf(rt.db, pending.map((p) => p.id));
+  const items = stored.map(({ pending: p, object, parts }) => ({
+    relativePath: p.relativePath,
+    pathKey: pathKey(p.relativePath),
+    storageKey: p.storageKey,
+    size: object.size,
+    contentType: p.contentType,
+    etag: object.etag,
+    crc32: parts ? fileCrc(parts, crcs.get(p.id) ?? []) : null,
+  }));
+  if (group.addsTo) return completeAddition(rt, group, items);
   const won = await publishGroup(
     rt.db,
     group,
-    stored.map(({ pending: p, object, parts }) => ({
-      relativePath: p.relativePath,
-      pathKey: pathKey(p.relativePath),
-      storageKey: p.storageKey,
-      size: object.size,
-      contentType: p.contentType,
-      etag: object.etag,
-      crc32: parts ? fileCrc(parts, crcs.get(p.id) ?? []) : null,
-    })),
+    items,
     // Received files stay private until their owner publishes them.
     group.requestId ? { status: 'offline', requestId: group.requestId } : {},
   );
@@ -118,6 +121,40 @@ async function completeOnce(rt: Runtime, caller: Uploader, input: CompleteInput)
   }
   forgetPendingParts(group.id);
   return toShareDto((await findShare(rt.db, group.id))!);
+}
+
+/**
+ * Files added to a published share join it in one transaction (guests see them all at once);
+ * a limit the share reached meanwhile, or a path another addition took, refuses them and the
+ * addition is discarded with its bytes. Answers the whole share.
+ */
+async function completeAddition(rt: Runtime, group: ShareGroupRow, items: Parameters<typeof publishAddition>[2]): Promise<ShareDto> {
+  const added = items.reduce((n, it) => n + Number(it.size), 0);
+  let won;
+  try {
+    won = await publishAddition(
+      rt.db,
+      group,
+      items,
+      (now) => checkAddition(now, items.length, added),
+      () => notFound('The share these files were being added to was deleted'),
+    );
+  } catch (e) {
+    // Refused: the addition goes with its bytes. Its share deleted meanwhile took the
+    // addition's row too, and perhaps swept its prefix before these objects were merged.
+    if (e instanceof AppError && !(await discardGroup(rt, group.id).catch(() => true))) {
+      for (const it of items) await rt.storage.delete(it.storageKey).catch(() => {});
+    }
+    throw e;
+  }
+  if (!won) {
+    const now = await findShareGroup(rt.db, group.id);
+    if (now?.uploadState === 'complete') throw alreadyCompleted();
+    for (const it of items) await rt.storage.delete(it.storageKey).catch(() => {});
+    throw notFound('This upload was cancelled');
+  }
+  forgetPendingParts(group.id);
+  return toShareDto((await findShare(rt.db, group.addsTo!))!);
 }
 
 const storedSize = (c: PartInfo[] | ObjectInfo) => (Array.isArray(c) ? c.reduce((n, x) => n + x.size, 0) : c.size);

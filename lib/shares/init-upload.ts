@@ -15,6 +15,7 @@ import { pathKey, sanitizeRelativePath } from '../paths/relative-path';
 import type { Runtime } from '../runtime';
 import { sharedFileKey } from '../storage/keys';
 import { discardGroup } from './abort-upload';
+import { initAddition } from './add-to-share';
 import { capabilities, partCountFor } from './capabilities';
 import { rememberPendingParts } from './pending-parts';
 
@@ -51,6 +52,7 @@ export function planFiles(list: InitInput['files']): { files: PlannedFile[]; tot
 }
 
 export async function initUpload(rt: Runtime, principal: Principal, input: InitInput, origin: string): Promise<InitResult> {
+  if (input.share_id) return initAddition(rt, principal, { ...input, share_id: input.share_id }, origin);
   const { files, reserve } = planFiles(input.files);
   const expiresAt = input.expires_at ? new Date(input.expires_at) : null;
   // The password's hash is the costly step: counted first, computed only once every cap passed.
@@ -106,10 +108,11 @@ export async function startUploads(
   caps: { mode: 'direct' | 'proxy'; partSize: number },
   files: PlannedFile[],
   ownerId: string | null,
+  addsTo: string | null = null,
 ): Promise<InitResult> {
   try {
     const started = await mapLimit(files, 32, async (f) => {
-      const storageKey = sharedFileKey(groupId, f.relativePath);
+      const storageKey = sharedFileKey(groupId, f.relativePath, addsTo);
       const uploadId = await rt.storage.createMultipart(storageKey, { contentType: contentTypeFor(f.relativePath), partSize: caps.partSize });
       return { ...f, storageKey, uploadId, partCount: partCountFor(f.size, caps.partSize) };
     });

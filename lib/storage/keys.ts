@@ -26,5 +26,10 @@ export const batchPrefixes = (slug: string, batch: string) => [
 /** The batch id of a hosted key (`files/<slug>/<batch>/…`). */
 export const batchOfKey = (key: string) => key.split('/')[2];
 
-export const sharedFileKey = (groupId: string, relativePath: string) => `shared/${groupId}/${relativePath}`;
-export const sharedGroupPrefix = (groupId: string) => `shared/${groupId}/`;
+/**
+ * A share group's objects. Files being added to a published share (`addsTo`) live in a folder
+ * of that share's prefix named after the addition, so deleting the share takes them too, and a
+ * file added at the path of one just removed never meets that one's pending deletion.
+ */
+export const sharedGroupPrefix = (groupId: string, addsTo?: string | null) => (addsTo ? `shared/${addsTo}/+${groupId}/` : `shared/${groupId}/`);
+export const sharedFileKey = (groupId: string, relativePath: string, addsTo?: string | null) => `${sharedGroupPrefix(groupId, addsTo)}${relativePath}`;

@@ -88,13 +88,15 @@ async function openGroup<Body>(
   const init = await call(
     transport,
     'initUpload',
-    {
-      note: opts.note || undefined,
-      expires_at: opts.expiresAt ?? undefined,
-      password: opts.password || undefined,
-      max_downloads: opts.maxDownloads ?? undefined,
-      files,
-    },
+    opts.shareId
+      ? { share_id: opts.shareId, files }
+      : {
+          note: opts.note || undefined,
+          expires_at: opts.expiresAt ?? undefined,
+          password: opts.password || undefined,
+          max_downloads: opts.maxDownloads ?? undefined,
+          files,
+        },
     signal,
   );
   return { group: init, status: [] };

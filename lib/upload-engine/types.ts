@@ -74,6 +74,8 @@ export interface UploadOptions {
   password?: string;
   /** Completed downloads after which guests get 410 download_limit; null/undefined: unlimited. */
   maxDownloads?: number | null;
+  /** Add the files to this published share of the caller (init with share_id) instead of making one. */
+  shareId?: string;
   /** Cancels the upload; with `abortOnCancel` (the default) the server forgets it too. */
   signal?: AbortSignal;
   abortOnCancel?: boolean;

@@ -8,6 +8,8 @@ export interface UploadOptions {
   expires_at?: string | null;
   max_downloads?: number | null;
   base?: string;
+  /** Add the files to this published share (init with share_id). */
+  shareId?: string;
   /** Skip complete (leave the upload pending). */
   noComplete?: boolean;
 }
@@ -30,6 +32,7 @@ export async function uploadShare(token: string, files: ShareFiles, opts: Upload
     token,
     base,
     body: {
+      share_id: opts.shareId,
       note: opts.note,
       password: opts.password,
       expires_at: opts.expires_at,

@@ -30,6 +30,8 @@ export interface ShareUploadOptions {
   password?: string;
   /** Whole downloads after which guests are refused; null or left out: no limit. */
   maxDownloads?: number | null;
+  /** Add the files to this published share instead of making a new one (note and the rest stay the share's). */
+  shareId?: string;
   onProgress?: (p: UploadProgress) => void;
   /** Once, before the first part: how many parts there are and how many are already stored. */
   onPlan?: (plan: UploadPlan) => void;
@@ -115,6 +117,12 @@ export class HtmlsClient {
   getProject = async (slug: string) => (await this.op('getProject', undefined, { slug })).project;
   updateShare = async (id: string, p: BodyOf<'updateShare'>) => (await this.op('updateShare', p, { id })).share;
   deleteShare = (id: string) => this.op('deleteShare', undefined, { id });
+  /** Removes one file (its relative_path) from a published share; not its only file. */
+  deleteShareItem = (id: string, relativePath: string) =>
+    this.request<void>(endpoints.deleteShareItem.method, `${endpointPath('deleteShareItem', { id })}?${new URLSearchParams({ path: relativePath })}`);
+  /** Adds files and folders to a published share, resumable like uploadShare; answers the whole share. */
+  addToShare = (shareId: string, inputs: string[], opts: Omit<ShareUploadOptions, 'shareId' | 'note' | 'expiresAt' | 'password' | 'maxDownloads'> = {}) =>
+    this.uploadShare(inputs, { ...opts, shareId });
   /** Every one of the caller's access tokens, page after page. */
   async listTokens(): Promise<ResponseOf<'listTokens'>['tokens']> {
     const all: ResponseOf<'listTokens'>['tokens'] = [];
@@ -243,7 +251,7 @@ export class HtmlsClient {
     const { files, skipped } = await collectFiles(inputs, { includePrivate: opts.includeDotfiles });
     if (skipped.length > 0) opts.onSkipped?.(skipped);
     if (files.length === 0) throw new ApiError(400, 'invalid_request', 'Nothing to share: no files found');
-    const stateFile = opts.stateFile ?? path.join(opts.stateDir ?? path.join(configDir(), 'uploads'), `${fingerprint(this.baseUrl, files)}.json`);
+    const stateFile = opts.stateFile ?? path.join(opts.stateDir ?? path.join(configDir(), 'uploads'), `${fingerprint(opts.shareId ? `${this.baseUrl}#${opts.shareId}` : this.baseUrl, files)}.json`);
     const sources = files.map((f) => fileSource(f.file, f.path, f.size));
     const transport = nodeTransport(this.baseUrl, this.token);
     const saved = await readState(stateFile);
@@ -255,6 +263,7 @@ export class HtmlsClient {
         expiresAt: opts.expiresAt,
         password: opts.password,
         maxDownloads: opts.maxDownloads,
+        shareId: opts.shareId,
         resumeGroupId,
         retries: opts.retries,
         backoffMs: opts.backoffMs,
@@ -279,7 +288,7 @@ export class HtmlsClient {
       } catch (e) {
         if (!(e instanceof ApiError)) throw e;
         // Completed by the run that crashed before it could forget its state: that is the share.
-        const done = e.code === 'already_completed' ? await this.getShare(saved.groupId).catch(() => undefined) : undefined;
+        const done = e.code === 'already_completed' ? await this.getShare(opts.shareId ?? saved.groupId).catch(() => undefined) : undefined;
         if (done) share = done;
         else if (e.status === 404 || e.code === 'files_changed') {
           // The old upload is gone (aborted, expired) or its files changed: start afresh.

@@ -1,0 +1,3 @@
+ALTER TABLE "share_groups" ADD COLUMN "adds_to" text;--> statement-breakpoint
+ALTER TABLE "share_groups" ADD CONSTRAINT "share_groups_adds_to_share_groups_id_fk" FOREIGN KEY ("adds_to") REFERENCES "public"."share_groups"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "share_groups_adds_to_idx" ON "share_groups" USING btree ("adds_to") WHERE "share_groups"."adds_to" is not null;
