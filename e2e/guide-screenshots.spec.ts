@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { createMember, createShare, expireShare, updateShare } from './support/seed';
+import { createFileRequest, createMember, createShare, expireShare, updateShare } from './support/seed';
 import { useConsoleSession } from './support/console-session';
 import { ownClientAddress } from './support/client-address';
 
@@ -9,8 +9,8 @@ test.use({ extraHTTPHeaders: ownClientAddress() });
 
 /**
  * The README's and the user guide's phone screenshots, taken in mobile emulation (390 × 844,
- * touch) in light and dark mode: /files's Upload (files picked, then the link), Shares and
- * Settings tabs, and the guest pages. They go to this test's output folder on every run; with
+ * touch) in light and dark mode: /files's Upload (files picked, then the link), Shares, Settings
+ * and Requests tabs, the guest pages, and a file request's page before and after sending. They go to this test's output folder on every run; with
  * GUIDE_SCREENSHOTS=1 they replace the published ones in public/guide/.
  */
 const publish = process.env.GUIDE_SCREENSHOTS === '1';
@@ -56,6 +56,12 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(page.getByRole('tabpanel', { name: 'Settings' }).getByTestId('quota')).toContainText('4.0 MB of 1.0 GB used');
     await page.evaluate(() => window.scrollTo(0, 0));
     await shot(page, 'files-settings');
+    // File requests: the owner's Requests tab, the sender's page with files picked, and what the sender sees at the end.
+    const fileRequest = await createFileRequest(member.token, { note: 'Send me your photos from the trip', max_files: 20, max_bytes: 2 * 1024 ** 3, allowed_types: ['image/*', 'video/*'] });
+    await page.getByRole('tab', { name: 'Requests' }).tap();
+    await expect(page.getByRole('tabpanel', { name: 'Requests' }).getByRole('link', { name: 'Send me your photos from the trip' })).toBeVisible();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot(page, 'files-requests');
 
     const guest = await browser.newContext({ baseURL: process.env.E2E_BASE_URL, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, colorScheme: scheme });
     const g = await guest.newPage();
@@ -73,6 +79,18 @@ for (const scheme of ['light', 'dark'] as const) {
     await shot(g, 'expired-page');
     await g.goto('/offline');
     await shot(g, 'offline-page');
+    await g.goto(fileRequest.url);
+    await expect(g.getByRole('heading', { name: 'Send me your photos from the trip' })).toBeVisible();
+    await g.getByLabel('Your name (optional)').fill('Dana');
+    await g.getByTestId('request-files').setInputFiles([
+      { name: 'lake.jpg', mimeType: 'image/jpeg', buffer: Buffer.alloc(900 * 1024, 5) },
+      { name: 'hike.mp4', mimeType: 'video/mp4', buffer: Buffer.alloc(2 * 1024 * 1024, 6) },
+    ]);
+    await expect(g.getByTestId('request-picked')).toContainText('2 files');
+    await shot(g, 'request-page');
+    await g.getByRole('button', { name: 'Send' }).click();
+    await expect(g.getByTestId('request-done')).toContainText('received 2 files', { timeout: 60_000 });
+    await shot(g, 'request-done');
     await guest.close();
   });
 }

@@ -382,6 +382,19 @@ describe('limits, at init and again at complete', () => {
     expect((await initGuest(req.id, two)).json.code).toBe('too_many_files');
   });
 
+  it('rate-limits anonymous inits per request, whatever address they come from', async () => {
+    const req = await newRequest(await createMember(), { max_files: 1 });
+    const two = { 'a.txt': Buffer.from('a'), 'b.txt': Buffer.from('b') };
+    // Each init from an address of its own: only the request's own budget (200 in 10 minutes) runs out.
+    const codes: string[] = [];
+    for (let i = 0; i < 201; i++) codes.push((await initGuest(req.id, two, {}, { ip: randomIp() })).json.code);
+    expect(codes.slice(0, 200).every((c) => c === 'too_many_files')).toBe(true);
+    expect(codes[200]).toBe('rate_limited');
+    // Another request is not affected.
+    const other = await newRequest(await createMember(), { max_files: 1 });
+    expect((await initGuest(other.id, two)).json.code).toBe('too_many_files');
+  });
+
   it('a password-protected request: 401 without it, wrong_password when wrong, the unlock cookie or the password lets in', async () => {
     const owner = await createMember();
     const req = await newRequest(owner, { password: 'letmein-42' });

@@ -297,6 +297,20 @@ describe('responses match the document', () => {
     await check('GET', '/api/shares/{id}/activity', { id: done.json.share.id }, { token: m.token });
     await check('GET', '/api/shares/{id}/activity', { id: 'nosuchshare' }, { token: m.token });
     await check('PATCH', '/api/shares/{id}', { id: done.json.share.id }, { token: m.token, body: { expires_at: '2099-01-01T00:00:00Z', password: 'pw-123456' } });
+    // Files added to the share, then one removed; its only file cannot be (409), a made-up one is a 404.
+    const shareId = done.json.share.id;
+    const more = await check('POST', '/api/shares/upload/init', {}, { token: m.token, body: { share_id: shareId, files: [{ clientPath: 'c.txt', size: 0 }] } });
+    const c = more.json.files[0];
+    const empty = caps.json.mode === 'direct' ? [] : [{ partNumber: 1, etag: (await check('PUT', '/api/shares/upload/chunk', {}, { token: m.token, raw: new Uint8Array(0) }, `?${new URLSearchParams({ groupId: more.json.groupId, uploadId: c.uploadId, storageKey: c.storageKey, partNumber: '1' })}`)).json.etag }];
+    if (caps.json.mode === 'direct') {
+      const u = await check('POST', '/api/shares/upload/part-url', {}, { token: m.token, body: { groupId: more.json.groupId, uploadId: c.uploadId, storageKey: c.storageKey, partNumber: 1 } });
+      empty.push({ partNumber: 1, etag: (await fetch(u.json.url, { method: 'PUT', headers: u.json.headers ?? {}, body: new Uint8Array(0) })).headers.get('etag')! });
+    }
+    await check('POST', '/api/shares/upload/complete', {}, { token: m.token, body: { groupId: more.json.groupId, files: [{ uploadId: c.uploadId, storageKey: c.storageKey, parts: empty }] } });
+    await check('DELETE', '/api/shares/{id}/items', { id: shareId }, { token: m.token }, '?path=c.txt');
+    await check('DELETE', '/api/shares/{id}/items', { id: shareId }, { token: m.token }, '?path=c.txt');
+    await check('DELETE', '/api/shares/{id}/items', { id: shareId }, { token: m.token }, `?path=${encodeURIComponent('dir/a b.txt')}`);
+    await check('DELETE', '/api/shares/{id}/items', { id: shareId }, { token: m.token });
     await check('DELETE', '/api/shares/{id}', { id: done.json.share.id }, { token: m.token });
     await check('DELETE', '/api/shares/{id}', { id: done.json.share.id }, { token: m.token });
     const second = await check('POST', '/api/shares/upload/init', {}, { token: m.token, body: { files: [{ clientPath: 'b.txt', size: 3 }] } });

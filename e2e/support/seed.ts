@@ -91,3 +91,9 @@ export async function expireShare(token: string, id: string, body: Record<string
     return;
   }
 }
+
+/** A file request of the member's (POST /api/requests); its `url` is /r/<id>. */
+export async function createFileRequest(token: string, body: Record<string, unknown>) {
+  const { request } = await api('POST', '/api/requests', { token, body });
+  return request as { id: string; url: string };
+}
