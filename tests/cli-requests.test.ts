@@ -5,6 +5,8 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { baseUrl, useFileServer } from './support/file-server';
@@ -29,6 +31,48 @@ function startCli(args: string[], env: Record<string, string>) {
   return { proc, done };
 }
 const htmls = (args: string[], env: Record<string, string>) => startCli(args, env).done;
+
+/**
+ * An HTTP relay to the test server that loses the answer to the first upload complete after the
+ * server has sent it: `drop` closes the client's connection, `hang` never answers. It counts the
+ * completes and the request inits that reached the server.
+ */
+async function answerLosingProxy(mode: 'drop' | 'hang') {
+  const target = new URL(baseUrl());
+  let completes = 0;
+  let inits = 0;
+  let completed = false;
+  const server = http.createServer((req, res) => {
+    const isComplete = req.method === 'POST' && req.url === '/api/shares/upload/complete';
+    if (isComplete) completes++;
+    if (req.method === 'POST' && /^\/api\/requests\/[^/]+\/upload$/.test(req.url ?? '')) inits++;
+    const up = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
+      if (isComplete && completes === 1) {
+        answer.resume();
+        answer.on('end', () => {
+          completed = answer.statusCode === 200;
+          if (mode === 'drop') req.socket.destroy();
+        });
+        return;
+      }
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    up.on('error', () => res.destroy());
+    req.pipe(up);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    completes: () => completes,
+    completed: () => completed,
+    inits: () => inits,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
 
 async function owner() {
   const m = await createMember({ quota: 2 * 1024 ** 3 });
@@ -97,7 +141,7 @@ describe('htmls request commands', () => {
     expect(second.code, second.stderr).toBe(0);
     expect(second.stderr).toMatch(new RegExp(`resuming: ${storedBefore} of 4 parts already uploaded`));
     const sent = JSON.parse(second.stdout);
-    expect(sent).toEqual({ file_count: 1, total_bytes: data.length, upload: { parts_total: 4, parts_resumed: storedBefore, parts_sent: 4 - storedBefore } });
+    expect(sent).toEqual({ file_count: 1, total_bytes: data.length, confirmed: true, upload: { parts_total: 4, parts_resumed: storedBefore, parts_sent: 4 - storedBefore } });
     expect(readdirSync(stateDir).filter((f) => f.endsWith('.json'))).toHaveLength(0);
 
     // The owner received it, offline, from Dana; once published its bytes are the same.
@@ -107,6 +151,48 @@ describe('htmls request commands', () => {
     expect((await call('PATCH', `/api/shares/${shares[0].id}`, { token: m.token, body: { status: 'online' } })).status).toBe(200);
     const got = await fetch(`${baseUrl()}/f/${shares[0].id}/clip/movie.bin`);
     expect(Buffer.from(await got.arrayBuffer()).equals(data)).toBe(true);
+  });
+
+  it('htmls send never delivers twice: a lost answer to complete, or a kill after it, ends as sent once', { timeout: 120_000 }, async () => {
+    const m = await owner();
+    const r = JSON.parse((await htmls(['request', 'create', '--json'], m.env)).stdout);
+    const dir = path.join(tempDir('htmls-send-once-'), 'docs');
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'a.txt'), 'alpha');
+    const received = async () => (await call('GET', `/api/shares?request=${r.id}`, { token: m.token })).json.shares as unknown[];
+
+    // 1. The server completes the upload and its answer never comes back: the retry meets the spent token.
+    const lossy = await answerLosingProxy('drop');
+    try {
+      const guest = { HTMLS_CONFIG_DIR: tempDir('htmls-guest-') };
+      const out = await htmls(['send', `${lossy.url}/r/${r.id}`, dir, '--json'], guest);
+      expect(out.code, out.stderr).toBe(0);
+      expect(JSON.parse(out.stdout)).toMatchObject({ file_count: 1, total_bytes: 5, confirmed: false });
+      // The first complete was delivered, the retry met the spent token.
+      expect(lossy.completes()).toBe(2);
+      expect(await received()).toHaveLength(1);
+    } finally {
+      await lossy.close();
+    }
+
+    // 2. Killed after the complete reached the server, before the answer: the next run says so and sends nothing.
+    writeFileSync(path.join(dir, 'b.txt'), 'beta!');
+    const hanging = await answerLosingProxy('hang');
+    try {
+      const guest = { HTMLS_CONFIG_DIR: tempDir('htmls-guest-') };
+      const cli = startCli(['send', `${hanging.url}/r/${r.id}`, dir], guest);
+      await expect.poll(() => hanging.completed(), { timeout: 60_000, interval: 10 }).toBe(true);
+      cli.proc.kill('SIGKILL');
+      await cli.done;
+      expect(await received()).toHaveLength(2);
+      const again = await htmls(['send', `${hanging.url}/r/${r.id}`, dir, '--json'], guest);
+      expect(again.code, again.stderr).toBe(0);
+      expect(JSON.parse(again.stdout)).toMatchObject({ file_count: 2, total_bytes: 10, confirmed: false });
+      expect(hanging.inits()).toBe(1);
+      expect(await received()).toHaveLength(2);
+    } finally {
+      await hanging.close();
+    }
   });
 
   it('htmls send refuses what is not a request link, and explains the request\'s refusal', async () => {

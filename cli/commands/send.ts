@@ -50,9 +50,12 @@ export default defineCommand({
       ...callbacks,
     });
     if (!json && process.stderr.isTTY) process.stderr.write('\n');
-    out(`Sent ${share.file_count} ${share.file_count === 1 ? 'file' : 'files'}, ${formatBytes(share.total_bytes)}.`, {
+    const what = `${share.file_count} ${share.file_count === 1 ? 'file' : 'files'}, ${formatBytes(share.total_bytes)}`;
+    // An earlier run (or attempt) delivered them and the answer was lost: said, never sent twice.
+    out(share.confirmed ? `Sent ${what}.` : `Sent ${what} (delivered by the earlier attempt; its confirmation was lost, so nothing was sent twice).`, {
       file_count: share.file_count,
       total_bytes: share.total_bytes,
+      confirmed: share.confirmed,
       upload: stats,
     });
   },

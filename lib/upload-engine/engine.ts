@@ -52,7 +52,8 @@ export async function runShareUpload<Body>(transport: UploadTransport<Body>, sou
       await run.all(todo, parallel, opts.retries ?? caps?.maxRetries ?? 4);
       progress.stage = 'finishing';
       progress.report();
-      return await complete(transport, group, run.etags, opts.retries ?? 4, opts.backoffMs ?? backoffWithJitter, stop.signal);
+      await opts.onCompleting?.();
+      return await complete(transport, group, run.etags, opts, stop.signal);
     } catch (e) {
       const keep = isRetryable(e) || (isCancel(e) && opts.abortOnCancel === false);
       if (!keep) {
@@ -202,10 +203,11 @@ async function complete<Body>(
   transport: UploadTransport<Body>,
   group: Group,
   etags: Map<string, StoredPart[]>,
-  retries: number,
-  backoff: (n: number) => number,
+  opts: UploadOptions,
   signal: AbortSignal,
 ): Promise<ShareDto> {
+  const retries = opts.retries ?? 4;
+  const backoff = opts.backoffMs ?? backoffWithJitter;
   const body = {
     groupId: group.groupId,
     files: group.files.map((f) => ({
@@ -219,16 +221,26 @@ async function complete<Body>(
       return (await call(transport, 'completeUpload', body, signal)).share;
     } catch (e) {
       if (attempt > 0 && e instanceof ApiError && e.code === 'already_completed') {
-        // Completed by an attempt whose answer was lost: that share is the result.
-        const found = await call(transport, 'getShare', undefined, signal, { id: group.groupId }).catch(() => null);
+        // Completed by an attempt whose answer was lost: that share is the result (the whole
+        // share, when the files were added to one).
+        const found = await call(transport, 'getShare', undefined, signal, { id: opts.shareId ?? group.groupId }).catch(() => null);
         if (found) return found.share;
       }
+      // A guest's token authorizes its upload only while pending: the same answer, lost, turns
+      // the retry into a 401. That token worked a moment ago, so the upload was delivered.
+      if (attempt > 0 && opts.guest && e instanceof ApiError && e.status === 401) throw delivered();
       if (signal.aborted) throw cancelled();
       if (!isRetryable(e) || attempt >= retries) throw e;
       await sleep(retryDelay(e, attempt + 1, backoff), signal);
     }
   }
 }
+
+/**
+ * A guest's upload whose complete reached the server but whose answer did not: what a caller
+ * shows as sent (409 already_completed, as a member's repeated complete answers).
+ */
+export const delivered = () => new ApiError(409, 'already_completed', 'The files were delivered; only the confirmation was lost on the way back.');
 
 /** The contract's JSON operations the engine calls (GET or POST). */
 type JsonOperation = { [K in EndpointName]: (typeof endpoints)[K]['method'] extends 'GET' | 'POST' ? K : never }[EndpointName];

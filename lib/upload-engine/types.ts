@@ -91,6 +91,8 @@ export interface UploadOptions {
   onProgress?(p: UploadProgress): void;
   /** Once the group exists and before any part is sent: keep it to resume after a crash. */
   onPlan?(plan: UploadPlan): void | Promise<void>;
+  /** Every part is stored and complete is next: awaited (a client keeps "completing" to resume honestly after a crash). */
+  onCompleting?(): Promise<void>;
   /** After each part the store confirmed. */
   onPartStored?(file: InitFile, partNumber: number, etag: string): void;
   /** When a failure made the engine abort the group on the server: nothing is left to resume. */

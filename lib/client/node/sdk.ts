@@ -58,6 +58,13 @@ export interface RequestSendOptions extends Pick<ShareUploadOptions, 'onProgress
   password?: string;
 }
 
+/** What a file request received from `sendToRequest`; `confirmed: false` when the server's answer was lost (the files were delivered). */
+export interface SentFiles {
+  file_count: number;
+  total_bytes: number;
+  confirmed: boolean;
+}
+
 export const configDir = () => process.env.HTMLS_CONFIG_DIR || path.join(os.homedir(), '.config', 'htmls');
 
 export class HtmlsClient {
@@ -172,7 +179,7 @@ export class HtmlsClient {
    * credential) on the same engine, resuming an interrupted run of the same files: the state
    * file keeps the group and its upload token (0600) until the upload completes.
    */
-  async sendToRequest(requestId: string, inputs: string[], opts: RequestSendOptions = {}): Promise<ShareDto> {
+  async sendToRequest(requestId: string, inputs: string[], opts: RequestSendOptions = {}): Promise<SentFiles> {
     const { files, skipped } = await collectFiles(inputs, { includePrivate: opts.includeDotfiles });
     if (skipped.length > 0) opts.onSkipped?.(skipped);
     if (files.length === 0) throw new ApiError(400, 'invalid_request', 'Nothing to send: no files found');
@@ -217,29 +224,43 @@ export class HtmlsClient {
           recorder?.partStored(file.clientPath, partNumber);
           opts.onPartDone?.(++partsStored);
         },
+        onCompleting: () => recorder?.completing() ?? Promise.resolve(),
         onAbandoned: () => void recorder?.close().then(() => removeState(stateFile)),
       });
     };
-    let share: ShareDto;
+    // These files, as sent: what a delivery whose confirmation was lost reports.
+    const sent: SentFiles = { file_count: files.length, total_bytes: files.reduce((n, f) => n + f.size, 0), confirmed: false };
+    const attempt = async (resume?: UploadState): Promise<SentFiles> => {
+      try {
+        const share = await run(resume);
+        return { file_count: share.file_count, total_bytes: share.total_bytes, confirmed: true };
+      } catch (e) {
+        if (e instanceof ApiError && e.code === 'already_completed') return sent;
+        throw e;
+      }
+    };
+    let result: SentFiles;
     if (saved && saved.baseUrl === this.baseUrl && saved.uploadToken) {
       try {
-        share = await run(saved);
+        result = await attempt(saved);
       } catch (e) {
         if (!(e instanceof ApiError)) throw e;
-        // The old upload is gone (completed by the run that crashed, aborted, expired) or its
-        // files changed: its token is spent, so start afresh.
-        if (e.status === 401 || e.status === 404 || e.code === 'files_changed') {
+        // The run that stopped had sent the complete, and its token is spent now: that run
+        // delivered the files (sending them again would deliver them twice).
+        if (saved.completing && (e.status === 401 || e.status === 404)) result = sent;
+        // The old upload is gone (aborted, expired) or its files changed: start afresh.
+        else if (e.status === 401 || e.status === 404 || e.code === 'files_changed') {
           await recorder?.close();
           await removeState(stateFile);
-          share = await run();
+          result = await attempt();
         } else throw e;
       }
     } else {
-      share = await run();
+      result = await attempt();
     }
     await recorder?.close();
     await removeState(stateFile);
-    return share;
+    return result;
   }
 
   /**

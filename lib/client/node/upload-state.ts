@@ -15,6 +15,8 @@ export interface UploadState {
   uploadToken?: string;
   /** Parts the store confirmed, as "clientPath#partNumber". */
   stored?: string[];
+  /** Every part was stored and the complete was sent: a guest's upload gone since was delivered. */
+  completing?: boolean;
 }
 
 export function fingerprint(baseUrl: string, files: { path: string; size: number; mtimeMs: number }[]): string {
@@ -51,6 +53,11 @@ export function stateRecorder(file: string, state: UploadState) {
       if (closed) return;
       stored.add(`${clientPath}#${partNumber}`);
       chain = chain.then(() => writeState(file, { ...state, stored: [...stored] })).catch(() => {});
+    },
+    /** Marks the complete as sent; resolves once that is on disk. */
+    completing() {
+      if (!closed) chain = chain.then(() => writeState(file, { ...state, stored: [...stored], completing: true })).catch(() => {});
+      return chain;
     },
     /** No more writes; resolves once the last one is done (then the file may be removed). */
     close: () => {

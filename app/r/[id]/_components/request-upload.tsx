@@ -158,7 +158,10 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
           onPartStored: (f, n) => void queue(() => (record ? markPartDone(record.groupId, `${f.uploadId}:${n}`) : Promise.resolve())),
           onAbandoned: (g) => void queue(() => forgetPendingUpload(g)),
         },
-      );
+      ).catch((e: unknown) => {
+        // Delivered by an attempt whose answer was lost (lib/upload-engine/engine.ts): sent.
+        if (!(e instanceof ApiError && e.code === 'already_completed')) throw e;
+      });
       if (record) await queue(() => forgetPendingUpload(record!.groupId));
       setPending(null);
       setPicked([]);
