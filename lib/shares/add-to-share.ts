@@ -1,6 +1,6 @@
 import 'server-only';
 import { findOwnShareGroup, reservePendingGroup, shareContents } from '@/db/queries/uploads';
-import { isAdmin, ownerIdOf, type Principal } from '../auth/principal';
+import { ownerIdOf, type Principal } from '../auth/principal';
 import { randomId } from '../auth/crypto';
 import { MAX_SHARE_BYTES, MAX_SHARE_FILES, type InitInput } from '../contract/shares';
 import type { InitResult } from '../contract/upload-protocol';
@@ -9,7 +9,7 @@ import { formatBytes } from '../format-bytes';
 import { pathKey } from '../paths/relative-path';
 import type { Runtime } from '../runtime';
 import { capabilities } from './capabilities';
-import { checkPendingCaps, checkQuota, planFiles, startUploads } from './init-upload';
+import { ownerCheck, planFiles, startUploads } from './init-upload';
 
 /**
  * POST /api/shares/upload/init with `share_id`: files added to one of the caller's published
@@ -40,16 +40,7 @@ export async function initAddition(rt: Runtime, principal: Principal, input: Ini
       partSize: caps.partSize,
       reservedBytes: reserve,
     },
-    ownerId === null
-      ? null
-      : {
-          id: ownerId,
-          check: (owner, held) => {
-            if (!owner || !held) throw new AppError('unauthenticated', 'Sign in to continue');
-            checkPendingCaps(rt, held, files.length);
-            if (!isAdmin(principal)) checkQuota(Number(owner.quotaBytes), Number(owner.usedBytes), held, reserve);
-          },
-        },
+    ownerCheck(rt, principal, files.length, reserve),
   );
   return startUploads(rt, groupId, caps, files, ownerId, share.id);
 }

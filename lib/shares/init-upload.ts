@@ -74,20 +74,7 @@ export async function initUpload(rt: Runtime, principal: Principal, input: InitI
     reservedBytes: reserve,
     maxDownloads: input.max_downloads ?? null,
   };
-  await reservePendingGroup(
-    rt.db,
-    group,
-    ownerId === null
-      ? null
-      : {
-          id: ownerId,
-          check: (owner, held) => {
-            if (!owner || !held) throw new AppError('unauthenticated', 'Sign in to continue');
-            checkPendingCaps(rt, held, files.length);
-            if (!isAdmin(principal)) checkQuota(Number(owner.quotaBytes), Number(owner.usedBytes), held, reserve);
-          },
-        },
-  );
+  await reservePendingGroup(rt.db, group, ownerCheck(rt, principal, files.length, reserve));
 
   try {
     if (input.password) await setPendingGroupPassword(rt.db, groupId, await hashPassword(input.password));
@@ -143,6 +130,23 @@ export async function startUploads(
     await discardGroup(rt, groupId).catch(() => {});
     throw e;
   }
+}
+
+/**
+ * What an init checks under the owner's row lock: the pending caps and, but for the
+ * administrator, the quota with what is already reserved. Null for the Admin Token's own shares.
+ */
+export function ownerCheck(rt: Runtime, principal: Principal, files: number, reserve: number): Parameters<typeof reservePendingGroup>[2] {
+  const ownerId = ownerIdOf(principal);
+  if (ownerId === null) return null;
+  return {
+    id: ownerId,
+    check: (owner, held) => {
+      if (!owner || !held) throw new AppError('unauthenticated', 'Sign in to continue');
+      checkPendingCaps(rt, held, files);
+      if (!isAdmin(principal)) checkQuota(Number(owner.quotaBytes), Number(owner.usedBytes), held, reserve);
+    },
+  };
 }
 
 /** Bytes of quota each pending file holds at least (an empty file too). */
