@@ -127,7 +127,7 @@ export function ShareFiles({
   }
 
   return (
-    <details className="mt-1 text-xs text-muted" onToggle={(e) => setOpen(e.currentTarget.open)} data-testid="share-files">
+    <details className="mt-1 text-xs text-muted" onToggle={(e) => setOpen(e.currentTarget.open)} data-testid="items-panel">
       <summary className="cursor-pointer max-sm:py-2">Files ({s.file_count})</summary>
       <div className="mt-2 space-y-2">
         {canAdd ? (
@@ -207,11 +207,11 @@ export function ShareFiles({
         {items ? (
           <ul className="divide-y divide-zinc-200 dark:divide-zinc-800" aria-label={`Files of this share`}>
             {items.map((it) => (
-              <li key={it.relative_path} className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 py-1" data-testid="share-file">
+              <li key={it.relative_path} className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 py-1" data-testid="item-row">
                 <a href={`${s.url}/${it.relative_path.split('/').map(encodeURIComponent).join('/')}`} target="_blank" rel="noreferrer" className="min-w-0 break-all text-zinc-800 hover:underline dark:text-zinc-200">
                   {it.relative_path}
                 </a>
-                <span className="flex items-center gap-2">
+                <span className="ml-auto flex items-center gap-2">
                   <span>{formatBytes(it.size)}</span>
                   {canRemove && items.length > 1 ? (
                     <Button variant="ghost" className="px-2 py-1 text-xs" onClick={() => setRemoving(it.relative_path)} aria-label={`Remove ${it.relative_path}`} disabled={running}>
