@@ -6,7 +6,9 @@ import login from './login';
 import logout from './logout';
 import me from './me';
 import share from './share';
+import shareAdd from './share-add';
 import shareRm from './share-rm';
+import shareRmItem from './share-rm-item';
 import shareSet from './share-set';
 import shares from './shares';
 import request from './request';
@@ -17,4 +19,4 @@ import send from './send';
 import token from './token';
 import tokens from './tokens';
 
-export const COMMANDS = [login, logout, me, share, shares, shareSet, shareRm, request, requests, requestSet, requestRm, send, deploy, token, tokens, account] as unknown as readonly Command[];
+export const COMMANDS = [login, logout, me, share, shares, shareSet, shareAdd, shareRmItem, shareRm, request, requests, requestSet, requestRm, send, deploy, token, tokens, account] as unknown as readonly Command[];

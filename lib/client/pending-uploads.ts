@@ -24,6 +24,11 @@ export interface PendingUpload {
   handles?: FileSystemHandle[];
   /** A guest's upload to a file request (ownerId `request:<id>`): the upload token, its only credential. */
   uploadToken?: string;
+  /**
+   * Files being added to this published share (init with share_id): the group is the addition,
+   * never listed itself; resuming it continues the addition.
+   */
+  addsTo?: string;
 }
 
 const DB = 'htmls-uploads';

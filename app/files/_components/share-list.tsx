@@ -6,12 +6,14 @@ import type { PickedFile } from '@/lib/client/collect-files';
 import { ShareRow, type LiveUpload } from './share-row';
 import type { FilesSession } from './types';
 import type { SharesData } from './use-shares';
+import type { UploadRunner } from './use-upload-runner';
 
 export function ShareList({
   session,
   data,
   busy,
   live = null,
+  adder,
   onResume,
   onChanged,
 }: {
@@ -20,10 +22,12 @@ export function ShareList({
   busy: boolean;
   /** The upload running in this tab, if any: its row shows it live. */
   live?: LiveUpload | null;
+  /** The runner for files added to published shares. */
+  adder: UploadRunner;
   onResume: (groupId: string, files: PickedFile[]) => Promise<void>;
   onChanged: () => void;
 }) {
-  const { shares, error, pending, query } = data;
+  const { shares, error, pending, additions, query } = data;
   const admin = session.role === 'admin';
   const myId = session.user?.id ?? null;
   return (
@@ -50,8 +54,11 @@ export function ShareList({
               key={s.id}
               share={s}
               mine={s.user_id === myId && s.received === null}
+              owned={s.user_id === myId}
               showOwner={admin}
               record={pending.get(s.id)}
+              addition={additions.get(s.id)}
+              adder={adder}
               busy={busy}
               live={live?.groupId === s.id ? live : undefined}
               onResume={(files) => onResume(s.id, files)}

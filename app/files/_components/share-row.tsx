@@ -13,8 +13,10 @@ import type { ShareSummaryDto } from '@/lib/shares/share-dto';
 import { ResumeDialog } from './resume-dialog';
 import { EditShareDialog, QrDialog } from './share-dialogs';
 import { ShareActivity } from './share-activity';
+import { InterruptedAddition, ShareFiles } from './share-files';
 import { ShareItemDownloads } from './share-item-downloads';
 import { absolute } from './upload-progress';
+import type { UploadRunner } from './use-upload-runner';
 
 /** The upload running in this tab: its bytes so far (the IndexedDB record is read once, at load). */
 export interface LiveUpload {
@@ -28,8 +30,11 @@ type Open = null | 'qr' | 'edit' | 'delete' | 'resume';
 export function ShareRow({
   share: s,
   mine,
+  owned,
   showOwner,
   record,
+  addition,
+  adder,
   busy,
   live,
   onResume,
@@ -38,8 +43,14 @@ export function ShareRow({
   share: ShareSummaryDto;
   /** The caller's own share (the administrator also sees everyone else's). */
   mine: boolean;
+  /** The caller owns the share, received ones included: files may be added to it. */
+  owned: boolean;
   showOwner: boolean;
   record?: PendingUpload;
+  /** This browser's record of an interrupted addition to this (published) share. */
+  addition?: PendingUpload;
+  /** The console's runner for files added to published shares. */
+  adder: UploadRunner;
   /** An upload is running: no second one starts. */
   busy: boolean;
   live?: LiveUpload;
@@ -87,6 +98,7 @@ export function ShareRow({
     }
   }
 
+  const adding = adder.progress !== null && adder.target === s.id ? adder.progress : null;
   const parts = live
     ? ` · uploading now: ${formatBytes(live.loaded)} of ${formatBytes(live.total)}`
     : record
@@ -126,7 +138,12 @@ export function ShareRow({
             {pending ? '' : ` · expires ${formatDate(s.expires_at)} · `}
             {pending ? null : <span data-testid="downloads">{downloads}</span>}
             {showOwner ? ` · by ${s.username ?? 'administrator'}` : ''}
+            {adding ? ` · adding files: ${formatBytes(adding.loaded)} of ${formatBytes(adding.total)}` : ''}
           </p>
+          {!pending && owned && addition && adder.groupId !== addition.groupId && adder.paused?.groupId !== addition.groupId ? (
+            <InterruptedAddition share={s} record={addition} busy={busy} adder={adder} onChanged={onChanged} />
+          ) : null}
+          {!pending ? <ShareFiles share={s} canAdd={owned} canRemove={owned || showOwner} adder={adder} busy={busy} onChanged={onChanged} /> : null}
           {!pending && s.download_count > 0 ? <ShareItemDownloads shareId={s.id} /> : null}
           {!pending ? <ShareActivity shareId={s.id} /> : null}
         </div>

@@ -34,6 +34,9 @@ export function SharesPanel({
   const user = session.user;
   // The new share shows up as pending (and holding its quota) as soon as the server has it.
   const runner = useUploadRunner(user?.id ?? null, () => void data.reload());
+  // Files added to a published share: a runner of their own, so the New share card shows only its own upload.
+  const adder = useUploadRunner(user?.id ?? null);
+  const busy = runner.progress !== null || adder.progress !== null;
   const free = user && session.role !== 'admin' ? Math.max(0, user.quota_bytes - user.used_bytes - reservedBy(data.shares, user.id)) : Infinity;
   const changed = () => {
     void data.reload();
@@ -48,11 +51,12 @@ export function SharesPanel({
   }
   const resumable = (data.shares ?? []).filter((s) => s.upload_state === 'pending' && s.user_id === (user?.id ?? null)).length;
   return layout(
-    <UploadForm runner={runner} free={free} resumable={resumable} onDone={changed} onShowList={onShowList} />,
+    <UploadForm runner={runner} free={free} resumable={resumable} blocked={adder.progress !== null} onDone={changed} onShowList={onShowList} />,
     <ShareList
       session={session}
       data={data}
-      busy={runner.progress !== null}
+      busy={busy}
+      adder={adder}
       live={runner.progress && runner.groupId ? { groupId: runner.groupId, loaded: runner.progress.loaded, total: runner.progress.total } : null}
       onResume={resume}
       onChanged={changed}

@@ -25,12 +25,15 @@ export function UploadForm({
   runner,
   free,
   resumable,
+  blocked = false,
   onDone,
   onShowList,
 }: {
   runner: UploadRunner;
   free: number;
   resumable: number;
+  /** Files are being added to a share: one upload at a time. */
+  blocked?: boolean;
   onDone: () => void;
   /** Where the list is elsewhere (the phone layout's Shares tab): a way there from the notice. */
   onShowList?: () => void;
@@ -175,7 +178,7 @@ export function UploadForm({
               </Button>
             </>
           ) : (
-            <Button onClick={start} disabled={uploading || picked.length === 0}>
+            <Button onClick={start} disabled={uploading || blocked || picked.length === 0}>
               Upload and create link
             </Button>
           )}

@@ -12,6 +12,8 @@ export interface SharesData {
   error: string;
   /** This browser's records of unfinished uploads, by group id. */
   pending: Map<string, PendingUpload>;
+  /** This browser's records of unfinished additions (files being added to a published share), by that share's id. */
+  additions: Map<string, PendingUpload>;
   reload: () => Promise<void>;
   hasMore: boolean;
   loading: boolean;
@@ -32,6 +34,7 @@ export function useShares(enabled: boolean, ownerId: string | null): SharesData 
   const q = useSettled(query);
   const list = usePagedList('listShares', { q, enabled });
   const [pending, setPending] = useState(new Map<string, PendingUpload>());
+  const [additions, setAdditions] = useState(new Map<string, PendingUpload>());
   const shares = list.entries;
 
   useEffect(() => {
@@ -40,7 +43,18 @@ export function useShares(enabled: boolean, ownerId: string | null): SharesData 
     void (async () => {
       const state = new Map(shares.map((s) => [s.id, s.upload_state]));
       const kept = new Map<string, PendingUpload>();
+      const adding = new Map<string, PendingUpload>();
       for (const r of (await listPendingUploads()).filter((r) => r.ownerId === ownerId)) {
+        if (r.addsTo) {
+          // An addition is never listed (nor found by id): its upload status says whether it is still pending.
+          const stillPending = await callOperation('uploadStatus', { body: { groupId: r.groupId } }).then(
+            () => true,
+            (e) => !(e instanceof ApiError && (e.status === 404 || e.code === 'already_completed')),
+          );
+          if (stillPending) adding.set(r.addsTo, r);
+          else await forgetPendingUpload(r.groupId);
+          continue;
+        }
         let uploadState: string | undefined = state.get(r.groupId);
         if (uploadState === undefined) {
           uploadState = await callOperation('getShare', { params: { id: r.groupId } }).then(
@@ -51,7 +65,10 @@ export function useShares(enabled: boolean, ownerId: string | null): SharesData 
         if (uploadState === 'pending') kept.set(r.groupId, r);
         else await forgetPendingUpload(r.groupId);
       }
-      if (live) setPending(kept);
+      if (live) {
+        setPending(kept);
+        setAdditions(adding);
+      }
     })();
     return () => {
       live = false;
@@ -63,6 +80,7 @@ export function useShares(enabled: boolean, ownerId: string | null): SharesData 
     shares,
     error: list.error,
     pending,
+    additions,
     reload: useCallback(() => reload(), [reload]),
     hasMore: list.hasMore,
     loading: list.loading,

@@ -22,6 +22,8 @@ export interface PausedUpload {
   total: number;
   /** Stopped by the network or the server after its retries, not by Pause. */
   failed?: boolean;
+  /** Files being added to this published share. */
+  shareId?: string;
 }
 
 export interface UploadRunner {
@@ -30,8 +32,12 @@ export interface UploadRunner {
   paused: PausedUpload | null;
   /** The group being uploaded or resumed. */
   groupId: string | null;
+  /** The published share the running upload adds files to (null: a new share). */
+  target: string | null;
   resuming: boolean;
   start(files: PickedFile[], share: NewShare, handles?: FileSystemHandle[]): Promise<ShareDto>;
+  /** Adds the files to a published share of the caller; answers the whole share. */
+  add(shareId: string, files: PickedFile[], handles?: FileSystemHandle[]): Promise<ShareDto>;
   /** `record`: this browser's memory of the upload, kept as it is (handles, times). */
   resume(groupId: string, files: PickedFile[], record?: PendingUpload): Promise<ShareDto>;
   /** Stops and forgets the upload (the server deletes its parts and frees the quota). */
@@ -52,6 +58,7 @@ export interface UploadRunner {
 export function useUploadRunner(ownerId: string | null, onGroupCreated: () => void = () => {}): UploadRunner {
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const [groupId, setGroupId] = useState<string | null>(null);
+  const [target, setTarget] = useState<string | null>(null);
   const [resuming, setResuming] = useState(false);
   const [paused, setPaused] = useState<PausedUpload | null>(null);
   const controller = useRef<AbortController | null>(null);
@@ -70,7 +77,7 @@ export function useUploadRunner(ownerId: string | null, onGroupCreated: () => vo
 
   async function run(
     files: PickedFile[],
-    opts: { share?: NewShare; resumeGroupId?: string; handles?: FileSystemHandle[]; record?: PendingUpload },
+    opts: { share?: NewShare; shareId?: string; resumeGroupId?: string; handles?: FileSystemHandle[]; record?: PendingUpload },
   ): Promise<ShareDto> {
     const c = new AbortController();
     controller.current = c;
@@ -79,6 +86,9 @@ export function useUploadRunner(ownerId: string | null, onGroupCreated: () => vo
     setPaused((p) => (p && p.groupId === opts.resumeGroupId ? null : p));
     let last = { loaded: 0, total: 0 };
     let record = opts.record;
+    // An addition resumed from this browser's record continues as the addition it was.
+    const shareId = opts.shareId ?? record?.addsTo;
+    setTarget(shareId ?? null);
     setResuming(Boolean(opts.resumeGroupId));
     setProgress({ stage: 'preparing', loaded: 0, total: files.reduce((n, f) => n + f.file.size, 0), speed: 0, eta: Infinity, files: [] });
     // One IndexedDB write at a time: parts finishing together must not lose each other's mark.
@@ -91,6 +101,7 @@ export function useUploadRunner(ownerId: string | null, onGroupCreated: () => vo
         files.map((f) => blobSource(f.file, f.path)),
         {
           ...opts.share,
+          shareId,
           resumeGroupId: opts.resumeGroupId,
           signal: c.signal,
           abortOnCancel: false,
@@ -114,6 +125,7 @@ export function useUploadRunner(ownerId: string | null, onGroupCreated: () => vo
               partsDone: [],
               totalParts: plan.totalParts,
               handles: opts.handles?.length ? opts.handles : undefined,
+              addsTo: shareId,
             };
             const saved = record;
             await queue(() => savePendingUpload(saved));
@@ -122,17 +134,18 @@ export function useUploadRunner(ownerId: string | null, onGroupCreated: () => vo
           onAbandoned: (g) => void queue(() => forgetPendingUpload(g)),
         },
       );
-      await queue(() => forgetPendingUpload(share.id));
+      // The group this upload ran as: for an addition, not the share it answers.
+      await queue(() => forgetPendingUpload(group || share.id));
       return share;
     } catch (e) {
       if (isCancel(e) && !discardOnStop.current) {
         // Kept with its files: Continue picks up from the store's part list without a new pick.
-        if (group) setPaused({ groupId: group, files, record, ...last });
+        if (group) setPaused({ groupId: group, files, record, ...last, shareId });
         throw new ApiError(0, 'paused', 'Paused: the parts sent so far are kept.');
       }
       // The network or the server gave out after every retry: the engine kept the group, and
       // Continue can try again with the same files.
-      if (group && isRetryable(e)) setPaused({ groupId: group, files, record, ...last, failed: true });
+      if (group && isRetryable(e)) setPaused({ groupId: group, files, record, ...last, failed: true, shareId });
       if (isCancel(e) && group) {
         await callOperation('abortUpload', { body: { groupId: group } }).catch(() => {});
         await queue(() => forgetPendingUpload(group));
@@ -143,13 +156,16 @@ export function useUploadRunner(ownerId: string | null, onGroupCreated: () => vo
       controller.current = null;
       setProgress(null);
       setGroupId(null);
+      setTarget(null);
     }
   }
 
   return {
     progress,
     groupId,
+    target,
     start: (files, share, handles) => run(files, { share, handles }),
+    add: (shareId, files, handles) => run(files, { shareId, handles }),
     resume: (id, files, record) => run(files, { resumeGroupId: id, record }),
     resuming,
     cancel: () => {
@@ -160,7 +176,7 @@ export function useUploadRunner(ownerId: string | null, onGroupCreated: () => vo
     paused,
     continuePaused: () => {
       if (!paused) return Promise.reject(new ApiError(-1, 'not_paused', 'Nothing is paused.'));
-      return run(paused.files, { resumeGroupId: paused.groupId, record: paused.record });
+      return run(paused.files, { resumeGroupId: paused.groupId, record: paused.record, shareId: paused.shareId });
     },
     discardPaused: async () => {
       if (!paused) return;
