@@ -2,7 +2,6 @@
  * The CLI's file request commands (issue 24, Build 4): request create, requests, request-set,
  * request-rm as the owner; send as a guest with no account, killed mid-way and resumed.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -10,27 +9,13 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { baseUrl, useFileServer } from './support/file-server';
+import { htmls, startCli } from './support/cli';
 import { call } from './support/http';
 import { createMember } from './support/members';
-import { ROOT, tempDir } from './support/server';
+import { tempDir } from './support/server';
 
 useFileServer();
 
-function startCli(args: string[], env: Record<string, string>) {
-  const proc = spawn(process.execPath, [path.join(ROOT, 'bin/htmls.mjs'), ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: env.HTMLS_CONFIG_DIR, HTMLS_NO_KEYRING: '1', ...env } as unknown as NodeJS.ProcessEnv,
-  });
-  let stdout = '';
-  let stderr = '';
-  proc.stdout.on('data', (d) => (stdout += d));
-  proc.stderr.on('data', (d) => (stderr += d));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
-    proc.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr })),
-  );
-  return { proc, done };
-}
-const htmls = (args: string[], env: Record<string, string>) => startCli(args, env).done;
 
 /**
  * An HTTP relay to the test server that loses the answer to the first upload complete after the

@@ -2,30 +2,19 @@
  * Shares that grow, from the CLI (issue 24, item 5): `htmls share-add` adds files and folders
  * to a published share (guests see them once complete), `htmls share-rm-item` removes one.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { baseUrl, useFileServer } from './support/file-server';
+import { htmls } from './support/cli';
 import { call } from './support/http';
 import { createMember } from './support/members';
-import { ROOT, tempDir } from './support/server';
+import { tempDir } from './support/server';
 import { writeTree } from './support/write-tree';
 
 useFileServer();
 
-function htmls(args: string[], env: Record<string, string>) {
-  const proc = spawn(process.execPath, [path.join(ROOT, 'bin/htmls.mjs'), ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: env.HTMLS_CONFIG_DIR, HTMLS_NO_KEYRING: '1', ...env } as unknown as NodeJS.ProcessEnv,
-  });
-  let stdout = '';
-  let stderr = '';
-  proc.stdout.on('data', (d) => (stdout += d));
-  proc.stderr.on('data', (d) => (stderr += d));
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => proc.on('exit', (code) => resolve({ code, stdout, stderr })));
-}
 
 async function member() {
   const m = await createMember({ quota: 1024 ** 3 });

@@ -8,22 +8,12 @@ import { createMember } from './support/members';
 import { ROOT, tempDir } from './support/server';
 import { makeToken } from './support/tokens';
 import { ciDeployCommand } from '@/lib/client/integrations';
+import { htmls as runCli } from './support/cli';
 
 useFileServer();
 
 /** The real CLI, as a CI job runs it: its own empty config dir, secrets from the environment only. */
-function htmls(args: string[], env: Record<string, string>, cwd = ROOT): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const home = tempDir('htmls-cli-tok-');
-  const proc = spawn(process.execPath, [path.join(ROOT, 'bin/htmls.mjs'), ...args], {
-    cwd,
-    env: { PATH: process.env.PATH, HOME: home, HTMLS_CONFIG_DIR: home, HTMLS_NO_KEYRING: '1', ...env } as unknown as NodeJS.ProcessEnv,
-  });
-  let stdout = '';
-  let stderr = '';
-  proc.stdout.on('data', (d) => (stdout += d));
-  proc.stderr.on('data', (d) => (stderr += d));
-  return new Promise((resolve) => proc.on('exit', (code) => resolve({ code, stdout, stderr })));
-}
+const htmls = (args: string[], env: Record<string, string>, cwd = ROOT) => runCli(args, { HTMLS_CONFIG_DIR: tempDir('htmls-cli-tok-'), ...env }, cwd);
 
 describe('htmls token / tokens, and HTMLS_TOKEN instead of a login', () => {
   it('token create prints the secret once; tokens lists it; HTMLS_TOKEN shares a file; a missing scope and a revoked token fail', async () => {

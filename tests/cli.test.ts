@@ -9,28 +9,12 @@ import { call } from './support/http';
 import { ROOT, tempDir, TEST_ADMIN_TOKEN } from './support/server';
 import { tcpProxy } from './support/tcp-proxy';
 import { expireShare, uploadShare } from './support/shares';
+import { htmls, startCli } from './support/cli';
 import { writeTree } from './support/write-tree';
 import { makeZip } from './support/zip';
 
 useFileServer();
 
-/** Starts the real CLI as a user would: its own config dir, secrets from the environment. */
-function startCli(args: string[], env: Record<string, string>) {
-  const proc = spawn(process.execPath, [path.join(ROOT, 'bin/htmls.mjs'), ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: env.HTMLS_CONFIG_DIR, HTMLS_NO_KEYRING: '1', ...env } as unknown as NodeJS.ProcessEnv,
-  });
-  let stdout = '';
-  let stderr = '';
-  proc.stdout.on('data', (d) => (stdout += d));
-  proc.stderr.on('data', (d) => (stderr += d));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
-    proc.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr })),
-  );
-  return { proc, done };
-}
-
-const htmls = (args: string[], env: Record<string, string>) => startCli(args, env).done;
 
 /**
  * A member signed in for the CLI. `viaCli` runs `htmls login`; otherwise the session is taken
