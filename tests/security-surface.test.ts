@@ -31,3 +31,22 @@ describe('POST /api/shares/upload/init — look-alike paths', () => {
     }
   });
 });
+
+describe('the security headers on both request paths (issue 23, item 4)', () => {
+  it('the framework-free JSON replies carry nosniff and a Referrer-Policy like the Next routes', async () => {
+    const m = await createMember();
+    const replies = {
+      // A Next route handler.
+      next: await call('GET', '/api/shares', { token: m.token }),
+      // The chunk upload (before Next): an error, and the one-request upload: a success.
+      chunkError: await call('PUT', '/api/shares/upload/chunk?groupId=x&uploadId=y&storageKey=z&partNumber=1', { token: m.token, raw: new Uint8Array(1) }),
+      oneRequest: await call('PUT', '/api/shares/file/a.txt', { token: m.token, raw: 'a', headers: { 'Content-Type': 'application/octet-stream' } }),
+    };
+    expect(replies.chunkError.status).toBe(404);
+    expect(replies.oneRequest.status).toBe(201);
+    for (const [name, r] of Object.entries(replies)) {
+      expect(r.headers.get('x-content-type-options'), name).toBe('nosniff');
+      expect(r.headers.get('referrer-policy'), name).toBe('strict-origin-when-cross-origin');
+    }
+  });
+});
