@@ -13,7 +13,7 @@ import { boot } from './lib/boot';
 import { EnvError, getEnv, installEnv, parseEnv, type Env } from './lib/env';
 import { tuneHeap } from './lib/heap-tuning';
 import { setHostedPort } from './lib/hosting/hosted-port';
-import { cachedReply } from './lib/hosting/reply-cache';
+import { answerCached } from './lib/hosting/reply-cache';
 import { replyScope, serveHosted } from './lib/hosting/serve-hosted';
 import { CLIENT_IP_HEADER, markCustomServer, resolveClientIp } from './lib/http/client-ip';
 import { fromNode, runFast, writeNodeReply, type FastReply } from './lib/http/fast';
@@ -111,8 +111,7 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
     else limitRequestTime(req, res, env.requestTimeoutMs);
     if (listener === 'hosted') {
       // The steady state of a public site: a finished reply, before any other work.
-      const cached = cachedReply(req.method, req.url ?? '/', req.headers, '');
-      if (cached) return writeNodeReply(res, cached, req.method ?? 'GET');
+      if (answerCached(req, res, '')) return;
     }
     const ip = resolveClientIp(req.socket.remoteAddress, req.headers['x-forwarded-for'] as string | undefined, env.trustProxy);
     const method = req.method ?? 'GET';
@@ -131,8 +130,7 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
         return writeNodeReply(res, errorReply(notFound(), fastReq), method);
       case 'hosted': {
         const opts = { sandbox: decision.sandbox, site: decision.site };
-        const cached = cachedReply(method, fastReq.url, req.headers, replyScope(opts));
-        if (cached) return writeNodeReply(res, cached, method);
+        if (answerCached(req, res, replyScope(opts))) return;
         return download(() => serveHosted(fastReq, opts));
       }
     }
