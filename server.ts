@@ -13,7 +13,7 @@ import { boot } from './lib/boot';
 import { EnvError, getEnv, installEnv, parseEnv, type Env } from './lib/env';
 import { tuneHeap } from './lib/heap-tuning';
 import { setHostedPort } from './lib/hosting/hosted-port';
-import { cachedReply } from './lib/hosting/reply-cache';
+import { answerCached } from './lib/hosting/reply-cache';
 import { replyScope, serveHosted } from './lib/hosting/serve-hosted';
 import { CLIENT_IP_HEADER, markCustomServer, resolveClientIp } from './lib/http/client-ip';
 import { fromNode, runFast, writeNodeReply, type FastReply } from './lib/http/fast';
@@ -21,7 +21,7 @@ import { decideHost, type Listener } from './lib/http/origin';
 import { errorReply, jsonErrorReply } from './lib/http/reply-errors';
 import { capConnections, limitRequestTime, takesLongBody } from './lib/http/connection-limits';
 import { takeDownloadSlot } from './lib/http/download-slots';
-import { dropStalledResponse, requireBodyRate } from './lib/http/stalls';
+import { dropStalledResponses, requireBodyRate } from './lib/http/stalls';
 import { LONGEST_REQUEST_MS } from './lib/http/timeouts';
 import { AppError, noSuchApiRoute, notFound } from './lib/errors';
 import { closeRuntime } from './lib/runtime';
@@ -105,14 +105,13 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
   let hostedPort: number | null = null;
   const handler = (listener: Listener) => (req: IncomingMessage, res: ServerResponse) => {
     // Only uploads may take long to arrive, at a minimum pace; anything else has
-    // REQUEST_TIMEOUT_SECONDS. No response may sit unread for longer than STALL_TIMEOUT_SECONDS.
+    // REQUEST_TIMEOUT_SECONDS. No response may sit unread for longer than STALL_TIMEOUT_SECONDS
+    // (dropStalledResponses, once per listener).
     if (takesLongBody(req.method ?? 'GET', req.url ?? '/')) requireBodyRate(req, res, env.stallTimeoutMs);
     else limitRequestTime(req, res, env.requestTimeoutMs);
-    dropStalledResponse(res, env.stallTimeoutMs);
     if (listener === 'hosted') {
       // The steady state of a public site: a finished reply, before any other work.
-      const cached = cachedReply(req.method, req.url ?? '/', req.headers, '');
-      if (cached) return writeNodeReply(res, cached, req.method ?? 'GET');
+      if (answerCached(req, res, '')) return;
     }
     const ip = resolveClientIp(req.socket.remoteAddress, req.headers['x-forwarded-for'] as string | undefined, env.trustProxy);
     const method = req.method ?? 'GET';
@@ -131,8 +130,7 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
         return writeNodeReply(res, errorReply(notFound(), fastReq), method);
       case 'hosted': {
         const opts = { sandbox: decision.sandbox, site: decision.site };
-        const cached = cachedReply(method, fastReq.url, req.headers, replyScope(opts));
-        if (cached) return writeNodeReply(res, cached, method);
+        if (answerCached(req, res, replyScope(opts))) return;
         return download(() => serveHosted(fastReq, opts));
       }
     }
@@ -177,6 +175,7 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
     server.requestTimeout = LONGEST_REQUEST_MS;
     server.headersTimeout = Math.min(20 * 1000, env.requestTimeoutMs);
     server.keepAliveTimeout = 5 * 1000;
+    dropStalledResponses(server, env.stallTimeoutMs);
     // Behind a proxy every connection comes from it: the per-address cap is the proxy's job.
     capConnections(server, { perIp: env.trustProxy > 0 ? 0 : env.maxConnectionsPerIp, total: env.maxConnections });
     servers.push(server);

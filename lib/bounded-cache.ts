@@ -38,6 +38,11 @@ export class BoundedCache<K, V> {
     return value;
   }
 
+  /** The value of `key`, leaving the order of use as it is. */
+  peek(key: K): V | undefined {
+    return this.map.get(key);
+  }
+
   has(key: K): boolean {
     return this.map.has(key);
   }
