@@ -21,7 +21,7 @@ import { decideHost, type Listener } from './lib/http/origin';
 import { errorReply, jsonErrorReply } from './lib/http/reply-errors';
 import { capConnections, limitRequestTime, takesLongBody } from './lib/http/connection-limits';
 import { takeDownloadSlot } from './lib/http/download-slots';
-import { dropStalledResponses, requireBodyRate } from './lib/http/stalls';
+import { dropStalledResponse, requireBodyRate } from './lib/http/stalls';
 import { LONGEST_REQUEST_MS } from './lib/http/timeouts';
 import { AppError, noSuchApiRoute, notFound } from './lib/errors';
 import { closeRuntime } from './lib/runtime';
@@ -105,10 +105,10 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
   let hostedPort: number | null = null;
   const handler = (listener: Listener) => (req: IncomingMessage, res: ServerResponse) => {
     // Only uploads may take long to arrive, at a minimum pace; anything else has
-    // REQUEST_TIMEOUT_SECONDS. No response may sit unread for longer than STALL_TIMEOUT_SECONDS
-    // (dropStalledResponses, once per listener).
+    // REQUEST_TIMEOUT_SECONDS. No response may sit unread for longer than STALL_TIMEOUT_SECONDS.
     if (takesLongBody(req.method ?? 'GET', req.url ?? '/')) requireBodyRate(req, res, env.stallTimeoutMs);
     else limitRequestTime(req, res, env.requestTimeoutMs);
+    dropStalledResponse(res, env.stallTimeoutMs);
     if (listener === 'hosted') {
       // The steady state of a public site: a finished reply, before any other work.
       if (answerCached(req, res, '')) return;
@@ -175,7 +175,6 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
     server.requestTimeout = LONGEST_REQUEST_MS;
     server.headersTimeout = Math.min(20 * 1000, env.requestTimeoutMs);
     server.keepAliveTimeout = 5 * 1000;
-    dropStalledResponses(server, env.stallTimeoutMs);
     // Behind a proxy every connection comes from it: the per-address cap is the proxy's job.
     capConnections(server, { perIp: env.trustProxy > 0 ? 0 : env.maxConnectionsPerIp, total: env.maxConnections });
     servers.push(server);

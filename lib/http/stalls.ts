@@ -5,8 +5,7 @@
  * server.ts applies both to every request on both listeners.
  */
 import 'server-only';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError } from '../errors';
 import { jsonErrorReply } from './reply-errors';
 
@@ -14,25 +13,17 @@ import { jsonErrorReply } from './reply-errors';
 export const MIN_BODY_BYTES_PER_SPAN = 64 * 1024;
 
 /**
- * Drops a connection whose response has bytes waiting for the client and none left for `ms`
- * (the socket's inactivity timer: reads, writes and write-queue progress reset it). Its close
- * destroys the body being piped (lib/http/fast.ts pump, Next's own pipes), which closes the file
- * or gives the S3 socket back. A request still being worked on, with nothing to send yet, is not
- * stalled: the timer re-arms on the next activity.
- *
- * Set once per listener, not per request: Node arms `server.timeout` on each connection and
- * again as each request begins (after the keep-alive wait), so no request pays for a timer or
- * a listener of its own (issue 29). A socket between requests keeps Node's own rule: its
- * keep-alive wait ends it, and so does this timer firing with no request on it (the default
- * Node applies when nobody listens to 'timeout').
+ * Drops the connection when the response has bytes waiting for the client and none left for
+ * `ms` (the socket's inactivity timer: reads, writes and write-queue progress reset it). Its
+ * close destroys the body being piped (lib/http/fast.ts pump, Next's own pipes), which closes
+ * the file or gives the S3 socket back. A request still being worked on, with nothing to send
+ * yet, is not stalled: the timer re-arms on the next activity.
  */
-export function dropStalledResponses(server: Server, ms: number): void {
-  server.timeout = ms;
-  server.on('timeout', (socket: Socket) => {
-    if (socket.destroyed) return;
-    // Node's own field: the response the socket is carrying now (null between requests).
-    const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-    if (!res || res.writableNeedDrain || socket.writableLength > 0) socket.destroy();
+export function dropStalledResponse(res: ServerResponse, ms: number): void {
+  res.setTimeout(ms, () => {
+    const socket = res.socket;
+    if (!socket || socket.destroyed) return;
+    if (res.writableNeedDrain || socket.writableLength > 0) socket.destroy();
   });
 }
 
