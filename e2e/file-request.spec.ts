@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Route } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { gateChunks } from './support/chunk-gate';
 import { ownClientAddress } from './support/client-address';
 import { useConsoleSession } from './support/console-session';
 import { createMember } from './support/seed';
 
-const CHUNK = '**/api/shares/upload/chunk?**';
 test.use({ extraHTTPHeaders: ownClientAddress() });
 
 test("a guest sends a folder through a file request, reloads mid-way, resumes, and the owner receives byte-identical files marked with the sender", async ({ browser, request }) => {
@@ -31,16 +31,7 @@ test("a guest sends a folder through a file request, reloads mid-way, resumes, a
 
   // The guest: another browser context, no account. One part goes through, the next waits.
   const context = await browser.newContext({ extraHTTPHeaders: ownClientAddress() });
-  let allow = 1;
-  const held: Route[] = [];
-  const sent: string[] = [];
-  await context.route(CHUNK, (route) => {
-    if (allow <= 0) return void held.push(route);
-    allow--;
-    const q = new URL(route.request().url()).searchParams;
-    sent.push(`${q.get('uploadId')}:${q.get('partNumber')}`);
-    return route.continue();
-  });
+  const gate = await gateChunks(context);
   const page = await context.newPage();
   await page.goto(fileRequest.url);
   await expect(page.getByRole('heading', { name: 'Send me the trip' })).toBeVisible();
@@ -52,20 +43,20 @@ test("a guest sends a folder through a file request, reloads mid-way, resumes, a
   await expect(page.getByTestId('request-picked')).toContainText('3 files');
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(page.getByTestId('upload-progress')).toBeVisible();
-  await expect.poll(() => held.length, { timeout: 60_000 }).toBe(1);
+  await expect.poll(() => gate.held.length, { timeout: 60_000 }).toBe(1);
 
   // A reload while bytes are in flight: the page asks first, then offers to continue.
   page.on('dialog', (d) => void d.accept());
   await page.reload();
   await expect(page.getByTestId('request-resume')).toContainText('3 files');
-  allow = Infinity;
+  gate.allow = Infinity;
   await page.getByTestId('request-folder').setInputFiles(dir);
   await page.getByRole('button', { name: 'Send (or continue)' }).click();
   await expect(page.getByTestId('request-done')).toContainText(`${username} received 3 files`, { timeout: 90_000 });
 
   // Four parts in all, each sent once: the reload resumed, it did not start over.
-  expect(sent).toHaveLength(4);
-  expect(new Set(sent).size).toBe(4);
+  expect(gate.sent).toHaveLength(4);
+  expect(new Set(gate.sent).size).toBe(4);
 
   // The owner: one offline share, marked with who sent it; published, its files are the same bytes.
   const shares = (await (await request.get('/api/shares', { headers: owner })).json()).shares as any[];

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page, type Route } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { gateChunks } from './support/chunk-gate';
 import { ownClientAddress } from './support/client-address';
 
-const CHUNK = '**/api/shares/upload/chunk?**';
 test.use({ extraHTTPHeaders: ownClientAddress() });
 
 async function logIn(page: Page, username: string) {
@@ -34,16 +34,7 @@ test('an upload cut by a reload and then by a killed tab resumes from the same f
 
   const context = await browser.newContext({ extraHTTPHeaders: ownClientAddress() });
   // A slow link, made deterministic: `allow` parts go through, the next one waits forever.
-  let allow = 1;
-  const held: Route[] = [];
-  const sent: string[] = [];
-  await context.route(CHUNK, (route) => {
-    if (allow <= 0) return void held.push(route);
-    allow--;
-    const q = new URL(route.request().url()).searchParams;
-    sent.push(`${q.get('uploadId')}:${q.get('partNumber')}`);
-    return route.continue();
-  });
+  const gate = await gateChunks(context);
 
   const page = await context.newPage();
   await logIn(page, username);
@@ -51,7 +42,7 @@ test('an upload cut by a reload and then by a killed tab resumes from the same f
   await expect(page.getByText('3 files')).toBeVisible();
   await page.getByLabel('Note (optional)').fill('Resumable trip');
   await page.getByRole('button', { name: 'Upload and create link' }).click();
-  await expect.poll(() => held.length, { timeout: 60_000 }).toBe(1);
+  await expect.poll(() => gate.held.length, { timeout: 60_000 }).toBe(1);
 
   // A reload while bytes are in flight: the page asks first.
   const dialogs: string[] = [];
@@ -68,12 +59,12 @@ test('an upload cut by a reload and then by a killed tab resumes from the same f
   await expect(page.getByTestId('quota-free')).toContainText('held by unfinished uploads');
 
   // Resume by picking the folder again; one more part goes through, then the tab is killed.
-  allow = 1;
+  gate.allow = 1;
   await row.getByRole('button', { name: 'Resume' }).click();
   await expect(page.getByTestId('resume-dialog')).toContainText('3 files');
   await page.getByTestId('resume-folder-input').setInputFiles(dir);
   await expect(page.getByText('Resuming an interrupted upload')).toBeVisible();
-  await expect.poll(() => held.length, { timeout: 60_000 }).toBe(2);
+  await expect.poll(() => gate.held.length, { timeout: 60_000 }).toBe(2);
   await page.close();
 
   // A new tab: resume again, and let everything through.
@@ -82,15 +73,15 @@ test('an upload cut by a reload and then by a killed tab resumes from the same f
   await tab.goto('/files');
   const again = tab.locator('[data-testid^="share-"]').filter({ hasText: 'Resumable trip' });
   await expect(again.getByText('upload unfinished')).toBeVisible();
-  allow = Infinity;
+  gate.allow = Infinity;
   await again.getByRole('button', { name: 'Resume' }).click();
   await tab.getByTestId('resume-folder-input').setInputFiles(dir);
   await expect(again.getByText('online')).toBeVisible({ timeout: 90_000 });
   await expect(tab.getByTestId('quota-free')).not.toContainText('held by unfinished uploads');
 
   // Four parts in all, each sent exactly once across the three tabs' lives.
-  expect(sent).toHaveLength(4);
-  expect(new Set(sent).size).toBe(4);
+  expect(gate.sent).toHaveLength(4);
+  expect(new Set(gate.sent).size).toBe(4);
   const link = await again.getByRole('link', { name: 'Resumable trip' }).getAttribute('href');
   for (const file of ['big.bin', 'small.bin', 'notes/readme.txt']) {
     const res = await request.get(`${link}/trip/${file}`);

@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page, type Route } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { gateChunks } from './support/chunk-gate';
 import { ownClientAddress } from './support/client-address';
 import { consoleHeader } from './support/console-session';
 import { createMember } from './support/seed';
 
 /** Issue 27, items 4 and 6: what a new user met in the /files console, the guest pages and the directory. */
-const CHUNK = '**/api/shares/upload/chunk?**';
 test.use({ extraHTTPHeaders: ownClientAddress() });
 
 async function logIn(page: Page, username: string, password: string) {
@@ -83,16 +83,7 @@ test('Pause keeps the parts sent and Continue finishes in the same tab without p
   const m = await createMember();
   const context = await browser.newContext({ extraHTTPHeaders: ownClientAddress() });
   // A slow link, made deterministic: `allow` parts go through, the next one waits until paused.
-  let allow = 1;
-  const held: Route[] = [];
-  const sent: string[] = [];
-  await context.route(CHUNK, (route) => {
-    if (allow <= 0) return void held.push(route);
-    allow--;
-    const q = new URL(route.request().url()).searchParams;
-    sent.push(`${q.get('uploadId')}:${q.get('partNumber')}`);
-    return route.continue();
-  });
+  const gate = await gateChunks(context);
   const page = await context.newPage();
   await logIn(page, m.username, m.password);
 
@@ -101,7 +92,7 @@ test('Pause keeps the parts sent and Continue finishes in the same tab without p
   await page.getByTestId('file-input').setInputFiles(file('film.bin', data));
   await page.getByLabel('Note (optional)').fill('Paused film');
   await page.getByRole('button', { name: 'Upload and create link' }).click();
-  await expect.poll(() => held.length, { timeout: 90_000 }).toBe(1);
+  await expect.poll(() => gate.held.length, { timeout: 90_000 }).toBe(1);
 
   // The list follows the running upload (no stale "0 of 2 parts uploaded").
   const row = page.locator('[data-testid^="share-"]').filter({ hasText: 'Paused film' });
@@ -116,22 +107,22 @@ test('Pause keeps the parts sent and Continue finishes in the same tab without p
   expect(status.status(), await status.text()).toBe(200);
   expect((await status.json()).files[0].parts.map((p: { partNumber: number }) => p.partNumber)).toEqual([1]);
 
-  allow = Infinity;
+  gate.allow = Infinity;
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByText('Your link is ready')).toBeVisible({ timeout: 90_000 });
   // Each part went over the wire once: the stored one was not sent again.
-  expect(sent).toHaveLength(2);
-  expect(new Set(sent).size).toBe(2);
+  expect(gate.sent).toHaveLength(2);
+  expect(new Set(gate.sent).size).toBe(2);
   const link = await page.getByTestId('share-link').getAttribute('href');
   expect((await myShares(page, m)).find((s) => s.id === pending.id)?.upload_state).toBe('complete');
   const got = await request.get(`${link}/film.bin`);
   expect(Buffer.from(await got.body()).equals(data)).toBe(true);
 
   // Cancel: a confirmation first, like Discard; "Keep uploading" keeps it going.
-  allow = 0;
+  gate.allow = 0;
   await page.getByTestId('file-input').setInputFiles(file('small.bin', randomBytes(1024)));
   await page.getByRole('button', { name: 'Upload and create link' }).click();
-  await expect.poll(() => held.length, { timeout: 60_000 }).toBe(2);
+  await expect.poll(() => gate.held.length, { timeout: 60_000 }).toBe(2);
   await page.getByRole('button', { name: 'Cancel', exact: true }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toContainText('Cancel this upload?');

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page, type Route } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { gateChunks } from './support/chunk-gate';
 import { ownClientAddress } from './support/client-address';
 import { createMember, createShare, type SeededMember } from './support/seed';
 
@@ -86,16 +87,7 @@ test('an addition cut by a reload resumes as an addition: only the missing parts
 
   const context = await browser.newContext({ extraHTTPHeaders: ownClientAddress() });
   // `allow` parts go through, the next one waits until the page goes.
-  let allow = 1;
-  const held: Route[] = [];
-  const sent: string[] = [];
-  await context.route('**/api/shares/upload/chunk?**', (route) => {
-    if (allow <= 0) return void held.push(route);
-    allow--;
-    const q = new URL(route.request().url()).searchParams;
-    sent.push(`${q.get('uploadId')}:${q.get('partNumber')}`);
-    return route.continue();
-  });
+  const gate = await gateChunks(context);
   const page = await context.newPage();
   await logIn(page, m);
   const row = page.getByTestId(`share-${share.id}`);
@@ -103,7 +95,7 @@ test('an addition cut by a reload resumes as an addition: only the missing parts
   await row.getByRole('button', { name: 'Add files' }).click();
   await row.getByTestId('add-folder-input').setInputFiles(dir);
   await row.getByRole('button', { name: 'Add 2 files' }).click();
-  await expect.poll(() => held.length, { timeout: 60_000 }).toBe(1);
+  await expect.poll(() => gate.held.length, { timeout: 60_000 }).toBe(1);
   await expect(row).toContainText('adding files:');
 
   page.on('dialog', (d) => void d.accept());
@@ -115,14 +107,14 @@ test('an addition cut by a reload resumes as an addition: only the missing parts
   await expect(again).toContainText('1 file ·');
   expect((await (await page.request.get(`/f/${share.id}/late/small.txt`)).status())).toBe(404);
 
-  allow = Infinity;
+  gate.allow = Infinity;
   await interrupted.getByRole('button', { name: 'Resume adding' }).click();
   await page.getByTestId('resume-folder-input').setInputFiles(dir);
   await expect(again).toContainText('3 files ·', { timeout: 90_000 });
   await expect(again.getByTestId('interrupted-addition')).toHaveCount(0);
   // Each part sent exactly once across both page lives.
-  expect(new Set(sent).size).toBe(sent.length);
-  expect(sent.length).toBe(3);
+  expect(new Set(gate.sent).size).toBe(gate.sent.length);
+  expect(gate.sent.length).toBe(3);
   const res = await page.request.get(`/f/${share.id}/late/big.bin`);
   expect(Buffer.from(await res.body()).equals(readFileSync(path.join(dir, 'big.bin')))).toBe(true);
   await context.close();
