@@ -75,6 +75,10 @@ test('an upload cut by a reload and then by a killed tab resumes from the same f
   await expect(again.getByText('upload unfinished')).toBeVisible();
   gate.allow = Infinity;
   await again.getByRole('button', { name: 'Resume' }).click();
+  // The dialog is whole (this tab's IndexedDB record read, its files listed) before the pick:
+  // a pick made while it still renders can land on an input that is then replaced.
+  await expect(tab.getByTestId('resume-dialog')).toContainText('3 files');
+  await expect(tab.getByTestId('resume-dialog').getByRole('listitem')).toHaveCount(3);
   await tab.getByTestId('resume-folder-input').setInputFiles(dir);
   await expect(again.getByText('online')).toBeVisible({ timeout: 90_000 });
   await expect(tab.getByTestId('quota-free')).not.toContainText('held by unfinished uploads');
