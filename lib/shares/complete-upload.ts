@@ -112,15 +112,7 @@ async function completeOnce(rt: Runtime, caller: Uploader, input: CompleteInput)
     await discardGroup(rt, group.id);
     throw await refusalAfterPublish(rt, group.requestId!);
   }
-  if (!won) {
-    const now = await findShareGroup(rt.db, group.id);
-    if (now?.uploadState === 'complete') throw alreadyCompleted();
-    // An abort won: its sweep may have run before our objects appeared, so remove them here.
-    for (const s of stored) await rt.storage.delete(s.pending.storageKey).catch(() => {});
-    throw notFound('This upload was cancelled');
-  }
-  forgetPendingParts(group.id);
-  return toShareDto((await findShare(rt.db, group.id))!);
+  return afterPublish(rt, group.id, won, items, group.id);
 }
 
 /**
@@ -147,14 +139,23 @@ async function completeAddition(rt: Runtime, group: ShareGroupRow, items: Parame
     }
     throw e;
   }
+  return afterPublish(rt, group.id, won, items, group.addsTo!);
+}
+
+/**
+ * The end of a complete: the share it made or grew (`shareId`), or, when the conditional publish
+ * lost, why — another complete won (409), or an abort did (404), whose sweep may have run before
+ * these objects appeared, so they are removed here.
+ */
+async function afterPublish(rt: Runtime, groupId: string, won: boolean, items: { storageKey: string }[], shareId: string): Promise<ShareDto> {
   if (!won) {
-    const now = await findShareGroup(rt.db, group.id);
+    const now = await findShareGroup(rt.db, groupId);
     if (now?.uploadState === 'complete') throw alreadyCompleted();
     for (const it of items) await rt.storage.delete(it.storageKey).catch(() => {});
     throw notFound('This upload was cancelled');
   }
-  forgetPendingParts(group.id);
-  return toShareDto((await findShare(rt.db, group.addsTo!))!);
+  forgetPendingParts(groupId);
+  return toShareDto((await findShare(rt.db, shareId))!);
 }
 
 const storedSize = (c: PartInfo[] | ObjectInfo) => (Array.isArray(c) ? c.reduce((n, x) => n + x.size, 0) : c.size);
