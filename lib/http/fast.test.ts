@@ -55,3 +55,38 @@ describe('fast-path replies always end', () => {
     expect(r === 'reset' || (r.status === 200 && r.body.length < 100)).toBe(true);
   });
 });
+
+describe('a reply that comes after a guard answered', () => {
+  it('is dropped with its body closed: the guard\'s answer stands and nothing is logged as an error', async () => {
+    const plain = createServer((req, res) => {
+      // What lib/http/stalls.ts does to an upload arriving too slowly, before the handler is done.
+      res.writeHead(408, { 'Content-Type': 'application/json' });
+      res.end('{"code":"request_timeout"}');
+      const body = new Readable({ read() {} });
+      runFast(res, 'GET', async () => ({ status: 200, headers: { 'Content-Length': '5' }, body }));
+      body.once('close', () => closed.push(true));
+    });
+    const closed: boolean[] = [];
+    const errors: unknown[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => void errors.push(args);
+    try {
+      await new Promise<void>((r) => plain.listen(0, '127.0.0.1', r));
+      const at = (plain.address() as { port: number }).port;
+      const status = await new Promise<number>((resolve, reject) => {
+        request({ port: at, host: '127.0.0.1', path: '/', agent: false }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode!));
+        })
+          .on('error', reject)
+          .end();
+      });
+      expect(status).toBe(408);
+      await expect.poll(() => closed.length).toBe(1);
+      expect(errors).toEqual([]);
+    } finally {
+      console.error = original;
+      await new Promise<void>((r) => plain.close(() => r()));
+    }
+  });
+});

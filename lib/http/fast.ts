@@ -51,6 +51,12 @@ export function fromNode(req: IncomingMessage, ip: string): FastRequest {
  */
 export function writeNodeReply(res: ServerResponse, reply: FastReply, method: string): void {
   const body = reply.body;
+  if (res.headersSent) {
+    // Already answered by a guard (lib/http/stalls.ts: an upload arriving too slowly gets its
+    // 408 while the handler still waits on the store): this late reply has no one to go to.
+    if (body instanceof Readable) body.destroy();
+    return;
+  }
   try {
     res.writeHead(reply.status, reply.headers);
   } catch (e) {
