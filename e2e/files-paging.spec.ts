@@ -1,15 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ownClientAddress } from './support/client-address';
-import { createMember, createShare, type SeededMember } from './support/seed';
+import { logInToFiles } from './support/console-session';
+import { createMember, createShare } from './support/seed';
 
 test.use({ extraHTTPHeaders: ownClientAddress() });
-
-async function logIn(page: Page, m: SeededMember) {
-  await page.goto('/files');
-  await page.getByLabel('Username').fill(m.username);
-  await page.getByLabel('Password').fill(m.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-}
 
 const rows = (page: Page) => page.locator('li[data-testid^="share-"]');
 
@@ -22,7 +16,7 @@ test('/files shows the newest 50 shares first, loads the rest as the list scroll
   page.on('request', (r) => {
     if (new URL(r.url()).pathname === '/api/shares') pages.push(new URL(r.url()).search);
   });
-  await logIn(page, m);
+  await logInToFiles(page, m);
   await expect(rows(page).first()).toContainText('trip 52');
   // The first page arrived alone: 50 rows, the oldest three not yet fetched.
   await expect(rows(page)).toHaveCount(50);

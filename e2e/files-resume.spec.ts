@@ -2,19 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { gateChunks } from './support/chunk-gate';
 import { ownClientAddress } from './support/client-address';
+import { logInToFiles } from './support/console-session';
 
 test.use({ extraHTTPHeaders: ownClientAddress() });
-
-async function logIn(page: Page, username: string) {
-  await page.goto('/files');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill('member password');
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByTestId('signed-in-as')).toBeVisible();
-}
 
 test('an upload cut by a reload and then by a killed tab resumes from the same folder, sending each part once, to byte-identical files', async ({ browser, request }) => {
   test.setTimeout(240_000);
@@ -37,7 +30,7 @@ test('an upload cut by a reload and then by a killed tab resumes from the same f
   const gate = await gateChunks(context);
 
   const page = await context.newPage();
-  await logIn(page, username);
+  await logInToFiles(page, { username, password: 'member password' });
   await page.getByTestId('folder-input').setInputFiles(dir);
   await expect(page.getByText('3 files')).toBeVisible();
   await page.getByLabel('Note (optional)').fill('Resumable trip');

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { ownClientAddress } from './support/client-address';
-import { createMember, createShare, type SeededMember } from './support/seed';
-import { consoleHeader } from './support/console-session';
+import { createMember, createShare } from './support/seed';
+import { consoleHeader, logInToFiles } from './support/console-session';
 
 test.use({ extraHTTPHeaders: ownClientAddress() });
 
@@ -46,16 +46,9 @@ async function recordWebm(page: Page): Promise<number[]> {
  * what it needs through the API (e2e/support/seed.ts) instead of inheriting the previous one's.
  */
 
-async function logIn(page: Page, m: SeededMember) {
-  await page.goto('/files');
-  await page.getByLabel('Username').fill(m.username);
-  await page.getByLabel('Password').fill(m.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-}
-
 test('a member uploads a folder from /files: progress, a share link, the quota counts it', async ({ page }) => {
   const m = await createMember();
-  await logIn(page, m);
+  await logInToFiles(page, m);
   await expect(page.getByText('No shares yet.')).toBeVisible();
   // A folder on disk, picked with "Choose folder": two text files, one in a sub-folder, and a
   // bigger file so the progress bar has something to show.
@@ -124,7 +117,7 @@ test('the member sets a password from /files: the expiry keeps its exact time, t
   // An expiry with seconds in it: the edit dialog once rewrote it to the end of the day.
   const expires = new Date(Date.now() + 3 * 86_400_000 + 4321_000).toISOString();
   const share = await createShare(m.token, { 'readme.txt': Buffer.from('Hello from the trip') }, { note: 'Locked trip', expires_at: expires });
-  await logIn(page, m);
+  await logInToFiles(page, m);
   const row = page.locator('[data-testid^="share-"]').filter({ hasText: 'Locked trip' });
   await expect(row).toBeVisible();
   const expiryOf = async () => ((await (await page.request.get('/api/shares', { headers: consoleHeader(m) })).json()).shares as { id: string; expires_at: string }[]).find((s) => s.id === share.id)!.expires_at;
@@ -155,7 +148,7 @@ test('the member takes a share offline from /files: a guest who had it open gets
   const guestCtx = await browser.newContext();
   const guest = await guestCtx.newPage();
   expect((await guest.goto(`/f/${share.id}`))!.status()).toBe(200);
-  await logIn(page, m);
+  await logInToFiles(page, m);
   const row = page.locator('[data-testid^="share-"]').filter({ hasText: 'Short-lived trip' });
   await row.getByRole('button', { name: 'Take offline' }).click();
   // The row changes once the server has answered ('offline' alone would match the button just clicked).

@@ -5,19 +5,11 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { gateChunks } from './support/chunk-gate';
 import { ownClientAddress } from './support/client-address';
-import { consoleHeader } from './support/console-session';
+import { consoleHeader, logInToFiles } from './support/console-session';
 import { createMember } from './support/seed';
 
 /** Issue 27, items 4 and 6: what a new user met in the /files console, the guest pages and the directory. */
 test.use({ extraHTTPHeaders: ownClientAddress() });
-
-async function logIn(page: Page, username: string, password: string) {
-  await page.goto('/files');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByTestId('signed-in-as')).toBeVisible();
-}
 
 function file(name: string, data: Buffer): string {
   const p = path.join(mkdtempSync(path.join(os.tmpdir(), 'htmls-papercuts-')), name);
@@ -31,7 +23,7 @@ test('a generated password is shown once with Copy; a past expiry date is not su
   const m = await createMember();
   const context = await browser.newContext({ extraHTTPHeaders: ownClientAddress(), permissions: ['clipboard-read', 'clipboard-write'] });
   const page = await context.newPage();
-  await logIn(page, m.username, m.password);
+  await logInToFiles(page, m);
   await page.getByTestId('file-input').setInputFiles(file('notes.txt', Buffer.from('secret notes')));
 
   // A date typed past the field's minimum: refused before anything is sent.
@@ -85,7 +77,7 @@ test('Pause keeps the parts sent and Continue finishes in the same tab without p
   // A slow link, made deterministic: `allow` parts go through, the next one waits until paused.
   const gate = await gateChunks(context);
   const page = await context.newPage();
-  await logIn(page, m.username, m.password);
+  await logInToFiles(page, m);
 
   // Two parts through the server (48 MB + 12 MB): the first arrives, the second is in flight.
   const data = randomBytes(60 * 1024 * 1024);

@@ -2,25 +2,19 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { gateChunks } from './support/chunk-gate';
 import { ownClientAddress } from './support/client-address';
-import { createMember, createShare, type SeededMember } from './support/seed';
+import { logInToFiles } from './support/console-session';
+import { createMember, createShare } from './support/seed';
 
 test.use({ extraHTTPHeaders: ownClientAddress() });
 
 /** Shares that grow (issue 24, item 5), from /files: a folder added to a published share, one file removed. */
 
-async function logIn(page: Page, m: SeededMember) {
-  await page.goto('/files');
-  await page.getByLabel('Username').fill(m.username);
-  await page.getByLabel('Password').fill(m.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-}
-
 test('a member adds a folder to a published share; the guest sees every file, then no longer the one removed', async ({ page, browser }) => {
   const m = await createMember();
-  await logIn(page, m);
+  await logInToFiles(page, m);
   await expect(page.getByText('No shares yet.')).toBeVisible();
   await page.getByTestId('file-input').first().setInputFiles([{ name: 'first.txt', mimeType: 'text/plain', buffer: Buffer.from('the first file') }]);
   await page.getByLabel('Note (optional)').fill('Growing album');
@@ -89,7 +83,7 @@ test('an addition cut by a reload resumes as an addition: only the missing parts
   // `allow` parts go through, the next one waits until the page goes.
   const gate = await gateChunks(context);
   const page = await context.newPage();
-  await logIn(page, m);
+  await logInToFiles(page, m);
   const row = page.getByTestId(`share-${share.id}`);
   await row.getByText('Files (1)').click();
   await row.getByRole('button', { name: 'Add files' }).click();

@@ -1,4 +1,4 @@
-import type { BrowserContext } from '@playwright/test';
+import { expect, type BrowserContext, type Page } from '@playwright/test';
 
 /**
  * Signs a browser context in as the console would after a login: the session cookie, and the
@@ -20,3 +20,12 @@ export async function useConsoleSession(context: BrowserContext, member: { id: s
 
 /** The header a console of this member sends with the cookie, for API calls a test makes beside it. */
 export const consoleHeader = (member: { id: string }) => ({ 'X-Htmls-Account': member.id });
+
+/** Logs in on /files through its form, as a person would, and waits until the console says who is signed in. */
+export async function logInToFiles(page: Page, who: { username: string; password: string }) {
+  await page.goto('/files');
+  await page.getByLabel('Username').fill(who.username);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByTestId('signed-in-as')).toBeVisible();
+}

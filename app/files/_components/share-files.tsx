@@ -8,21 +8,17 @@ import { isJunk, type PickedFile } from '@/lib/client/collect-files';
 import { describeError, formatBytes } from '@/lib/client/format';
 import { forgetPendingUpload, type PendingUpload } from '@/lib/client/pending-uploads';
 import { endpointPath } from '@/lib/contract/endpoints';
-import { isCancel, isRetryable } from '@/lib/upload-engine/retry';
 import type { ShareDto, ShareItemDto, ShareSummaryDto } from '@/lib/shares/share-dto';
 import { FilePicker } from './file-picker';
 import { ResumeDialog } from './resume-dialog';
 import { UploadProgressView } from './upload-progress';
+import { PauseCancelButtons, PausedText, StopConfirmDialog, stoppedMessage, type StopChoice } from './upload-stop';
 import type { UploadRunner } from './use-upload-runner';
 
 const files = (n: number) => `${n} ${n === 1 ? 'file' : 'files'}`;
 
 /** What stopped an addition, in words; a pause keeps its parts and says nothing. */
-function stopped(err: unknown): string {
-  if ((err as { code?: string }).code === 'paused') return '';
-  if (isCancel(err)) return 'Adding cancelled. Nothing was kept; guests still see the share as it was.';
-  return `${describeError(err)}${isRetryable(err) ? ' The parts sent so far are kept: Continue sends the rest.' : ''}`;
-}
+const stopped = (err: unknown) => stoppedMessage(err, 'Adding cancelled. Nothing was kept; guests still see the share as it was.');
 
 /**
  * A published share's files, opened from its row: each with its size and (for who may change
@@ -58,7 +54,7 @@ export function ShareFiles({
   const [picked, setPicked] = useState<PickedFile[]>([]);
   const [handles, setHandles] = useState<FileSystemHandle[] | null>(null);
   const [removing, setRemoving] = useState<string | null>(null);
-  const [confirmStop, setConfirmStop] = useState<null | 'cancel' | 'discard'>(null);
+  const [confirmStop, setConfirmStop] = useState<StopChoice>(null);
   const running = adder.progress !== null && adder.target === s.id;
   const paused = adder.paused?.shareId === s.id && !running ? adder.paused : null;
   const total = picked.reduce((n, p) => n + p.file.size, 0);
@@ -171,19 +167,14 @@ export function ShareFiles({
                 <p className="font-medium">{adder.resuming ? 'Resuming the interrupted addition…' : 'Adding files…'}</p>
                 <UploadProgressView progress={adder.progress} />
                 <div className="mt-3 flex flex-wrap gap-2">
-                  <Button variant="secondary" onClick={adder.pause}>
-                    Pause
-                  </Button>
-                  <Button variant="secondary" onClick={() => setConfirmStop('cancel')}>
-                    Cancel
-                  </Button>
+                  <PauseCancelButtons onPause={adder.pause} onCancel={() => setConfirmStop('cancel')} />
                 </div>
               </div>
             ) : null}
             {paused ? (
               <div className="space-y-2 rounded-lg border border-zinc-200 p-3 text-sm text-zinc-800 dark:border-zinc-800 dark:text-zinc-200" data-testid="add-paused">
                 <p aria-live="polite">
-                  {paused.failed ? 'Stopped' : 'Paused'} at {formatBytes(paused.loaded)} of {formatBytes(paused.total)}. The parts sent so far are kept; Continue sends the rest.
+                  <PausedText paused={paused} />
                 </p>
                 <div className="flex flex-wrap gap-2">
                   <Button onClick={() => void finish(adder.continuePaused)} disabled={busy}>
@@ -233,18 +224,13 @@ export function ShareFiles({
         onConfirm={() => void remove(removing!)}
         onClose={() => setRemoving(null)}
       />
-      <ConfirmDialog
-        open={confirmStop !== null}
-        title={confirmStop === 'cancel' ? 'Cancel adding these files?' : 'Discard this addition?'}
+      <StopConfirmDialog
+        choice={confirmStop}
+        titles={{ cancel: 'Cancel adding these files?', discard: 'Discard this addition?' }}
+        cancelAction="Cancel adding"
         text="The parts uploaded so far are deleted and the quota they hold is freed. The share stays as it was."
-        action={confirmStop === 'cancel' ? 'Cancel adding' : 'Discard'}
-        cancelLabel={confirmStop === 'cancel' ? 'Keep uploading' : undefined}
-        onConfirm={() => {
-          const what = confirmStop;
-          setConfirmStop(null);
-          if (what === 'cancel') adder.cancel();
-          else void adder.discardPaused().then(() => (setError(''), setNotice('Addition discarded. The share stays as it was.'), onChanged()));
-        }}
+        onCancel={adder.cancel}
+        onDiscard={() => void adder.discardPaused().then(() => (setError(''), setNotice('Addition discarded. The share stays as it was.'), onChanged()))}
         onClose={() => setConfirmStop(null)}
       />
     </details>

@@ -1,17 +1,16 @@
 'use client';
 
 import { useState } from 'react';
-import { ConfirmDialog } from '@/app/_components/client-ui';
 import { Button, Card, ErrorText, Field } from '@/app/_components/ui';
 import { isJunk, type PickedFile } from '@/lib/client/collect-files';
-import { describeError, formatBytes } from '@/lib/client/format';
+import { formatBytes } from '@/lib/client/format';
 import { useSharedItems } from '@/lib/client/use-shared-items';
-import { isCancel, isRetryable } from '@/lib/upload-engine/retry';
 import type { ShareDto } from '@/lib/shares/share-dto';
 import { DownloadLimitField } from './download-limit-field';
 import { ExpiryPicker, expiryFromChoice, type ExpiryChoice } from './expiry-picker';
 import { FilePicker } from './file-picker';
 import { ShareCreated, UploadProgressView } from './upload-progress';
+import { PauseCancelButtons, PausedText, StopConfirmDialog, stoppedMessage, type StopChoice } from './upload-stop';
 import type { UploadRunner } from './use-upload-runner';
 
 export function generatePassword(length = 16): string {
@@ -48,7 +47,7 @@ export function UploadForm({
   const [limit, setLimit] = useState('');
   const [error, setError] = useState('');
   const [result, setResult] = useState<{ share: ShareDto; password: string | null } | null>(null);
-  const [confirm, setConfirm] = useState<null | 'cancel' | 'discard'>(null);
+  const [confirm, setConfirm] = useState<StopChoice>(null);
   const uploading = runner.progress !== null;
   const paused = runner.paused;
   // The one paused here is continued from this card, not from the list.
@@ -98,9 +97,7 @@ export function UploadForm({
       setGenerated(false);
       setLimit('');
     } catch (err) {
-      if ((err as { code?: string }).code === 'paused') setError('');
-      else if (isCancel(err)) setError('Upload cancelled. Nothing was kept.');
-      else setError(`${describeError(err)}${isRetryable(err) ? ' The parts sent so far are kept: Continue sends the rest.' : ''}`);
+      setError(stoppedMessage(err, 'Upload cancelled. Nothing was kept.'));
     } finally {
       onDone();
     }
@@ -166,7 +163,7 @@ export function UploadForm({
         <ErrorText>{error}</ErrorText>
         {paused && !uploading ? (
           <p className="text-sm" data-testid="upload-paused" aria-live="polite">
-            {paused.failed ? 'Stopped' : 'Paused'} at {formatBytes(paused.loaded)} of {formatBytes(paused.total)}. The parts sent so far are kept; Continue sends the rest.
+            <PausedText paused={paused} />
           </p>
         ) : null}
         <div className="flex flex-wrap gap-2">
@@ -182,29 +179,15 @@ export function UploadForm({
               Upload and create link
             </Button>
           )}
-          {uploading ? (
-            <>
-              <Button variant="secondary" onClick={runner.pause}>
-                Pause
-              </Button>
-              <Button variant="secondary" onClick={() => setConfirm('cancel')}>
-                Cancel
-              </Button>
-            </>
-          ) : null}
+          {uploading ? <PauseCancelButtons onPause={runner.pause} onCancel={() => setConfirm('cancel')} /> : null}
         </div>
-        <ConfirmDialog
-          open={confirm !== null}
-          title={confirm === 'cancel' ? 'Cancel this upload?' : 'Discard this upload?'}
+        <StopConfirmDialog
+          choice={confirm}
+          titles={{ cancel: 'Cancel this upload?', discard: 'Discard this upload?' }}
+          cancelAction="Cancel upload"
           text="The parts uploaded so far are deleted and the quota they hold is freed. This cannot be undone."
-          action={confirm === 'cancel' ? 'Cancel upload' : 'Discard'}
-          cancelLabel={confirm === 'cancel' ? 'Keep uploading' : undefined}
-          onConfirm={() => {
-            const what = confirm;
-            setConfirm(null);
-            if (what === 'cancel') runner.cancel();
-            else void runner.discardPaused().then(() => (setError('Upload discarded. Nothing was kept.'), onDone()));
-          }}
+          onCancel={runner.cancel}
+          onDiscard={() => void runner.discardPaused().then(() => (setError('Upload discarded. Nothing was kept.'), onDone()))}
           onClose={() => setConfirm(null)}
         />
         {result ? <ShareCreated share={result.share} password={result.password} /> : null}
