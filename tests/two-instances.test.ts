@@ -58,6 +58,21 @@ requires('postgres').describe('two instances, one database, one store', () => {
     expect(Buffer.from(await r.arrayBuffer()).equals(data.subarray(0, 10))).toBe(true);
   });
 
+  it('a logout on one instance stops the session\'s uploads on the other (its cached session drops)', async () => {
+    const username = `out${randomBytes(4).toString('hex')}`;
+    await call('POST', '/api/users', { base: a.url, token: TEST_ADMIN_TOKEN, body: { username, password: 'long enough', quota_bytes: 1024 ** 3 } });
+    const token = (await call('POST', '/api/auth/login', { base: a.url, body: { username, password: 'long enough' } })).json.token;
+    const data = randomBytes(100);
+    const init = await call('POST', '/api/shares/upload/init', { base: a.url, token, body: { files: [{ clientPath: 'a.bin', size: 100 }] } });
+    const f = init.json.files[0];
+    const ref = { groupId: init.json.groupId, uploadId: f.uploadId, storageKey: f.storageKey, partNumber: 1 };
+    // b resolves the session for its chunk route from memory from here on.
+    expect((await putPart(token, ref, data, 'proxy', b.url)).status).toBe(200);
+    expect((await putPart(token, ref, data, 'proxy', b.url)).status).toBe(200);
+    expect((await call('POST', '/api/auth/logout', { base: a.url, token })).status).toBe(200);
+    await expect.poll(async () => (await putPart(token, ref, data, 'proxy', b.url)).status, { timeout: 20_000, interval: 50 }).toBe(401);
+  });
+
   it('counts login attempts split across both instances: the 11th is 429', async () => {
     const ip = randomIp();
     for (let i = 0; i < 10; i++) {

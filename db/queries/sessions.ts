@@ -2,6 +2,7 @@ import 'server-only';
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { sessions, users } from '../schema';
+import { bumpEpoch, EPOCH } from './settings';
 
 export async function insertSession(
   db: Db,
@@ -20,16 +21,30 @@ export async function findLiveSession(db: Db, tokenHash: string) {
   return row ?? null;
 }
 
+/**
+ * Ending sessions bumps the sessions epoch in the same transaction: the chunk route's cache of
+ * resolved sessions (lib/auth/session-cache.ts) drops them here as it commits, on every other
+ * instance at its next reading of the epoch.
+ */
 export async function deleteSessionByHash(db: Db, tokenHash: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+  await db.transaction(async (tx) => {
+    await tx.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+    await bumpEpoch(tx, EPOCH.sessions);
+  });
 }
 
 export async function deleteUserSessions(db: Db, userId: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.userId, userId));
+  await db.transaction(async (tx) => {
+    await tx.delete(sessions).where(eq(sessions.userId, userId));
+    await bumpEpoch(tx, EPOCH.sessions);
+  });
 }
 
 export async function deleteAdminSessions(db: Db): Promise<void> {
-  await db.delete(sessions).where(and(eq(sessions.kind, 'admin'), isNull(sessions.userId)));
+  await db.transaction(async (tx) => {
+    await tx.delete(sessions).where(and(eq(sessions.kind, 'admin'), isNull(sessions.userId)));
+    await bumpEpoch(tx, EPOCH.sessions);
+  });
 }
 
 /**

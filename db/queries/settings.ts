@@ -11,10 +11,14 @@ export const SETTING = {
   defaultQuotaBytes: 'default_quota_bytes',
 } as const;
 
-/** Counters that every change a guest could see bumps, in the change's own transaction. */
+/**
+ * Counters that every change a cache depends on bumps, in the change's own transaction: what a
+ * guest could see (hosting, shares), and what ends or changes a signed-in session (sessions).
+ */
 export const EPOCH = {
   hosting: 'hosting_epoch',
   shares: 'shares_epoch',
+  sessions: 'sessions_epoch',
 } as const;
 
 export type EpochKey = (typeof EPOCH)[keyof typeof EPOCH];

@@ -33,12 +33,17 @@ export async function updateUser(
   id: string,
   patch: Partial<Pick<UserRow, 'displayName' | 'email' | 'phone' | 'role' | 'status' | 'quotaBytes' | 'passwordHash' | 'notifyDownloads' | 'notifyUploads' | 'notifyExpiring'>>,
 ): Promise<UserRow | null> {
-  const [row] = await db
-    .update(users)
-    .set({ ...patch, updatedAt: sql`now()` })
-    .where(eq(users.id, id))
-    .returning();
-  return row ?? null;
+  // A cached session carries its user (lib/auth/session-cache.ts): a change of role or status
+  // drops it, in this transaction.
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(users)
+      .set({ ...patch, updatedAt: sql`now()` })
+      .where(eq(users.id, id))
+      .returning();
+    if (row) await bumpEpoch(tx, EPOCH.sessions);
+    return row ?? null;
+  });
 }
 
 /**
@@ -62,6 +67,8 @@ export async function deleteUserWithShares(db: Db, id: string, prefixOf: (groupI
     await tx.delete(users).where(eq(users.id, id));
     // Last: the one epoch row stays locked for as short a time as the transaction allows.
     if (groups.length) await bumpEpoch(tx, EPOCH.shares);
+    // Its sessions went with it (cascade): so do their cached copies.
+    await bumpEpoch(tx, EPOCH.sessions);
     return gcIds;
   });
 }

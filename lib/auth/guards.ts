@@ -54,12 +54,14 @@ export async function authenticate(
   need: AuthNeed,
   client: { ip: string; url?: string },
   tokenNeed: TokenNeed = { scope: 'no-token', params: {} },
+  /** How a session token becomes its principal (the chunk route's is cached: lib/auth/session-cache.ts). */
+  resolveSession: (rt: Runtime, token: string) => Promise<Principal | null> = resolveToken,
 ): Promise<Authenticated> {
   const ip = client.ip;
   if (need === 'none') return { principal: null, viaCookie: false };
   if (headerOf(headers, 'authorization') !== undefined) {
     const token = bearerToken(headers);
-    const principal = token ? await resolveBearer(rt, token, need, ip) : null;
+    const principal = token ? await resolveBearer(rt, token, need, ip, resolveSession) : null;
     const admitted = check({ principal, viaCookie: false }, need);
     // An access token (htmls_pat_…) may do only what its scopes, cut to its owner's role, allow.
     if (admitted.principal) assertTokenScope(admitted.principal, tokenNeed.scope, tokenNeed.params);
@@ -84,7 +86,7 @@ export async function authenticate(
   for (const name of [USER_COOKIE, ADMIN_COOKIE]) {
     const token = cookies[name];
     if (!token) continue;
-    const p = await resolveToken(rt, token);
+    const p = await resolveSession(rt, token);
     if (!p) continue;
     if (name === ADMIN_COOKIE && p.kind !== 'admin') continue;
     if (name === USER_COOKIE && p.kind !== 'user') continue;
@@ -110,7 +112,13 @@ export async function authenticate(
  * address is under the login limit. Every miss counts against that limit, except a session
  * token this server issued (issue 22, item 12).
  */
-async function resolveBearer(rt: Runtime, token: string, need: AuthNeed, ip: string): Promise<Principal | null> {
+async function resolveBearer(
+  rt: Runtime,
+  token: string,
+  need: AuthNeed,
+  ip: string,
+  resolveSession: (rt: Runtime, token: string) => Promise<Principal | null>,
+): Promise<Principal | null> {
   // A guest's upload token is no login anywhere: it reaches only its own upload's protocol
   // calls, which take it before authentication (lib/http/route.ts). Not a guess at a password either.
   if (token.startsWith(UPLOAD_TOKEN_PREFIX)) return null;
@@ -120,7 +128,7 @@ async function resolveBearer(rt: Runtime, token: string, need: AuthNeed, ip: str
     await enforceRateLimit(rt, 'login', ip);
     return null;
   }
-  const session = await resolveToken(rt, token);
+  const session = await resolveSession(rt, token);
   if (session) return session;
   // A session this server issued that has expired (an app still polling with it) is no guess
   // at the Admin Token: refused without counting, or 10 polls would lock its address out.

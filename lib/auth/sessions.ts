@@ -46,18 +46,21 @@ export async function createMemberSession(rt: Runtime, userId: string): Promise<
  */
 export async function resolveToken(rt: Runtime, token: string): Promise<Principal | null> {
   if (!token || token.length > 512) return null;
-  const tokenHash = sha256Hex(token);
+  return (await loadSession(rt, sha256Hex(token)))?.principal ?? null;
+}
+
+/** A live session's principal and when the session ends; null when the hash grants nothing. */
+export async function loadSession(rt: Runtime, tokenHash: string): Promise<{ principal: Principal; expiresAt: Date } | null> {
   const row = await findLiveSession(rt.db, tokenHash);
-  if (row) {
-    if (row.session.kind === 'admin') {
-      if (row.session.userId === null && row.session.credentialTag === (await adminCredentialTag(rt))) {
-        return { kind: 'admin', user: null, via: 'session', tokenHash };
-      }
-      return null;
+  if (!row) return null;
+  const { expiresAt } = row.session;
+  if (row.session.kind === 'admin') {
+    if (row.session.userId === null && row.session.credentialTag === (await adminCredentialTag(rt))) {
+      return { principal: { kind: 'admin', user: null, via: 'session', tokenHash }, expiresAt };
     }
-    if (row.user && row.user.status === 'active') return { kind: 'user', user: row.user, tokenHash };
     return null;
   }
+  if (row.user && row.user.status === 'active') return { principal: { kind: 'user', user: row.user, tokenHash }, expiresAt };
   return null;
 }
 

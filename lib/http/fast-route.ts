@@ -24,14 +24,18 @@ export interface FastRouteContext<Q> {
  * contract's JSON and closes the connection: the unread rest of a refused body is not worth
  * draining.
  */
-export function fastRoute<O extends Operation>(op: O, handler: (ctx: FastRouteContext<QueryInput<O>>) => Promise<FastReply>) {
+export function fastRoute<O extends Operation>(
+  op: O,
+  handler: (ctx: FastRouteContext<QueryInput<O>>) => Promise<FastReply>,
+  opts: { resolveSession?: (rt: Runtime, token: string) => Promise<Principal | null> } = {},
+) {
   return async (req: FastRequest): Promise<FastReply> => {
     try {
       if (req.method !== op.method) throw new AppError('method_not_allowed', `Use ${op.method}`, { Allow: op.method });
       const rt = await getRuntime();
       const url = `http://${req.header('host') ?? 'localhost'}${req.url}`;
       const uploadToken = uploadTokenFor(op, req);
-      const principal = uploadToken ? (await assertMigrated(rt), null) : await admitRequest(rt, op, { method: req.method, url, headers: req, ip: req.ip });
+      const principal = uploadToken ? (await assertMigrated(rt), null) : await admitRequest(rt, { ...op, ...opts }, { method: req.method, url, headers: req, ip: req.ip });
       const query = (op.query ? parseWith(op.query, Object.fromEntries(new URL(url).searchParams)) : undefined) as QueryInput<O>;
       return await handler({ req, rt, query, principal, uploadToken });
     } catch (e) {

@@ -82,13 +82,19 @@ export function route<O extends Operation>(op: O, handler: Handler<O>) {
  */
 export async function admitRequest(
   rt: Runtime,
-  opts: { auth: AuthNeed; scope: OperationScope; allowPendingMigrations?: boolean; refuseCrossSite?: boolean },
+  opts: {
+    auth: AuthNeed;
+    scope: OperationScope;
+    allowPendingMigrations?: boolean;
+    refuseCrossSite?: boolean;
+    resolveSession?: (rt: Runtime, token: string) => Promise<Principal | null>;
+  },
   req: { method: string; url: string; headers: HeaderSource; ip: string },
   params: Record<string, string> = {},
 ): Promise<Principal | null> {
   if (!opts.allowPendingMigrations) await assertMigrated(rt);
   if (opts.refuseCrossSite && isForeignBrowserRequest(rt.env, req.headers, req.url)) throw new AppError('forbidden', 'Cross-site request refused');
-  const { principal, viaCookie } = await authenticate(rt, req.headers, opts.auth, { ip: req.ip, url: req.url }, { scope: opts.scope, params });
+  const { principal, viaCookie } = await authenticate(rt, req.headers, opts.auth, { ip: req.ip, url: req.url }, { scope: opts.scope, params }, opts.resolveSession);
   if (viaCookie && principal && STATE_CHANGING.has(req.method) && !isSameOriginRequest(rt.env, req.headers, req.url)) {
     throw new AppError('forbidden', 'Cross-site request refused');
   }

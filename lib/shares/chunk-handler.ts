@@ -3,13 +3,15 @@ import { operations } from '../contract/operations';
 import { AppError } from '../errors';
 import { jsonReply } from '../http/fast';
 import { fastRoute } from '../http/fast-route';
+import { resolveTokenCached } from '../auth/session-cache';
 import { uploadChunk } from './upload-part';
 import { uploaderFor } from './uploader';
 
 /**
  * PUT /api/shares/upload/chunk — a proxy-mode part streamed from the socket into the store.
  * server.ts calls this before Next (a Next handler moves bytes at a third of the speed): it has
- * no route file.
+ * no route file. A part of a 500-file share is one of 500 calls in a row with one session: its
+ * lookup is cached, and dropped by whatever ends the session (lib/auth/session-cache.ts).
  */
 export const handleChunk = fastRoute(operations.uploadChunk, async ({ req, rt, principal, uploadToken, query }) => {
   const length = req.header('content-length');
@@ -18,4 +20,4 @@ export const handleChunk = fastRoute(operations.uploadChunk, async ({ req, rt, p
   }
   if (!req.body) throw new AppError('invalid_request', 'The part has no body');
   return jsonReply(200, await uploadChunk(rt, await uploaderFor(rt, { principal, uploadToken }, query.groupId), query, req.body, Number(length)));
-});
+}, { resolveSession: resolveTokenCached });
