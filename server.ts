@@ -7,12 +7,18 @@
  * the share ZIP, the chunk upload, the one-request share uploads), the share page's gate and the /api refusals are answered by
  * framework-free handlers; everything else goes to Next.
  */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import next from 'next';
 import { boot } from './lib/boot';
 import { EnvError, getEnv, installEnv, parseEnv, type Env } from './lib/env';
 import { tuneHeap } from './lib/heap-tuning';
+import { safeEqual } from './lib/auth/crypto';
+import { GUEST_CACHE_STALE_MS } from './lib/epoch-cache';
+import { FRONT_IP_HEADER, FRONT_SECRET_HEADER, frontHits } from './lib/hosting/front-link';
 import { setHostedPort } from './lib/hosting/hosted-port';
+import { startFront, type Front } from './lib/hosting/start-front';
 import { answerCached } from './lib/hosting/reply-cache';
 import { replyScope, serveHosted } from './lib/hosting/serve-hosted';
 import { CLIENT_IP_HEADER, markCustomServer, resolveClientIp } from './lib/http/client-ip';
@@ -85,6 +91,10 @@ export interface Service {
   /** The bound ports (PORT=0 binds a free one; the hosted port is null without a second listener). */
   port: number;
   hostedPort: number | null;
+  /** The hosted front's inner listener on 127.0.0.1 (null without a front): only the front may use it. */
+  innerPort: number | null;
+  /** How many requests the hosted front answered itself, from finished replies. */
+  frontHits(): number;
   /** Stops listening, drops open connections, writes buffered counts and closes the database. */
   close(): Promise<void>;
 }
@@ -103,17 +113,36 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
   await app.prepare();
   const handle = app.getRequestHandler();
   let hostedPort: number | null = null;
-  const handler = (listener: Listener) => (req: IncomingMessage, res: ServerResponse) => {
+  /** The secret of the hosted front's requests to the inner listener (lib/hosting/hosted-front.ts). */
+  const frontSecret = randomBytes(32).toString('base64url');
+  const handler = (served: Listener | 'inner') => (req: IncomingMessage, res: ServerResponse) => {
+    let listener: Listener;
     // Only uploads may take long to arrive, at a minimum pace; anything else has
     // REQUEST_TIMEOUT_SECONDS. No response may sit unread for longer than STALL_TIMEOUT_SECONDS.
     if (takesLongBody(req.method ?? 'GET', req.url ?? '/')) requireBodyRate(req, res, env.stallTimeoutMs);
     else limitRequestTime(req, res, env.requestTimeoutMs);
     dropStalledResponse(res, env.stallTimeoutMs);
-    if (listener === 'hosted') {
-      // The steady state of a public site: a finished reply, before any other work.
-      if (answerCached(req, res, '')) return;
+    let ip: string;
+    if (served === 'inner') {
+      // The hosted front's miss: what it did not answer, for the client it names.
+      const secret = req.headers[FRONT_SECRET_HEADER];
+      const claimed = req.headers[FRONT_IP_HEADER];
+      if (typeof secret !== 'string' || typeof claimed !== 'string' || !safeEqual(secret, frontSecret)) {
+        res.writeHead(403, { Connection: 'close' }).end();
+        return;
+      }
+      delete req.headers[FRONT_SECRET_HEADER];
+      delete req.headers[FRONT_IP_HEADER];
+      ip = claimed;
+      listener = 'hosted';
+    } else {
+      listener = served;
+      if (listener === 'hosted') {
+        // The steady state of a public site: a finished reply, before any other work.
+        if (answerCached(req, res, '')) return;
+      }
+      ip = resolveClientIp(req.socket.remoteAddress, req.headers['x-forwarded-for'] as string | undefined, env.trustProxy);
     }
-    const ip = resolveClientIp(req.socket.remoteAddress, req.headers['x-forwarded-for'] as string | undefined, env.trustProxy);
     const method = req.method ?? 'GET';
     const fastReq = fromNode(req, ip);
     const decision = decideHost(env, hostedPort, listener, fastReq);
@@ -184,8 +213,38 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
   // PORT=0 bound a free port: the hosted origin's redirects home name the one bound.
   env.port = port;
   const shown = env.host === '0.0.0.0' ? 'localhost' : env.host;
+  let front: Front | null = null;
+  let innerPort: number | null = null;
   if (env.hosted.mode === 'port') {
-    hostedPort = await listen(createListener('hosted'), env.hosted.port, env.host);
+    const frontFile = new URL('./hosted-front.mjs', import.meta.url);
+    if (!dev && existsSync(frontFile)) {
+      // The hosted port in a thread of its own (lib/hosting/hosted-front.ts); what it does not
+      // answer itself it forwards here, to a listener only it can use.
+      const inner = createServer({ connectionsCheckingInterval: 5000 }, handler('inner'));
+      inner.requestTimeout = LONGEST_REQUEST_MS;
+      inner.keepAliveTimeout = 5 * 1000;
+      servers.push(inner);
+      innerPort = await listen(inner, 0, '127.0.0.1');
+      front = await startFront(
+        frontFile,
+        {
+          host: env.host,
+          port: env.hosted.port,
+          innerPort,
+          secret: frontSecret,
+          stallTimeoutMs: env.stallTimeoutMs,
+          requestTimeoutMs: env.requestTimeoutMs,
+          perIp: env.trustProxy > 0 ? 0 : env.maxConnectionsPerIp,
+          total: env.maxConnections,
+          trustProxy: env.trustProxy,
+          staleAfterMs: GUEST_CACHE_STALE_MS,
+        },
+        log,
+      );
+      hostedPort = front.port;
+    } else {
+      hostedPort = await listen(createListener('hosted'), env.hosted.port, env.host);
+    }
     setHostedPort(hostedPort);
     log(`[htmls] hosted sites on http://${shown}:${hostedPort} (a second origin: nothing but /p/)`);
   } else if (env.hosted.mode === 'sandbox') {
@@ -205,6 +264,7 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      const frontClosed = front?.close();
       const closed = servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve())));
       for (const s of servers) s.closeIdleConnections();
       stopJanitor();
@@ -212,11 +272,11 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
       // Buffered download counts are written before the database closes.
       await flushDownloadCounts();
       for (const s of servers) s.closeAllConnections();
-      await Promise.all(closed);
+      await Promise.all([...closed, frontClosed]);
       await app.close().catch(() => {});
       await closeRuntime();
     })());
-  return { port, hostedPort, close };
+  return { port, hostedPort, innerPort, frontHits, close };
 }
 
 /** `npm start` (the compiled module) and `npm run dev`: the service on process.env, until a signal. */

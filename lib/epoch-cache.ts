@@ -26,6 +26,8 @@ export interface EpochCacheOptions<V> {
   staleAfterMs?: number;
   /** Whether a loaded value may be kept (default: all). A value not kept serves its one request. */
   keep?: (value: V) => boolean;
+  /** Told the new generation whenever the entries are dropped. */
+  onForget?: (generation: number) => void;
 }
 
 export interface EpochCache<V> {
@@ -55,6 +57,7 @@ export function epochCache<V>(opts: EpochCacheOptions<V>): EpochCache<V> {
   const forget = () => {
     state.gen++;
     state.entries.clear();
+    opts.onForget?.(state.gen);
   };
   // A change made here drops the entries once its transaction commits (db/transaction.ts).
   onEpochBump(opts.epoch, forget);

@@ -12,6 +12,15 @@ import type { Runtime } from './runtime';
  */
 const POLL_MS = 250;
 const state = processState('epoch-watch', () => new Map<EpochKey, { ready: Promise<void>; readAt: number; timer?: NodeJS.Timeout }>());
+const readers = processState('epoch-readers', () => new Map<EpochKey, (at: number) => void>());
+
+/** `fn` learns the time of every reading of `key` (Infinity on PGlite: no poll, always current). */
+export function onEpochRead(key: EpochKey, fn: (at: number) => void): void {
+  readers.set(key, fn);
+}
+
+/** When `key` was last read (0: not watched yet). */
+export const epochReadAt = (key: EpochKey): number => state.get(key)?.readAt ?? 0;
 
 /** Starts the poll of `key` once per process; resolves after its first reading. */
 export function watchEpoch(rt: Runtime, key: EpochKey, onMove: () => void): Promise<void> {
@@ -21,6 +30,7 @@ export function watchEpoch(rt: Runtime, key: EpochKey, onMove: () => void): Prom
     // One process: every change is made here, and drops the caches itself.
     const none = { ready: Promise.resolve(), readAt: Infinity };
     state.set(key, none);
+    readers.get(key)?.(Infinity);
     return none.ready;
   }
   const watch: { ready: Promise<void>; readAt: number; timer?: NodeJS.Timeout } = { ready: Promise.resolve(), readAt: 0 };
@@ -37,6 +47,7 @@ export function watchEpoch(rt: Runtime, key: EpochKey, onMove: () => void): Prom
         onMove();
       }
       watch.readAt = Date.now();
+      readers.get(key)?.(watch.readAt);
     } catch {
       // The database is away: keep what we have, and look again.
     } finally {

@@ -1,4 +1,5 @@
 import 'server-only';
+import { mirrorUnlockKey, sendUnlock } from '../hosting/front-link';
 import { processState } from '../process-state';
 import { getServerSecret, type Runtime } from '../runtime';
 import { getAdminCredentialHash } from './admin-credential';
@@ -33,7 +34,11 @@ function readKey(rt: Runtime): Promise<string> {
     const credential = (await getAdminCredentialHash(rt)) ?? 'none';
     const key = hmac(await getServerSecret(rt), 'unlock-cookie', credential);
     // A forget() while this read was under way voids it: the change may not be in it.
-    if (cache.reading === reading) Object.assign(cache, { key, at: Date.now() });
+    if (cache.reading === reading) {
+      const changed = key !== cache.key;
+      Object.assign(cache, { key, at: Date.now() });
+      mirrorUnlockKey(changed, cache.at);
+    }
     return key;
   })().finally(() => {
     if (cache.reading === reading) cache.reading = undefined;
@@ -45,6 +50,12 @@ function readKey(rt: Runtime): Promise<string> {
 export function forgetUnlockKey(): void {
   cache.key = undefined;
   cache.reading = undefined;
+  mirrorUnlockKey(true, 0);
+}
+
+/** The hosted front found the key past half its life: read it again (once at a time). */
+export function refreshUnlockKey(): void {
+  if (cache.rt && !cache.reading) readKey(cache.rt).catch(() => {});
 }
 
 /** What a cookie is checked against, as one string: `verifiedUnlock` looks it up with the value. */
@@ -57,6 +68,8 @@ const verified = processState('unlock-verified', () => new Map<string, string>()
 export function rememberUnlock(key: string, subjectKey: string, value: string): void {
   if (verified.size >= 10_000) verified.clear();
   verified.set(subjectKey + value, key);
+  // The hosted front answers this cookie from then on too (under this key only).
+  if (key === cache.key) sendUnlock(subjectKey + value);
 }
 
 /**

@@ -3,6 +3,8 @@ import { createHash } from 'node:crypto';
 import { loadSite } from '@/db/queries/projects';
 import { EPOCH } from '@/db/queries/settings';
 import { epochCache, GUEST_CACHE_STALE_MS } from '../epoch-cache';
+import { epochReadAt, onEpochRead } from '../epoch-watch';
+import { mirrorSiteGeneration, mirrorSitesRead } from './front-link';
 import type { Encoding } from '../storage/keys';
 import type { Runtime } from '../runtime';
 import { hasContentHash, parseEncodings } from './compression';
@@ -42,7 +44,12 @@ export interface Site {
  * as the share cache does, then not at all: a file taken offline or a password set elsewhere
  * meanwhile must not be served here for ever.
  */
-const cache = epochCache<Site | null>({ name: 'site-cache', epoch: EPOCH.hosting, maxEntries: 10_000, staleAfterMs: GUEST_CACHE_STALE_MS });
+const cache = epochCache<Site | null>({ name: 'site-cache', epoch: EPOCH.hosting, maxEntries: 10_000, staleAfterMs: GUEST_CACHE_STALE_MS, onForget: mirrorSiteGeneration });
+// The hosted front answers from replies derived from these sites: it follows both at once.
+onEpochRead(EPOCH.hosting, mirrorSitesRead);
+
+/** When the hosting epoch was last read, for a front attached later (lib/hosting/hosted-front.ts). */
+export const sitesReadAt = (): number => epochReadAt(EPOCH.hosting);
 
 /** Changes whenever cached sites are dropped: anything derived from them is stale then. */
 export const siteGeneration = (): number => cache.generation();

@@ -59,6 +59,10 @@ function fileServer(): FileServer {
 export const baseUrl = () => fileServer().server.url;
 /** The file server's hosted origin (its second listener): where /p/ is served. */
 export const hostedUrl = () => fileServer().server.hostedUrl!;
+/** The hosted front's inner listener (lib/hosting/hosted-front.ts): only the front may use it. */
+export const innerUrl = () => fileServer().server.innerUrl;
+/** Requests the hosted front answered itself so far. */
+export const frontHits = () => fileServer().server.frontHits();
 export const serverEnv = () => fileServer().env;
 export const dataDir = () => fileServer().server.dataDir;
 /** The file server's process: the server runs inside this test file's own process. */

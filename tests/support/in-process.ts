@@ -6,13 +6,17 @@ import { ROOT, TEST_ADMIN_TOKEN, tempDir } from './server';
 /** What the compiled server module exports (server.ts): the service without the process around it. */
 interface ServerModule {
   parseEnv(source: Record<string, string | undefined>): unknown;
-  startService(env: unknown, opts: { log: (line: string) => void }): Promise<{ port: number; hostedPort: number | null; close(): Promise<void> }>;
+  startService(env: unknown, opts: { log: (line: string) => void }): Promise<{ port: number; hostedPort: number | null; innerPort: number | null; frontHits(): number; close(): Promise<void> }>;
 }
 
 export interface InProcessServer {
   url: string;
   /** The hosted listener (null under HOSTED_ORIGIN or the sandbox opt-out). */
   hostedUrl: string | null;
+  /** The hosted front's inner listener (lib/hosting/hosted-front.ts), null without a front. */
+  innerUrl: string | null;
+  /** Requests the hosted front answered itself so far. */
+  frontHits: () => number;
   port: number;
   dataDir: string;
   /** The service's own start-up lines. */
@@ -63,6 +67,8 @@ export async function startInProcess(env: Record<string, string | undefined> = {
   return {
     url: `http://127.0.0.1:${service.port}`,
     hostedUrl,
+    innerUrl: service.innerPort ? `http://127.0.0.1:${service.innerPort}` : null,
+    frontHits: () => service.frontHits(),
     port: service.port,
     dataDir,
     output: () => out,

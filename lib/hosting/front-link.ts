@@ -1,0 +1,130 @@
+/**
+ * The main thread's side of the hosted front (lib/hosting/hosted-front.ts, issue 29): what the
+ * front needs to answer a cached hosted reply on its own, kept current from here.
+ *
+ * - Counters and times in shared memory, read by the front on every hit without a message:
+ *   the site cache's generation (a deploy, rollback, status or password change moves it as the
+ *   change commits, so the front stops serving the old reply at once), when the hosting epoch
+ *   was last read (the guest caches' staleness bound), and the unlock-cookie key's generation
+ *   and reading time (a new Admin Token voids every unlock at once).
+ * - Messages for what is bigger and never urgent: a finished reply to keep, an unlock cookie the
+ *   full path accepted. A message that arrives late costs a miss, never a stale answer.
+ *
+ * Every function is a no-op while no front is attached (HOSTED_ORIGIN, the sandbox opt-out,
+ * `npm run dev`). The link is process state: both copies of lib/ in this process (server.ts's
+ * and Next's bundle) reach the same front.
+ */
+import { processState } from '../process-state';
+
+/** Int32 slots of `ints`. */
+export const SITE_GEN = 0;
+export const KEY_GEN = 1;
+/** Requests the front answered itself (a diagnostic: the tests see the front serve). */
+export const FRONT_HITS = 2;
+/** Float64 slots of `times` (ms since the epoch). */
+export const SITES_READ_AT = 0;
+export const KEY_READ_AT = 1;
+
+/** A finished reply, as the front keeps it (see lib/hosting/reply-answer.ts). */
+export interface KeepMessage {
+  t: 'keep';
+  key: string;
+  gen: number;
+  status: number;
+  raw: (string | string[])[];
+  /** A copy of the body, transferred. */
+  body: ArrayBuffer;
+  etag: string;
+  lock: { cookie: string; subject: string } | null;
+}
+
+export type ToFront = KeepMessage | { t: 'unlock'; id: string; keyGen: number } | { t: 'close' };
+export type FromFront = { t: 'listening'; port: number } | { t: 'refresh-key' } | { t: 'closed' } | { t: 'failed'; message: string };
+
+export interface FrontOptions {
+  host: string;
+  port: number;
+  /** The main thread's inner hosted listener (127.0.0.1) and the secret its requests carry. */
+  innerPort: number;
+  secret: string;
+  stallTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** Per-address and total connection caps (0: none). */
+  perIp: number;
+  total: number;
+  trustProxy: number;
+  /** The guest caches' staleness bound (lib/epoch-cache.ts GUEST_CACHE_STALE_MS). */
+  staleAfterMs: number;
+  shared: SharedState;
+}
+
+/** Request headers that carry the client's address and the secret to the inner listener. */
+export const FRONT_IP_HEADER = 'x-htmls-front-ip';
+export const FRONT_SECRET_HEADER = 'x-htmls-front-secret';
+
+export interface SharedState {
+  ints: Int32Array;
+  times: Float64Array;
+}
+
+export function createSharedState(): SharedState {
+  return { ints: new Int32Array(new SharedArrayBuffer(3 * 4)), times: new Float64Array(new SharedArrayBuffer(2 * 8)) };
+}
+
+interface Link {
+  shared: SharedState;
+  post: (message: ToFront, transfer?: ArrayBuffer[]) => void;
+}
+
+/** `keyGen`: the unlock key's generation, moved when the key changes or is forgotten. */
+const state = processState<{ link: Link | null; keyGen: number }>('hosted-front', () => ({ link: null, keyGen: 0 }));
+
+/** Connects a started front; `siteGen` and `sitesReadAt` are the current values to start from. */
+export function attachFront(shared: SharedState, post: Link['post'], now: { siteGen: number; sitesReadAt: number }): void {
+  Atomics.store(shared.ints, SITE_GEN, now.siteGen);
+  Atomics.store(shared.ints, KEY_GEN, state.keyGen);
+  shared.times[SITES_READ_AT] = now.sitesReadAt;
+  shared.times[KEY_READ_AT] = 0;
+  state.link = { shared, post };
+}
+
+export function detachFront(): void {
+  state.link = null;
+}
+
+export const frontAttached = (): boolean => state.link !== null;
+
+/** How many requests the attached front answered itself so far (0 without one). */
+export const frontHits = (): number => (state.link ? Atomics.load(state.link.shared.ints, FRONT_HITS) : 0);
+
+/** The site cache dropped its entries (lib/hosting/site-cache.ts). */
+export function mirrorSiteGeneration(gen: number): void {
+  if (state.link) Atomics.store(state.link.shared.ints, SITE_GEN, gen);
+}
+
+/** The hosting epoch was read at `at` (Infinity on PGlite: one process, always current). */
+export function mirrorSitesRead(at: number): void {
+  if (state.link) state.link.shared.times[SITES_READ_AT] = at;
+}
+
+/** The unlock key was read at `at` (`changed`: to another value), or forgotten (`at` 0). */
+export function mirrorUnlockKey(changed: boolean, at: number): void {
+  if (changed) state.keyGen++;
+  if (!state.link) return;
+  // The generation first: a front that sees the new time sees the new generation too.
+  if (changed) Atomics.store(state.link.shared.ints, KEY_GEN, state.keyGen);
+  state.link.shared.times[KEY_READ_AT] = at;
+}
+
+/** An unlock cookie the full path accepted under the current key. */
+export function sendUnlock(id: string): void {
+  state.link?.post({ t: 'unlock', id, keyGen: state.keyGen });
+}
+
+/** Gives the front a finished reply to keep (the body is copied, so the caller keeps its own). */
+export function sendKeep(message: Omit<KeepMessage, 't' | 'body'>, body: Buffer): void {
+  if (!state.link) return;
+  const copy = new ArrayBuffer(body.length);
+  new Uint8Array(copy).set(body);
+  state.link.post({ t: 'keep', ...message, body: copy }, [copy]);
+}

@@ -1,0 +1,146 @@
+/**
+ * The hosted front (issue 29): the hosted port's listener, in a worker thread of its own, built
+ * as `.next/htmls/hosted-front.mjs` beside the server.
+ *
+ * Why a thread: on Node 20 every async resource a response creates runs the async_hooks of the
+ * `AsyncLocalStorage` instances Next enables in its process, and Next wraps `process.nextTick`;
+ * a trivial handler inside the server's process cost ~1.6× the CPU of the same handler in a
+ * bare Node process (docs/performance.md). This thread loads nothing of Next or the database:
+ * it answers the steady state of a site — a finished reply kept by the main thread — with the
+ * very checks the main thread makes (lib/hosting/reply-answer.ts: the site cache's generation and
+ * staleness, the unlock cookie, If-None-Match), and forwards everything else (a first request, a
+ * range, a large file, the password form, a preview) to the main thread's inner hosted listener,
+ * which serves it as it served the hosted port before, with this listener's client address.
+ *
+ * The listener keeps the main listener's rules: the same time limits, the stall guard, the
+ * per-address and total connection caps.
+ */
+import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
+import { parentPort, workerData } from 'node:worker_threads';
+import { jsonErrorReply } from '../http/reply-errors';
+import { AppError } from '../errors';
+import { resolveClientIp } from '../http/client-ip';
+import { capConnections, limitRequestTime, takesLongBody } from '../http/connection-limits';
+import { dropStalledResponse, requireBodyRate } from '../http/stalls';
+import { LONGEST_REQUEST_MS } from '../http/timeouts';
+import { FRONT_HITS, FRONT_IP_HEADER, FRONT_SECRET_HEADER, KEY_GEN, KEY_READ_AT, SITE_GEN, SITES_READ_AT, type FromFront, type FrontOptions, type ToFront } from './front-link';
+import { answerFrom, newReplies, type ReplyChecks } from './reply-answer';
+
+/** How long an unlock key stays usable after its reading (lib/auth/unlock-cookie.ts KEY_TTL_MS). */
+const KEY_TTL_MS = 1000;
+/** Response headers of the inner hop that are its own, not the client's. */
+const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding']);
+
+function run(opts: FrontOptions): void {
+  const port = parentPort!;
+  const post = (m: FromFront) => port.postMessage(m);
+  const { ints, times } = opts.shared;
+  const replies = newReplies();
+  /** Unlock cookies the main thread accepted: subject key + value → the key generation. */
+  const verified = new Map<string, number>();
+  let askedKeyAt = 0;
+
+  const checks: ReplyChecks = {
+    generation: () => Atomics.load(ints, SITE_GEN),
+    fresh: () => Date.now() - times[SITES_READ_AT] <= opts.staleAfterMs,
+    unlocked(subject, value) {
+      if (!value) return false;
+      const now = Date.now();
+      const at = times[KEY_READ_AT];
+      if (!at || now - at >= KEY_TTL_MS) return false;
+      // As the main thread does: read the key again past half its life, so a steady stream of
+      // visitors never finds it stale.
+      if (now - at >= KEY_TTL_MS / 2 && now - askedKeyAt >= KEY_TTL_MS / 4) {
+        askedKeyAt = now;
+        post({ t: 'refresh-key' });
+      }
+      if (verified.get(subject + value) !== Atomics.load(ints, KEY_GEN)) return false;
+      return Number(value.slice(0, value.indexOf('.'))) * 1000 > now;
+    },
+  };
+
+  const agent = new Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 64 });
+
+  /** Everything not answered here: the main thread's inner listener serves it, bytes piped back. */
+  function forward(req: IncomingMessage, res: ServerResponse): void {
+    const ip = resolveClientIp(req.socket.remoteAddress, req.headers['x-forwarded-for'] as string | undefined, opts.trustProxy);
+    const headers: Record<string, string | string[] | undefined> = { ...req.headers, [FRONT_IP_HEADER]: ip, [FRONT_SECRET_HEADER]: opts.secret };
+    delete headers.connection;
+    delete headers['keep-alive'];
+    const out = request({ host: '127.0.0.1', port: opts.innerPort, method: req.method, path: req.url, headers, agent });
+    out.on('response', (inner) => {
+      const raw: string[] = [];
+      const r = inner.rawHeaders;
+      for (let i = 0; i < r.length; i += 2) {
+        const name = r[i].toLowerCase();
+        // The inner hop's own connection; a close it asks for is the client's too.
+        if (HOP_HEADERS.has(name) && !(name === 'connection' && r[i + 1].toLowerCase() === 'close')) continue;
+        raw.push(r[i], r[i + 1]);
+      }
+      try {
+        res.writeHead(inner.statusCode ?? 502, raw);
+      } catch {
+        inner.destroy();
+        res.destroy();
+        return;
+      }
+      inner.on('error', () => res.destroy());
+      // A reply the inner hop cut short is cut short here too, not ended as if whole.
+      inner.on('aborted', () => res.destroy());
+      inner.pipe(res);
+    });
+    out.on('error', () => {
+      if (res.headersSent) return void res.destroy();
+      const reply = jsonErrorReply(new AppError('internal_error', 'The hosted origin could not reach the service'), { Connection: 'close' });
+      res.writeHead(reply.status, reply.headers);
+      res.end(reply.body);
+    });
+    // The client went away (or the stall guard dropped it): so does the inner request.
+    res.on('close', () => {
+      if (!res.writableFinished) out.destroy();
+    });
+    req.pipe(out);
+  }
+
+  const server = createServer({ connectionsCheckingInterval: 5000 }, (req, res) => {
+    if (takesLongBody(req.method ?? 'GET', req.url ?? '/')) requireBodyRate(req, res, opts.stallTimeoutMs);
+    else limitRequestTime(req, res, opts.requestTimeoutMs);
+    dropStalledResponse(res, opts.stallTimeoutMs);
+    if (answerFrom(replies, checks, req, res, '')) {
+      Atomics.add(ints, FRONT_HITS, 1);
+      return;
+    }
+    forward(req, res);
+  });
+  server.requestTimeout = LONGEST_REQUEST_MS;
+  server.headersTimeout = Math.min(20 * 1000, opts.requestTimeoutMs);
+  server.keepAliveTimeout = 5 * 1000;
+  capConnections(server, { perIp: opts.perIp, total: opts.total });
+
+  port.on('message', (m: ToFront) => {
+    switch (m.t) {
+      case 'keep':
+        replies.set(m.key, { gen: m.gen, status: m.status, raw: m.raw, body: Buffer.from(m.body), etag: m.etag, lock: m.lock, hits: 0 });
+        return;
+      case 'unlock':
+        if (verified.size >= 10_000) verified.clear();
+        verified.set(m.id, m.keyGen);
+        return;
+      case 'close':
+        server.close(() => {
+          agent.destroy();
+          post({ t: 'closed' });
+        });
+        server.closeIdleConnections();
+        server.closeAllConnections();
+        return;
+    }
+  });
+  server.once('error', (e) => post({ t: 'failed', message: e.message }));
+  server.listen(opts.port, opts.host, () => {
+    const addr = server.address();
+    post({ t: 'listening', port: typeof addr === 'object' && addr ? addr.port : opts.port });
+  });
+}
+
+if (parentPort && workerData?.htmlsHostedFront) run(workerData.htmlsHostedFront as FrontOptions);

@@ -1,0 +1,70 @@
+import 'server-only';
+import { Worker } from 'node:worker_threads';
+import { refreshUnlockKey } from '../auth/unlock-cookie';
+import { attachFront, createSharedState, detachFront, type FromFront, type FrontOptions } from './front-link';
+import { siteGeneration, sitesReadAt } from './site-cache';
+
+export interface Front {
+  /** The hosted port the front listens on. */
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the hosted front (lib/hosting/hosted-front.ts, compiled to `file`) and attaches it:
+ * from then on the hosted port's finished replies are kept there. A front that dies is started
+ * again on the same port; `log` tells it.
+ */
+export async function startFront(file: URL, opts: Omit<FrontOptions, 'shared'>, log: (line: string) => void): Promise<Front> {
+  const shared = createSharedState();
+  let worker: Worker;
+  let closing = false;
+  let port = opts.port;
+
+  const spawn = () =>
+    new Promise<number>((resolve, reject) => {
+      const w = new Worker(file, { workerData: { htmlsHostedFront: { ...opts, port, shared } satisfies FrontOptions } });
+      worker = w;
+      let listened = false;
+      w.on('message', (m: FromFront) => {
+        if (m.t === 'listening') {
+          listened = true;
+          attachFront(shared, (message, transfer) => w.postMessage(message, transfer), { siteGen: siteGeneration(), sitesReadAt: sitesReadAt() });
+          resolve(m.port);
+        } else if (m.t === 'refresh-key') refreshUnlockKey();
+        else if (m.t === 'failed') reject(new Error(`hosted port: ${m.message}`));
+      });
+      w.once('error', (e) => {
+        log(`[htmls] hosted front failed: ${e.stack ?? e}`);
+        reject(e);
+      });
+      w.once('exit', (code) => {
+        detachFront();
+        if (closing) return;
+        if (!listened) return reject(new Error(`hosted front exited with code ${code} before it listened`));
+        // Its replies went with it: the new one starts empty and learns them again.
+        log('[htmls] hosted front stopped: starting it again');
+        spawn().catch((e) => log(`[htmls] hosted front could not start again: ${e}`));
+      });
+    });
+
+  port = await spawn();
+  return {
+    port,
+    close: () => {
+      closing = true;
+      detachFront();
+      return new Promise<void>((resolve) => {
+        const w = worker;
+        const done = () => resolve();
+        w.once('exit', done);
+        w.on('message', (m: FromFront) => {
+          if (m.t === 'closed') void w.terminate();
+        });
+        w.postMessage({ t: 'close' });
+        // Requests in flight do not hold the shutdown.
+        setTimeout(() => void w.terminate(), 2000).unref();
+      });
+    },
+  };
+}

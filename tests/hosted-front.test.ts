@@ -1,0 +1,132 @@
+/**
+ * The hosted port's front (lib/hosting/hosted-front.ts, issue 29): a thread of its own answers
+ * the steady state of a site from finished replies the main thread gave it. Each test serves a
+ * page twice (the second answer is the front's own), changes what a guest may see, and asks at
+ * once: the front must never serve what the change took away, not even for a moment.
+ */
+import { describe, expect, it } from 'vitest';
+import { frontHits, hostedUrl, innerUrl, useFileServer } from './support/file-server';
+import { adminToken, site, uploadSite } from './support/hosting';
+import { call, cookieFrom, randomIp } from './support/http';
+import { rawRequest } from './support/raw-http';
+import { TEST_ADMIN_TOKEN } from './support/server';
+
+useFileServer();
+
+/**
+ * Serves `path` until the front answers it itself: the steady state the checks below start from.
+ * The first request is always the full path's; a locked page's next one may be too, when the
+ * unlock key's last reading is already past its one-second life (the full path reads it again).
+ */
+async function warm(path: string, opts: Parameters<typeof site>[2] = {}) {
+  const first = await site('GET', path, opts);
+  expect(first.status).toBe(200);
+  for (let i = 0; i < 20; i++) {
+    const hits = frontHits();
+    const next = await site('GET', path, opts);
+    expect([next.status, next.text]).toEqual([200, first.text]);
+    if (frontHits() === hits + 1) return next;
+  }
+  throw new Error(`the hosted front never answered ${path} itself`);
+}
+
+/** A request the front must not answer from what it kept (the full path serves it). */
+async function missed(path: string, opts: Parameters<typeof site>[2] = {}) {
+  const hits = frontHits();
+  const r = await site('GET', path, opts);
+  expect(frontHits()).toBe(hits);
+  return r;
+}
+
+describe('the hosted front', () => {
+  it('stops serving a file the moment it goes offline, and serves it again when it is back', async () => {
+    const up = await uploadSite({ 'index.html': '<p>front offline</p>', 'a.css': 'p{}' });
+    const slug = up.json.project.slug;
+    const file = (up.json.project.files as { id: string; path: string }[]).find((f) => f.path === 'a.css')!;
+    await warm(`/p/${slug}/a.css`);
+    const off = await call('PATCH', '/api/status', { token: await adminToken(), body: { id: file.id, status: 'offline' } });
+    expect(off.status).toBe(200);
+    expect((await missed(`/p/${slug}/a.css`)).status).toBe(404);
+    await call('PATCH', '/api/status', { token: await adminToken(), body: { id: file.id, status: 'online' } });
+    expect((await site('GET', `/p/${slug}/a.css`)).text).toBe('p{}');
+  });
+
+  it('serves a new deploy at once, and the old one again after a rollback', async () => {
+    const up = await uploadSite({ 'index.html': '<p>version one</p>' });
+    const slug = up.json.project.slug;
+    expect((await warm(`/p/${slug}/`)).text).toContain('version one');
+    await uploadSite({ 'index.html': '<p>version two</p>' }, { slug, append: 'true' });
+    expect((await missed(`/p/${slug}/`)).text).toContain('version two');
+    const deploys = await call('GET', `/api/projects/${slug}/deploys`, { token: await adminToken() });
+    const first = (deploys.json.deploys as { id: string }[]).at(-1)!.id;
+    await warm(`/p/${slug}/`);
+    expect((await call('POST', `/api/projects/${slug}/deploys/${first}/activate`, { token: await adminToken() })).status).toBe(200);
+    expect((await missed(`/p/${slug}/`)).text).toContain('version one');
+  });
+
+  it('asks for the password the moment one is set, takes an unlock cookie, and refuses it once the password changes', async () => {
+    const up = await uploadSite({ 'index.html': '<p>soon locked</p>' });
+    const slug = up.json.project.slug;
+    await warm(`/p/${slug}/`);
+    await call('PATCH', `/api/projects/${slug}`, { token: await adminToken(), body: { password: 'first-pass' } });
+    expect((await missed(`/p/${slug}/`)).status).toBe(401);
+    const unlock = await site('POST', `/p/${slug}/unlock`, { body: { password: 'first-pass' } });
+    const cookie = cookieFrom(unlock.cookies, `htmls_project_unlock_${slug}`);
+    expect((await warm(`/p/${slug}/`, { cookie })).text).toContain('soon locked');
+    // Without the cookie, or with another one, the page is still locked.
+    expect((await missed(`/p/${slug}/`)).status).toBe(401);
+    expect((await missed(`/p/${slug}/`, { cookie: cookie.replace(/=\d+\./, '=4102444800.') })).status).toBe(401);
+    await call('PATCH', `/api/projects/${slug}`, { token: await adminToken(), body: { password: 'second-pass' } });
+    expect((await missed(`/p/${slug}/`, { cookie })).status).toBe(401);
+  });
+
+  it('answers If-None-Match with 304 and negotiates compression per request, as the full path does', async () => {
+    const page = `<p>${'compressible words '.repeat(200)}</p>`;
+    const up = await uploadSite({ 'index.html': page });
+    const slug = up.json.project.slug;
+    const plain = await warm(`/p/${slug}/`, { headers: { 'Accept-Encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('vary')).toBe('Accept-Encoding');
+    expect(plain.headers.get('x-content-type-options')).toBe('nosniff');
+    const etag = plain.headers.get('etag')!;
+    const again = await site('GET', `/p/${slug}/`, { headers: { 'Accept-Encoding': 'identity', 'If-None-Match': etag } });
+    expect([again.status, again.text]).toEqual([304, '']);
+    const br = [await rawRequest(hostedUrl(), 'GET', `/p/${slug}/`, [['Accept-Encoding', 'br']]), await rawRequest(hostedUrl(), 'GET', `/p/${slug}/`, [['Accept-Encoding', 'br']])];
+    expect(br.map((r) => [r.status, r.headers['content-encoding']])).toEqual([[200, 'br'], [200, 'br']]);
+    expect(Number(br[1].headers['content-length'])).toBeLessThan(page.length);
+  });
+
+  it('counts password attempts per client address, not per front', async () => {
+    const up = await uploadSite({ 'index.html': '<p>guarded</p>' }, { password: 'right-pass' });
+    const slug = up.json.project.slug;
+    const attacker = randomIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await site('POST', `/p/${slug}/unlock`, { ip: attacker, body: { password: `wrong-${i}` } })).status);
+    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    expect(statuses[10]).toBe(429);
+    expect((await site('POST', `/p/${slug}/unlock`, { ip: randomIp(), body: { password: 'right-pass' } })).status).toBe(200);
+  });
+
+  it('keeps its inner listener to itself: no secret, no page, and no client address to claim', async () => {
+    const inner = innerUrl();
+    expect(inner).toBeTruthy();
+    const up = await uploadSite({ 'index.html': '<p>inner</p>' });
+    const slug = up.json.project.slug;
+    const bare = await rawRequest(inner!, 'GET', `/p/${slug}/`);
+    expect(bare.status).toBe(403);
+    const forged = await rawRequest(inner!, 'GET', `/p/${slug}/`, [['X-Htmls-Front-Ip', '10.9.9.9'], ['X-Htmls-Front-Secret', 'guessed-secret']]);
+    expect(forged.status).toBe(403);
+    expect(forged.body.toString()).not.toContain('inner');
+  });
+
+  // Last: the file's server keeps the new Admin Token (the tests' own is too weak to set again).
+  it('refuses an unlock cookie it was answering the moment the Admin Token changes', async () => {
+    const up = await uploadSite({ 'index.html': '<p>rotation</p>' }, { password: 'rotation-pass' });
+    const slug = up.json.project.slug;
+    const unlock = await site('POST', `/p/${slug}/unlock`, { body: { password: 'rotation-pass' } });
+    const cookie = cookieFrom(unlock.cookies, `htmls_project_unlock_${slug}`);
+    expect((await warm(`/p/${slug}/`, { cookie })).text).toContain('rotation');
+    expect((await call('PATCH', '/api/auth/token', { token: TEST_ADMIN_TOKEN, body: { token: 'rotated-admin-token-of-the-front' } })).status).toBe(200);
+    expect((await missed(`/p/${slug}/`, { cookie })).status).toBe(401);
+  });
+});
