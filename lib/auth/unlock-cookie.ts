@@ -69,7 +69,7 @@ export function rememberUnlock(key: string, subjectKey: string, value: string): 
   if (verified.size >= 10_000) verified.clear();
   verified.set(subjectKey + value, key);
   // The hosted front answers this cookie from then on too (under this key only).
-  if (key === cache.key) sendUnlock(subjectKey + value);
+  if (key === cache.key) sendUnlock(subjectKey, value);
 }
 
 /**

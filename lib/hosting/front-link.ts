@@ -38,7 +38,7 @@ export interface KeepMessage {
   lock: { cookie: string; subject: string } | null;
 }
 
-export type ToFront = KeepMessage | { t: 'unlock'; id: string; keyGen: number } | { t: 'close' };
+export type ToFront = KeepMessage | { t: 'unlock'; subject: string; value: string; keyGen: number } | { t: 'close' };
 export type FromFront = { t: 'listening'; port: number } | { t: 'refresh-key' } | { t: 'closed' } | { t: 'failed'; message: string };
 
 export interface FrontOptions {
@@ -117,8 +117,8 @@ export function mirrorUnlockKey(changed: boolean, at: number): void {
 }
 
 /** An unlock cookie the full path accepted under the current key. */
-export function sendUnlock(id: string): void {
-  state.link?.post({ t: 'unlock', id, keyGen: state.keyGen });
+export function sendUnlock(subject: string, value: string): void {
+  state.link?.post({ t: 'unlock', subject, value, keyGen: state.keyGen });
 }
 
 /** Gives the front a finished reply to keep (the body is copied, so the caller keeps its own). */

@@ -36,8 +36,12 @@ function run(opts: FrontOptions): void {
   const post = (m: FromFront) => port.postMessage(m);
   const { ints, times } = opts.shared;
   const replies = newReplies();
-  /** Unlock cookies the main thread accepted: subject key + value → the key generation. */
-  const verified = new Map<string, number>();
+  /**
+   * Unlock cookies the main thread accepted, by value (an HMAC: unique to its subject): the
+   * subject key and the key generation it was accepted under. Looked up by the value alone, so
+   * a hit builds no string.
+   */
+  const verified = new Map<string, { subject: string; keyGen: number }>();
   let askedKeyAt = 0;
 
   const checks: ReplyChecks = {
@@ -54,7 +58,8 @@ function run(opts: FrontOptions): void {
         askedKeyAt = now;
         post({ t: 'refresh-key' });
       }
-      if (verified.get(subject + value) !== Atomics.load(ints, KEY_GEN)) return false;
+      const known = verified.get(value);
+      if (!known || known.keyGen !== Atomics.load(ints, KEY_GEN) || known.subject !== subject) return false;
       return Number(value.slice(0, value.indexOf('.'))) * 1000 > now;
     },
   };
@@ -124,7 +129,7 @@ function run(opts: FrontOptions): void {
         return;
       case 'unlock':
         if (verified.size >= 10_000) verified.clear();
-        verified.set(m.id, m.keyGen);
+        verified.set(m.value, { subject: m.subject, keyGen: m.keyGen });
         return;
       case 'close':
         server.close(() => {
