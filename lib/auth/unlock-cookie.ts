@@ -37,7 +37,9 @@ function readKey(rt: Runtime): Promise<string> {
     if (cache.reading === reading) {
       const changed = key !== cache.key;
       Object.assign(cache, { key, at: Date.now() });
-      mirrorUnlockKey(changed, cache.at);
+      // On PGlite this process makes every change of the key (forgetUnlockKey moves the
+      // generation): the front need not see it re-read to trust it.
+      mirrorUnlockKey(changed, rt.env.databaseUrl ? cache.at : Infinity);
     }
     return key;
   })().finally(() => {
