@@ -9,6 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import next from 'next';
 import { boot } from './lib/boot';
@@ -16,7 +17,7 @@ import { EnvError, getEnv, installEnv, parseEnv, type Env } from './lib/env';
 import { tuneHeap } from './lib/heap-tuning';
 import { safeEqual } from './lib/auth/crypto';
 import { GUEST_CACHE_STALE_MS } from './lib/epoch-cache';
-import { FRONT_IP_HEADER, FRONT_SECRET_HEADER, frontHits } from './lib/hosting/front-link';
+import { FRONT_IP_HEADER, FRONT_SECRET_HEADER, frontHits, frontObjects } from './lib/hosting/front-link';
 import { setHostedPort } from './lib/hosting/hosted-port';
 import { startFront, type Front } from './lib/hosting/start-front';
 import { answerCached } from './lib/hosting/reply-cache';
@@ -95,6 +96,8 @@ export interface Service {
   innerPort: number | null;
   /** How many requests the hosted front answered itself, from finished replies. */
   frontHits(): number;
+  /** How many large objects the hosted front streamed from the store itself. */
+  frontObjects(): number;
   /** Stops listening, drops open connections, writes buffered counts and closes the database. */
   close(): Promise<void>;
 }
@@ -145,6 +148,7 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
     }
     const method = req.method ?? 'GET';
     const fastReq = fromNode(req, ip);
+    if (served === 'inner') fastReq.handoff = true;
     const decision = decideHost(env, hostedPort, listener, fastReq);
     /** A GET that may stream from the store waits for one of its address's download slots first. */
     const download = (serve: () => Promise<FastReply>) =>
@@ -238,8 +242,9 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
           total: env.maxConnections,
           trustProxy: env.trustProxy,
           staleAfterMs: GUEST_CACHE_STALE_MS,
+          storage: env.storage === 's3' && env.s3 ? { kind: 's3', s3: env.s3 } : { kind: 'fs', root: path.join(env.dataDir, 'store') },
         },
-        log,
+        { log, maxDownloadsPerIp: env.maxDownloadsPerIp },
       );
       hostedPort = front.port;
     } else {
@@ -276,7 +281,7 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
       await app.close().catch(() => {});
       await closeRuntime();
     })());
-  return { port, hostedPort, innerPort, frontHits, close };
+  return { port, hostedPort, innerPort, frontHits, frontObjects, close };
 }
 
 /** `npm start` (the compiled module) and `npm run dev`: the service on process.env, until a signal. */

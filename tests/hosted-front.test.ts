@@ -5,7 +5,8 @@
  * once: the front must never serve what the change took away, not even for a moment.
  */
 import { describe, expect, it } from 'vitest';
-import { frontHits, hostedUrl, innerUrl, useFileServer } from './support/file-server';
+import { randomBytes } from 'node:crypto';
+import { frontHits, frontObjects, hostedUrl, innerUrl, useFileServer } from './support/file-server';
 import { adminToken, site, uploadSite } from './support/hosting';
 import { call, cookieFrom, randomIp } from './support/http';
 import { rawRequest } from './support/raw-http';
@@ -105,6 +106,35 @@ describe('the hosted front', () => {
     expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
     expect(statuses[10]).toBe(429);
     expect((await site('POST', `/p/${slug}/unlock`, { ip: randomIp(), body: { password: 'right-pass' } })).status).toBe(200);
+  });
+
+  it('streams a large file from the store itself, whole, in a range, in several ranges, and answers HEAD, as the full path decided', async () => {
+    const big = randomBytes(3 * 1024 * 1024 + 17);
+    const up = await uploadSite({ 'index.html': '<p>big</p>', 'big.bin': big });
+    const slug = up.json.project.slug;
+    const url = `${hostedUrl()}/p/${slug}/big.bin`;
+    const before = frontObjects();
+    const whole = await fetch(url);
+    expect([whole.status, whole.headers.get('content-length')]).toEqual([200, String(big.length)]);
+    expect(Buffer.from(await whole.arrayBuffer()).equals(big)).toBe(true);
+    const part = await fetch(url, { headers: { Range: 'bytes=1000-2099999' } });
+    expect([part.status, part.headers.get('content-range'), part.headers.get('content-length')]).toEqual([206, `bytes 1000-2099999/${big.length}`, '2099000']);
+    expect(Buffer.from(await part.arrayBuffer()).equals(big.subarray(1000, 2100000))).toBe(true);
+    // Two streamed by the front; the small range and the multipart reply cross the hop as before.
+    expect(frontObjects()).toBe(before + 2);
+    const small = await fetch(url, { headers: { Range: 'bytes=-10' } });
+    expect(Buffer.from(await small.arrayBuffer()).equals(big.subarray(big.length - 10))).toBe(true);
+    const multi = await fetch(url, { headers: { Range: 'bytes=0-1,1500000-2600000' } });
+    expect(multi.status).toBe(206);
+    const body = Buffer.from(await multi.arrayBuffer());
+    expect(body.includes(big.subarray(1500000, 2600001))).toBe(true);
+    const head = await fetch(url, { method: 'HEAD' });
+    expect([head.status, head.headers.get('content-length'), head.headers.get('etag')]).toEqual([200, String(big.length), whole.headers.get('etag')]);
+    const fresh = await fetch(url, { headers: { 'If-None-Match': whole.headers.get('etag')! } });
+    expect(fresh.status).toBe(304);
+    expect(frontObjects()).toBe(before + 2);
+    // The front's own headers for the hop never reach the client.
+    expect([...whole.headers.keys()].filter((k) => k.startsWith('x-htmls'))).toEqual([]);
   });
 
   it('keeps its inner listener to itself: no secret, no page, and no client address to claim', async () => {

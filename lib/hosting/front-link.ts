@@ -14,6 +14,7 @@
  * `npm run dev`). The link is process state: both copies of lib/ in this process (server.ts's
  * and Next's bundle) reach the same front.
  */
+import type { S3Settings } from '../env';
 import { processState } from '../process-state';
 
 /** Int32 slots of `ints`. */
@@ -21,6 +22,8 @@ export const SITE_GEN = 0;
 export const KEY_GEN = 1;
 /** Requests the front answered itself (a diagnostic: the tests see the front serve). */
 export const FRONT_HITS = 2;
+/** Large objects the front streamed from the store itself (lib/http/handoff.ts). */
+export const FRONT_OBJECTS = 3;
 /** Float64 slots of `times` (ms since the epoch). */
 export const SITES_READ_AT = 0;
 export const KEY_READ_AT = 1;
@@ -38,8 +41,20 @@ export interface KeepMessage {
   lock: { cookie: string; subject: string } | null;
 }
 
-export type ToFront = KeepMessage | { t: 'unlock'; subject: string; value: string; keyGen: number } | { t: 'close' };
-export type FromFront = { t: 'listening'; port: number } | { t: 'refresh-key' } | { t: 'closed' } | { t: 'failed'; message: string };
+export type ToFront =
+  | KeepMessage
+  | { t: 'unlock'; subject: string; value: string; keyGen: number }
+  /** The answer to a download slot the front asked for (`message`: refused, 429). */
+  | { t: 'slot'; id: number; refused?: string }
+  | { t: 'close' };
+export type FromFront =
+  | { t: 'listening'; port: number }
+  | { t: 'refresh-key' }
+  /** A download slot for `ip` (lib/http/download-slots.ts: one count per address for both threads), and its end. */
+  | { t: 'slot'; id: number; ip: string }
+  | { t: 'slot-free'; id: number }
+  | { t: 'closed' }
+  | { t: 'failed'; message: string };
 
 export interface FrontOptions {
   host: string;
@@ -55,6 +70,8 @@ export interface FrontOptions {
   trustProxy: number;
   /** The guest caches' staleness bound (lib/epoch-cache.ts GUEST_CACHE_STALE_MS). */
   staleAfterMs: number;
+  /** The store, for the large objects handed to the front (lib/http/handoff.ts). */
+  storage: { kind: 'fs'; root: string } | { kind: 's3'; s3: S3Settings };
   shared: SharedState;
 }
 
@@ -68,7 +85,7 @@ export interface SharedState {
 }
 
 export function createSharedState(): SharedState {
-  return { ints: new Int32Array(new SharedArrayBuffer(3 * 4)), times: new Float64Array(new SharedArrayBuffer(2 * 8)) };
+  return { ints: new Int32Array(new SharedArrayBuffer(4 * 4)), times: new Float64Array(new SharedArrayBuffer(2 * 8)) };
 }
 
 interface Link {
@@ -96,6 +113,9 @@ export const frontAttached = (): boolean => state.link !== null;
 
 /** How many requests the attached front answered itself so far (0 without one). */
 export const frontHits = (): number => (state.link ? Atomics.load(state.link.shared.ints, FRONT_HITS) : 0);
+
+/** How many large objects the attached front streamed itself so far (0 without one). */
+export const frontObjects = (): number => (state.link ? Atomics.load(state.link.shared.ints, FRONT_OBJECTS) : 0);
 
 /** The site cache dropped its entries (lib/hosting/site-cache.ts). */
 export function mirrorSiteGeneration(gen: number): void {

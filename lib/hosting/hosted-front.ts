@@ -18,12 +18,17 @@
 import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 import { jsonErrorReply } from '../http/reply-errors';
+import { writeNodeReply } from '../http/fast';
+import { HANDOFF_LENGTH_HEADER, HANDOFF_OBJECT_HEADER, type HandoffObject } from '../http/handoff';
+import { createFsStorage } from '../storage/fs';
+import type { StorageDriver } from '../storage/types';
+import type { S3Settings } from '../env';
 import { AppError } from '../errors';
 import { resolveClientIp } from '../http/client-ip';
 import { capConnections, limitRequestTime, takesLongBody } from '../http/connection-limits';
 import { dropStalledResponse, requireBodyRate } from '../http/stalls';
 import { LONGEST_REQUEST_MS } from '../http/timeouts';
-import { FRONT_HITS, FRONT_IP_HEADER, FRONT_SECRET_HEADER, KEY_GEN, KEY_READ_AT, SITE_GEN, SITES_READ_AT, type FromFront, type FrontOptions, type ToFront } from './front-link';
+import { FRONT_HITS, FRONT_IP_HEADER, FRONT_OBJECTS, FRONT_SECRET_HEADER, KEY_GEN, KEY_READ_AT, SITE_GEN, SITES_READ_AT, type FromFront, type FrontOptions, type ToFront } from './front-link';
 import { answerFrom, newReplies, type ReplyChecks } from './reply-answer';
 
 /** How long an unlock key stays usable after its reading (lib/auth/unlock-cookie.ts KEY_TTL_MS). */
@@ -74,6 +79,8 @@ function run(opts: FrontOptions): void {
     delete headers['keep-alive'];
     const out = request({ host: '127.0.0.1', port: opts.innerPort, method: req.method, path: req.url, headers, agent });
     out.on('response', (inner) => {
+      const object = inner.headers[HANDOFF_OBJECT_HEADER];
+      if (typeof object === 'string') return streamObject(req, res, ip, inner, object);
       const raw: string[] = [];
       const r = inner.rawHeaders;
       for (let i = 0; i < r.length; i += 2) {
@@ -107,6 +114,64 @@ function run(opts: FrontOptions): void {
     req.pipe(out);
   }
 
+  /** Slots asked of the main thread, by id: the count per address is one for both threads. */
+  const slotWaits = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
+  let slotIds = 0;
+  /** As lib/http/download-slots.ts's takeDownloadSlot: resolves once `ip` may stream; freed when `res` closes. */
+  function takeSlot(ip: string, res: ServerResponse): Promise<void> {
+    const id = ++slotIds;
+    res.once('close', () => {
+      slotWaits.delete(id);
+      post({ t: 'slot-free', id });
+    });
+    return new Promise((resolve, reject) => {
+      slotWaits.set(id, { resolve, reject });
+      post({ t: 'slot', id, ip });
+    });
+  }
+
+  let store: Promise<StorageDriver> | undefined;
+  const storage = () =>
+    (store ??= opts.storage.kind === 's3' ? import('../storage/s3').then((m) => m.createS3Storage((opts.storage as { s3: S3Settings }).s3)) : Promise.resolve(createFsStorage(opts.storage.root)));
+
+  /**
+   * A large object the main thread handed over (lib/http/handoff.ts): its headers as the main
+   * thread made them, its bytes from the store here, under this thread's own download slots.
+   */
+  function streamObject(req: IncomingMessage, res: ServerResponse, ip: string, inner: IncomingMessage, object: string): void {
+    inner.resume();
+    const headers: Record<string, string | string[]> = {};
+    const r = inner.rawHeaders;
+    for (let i = 0; i < r.length; i += 2) {
+      const name = r[i].toLowerCase();
+      if (HOP_HEADERS.has(name) || name === HANDOFF_OBJECT_HEADER || name === HANDOFF_LENGTH_HEADER || name === 'content-length') continue;
+      const had = headers[r[i]];
+      headers[r[i]] = had === undefined ? r[i + 1] : [had, r[i + 1]].flat();
+    }
+    headers['Content-Length'] = String(inner.headers[HANDOFF_LENGTH_HEADER]);
+    const status = inner.statusCode ?? 200;
+    const method = req.method ?? 'GET';
+    const fail = (e: unknown) => writeNodeReply(res, jsonErrorReply(e), method);
+    let target: HandoffObject;
+    try {
+      target = JSON.parse(object) as HandoffObject;
+    } catch (e) {
+      return fail(e);
+    }
+    const range = target.start === undefined || target.end === undefined ? undefined : { start: target.start, end: target.end };
+    takeSlot(ip, res)
+      .then(() => storage())
+      .then((s) => {
+        // The client may have gone while this waited for a slot.
+        if (res.destroyed) return;
+        return s.get(target.key, range).then((got) => {
+          Atomics.add(ints, FRONT_OBJECTS, 1);
+          writeNodeReply(res, { status, headers, body: got.body }, method);
+        });
+      })
+      .catch(fail);
+  }
+
   const server = createServer({ connectionsCheckingInterval: 5000 }, (req, res) => {
     if (takesLongBody(req.method ?? 'GET', req.url ?? '/')) requireBodyRate(req, res, opts.stallTimeoutMs);
     else limitRequestTime(req, res, opts.requestTimeoutMs);
@@ -127,6 +192,13 @@ function run(opts: FrontOptions): void {
       case 'keep':
         replies.set(m.key, { gen: m.gen, status: m.status, raw: m.raw, body: Buffer.from(m.body), etag: m.etag, lock: m.lock, hits: 0 });
         return;
+      case 'slot': {
+        const wait = slotWaits.get(m.id);
+        slotWaits.delete(m.id);
+        if (m.refused !== undefined) wait?.reject(new AppError('rate_limited', m.refused, { 'Retry-After': '5' }));
+        else wait?.resolve();
+        return;
+      }
       case 'unlock':
         if (verified.size >= 10_000) verified.clear();
         verified.set(m.value, { subject: m.subject, keyGen: m.keyGen });

@@ -1,5 +1,8 @@
 import 'server-only';
+import { EventEmitter } from 'node:events';
+import type { ServerResponse } from 'node:http';
 import { Worker } from 'node:worker_threads';
+import { takeDownloadSlot } from '../http/download-slots';
 import { refreshUnlockKey } from '../auth/unlock-cookie';
 import { attachFront, createSharedState, detachFront, type FromFront, type FrontOptions } from './front-link';
 import { siteGeneration, sitesReadAt } from './site-cache';
@@ -15,8 +18,15 @@ export interface Front {
  * from then on the hosted port's finished replies are kept there. A front that dies is started
  * again on the same port; `log` tells it.
  */
-export async function startFront(file: URL, opts: Omit<FrontOptions, 'shared'>, log: (line: string) => void): Promise<Front> {
+export async function startFront(file: URL, opts: Omit<FrontOptions, 'shared'>, main: { log: (line: string) => void; maxDownloadsPerIp: number }): Promise<Front> {
+  const { log } = main;
   const shared = createSharedState();
+  /** Download slots the front holds, by its id: each stands for a response of the front (its 'close'). */
+  const slots = new Map<number, EventEmitter>();
+  const freeSlots = () => {
+    for (const holder of slots.values()) holder.emit('close');
+    slots.clear();
+  };
   let worker: Worker;
   let closing = false;
   let port = opts.port;
@@ -32,6 +42,21 @@ export async function startFront(file: URL, opts: Omit<FrontOptions, 'shared'>, 
           attachFront(shared, (message, transfer) => w.postMessage(message, transfer), { siteGen: siteGeneration(), sitesReadAt: sitesReadAt() });
           resolve(m.port);
         } else if (m.t === 'refresh-key') refreshUnlockKey();
+        else if (m.t === 'slot') {
+          // The same count per address as the main listener's downloads (lib/http/download-slots.ts).
+          const holder = new EventEmitter();
+          slots.set(m.id, holder);
+          takeDownloadSlot(m.ip, main.maxDownloadsPerIp, holder as unknown as ServerResponse).then(
+            () => w.postMessage({ t: 'slot', id: m.id }),
+            (e: unknown) => {
+              slots.delete(m.id);
+              w.postMessage({ t: 'slot', id: m.id, refused: e instanceof Error ? e.message : 'refused' });
+            },
+          );
+        } else if (m.t === 'slot-free') {
+          slots.get(m.id)?.emit('close');
+          slots.delete(m.id);
+        }
         else if (m.t === 'failed') reject(new Error(`hosted port: ${m.message}`));
       });
       w.once('error', (e) => {
@@ -40,6 +65,7 @@ export async function startFront(file: URL, opts: Omit<FrontOptions, 'shared'>, 
       });
       w.once('exit', (code) => {
         detachFront();
+        freeSlots();
         if (closing) return;
         if (!listened) return reject(new Error(`hosted front exited with code ${code} before it listened`));
         // Its replies went with it: the new one starts empty and learns them again.

@@ -2,6 +2,7 @@ import 'server-only';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { giveChunk, isPooled } from '../storage/chunk-pool';
+import { HANDOFF_LENGTH_HEADER, HANDOFF_OBJECT_HEADER, handoffOf } from './handoff';
 
 /**
  * The framework-free request/reply pair of what server.ts answers before Next: /p/*, /f/<id>/*
@@ -14,6 +15,8 @@ export interface FastRequest {
   header(name: string): string | undefined;
   ip: string;
   body: Readable | null;
+  /** Forwarded by the hosted front, which can stream a large object itself (lib/http/handoff.ts). */
+  handoff?: boolean;
 }
 
 export interface FastReply {
@@ -55,6 +58,15 @@ export function writeNodeReply(res: ServerResponse, reply: FastReply, method: st
     // Already answered by a guard (lib/http/stalls.ts: an upload arriving too slowly gets its
     // 408 while the handler still waits on the store): this late reply has no one to go to.
     if (body instanceof Readable) body.destroy();
+    return;
+  }
+  const handoff = handoffOf(body);
+  if (handoff) {
+    // The hosted front streams these bytes itself: it gets the headers and where they are.
+    (body as Readable).destroy();
+    const length = reply.headers['Content-Length'];
+    res.writeHead(reply.status, { ...reply.headers, [HANDOFF_OBJECT_HEADER]: JSON.stringify(handoff), [HANDOFF_LENGTH_HEADER]: String(length), 'Content-Length': '0' });
+    res.end();
     return;
   }
   try {

@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import { CHUNK } from '../storage/chunk-pool';
 import type { ByteRange, StorageDriver } from '../storage/types';
 import type { FastReply, FastRequest } from './fast';
+import { HANDOFF_MIN_BYTES, handoffBody } from './handoff';
 import { evaluatePreconditions, ifRangeAllows, parseRanges } from './range';
 
 export interface Sendable {
@@ -66,6 +67,8 @@ export function sendObject(req: FastRequest, storage: StorageDriver, obj: Sendab
       // A range up to a chunk is one positional read into a pooled buffer where the store can
       // (fs): a player's seek costs one read and one socket write, no stream and no allocation.
       if (range && storage.readRange && range.end - range.start < CHUNK) return storage.readRange(obj.storageKey, range);
+      // The hosted front streams a large object itself: nothing is opened here unless read.
+      if (req.handoff && (range ? range.end - range.start + 1 : obj.size) >= HANDOFF_MIN_BYTES) return handoffBody(storage, obj.storageKey, range);
       return storage.get(obj.storageKey, range).then((g) => g.body);
     },
   });

@@ -63,6 +63,8 @@ export const hostedUrl = () => fileServer().server.hostedUrl!;
 export const innerUrl = () => fileServer().server.innerUrl;
 /** Requests the hosted front answered itself so far. */
 export const frontHits = () => fileServer().server.frontHits();
+/** Large objects the hosted front streamed from the store itself so far. */
+export const frontObjects = () => fileServer().server.frontObjects();
 export const serverEnv = () => fileServer().env;
 export const dataDir = () => fileServer().server.dataDir;
 /** The file server's process: the server runs inside this test file's own process. */

@@ -6,7 +6,7 @@ import { ROOT, TEST_ADMIN_TOKEN, tempDir } from './server';
 /** What the compiled server module exports (server.ts): the service without the process around it. */
 interface ServerModule {
   parseEnv(source: Record<string, string | undefined>): unknown;
-  startService(env: unknown, opts: { log: (line: string) => void }): Promise<{ port: number; hostedPort: number | null; innerPort: number | null; frontHits(): number; close(): Promise<void> }>;
+  startService(env: unknown, opts: { log: (line: string) => void }): Promise<{ port: number; hostedPort: number | null; innerPort: number | null; frontHits(): number; frontObjects(): number; close(): Promise<void> }>;
 }
 
 export interface InProcessServer {
@@ -17,6 +17,8 @@ export interface InProcessServer {
   innerUrl: string | null;
   /** Requests the hosted front answered itself so far. */
   frontHits: () => number;
+  /** Large objects the hosted front streamed from the store itself so far. */
+  frontObjects: () => number;
   port: number;
   dataDir: string;
   /** The service's own start-up lines. */
@@ -69,6 +71,7 @@ export async function startInProcess(env: Record<string, string | undefined> = {
     hostedUrl,
     innerUrl: service.innerPort ? `http://127.0.0.1:${service.innerPort}` : null,
     frontHits: () => service.frontHits(),
+    frontObjects: () => service.frontObjects(),
     port: service.port,
     dataDir,
     output: () => out,
