@@ -20,6 +20,7 @@ import { GUEST_CACHE_STALE_MS } from './lib/epoch-cache';
 import { FRONT_IP_HEADER, FRONT_SECRET_HEADER, frontHits, frontObjects } from './lib/hosting/front-link';
 import { setHostedPort } from './lib/hosting/hosted-port';
 import { startFront, type Front } from './lib/hosting/start-front';
+import { setHandoffToken } from './lib/http/handoff';
 import { answerCached } from './lib/hosting/reply-cache';
 import { replyScope, serveHosted } from './lib/hosting/serve-hosted';
 import { CLIENT_IP_HEADER, markCustomServer, resolveClientIp } from './lib/http/client-ip';
@@ -118,6 +119,7 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
   let hostedPort: number | null = null;
   /** The secret of the hosted front's requests to the inner listener (lib/hosting/hosted-front.ts). */
   const frontSecret = randomBytes(32).toString('base64url');
+  setHandoffToken(frontSecret);
   const handler = (served: Listener | 'inner') => (req: IncomingMessage, res: ServerResponse) => {
     let listener: Listener;
     // Only uploads may take long to arrive, at a minimum pace; anything else has

@@ -19,7 +19,7 @@ import { Agent, createServer, request, type IncomingMessage, type ServerResponse
 import { parentPort, workerData } from 'node:worker_threads';
 import { jsonErrorReply } from '../http/reply-errors';
 import { writeNodeReply } from '../http/fast';
-import { HANDOFF_LENGTH_HEADER, HANDOFF_OBJECT_HEADER, type HandoffObject } from '../http/handoff';
+import { HANDOFF_LENGTH_HEADER, HANDOFF_OBJECT_HEADER, parseHandoffHeader, type HandoffObject } from '../http/handoff';
 import { createFsStorage } from '../storage/fs';
 import type { StorageDriver } from '../storage/types';
 import type { S3Settings } from '../env';
@@ -79,14 +79,16 @@ function run(opts: FrontOptions): void {
     delete headers['keep-alive'];
     const out = request({ host: '127.0.0.1', port: opts.innerPort, method: req.method, path: req.url, headers, agent });
     out.on('response', (inner) => {
-      const object = inner.headers[HANDOFF_OBJECT_HEADER];
-      if (typeof object === 'string') return streamObject(req, res, ip, inner, object);
+      const named = inner.headers[HANDOFF_OBJECT_HEADER];
+      const object = typeof named === 'string' ? parseHandoffHeader(named, opts.secret) : null;
+      if (object) return streamObject(req, res, ip, inner, object);
       const raw: string[] = [];
       const r = inner.rawHeaders;
       for (let i = 0; i < r.length; i += 2) {
         const name = r[i].toLowerCase();
         // The inner hop's own connection; a close it asks for is the client's too.
         if (HOP_HEADERS.has(name) && !(name === 'connection' && r[i + 1].toLowerCase() === 'close')) continue;
+        if (name === HANDOFF_OBJECT_HEADER || name === HANDOFF_LENGTH_HEADER) continue;
         raw.push(r[i], r[i + 1]);
       }
       try {
@@ -138,7 +140,7 @@ function run(opts: FrontOptions): void {
    * A large object the main thread handed over (lib/http/handoff.ts): its headers as the main
    * thread made them, its bytes from the store here, under this thread's own download slots.
    */
-  function streamObject(req: IncomingMessage, res: ServerResponse, ip: string, inner: IncomingMessage, object: string): void {
+  function streamObject(req: IncomingMessage, res: ServerResponse, ip: string, inner: IncomingMessage, target: HandoffObject): void {
     inner.resume();
     const headers: Record<string, string | string[]> = {};
     const r = inner.rawHeaders;
@@ -152,12 +154,6 @@ function run(opts: FrontOptions): void {
     const status = inner.statusCode ?? 200;
     const method = req.method ?? 'GET';
     const fail = (e: unknown) => writeNodeReply(res, jsonErrorReply(e), method);
-    let target: HandoffObject;
-    try {
-      target = JSON.parse(object) as HandoffObject;
-    } catch (e) {
-      return fail(e);
-    }
     const range = target.start === undefined || target.end === undefined ? undefined : { start: target.start, end: target.end };
     takeSlot(ip, res)
       .then(() => storage())

@@ -2,7 +2,7 @@ import 'server-only';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { giveChunk, isPooled } from '../storage/chunk-pool';
-import { HANDOFF_LENGTH_HEADER, HANDOFF_OBJECT_HEADER, handoffOf } from './handoff';
+import { HANDOFF_LENGTH_HEADER, HANDOFF_OBJECT_HEADER, handoffHeaderValue, handoffOf } from './handoff';
 
 /**
  * The framework-free request/reply pair of what server.ts answers before Next: /p/*, /f/<id>/*
@@ -65,7 +65,7 @@ export function writeNodeReply(res: ServerResponse, reply: FastReply, method: st
     // The hosted front streams these bytes itself: it gets the headers and where they are.
     (body as Readable).destroy();
     const length = reply.headers['Content-Length'];
-    res.writeHead(reply.status, { ...reply.headers, [HANDOFF_OBJECT_HEADER]: JSON.stringify(handoff), [HANDOFF_LENGTH_HEADER]: String(length), 'Content-Length': '0' });
+    res.writeHead(reply.status, { ...reply.headers, [HANDOFF_OBJECT_HEADER]: handoffHeaderValue(handoff), [HANDOFF_LENGTH_HEADER]: String(length), 'Content-Length': '0' });
     res.end();
     return;
   }

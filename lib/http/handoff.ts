@@ -8,6 +8,7 @@
  * answers the front with those headers, no body, and where the bytes are.
  */
 import { Readable } from 'node:stream';
+import { processState } from '../process-state';
 import type { ByteRange, StorageDriver } from '../storage/types';
 
 /** Below this a body crosses the hop (a cached or small file costs one write either way). */
@@ -24,6 +25,29 @@ export interface HandoffObject {
 }
 
 const HANDOFF = Symbol('htmls.handoff');
+
+/**
+ * The front's per-start secret, which opens the object header's value: a header of that name
+ * that some other part of a reply carried (a site's own header rules, one day) is not a handoff.
+ */
+const token = processState<{ value: string }>('handoff-token', () => ({ value: '' }));
+export function setHandoffToken(value: string): void {
+  token.value = value;
+}
+
+/** The object header's value: `<secret> <JSON of the object>`. */
+export const handoffHeaderValue = (object: HandoffObject): string => `${token.value} ${JSON.stringify(object)}`;
+
+/** The object an inner reply's header names, when it carries `secret`; else null. */
+export function parseHandoffHeader(value: string, secret: string): HandoffObject | null {
+  if (!secret || !value.startsWith(`${secret} `)) return null;
+  try {
+    const o = JSON.parse(value.slice(secret.length + 1)) as HandoffObject;
+    return typeof o.key === 'string' ? o : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * The bytes of `key` (or `range` of it), opened only when read: a reply that carries it to the
