@@ -6,7 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { frontHits, frontObjects, hostedUrl, innerUrl, useFileServer } from './support/file-server';
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { dataDir, frontHits, frontObjects, hostedUrl, innerUrl, useFileServer } from './support/file-server';
+import { useS3Storage } from './support/env';
 import { adminToken, site, uploadSite } from './support/hosting';
 import { call, cookieFrom, randomIp } from './support/http';
 import { rawRequest } from './support/raw-http';
@@ -135,6 +138,19 @@ describe('the hosted front', () => {
     expect(frontObjects()).toBe(before + 2);
     // The front's own headers for the hop never reach the client.
     expect([...whole.headers.keys()].filter((k) => k.startsWith('x-htmls'))).toEqual([]);
+  });
+
+  it.skipIf(useS3Storage())('answers 404, not 500, for a large file whose object has gone from the store', async () => {
+    const size = 2 * 1024 * 1024 + 3;
+    const up = await uploadSite({ 'index.html': '<p>gone</p>', 'gone.bin': randomBytes(size) });
+    const slug = up.json.project.slug;
+    // The one object of that size in the file store: removed behind the service's back.
+    const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+    const object = files(path.join(dataDir(), 'store')).filter((f) => statSync(f).size === size);
+    expect(object).toHaveLength(1);
+    rmSync(object[0]);
+    const r = await site('GET', `/p/${slug}/gone.bin`);
+    expect([r.status, r.json?.code]).toEqual([404, 'not_found']);
   });
 
   it('keeps its inner listener to itself: no secret, no page, and no client address to claim', async () => {

@@ -21,9 +21,9 @@ import { jsonErrorReply } from '../http/reply-errors';
 import { writeNodeReply } from '../http/fast';
 import { HANDOFF_LENGTH_HEADER, HANDOFF_OBJECT_HEADER, parseHandoffHeader, type HandoffObject } from '../http/handoff';
 import { createFsStorage } from '../storage/fs';
-import type { StorageDriver } from '../storage/types';
+import { StorageNotFoundError, type StorageDriver } from '../storage/types';
 import type { S3Settings } from '../env';
-import { AppError } from '../errors';
+import { AppError, notFound } from '../errors';
 import { resolveClientIp } from '../http/client-ip';
 import { capConnections, limitRequestTime, takesLongBody } from '../http/connection-limits';
 import { dropStalledResponse, requireBodyRate } from '../http/stalls';
@@ -138,7 +138,8 @@ function run(opts: FrontOptions): void {
 
   /**
    * A large object the main thread handed over (lib/http/handoff.ts): its headers as the main
-   * thread made them, its bytes from the store here, under this thread's own download slots.
+   * thread made them, its bytes from the store here, under a download slot of the main thread's
+   * count (takeSlot).
    */
   function streamObject(req: IncomingMessage, res: ServerResponse, ip: string, inner: IncomingMessage, target: HandoffObject): void {
     inner.resume();
@@ -153,7 +154,8 @@ function run(opts: FrontOptions): void {
     headers['Content-Length'] = String(inner.headers[HANDOFF_LENGTH_HEADER]);
     const status = inner.statusCode ?? 200;
     const method = req.method ?? 'GET';
-    const fail = (e: unknown) => writeNodeReply(res, jsonErrorReply(e), method);
+    // An object gone since the main thread looked (a deploy's clean-up between the two) is a 404.
+    const fail = (e: unknown) => writeNodeReply(res, jsonErrorReply(e instanceof StorageNotFoundError ? notFound() : e), method);
     const range = target.start === undefined || target.end === undefined ? undefined : { start: target.start, end: target.end };
     takeSlot(ip, res)
       .then(() => storage())
