@@ -27,10 +27,8 @@ import { CLIENT_IP_HEADER, markCustomServer, resolveClientIp } from './lib/http/
 import { fromNode, runFast, writeNodeReply, type FastReply } from './lib/http/fast';
 import { decideHost, type Listener } from './lib/http/origin';
 import { errorReply, jsonErrorReply } from './lib/http/reply-errors';
-import { capConnections, limitRequestTime, takesLongBody } from './lib/http/connection-limits';
+import { configureListener, guardRequest, type ListenerLimits } from './lib/http/connection-limits';
 import { takeDownloadSlot } from './lib/http/download-slots';
-import { dropStalledResponse, requireBodyRate } from './lib/http/stalls';
-import { LONGEST_REQUEST_MS } from './lib/http/timeouts';
 import { AppError, noSuchApiRoute, notFound } from './lib/errors';
 import { closeRuntime } from './lib/runtime';
 import { stopJanitor } from './lib/janitor';
@@ -89,16 +87,21 @@ export interface ServiceOptions {
   log?: (line: string) => void;
 }
 
+export interface FrontDiagnostics {
+  /** Its inner listener on 127.0.0.1: only the front may use it. */
+  innerPort: number;
+  /** How many requests it answered itself, from finished replies. */
+  hits(): number;
+  /** How many large objects it streamed from the store itself. */
+  objects(): number;
+}
+
 export interface Service {
   /** The bound ports (PORT=0 binds a free one; the hosted port is null without a second listener). */
   port: number;
   hostedPort: number | null;
-  /** The hosted front's inner listener on 127.0.0.1 (null without a front): only the front may use it. */
-  innerPort: number | null;
-  /** How many requests the hosted front answered itself, from finished replies. */
-  frontHits(): number;
-  /** How many large objects the hosted front streamed from the store itself. */
-  frontObjects(): number;
+  /** What can be read of the hosted front (lib/hosting/hosted-front.ts), null without one. */
+  front: FrontDiagnostics | null;
   /** Stops listening, drops open connections, writes buffered counts and closes the database. */
   close(): Promise<void>;
 }
@@ -120,13 +123,16 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
   /** The secret of the hosted front's requests to the inner listener (lib/hosting/hosted-front.ts). */
   const frontSecret = randomBytes(32).toString('base64url');
   setHandoffToken(frontSecret);
+  // Behind a proxy every connection comes from it: the per-address cap is the proxy's job.
+  const limits: ListenerLimits = {
+    requestTimeoutMs: env.requestTimeoutMs,
+    stallTimeoutMs: env.stallTimeoutMs,
+    perIp: env.trustProxy > 0 ? 0 : env.maxConnectionsPerIp,
+    total: env.maxConnections,
+  };
   const handler = (served: Listener | 'inner') => (req: IncomingMessage, res: ServerResponse) => {
     let listener: Listener;
-    // Only uploads may take long to arrive, at a minimum pace; anything else has
-    // REQUEST_TIMEOUT_SECONDS. No response may sit unread for longer than STALL_TIMEOUT_SECONDS.
-    if (takesLongBody(req.method ?? 'GET', req.url ?? '/')) requireBodyRate(req, res, env.stallTimeoutMs);
-    else limitRequestTime(req, res, env.requestTimeoutMs);
-    dropStalledResponse(res, env.stallTimeoutMs);
+    guardRequest(req, res, limits);
     let ip: string;
     if (served === 'inner') {
       // The hosted front's miss: what it did not answer, for the client it names.
@@ -202,16 +208,8 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
 
   const servers: Server[] = [];
   /** One listener's server: the handler, the time limits and the connection caps. */
-  const createListener = (listener: Listener) => {
-    const server = createServer({ connectionsCheckingInterval: 5000 }, handler(listener));
-    // Uploads may legitimately take long (the console allows 30 minutes): that is the
-    // server-wide cap; every other request gets the short one per request (limitRequestTime).
-    // Slow headers never may.
-    server.requestTimeout = LONGEST_REQUEST_MS;
-    server.headersTimeout = Math.min(20 * 1000, env.requestTimeoutMs);
-    server.keepAliveTimeout = 5 * 1000;
-    // Behind a proxy every connection comes from it: the per-address cap is the proxy's job.
-    capConnections(server, { perIp: env.trustProxy > 0 ? 0 : env.maxConnectionsPerIp, total: env.maxConnections });
+  const createListener = (listener: Listener | 'inner', own: ListenerLimits = limits) => {
+    const server = configureListener(createServer({ connectionsCheckingInterval: 5000 }, handler(listener)), own);
     servers.push(server);
     return server;
   };
@@ -226,11 +224,8 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
     if (!dev && existsSync(frontFile)) {
       // The hosted port in a thread of its own (lib/hosting/hosted-front.ts); what it does not
       // answer itself it forwards here, to a listener only it can use.
-      const inner = createServer({ connectionsCheckingInterval: 5000 }, handler('inner'));
-      inner.requestTimeout = LONGEST_REQUEST_MS;
-      inner.keepAliveTimeout = 5 * 1000;
-      servers.push(inner);
-      innerPort = await listen(inner, 0, '127.0.0.1');
+      // Every connection is the front's, from loopback: it caps its clients' connections.
+      innerPort = await listen(createListener('inner', { ...limits, perIp: 0, total: 0 }), 0, '127.0.0.1');
       front = await startFront(
         frontFile,
         {
@@ -238,10 +233,7 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
           port: env.hosted.port,
           innerPort,
           secret: frontSecret,
-          stallTimeoutMs: env.stallTimeoutMs,
-          requestTimeoutMs: env.requestTimeoutMs,
-          perIp: env.trustProxy > 0 ? 0 : env.maxConnectionsPerIp,
-          total: env.maxConnections,
+          limits,
           trustProxy: env.trustProxy,
           staleAfterMs: GUEST_CACHE_STALE_MS,
           storage: env.storage === 's3' && env.s3 ? { kind: 's3', s3: env.s3 } : { kind: 'fs', root: path.join(env.dataDir, 'store') },
@@ -283,7 +275,7 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
       await app.close().catch(() => {});
       await closeRuntime();
     })());
-  return { port, hostedPort, innerPort, frontHits, frontObjects, close };
+  return { port, hostedPort, front: innerPort === null ? null : { innerPort, hits: frontHits, objects: frontObjects }, close };
 }
 
 /** `npm start` (the compiled module) and `npm run dev`: the service on process.env, until a signal. */

@@ -4,6 +4,7 @@ import { processState } from '../process-state';
 import { getServerSecret, type Runtime } from '../runtime';
 import { getAdminCredentialHash } from './admin-credential';
 import { hmac, safeEqual } from './crypto';
+import { KEY_TTL_MS, keyAge, newVerifiedUnlocks, unexpired } from './unlock-rules';
 
 export const UNLOCK_MAX_AGE = 7 * 24 * 3600;
 
@@ -11,7 +12,6 @@ export const projectUnlockCookie = (slug: string) => `htmls_project_unlock_${slu
 export const shareUnlockCookie = (id: string) => `htmls_share_unlock_${id}`;
 export const requestUnlockCookie = (id: string) => `htmls_request_unlock_${id}`;
 
-const KEY_TTL_MS = 1000;
 const cache = processState<{ key?: string; at: number; reading?: Promise<string>; rt?: Runtime }>('unlock-key', () => ({ at: 0 }));
 
 /**
@@ -64,11 +64,10 @@ export function refreshUnlockKey(): void {
 export const unlockSubjectKey = (s: UnlockSubject) => `${s.kind}\n${s.id}\n${s.createdAt.getTime()}\n${s.passwordHash}\n`;
 
 /** Cookies verifyUnlock accepted, by subject key + value: the key they were checked under. */
-const verified = processState('unlock-verified', () => new Map<string, string>());
+const verified = processState('unlock-verified', () => newVerifiedUnlocks<string>());
 
 /** Remembers a cookie verifyUnlock accepted under `key`, for verifiedUnlock. */
 export function rememberUnlock(key: string, subjectKey: string, value: string): void {
-  if (verified.size >= 10_000) verified.clear();
   verified.set(subjectKey + value, key);
   // The hosted front answers this cookie from then on too (under this key only).
   if (key === cache.key) sendUnlock(subjectKey, value);
@@ -81,12 +80,12 @@ export function rememberUnlock(key: string, subjectKey: string, value: string): 
  * "not known", not "refused": the caller takes the full path.
  */
 export function verifiedUnlock(subjectKey: string, value: string | undefined, nowMs = Date.now()): boolean {
-  if (!value || !cache.key || nowMs - cache.at >= KEY_TTL_MS) return false;
-  // Read the key again in the background past half its life, so a steady stream of visitors
-  // never finds it stale (and all at once takes the full path while the database answers).
-  if (nowMs - cache.at >= KEY_TTL_MS / 2 && !cache.reading && cache.rt) readKey(cache.rt).catch(() => {});
-  if (verified.get(subjectKey + value) !== cache.key) return false;
-  return Number(value.slice(0, value.indexOf('.'))) * 1000 > nowMs;
+  if (!value || !cache.key) return false;
+  const age = keyAge(cache.at, nowMs);
+  if (age === 'stale') return false;
+  if (age === 'due' && !cache.reading && cache.rt) readKey(cache.rt).catch(() => {});
+  if (verified.peek(subjectKey + value) !== cache.key) return false;
+  return unexpired(value, nowMs);
 }
 
 export interface UnlockSubject {

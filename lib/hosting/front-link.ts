@@ -15,6 +15,7 @@
  * and Next's bundle) reach the same front.
  */
 import type { S3Settings } from '../env';
+import type { ListenerLimits } from '../http/connection-limits';
 import { processState } from '../process-state';
 
 /** Int32 slots of `ints`. */
@@ -62,11 +63,8 @@ export interface FrontOptions {
   /** The main thread's inner hosted listener (127.0.0.1) and the secret its requests carry. */
   innerPort: number;
   secret: string;
-  stallTimeoutMs: number;
-  requestTimeoutMs: number;
-  /** Per-address and total connection caps (0: none). */
-  perIp: number;
-  total: number;
+  /** The main listener's time limits and connection caps. */
+  limits: ListenerLimits;
   trustProxy: number;
   /** The guest caches' staleness bound (lib/epoch-cache.ts GUEST_CACHE_STALE_MS). */
   staleAfterMs: number;

@@ -25,16 +25,31 @@ import { StorageNotFoundError, type StorageDriver } from '../storage/types';
 import type { S3Settings } from '../env';
 import { AppError, notFound } from '../errors';
 import { resolveClientIp } from '../http/client-ip';
-import { capConnections, limitRequestTime, takesLongBody } from '../http/connection-limits';
-import { dropStalledResponse, requireBodyRate } from '../http/stalls';
-import { LONGEST_REQUEST_MS } from '../http/timeouts';
+import { configureListener, guardRequest } from '../http/connection-limits';
 import { FRONT_HITS, FRONT_IP_HEADER, FRONT_OBJECTS, FRONT_SECRET_HEADER, KEY_GEN, KEY_READ_AT, SITE_GEN, SITES_READ_AT, type FromFront, type FrontOptions, type ToFront } from './front-link';
 import { answerFrom, newReplies, type ReplyChecks } from './reply-answer';
+import { KEY_TTL_MS, keyAge, newVerifiedUnlocks, unexpired } from '../auth/unlock-rules';
 
-/** How long an unlock key stays usable after its reading (lib/auth/unlock-cookie.ts KEY_TTL_MS). */
-const KEY_TTL_MS = 1000;
 /** Response headers of the inner hop that are its own, not the client's. */
 const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding']);
+
+/**
+ * The inner hop's reply headers that are the client's: not the hop's own connection headers (a
+ * close it asks for is the client's too, unless the front streams the body itself) nor the
+ * handoff's; for a handed-over object not its Content-Length either (that of the hop's empty body).
+ */
+function clientHeaders(inner: IncomingMessage, handedOver: boolean): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  const r = inner.rawHeaders;
+  for (let i = 0; i < r.length; i += 2) {
+    const name = r[i].toLowerCase();
+    if (name === HANDOFF_OBJECT_HEADER || name === HANDOFF_LENGTH_HEADER || (handedOver && name === 'content-length')) continue;
+    if (HOP_HEADERS.has(name) && (handedOver || !(name === 'connection' && r[i + 1].toLowerCase() === 'close'))) continue;
+    const had = headers[r[i]];
+    headers[r[i]] = had === undefined ? r[i + 1] : [had, r[i + 1]].flat();
+  }
+  return headers;
+}
 
 function run(opts: FrontOptions): void {
   const port = parentPort!;
@@ -46,7 +61,7 @@ function run(opts: FrontOptions): void {
    * subject key and the key generation it was accepted under. Looked up by the value alone, so
    * a hit builds no string.
    */
-  const verified = new Map<string, { subject: string; keyGen: number }>();
+  const verified = newVerifiedUnlocks<{ subject: string; keyGen: number }>();
   let askedKeyAt = 0;
 
   const checks: ReplyChecks = {
@@ -55,17 +70,16 @@ function run(opts: FrontOptions): void {
     unlocked(subject, value) {
       if (!value) return false;
       const now = Date.now();
-      const at = times[KEY_READ_AT];
-      if (!at || now - at >= KEY_TTL_MS) return false;
-      // As the main thread does: read the key again past half its life, so a steady stream of
-      // visitors never finds it stale.
-      if (now - at >= KEY_TTL_MS / 2 && now - askedKeyAt >= KEY_TTL_MS / 4) {
+      const age = keyAge(times[KEY_READ_AT], now);
+      if (age === 'stale') return false;
+      // The main thread reads it again (once at a time); asked at most every quarter life.
+      if (age === 'due' && now - askedKeyAt >= KEY_TTL_MS / 4) {
         askedKeyAt = now;
         post({ t: 'refresh-key' });
       }
-      const known = verified.get(value);
+      const known = verified.peek(value);
       if (!known || known.keyGen !== Atomics.load(ints, KEY_GEN) || known.subject !== subject) return false;
-      return Number(value.slice(0, value.indexOf('.'))) * 1000 > now;
+      return unexpired(value, now);
     },
   };
 
@@ -82,17 +96,8 @@ function run(opts: FrontOptions): void {
       const named = inner.headers[HANDOFF_OBJECT_HEADER];
       const object = typeof named === 'string' ? parseHandoffHeader(named, opts.secret) : null;
       if (object) return streamObject(req, res, ip, inner, object);
-      const raw: string[] = [];
-      const r = inner.rawHeaders;
-      for (let i = 0; i < r.length; i += 2) {
-        const name = r[i].toLowerCase();
-        // The inner hop's own connection; a close it asks for is the client's too.
-        if (HOP_HEADERS.has(name) && !(name === 'connection' && r[i + 1].toLowerCase() === 'close')) continue;
-        if (name === HANDOFF_OBJECT_HEADER || name === HANDOFF_LENGTH_HEADER) continue;
-        raw.push(r[i], r[i + 1]);
-      }
       try {
-        res.writeHead(inner.statusCode ?? 502, raw);
+        res.writeHead(inner.statusCode ?? 502, clientHeaders(inner, false));
       } catch {
         inner.destroy();
         res.destroy();
@@ -143,14 +148,7 @@ function run(opts: FrontOptions): void {
    */
   function streamObject(req: IncomingMessage, res: ServerResponse, ip: string, inner: IncomingMessage, target: HandoffObject): void {
     inner.resume();
-    const headers: Record<string, string | string[]> = {};
-    const r = inner.rawHeaders;
-    for (let i = 0; i < r.length; i += 2) {
-      const name = r[i].toLowerCase();
-      if (HOP_HEADERS.has(name) || name === HANDOFF_OBJECT_HEADER || name === HANDOFF_LENGTH_HEADER || name === 'content-length') continue;
-      const had = headers[r[i]];
-      headers[r[i]] = had === undefined ? r[i + 1] : [had, r[i + 1]].flat();
-    }
+    const headers = clientHeaders(inner, true);
     headers['Content-Length'] = String(inner.headers[HANDOFF_LENGTH_HEADER]);
     const status = inner.statusCode ?? 200;
     const method = req.method ?? 'GET';
@@ -171,19 +169,14 @@ function run(opts: FrontOptions): void {
   }
 
   const server = createServer({ connectionsCheckingInterval: 5000 }, (req, res) => {
-    if (takesLongBody(req.method ?? 'GET', req.url ?? '/')) requireBodyRate(req, res, opts.stallTimeoutMs);
-    else limitRequestTime(req, res, opts.requestTimeoutMs);
-    dropStalledResponse(res, opts.stallTimeoutMs);
+    guardRequest(req, res, opts.limits);
     if (answerFrom(replies, checks, req, res, '')) {
       Atomics.add(ints, FRONT_HITS, 1);
       return;
     }
     forward(req, res);
   });
-  server.requestTimeout = LONGEST_REQUEST_MS;
-  server.headersTimeout = Math.min(20 * 1000, opts.requestTimeoutMs);
-  server.keepAliveTimeout = 5 * 1000;
-  capConnections(server, { perIp: opts.perIp, total: opts.total });
+  configureListener(server, opts.limits);
 
   port.on('message', (m: ToFront) => {
     switch (m.t) {
@@ -198,7 +191,6 @@ function run(opts: FrontOptions): void {
         return;
       }
       case 'unlock':
-        if (verified.size >= 10_000) verified.clear();
         verified.set(m.value, { subject: m.subject, keyGen: m.keyGen });
         return;
       case 'close':

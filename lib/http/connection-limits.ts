@@ -9,6 +9,44 @@ import type { Socket } from 'node:net';
 import { AppError } from '../errors';
 import { normalizeIp } from './client-ip';
 import { jsonErrorReply } from './reply-errors';
+import { dropStalledResponse, requireBodyRate } from './stalls';
+import { LONGEST_REQUEST_MS } from './timeouts';
+
+/** A listener's limits (server.ts's two listeners, the hosted front's, the front's inner one). */
+export interface ListenerLimits {
+  /** REQUEST_TIMEOUT_SECONDS: how long a request other than an upload may take to arrive. */
+  requestTimeoutMs: number;
+  /** STALL_TIMEOUT_SECONDS: how long a reply may sit unread, an upload body trickle. */
+  stallTimeoutMs: number;
+  /** Open connections per peer address (0: none, behind a proxy or on loopback). */
+  perIp: number;
+  /** Open connections on this listener (0: none). */
+  total: number;
+}
+
+/**
+ * The listener-wide rules: uploads may legitimately take long (the console allows 30 minutes),
+ * which is the server-wide cap; every other request gets the short one per request
+ * (guardRequest). Slow headers never may. Then the connection caps.
+ */
+export function configureListener(server: Server, limits: ListenerLimits): Server {
+  server.requestTimeout = LONGEST_REQUEST_MS;
+  server.headersTimeout = Math.min(20 * 1000, limits.requestTimeoutMs);
+  server.keepAliveTimeout = 5 * 1000;
+  capConnections(server, { perIp: limits.perIp, total: limits.total });
+  return server;
+}
+
+/**
+ * The per-request rules, first thing in every listener's handler: only uploads may take long
+ * to arrive, at a minimum pace; anything else has REQUEST_TIMEOUT_SECONDS. No response may sit
+ * unread for longer than STALL_TIMEOUT_SECONDS.
+ */
+export function guardRequest(req: IncomingMessage, res: ServerResponse, limits: ListenerLimits): void {
+  if (takesLongBody(req.method ?? 'GET', req.url ?? '/')) requireBodyRate(req, res, limits.stallTimeoutMs);
+  else limitRequestTime(req, res, limits.requestTimeoutMs);
+  dropStalledResponse(res, limits.stallTimeoutMs);
+}
 
 /**
  * Routes whose bodies may legitimately take long (a 48-64 MB part on a slow phone, a site's

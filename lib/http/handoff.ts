@@ -51,7 +51,7 @@ export function parseHandoffHeader(value: string, secret: string): HandoffObject
 
 /**
  * The bytes of `key` (or `range` of it), opened only when read: a reply that carries it to the
- * front is never read here (handoffOf), one that is read (a multipart range) streams as usual.
+ * front is never read here (handoffOf); one read anyway streams as usual.
  */
 export function handoffBody(storage: StorageDriver, key: string, range?: ByteRange): Readable {
   const body = Readable.from(

@@ -30,8 +30,11 @@ export interface Representation {
   lastModified: Date;
   /** Content-Type and the rest; ETag, Last-Modified, Accept-Ranges and lengths are added. */
   headers: Record<string, string>;
-  /** The bytes of `range` (inclusive), or all of them without one. Never called for HEAD. */
-  open(range?: ByteRange): Promise<Readable | Buffer> | Readable | Buffer;
+  /**
+   * The bytes of `range` (inclusive), or all of them without one. Never called for HEAD.
+   * `part`: one part of a multipart reply, which is always read here (never handed over).
+   */
+  open(range?: ByteRange, part?: boolean): Promise<Readable | Buffer> | Readable | Buffer;
   /** Called once when a GET's body has been sent through the representation's last byte. */
   onComplete?: () => void;
   /**
@@ -61,14 +64,14 @@ export function sendObject(req: FastRequest, storage: StorageDriver, obj: Sendab
     onComplete: obj.onComplete,
     admit: obj.admit,
     onSettle: obj.onSettle,
-    open: (range) => {
+    open: (range, part) => {
       if (buffer) return range ? buffer.subarray(range.start, range.end + 1) : buffer;
       if (obj.size === 0) return Buffer.alloc(0);
       // A range up to a chunk is one positional read into a pooled buffer where the store can
       // (fs): a player's seek costs one read and one socket write, no stream and no allocation.
       if (range && storage.readRange && range.end - range.start < CHUNK) return storage.readRange(obj.storageKey, range);
       // The hosted front streams a large object itself: nothing is opened here unless read.
-      if (req.handoff && (range ? range.end - range.start + 1 : obj.size) >= HANDOFF_MIN_BYTES) return handoffBody(storage, obj.storageKey, range);
+      if (req.handoff && !part && (range ? range.end - range.start + 1 : obj.size) >= HANDOFF_MIN_BYTES) return handoffBody(storage, obj.storageKey, range);
       return storage.get(obj.storageKey, range).then((g) => g.body);
     },
   });
@@ -132,7 +135,7 @@ export async function sendRepresentation(req: FastRequest, rep: Representation):
       (async function* () {
         for (let i = 0; i < ranges.length; i++) {
           yield heads[i];
-          const part = await rep.open(ranges[i]);
+          const part = await rep.open(ranges[i], true);
           if (Buffer.isBuffer(part)) yield part;
           else yield* part;
         }

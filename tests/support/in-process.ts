@@ -6,7 +6,7 @@ import { ROOT, TEST_ADMIN_TOKEN, tempDir } from './server';
 /** What the compiled server module exports (server.ts): the service without the process around it. */
 interface ServerModule {
   parseEnv(source: Record<string, string | undefined>): unknown;
-  startService(env: unknown, opts: { log: (line: string) => void }): Promise<{ port: number; hostedPort: number | null; innerPort: number | null; frontHits(): number; frontObjects(): number; close(): Promise<void> }>;
+  startService(env: unknown, opts: { log: (line: string) => void }): Promise<{ port: number; hostedPort: number | null; front: { innerPort: number; hits(): number; objects(): number } | null; close(): Promise<void> }>;
 }
 
 export interface InProcessServer {
@@ -69,9 +69,9 @@ export async function startInProcess(env: Record<string, string | undefined> = {
   return {
     url: `http://127.0.0.1:${service.port}`,
     hostedUrl,
-    innerUrl: service.innerPort ? `http://127.0.0.1:${service.innerPort}` : null,
-    frontHits: () => service.frontHits(),
-    frontObjects: () => service.frontObjects(),
+    innerUrl: service.front ? `http://127.0.0.1:${service.front.innerPort}` : null,
+    frontHits: () => service.front?.hits() ?? 0,
+    frontObjects: () => service.front?.objects() ?? 0,
     port: service.port,
     dataDir,
     output: () => out,
