@@ -153,6 +153,21 @@ describe('the hosted front', () => {
     expect([r.status, r.json?.code]).toEqual([404, 'not_found']);
   });
 
+  it.skipIf(useS3Storage())('answers 404, not 500, for a small file whose object has gone from the store before its first request', async () => {
+    const size = 5 * 1024 + 7;
+    const up = await uploadSite({ 'index.html': '<p>gone</p>', 'small.bin': randomBytes(size) });
+    const slug = up.json.project.slug;
+    const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+    const object = files(path.join(dataDir(), 'store')).filter((f) => statSync(f).size === size);
+    expect(object).toHaveLength(1);
+    rmSync(object[0]);
+    // The same answer as a file the site never had.
+    const r = await site('GET', `/p/${slug}/small.bin`);
+    const never = await site('GET', `/p/${slug}/never.bin`);
+    expect(never.status).toBe(404);
+    expect([r.status, r.text]).toEqual([404, never.text]);
+  });
+
   it('keeps its inner listener to itself: no secret, no page, and no client address to claim', async () => {
     const inner = innerUrl();
     expect(inner).toBeTruthy();

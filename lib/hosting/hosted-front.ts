@@ -21,9 +21,9 @@ import { jsonErrorReply } from '../http/reply-errors';
 import { writeNodeReply } from '../http/fast';
 import { HANDOFF_LENGTH_HEADER, HANDOFF_OBJECT_HEADER, parseHandoffHeader, type HandoffObject } from '../http/handoff';
 import { createFsStorage } from '../storage/fs';
-import { StorageNotFoundError, type StorageDriver } from '../storage/types';
+import type { StorageDriver } from '../storage/types';
 import type { S3Settings } from '../env';
-import { AppError, notFound } from '../errors';
+import { AppError } from '../errors';
 import { resolveClientIp } from '../http/client-ip';
 import { configureListener, guardRequest } from '../http/connection-limits';
 import { FRONT_HITS, FRONT_IP_HEADER, FRONT_OBJECTS, FRONT_SECRET_HEADER, KEY_GEN, KEY_READ_AT, SITE_GEN, SITES_READ_AT, type FromFront, type FrontOptions, type ToFront } from './front-link';
@@ -152,8 +152,9 @@ function run(opts: FrontOptions): void {
     headers['Content-Length'] = String(inner.headers[HANDOFF_LENGTH_HEADER]);
     const status = inner.statusCode ?? 200;
     const method = req.method ?? 'GET';
-    // An object gone since the main thread looked (a deploy's clean-up between the two) is a 404.
-    const fail = (e: unknown) => writeNodeReply(res, jsonErrorReply(e instanceof StorageNotFoundError ? notFound() : e), method);
+    // An object gone since the main thread looked (a deploy's clean-up between the two) is a
+    // 404, as everywhere (lib/errors.ts).
+    const fail = (e: unknown) => writeNodeReply(res, jsonErrorReply(e), method);
     const range = target.start === undefined || target.end === undefined ? undefined : { start: target.start, end: target.end };
     takeSlot(ip, res)
       .then(() => storage())
