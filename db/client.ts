@@ -40,10 +40,12 @@ export async function createDb(opts: { url?: string; dataDir?: string }): Promis
   const dir = path.resolve(opts.dataDir ?? './data', 'pglite');
   mkdirSync(dir, { recursive: true });
   const { PGlite } = await import('@electric-sql/pglite');
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const { drizzle } = await import('drizzle-orm/pglite');
   // Postgres's default 128 MB of shared buffers is touched at start and stays resident: 16 MB
   // holds this schema's working set, and the OS page cache keeps the files warm anyway.
-  const client = await PGlite.create(dir, { startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] });
+  // pg_trgm: the lists' searches use its indexes (db/migrations/0012_search_trigram.sql).
+  const client = await PGlite.create(dir, { extensions: { pg_trgm }, startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] });
   const db = withCommitHooks(drizzle(client, { schema }) as unknown as Db);
   return { db, kind: 'pglite', raw: db, close: () => client.close() };
 }

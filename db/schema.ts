@@ -47,8 +47,13 @@ export const users = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  // Keyset pages of GET /api/users: newest first, the id breaking ties.
-  (t) => [uniqueIndex('users_username_key').on(t.username), index('users_created_at_id_idx').on(t.createdAt, t.id)],
+  // Keyset pages of GET /api/users: newest first, the id breaking ties. The trigram index
+  // (pg_trgm) answers `q` (ILIKE '%…%') on usernames, for the users' and the shares' searches.
+  (t) => [
+    uniqueIndex('users_username_key').on(t.username),
+    index('users_created_at_id_idx').on(t.createdAt, t.id),
+    index('users_username_trgm_idx').using('gin', t.username.op('gin_trgm_ops')),
+  ],
 );
 
 /**
@@ -223,6 +228,10 @@ export const shareGroups = pgTable(
     uniqueIndex('share_groups_upload_token_hash_key').on(t.uploadTokenHash),
     index('share_groups_request_id_idx').on(t.requestId),
     index('share_groups_adds_to_idx').on(t.addsTo).where(sql`${t.addsTo} is not null`),
+    // `q` of the shares' lists (ILIKE '%…%' on the note and the id): without these a search
+    // matching few shares read every share (issue 28).
+    index('share_groups_note_trgm_idx').using('gin', t.note.op('gin_trgm_ops')),
+    index('share_groups_id_trgm_idx').using('gin', t.id.op('gin_trgm_ops')),
   ],
 );
 
@@ -253,7 +262,12 @@ export const fileRequests = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('file_requests_user_created_idx').on(t.userId, t.createdAt, t.id), index('file_requests_created_idx').on(t.createdAt, t.id)],
+  (t) => [
+    index('file_requests_user_created_idx').on(t.userId, t.createdAt, t.id),
+    index('file_requests_created_idx').on(t.createdAt, t.id),
+    index('file_requests_note_trgm_idx').using('gin', t.note.op('gin_trgm_ops')),
+    index('file_requests_id_trgm_idx').using('gin', t.id.op('gin_trgm_ops')),
+  ],
 );
 
 export const shareItems = pgTable(

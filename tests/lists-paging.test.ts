@@ -108,6 +108,27 @@ describe('GET /api/shares — pages', () => {
   });
 });
 
+describe('GET /api/shares?q= — a search in pages', () => {
+  it('pages the matches of a search newest first, by note, id or owner, none twice and none missed', async () => {
+    const a = await createMember();
+    const b = await createMember();
+    const tag = uniqueName('trip');
+    // a's shares: three notes with the tag, one without; b's: one with it, one without.
+    const [a0, , a2, a3] = await sharesWithNotes(a.token, [`${tag} day 0`, 'other', `day 2 ${tag}`, `${tag.toUpperCase()} day 3`]);
+    const [b0] = await sharesWithNotes(b.token, [`${tag} b0`, 'b other']);
+    const pages = await walk('/api/shares', 'shares', TEST_ADMIN_TOKEN, { q: tag, limit: '2' });
+    expect(pages.map((p) => p.length)).toEqual([2, 2]);
+    expect(pages.flat().map((s) => s.id)).toEqual([b0, a3, a2, a0]);
+    // The owner's name matches every share of theirs, in pages too; an id matches its share.
+    const byOwner = await walk('/api/shares', 'shares', TEST_ADMIN_TOKEN, { q: b.username, limit: '1' });
+    expect(byOwner.flat().map((s) => s.note)).toEqual(['b other', `${tag} b0`]);
+    expect((await call('GET', `/api/shares?q=${a2}`, { token: TEST_ADMIN_TOKEN })).json.shares.map((s: Entry) => s.id)).toEqual([a2]);
+    // A member's search stays within their own shares.
+    const mine = await walk('/api/shares', 'shares', a.token, { q: tag, limit: '2' });
+    expect(mine.flat().map((s) => s.id)).toEqual([a3, a2, a0]);
+  });
+});
+
 describe('GET /api/shares/:id', () => {
   it('answers the share with its items; another member gets 404, the administrator the share', async () => {
     const a = await createMember();

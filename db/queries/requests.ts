@@ -2,7 +2,7 @@ import 'server-only';
 import { and, count, desc, eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { fileRequests, shareGroups, users, type FileRequestRow, type ShareGroupRow, type UserRow } from '../schema';
-import type { Page, PageQuery } from './lists';
+import { containing, newestFirst, ownerNameMatches, type Page, type PageQuery } from './lists';
 
 export interface RequestWithOwner {
   request: FileRequestRow;
@@ -43,7 +43,6 @@ export async function findRequest(db: Db, id: string, owner: RequestOwner = 'any
   return r ? toWithOwner(r) : null;
 }
 
-const containing = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** A page of requests, newest first (keyset on created_at, id). */
 export async function pageRequests(db: Db, owner: RequestOwner, p: PageQuery): Promise<Page<RequestWithOwner & { at: string }>> {
@@ -56,10 +55,10 @@ export async function pageRequests(db: Db, owner: RequestOwner, p: PageQuery): P
       and(
         ownedBy(owner),
         p.after === null ? undefined : sql`(${fileRequests.createdAt}, ${fileRequests.id}) < (${p.after.at}::timestamptz, ${p.after.key}::text)`,
-        q ? or(sql`${fileRequests.note} ilike ${q}`, sql`${fileRequests.id} ilike ${q}`, sql`${users.username} ilike ${q}`) : undefined,
+        q ? or(sql`${fileRequests.note} ilike ${q}`, sql`${fileRequests.id} ilike ${q}`, ownerNameMatches(fileRequests.userId, q)) : undefined,
       ),
     )
-    .orderBy(desc(fileRequests.createdAt), desc(fileRequests.id))
+    .orderBy(...newestFirst(fileRequests.createdAt, fileRequests.id, q !== null))
     .limit(p.limit + 1);
   const page = rows.slice(0, p.limit).map((r) => ({ ...toWithOwner(r), at: r.at }));
   const last = page[page.length - 1];
