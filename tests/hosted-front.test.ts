@@ -42,6 +42,14 @@ async function missed(path: string, opts: Parameters<typeof site>[2] = {}) {
   return r;
 }
 
+/** Removes the one object of `size` bytes from the file store, behind the service's back. */
+function removeStoredObject(size: number) {
+  const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  const object = files(path.join(dataDir(), 'store')).filter((f) => statSync(f).size === size);
+  expect(object).toHaveLength(1);
+  rmSync(object[0]);
+}
+
 describe('the hosted front', () => {
   it('stops serving a file the moment it goes offline, and serves it again when it is back', async () => {
     const up = await uploadSite({ 'index.html': '<p>front offline</p>', 'a.css': 'p{}' });
@@ -144,11 +152,7 @@ describe('the hosted front', () => {
     const size = 2 * 1024 * 1024 + 3;
     const up = await uploadSite({ 'index.html': '<p>gone</p>', 'gone.bin': randomBytes(size) });
     const slug = up.json.project.slug;
-    // The one object of that size in the file store: removed behind the service's back.
-    const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
-    const object = files(path.join(dataDir(), 'store')).filter((f) => statSync(f).size === size);
-    expect(object).toHaveLength(1);
-    rmSync(object[0]);
+    removeStoredObject(size);
     const r = await site('GET', `/p/${slug}/gone.bin`);
     expect([r.status, r.json?.code]).toEqual([404, 'not_found']);
   });
@@ -157,10 +161,7 @@ describe('the hosted front', () => {
     const size = 5 * 1024 + 7;
     const up = await uploadSite({ 'index.html': '<p>gone</p>', 'small.bin': randomBytes(size) });
     const slug = up.json.project.slug;
-    const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
-    const object = files(path.join(dataDir(), 'store')).filter((f) => statSync(f).size === size);
-    expect(object).toHaveLength(1);
-    rmSync(object[0]);
+    removeStoredObject(size);
     // The same answer as a file the site never had.
     const r = await site('GET', `/p/${slug}/small.bin`);
     const never = await site('GET', `/p/${slug}/never.bin`);
