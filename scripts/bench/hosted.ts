@@ -104,17 +104,21 @@ export async function benchHosted(ctx: BenchContext): Promise<void> {
       const node: ReturnType<typeof wrk>[] = [];
       const locked: ReturnType<typeof wrk>[] = [];
       for (let i = 0; i < RUNS; i++) {
+        // The locked page right after the open one: the pair the locked row compares.
         ours.push(wrk(`${ctx.hosted}/p/bench-site${p}`, ACCEPT));
+        locked.push(wrk(`${ctx.hosted}/p/bench-locked${p}`, cookie));
         if (ctx.nginx) theirs.push(wrk(ctx.nginx.url + ng, ACCEPT));
         node.push(wrk(bare.url + p, ACCEPT));
-        locked.push(wrk(`${ctx.hosted}/p/bench-locked${p}`, cookie));
       }
       const rps = median(ours.map((r) => r!.rps));
       const nrps = theirs.length ? median(theirs.map((r) => r!.rps)) : null;
       const brps = median(node.map((r) => r!.rps));
       addRow(`${label} requests/s (compressed)`, rps, 'req/s', nrps, 'nginx', { min: 0.5, text: 'goal ≥ 0.5× nginx' });
       addRow(`${label} requests/s vs bare Node`, rps, 'req/s', brps, 'bare Node, same bytes and headers', { min: 0.8, text: 'goal ≥ 0.8× bare Node' });
-      addRow(`${label} locked (valid cookie) requests/s`, median(locked.map((r) => r!.rps)), 'req/s', rps, 'open project', { min: 0.9, text: 'goal ≥ 0.9× open' });
+      // The cost of the cookie check, not of the moment: the median of each round's pair
+      // (locked / open, measured back to back), shown as the locked rate it implies.
+      const pairs = median(locked.map((r, i) => r!.rps / ours[i]!.rps));
+      addRow(`${label} locked (valid cookie) requests/s`, pairs * rps, 'req/s', rps, 'open project (median of paired rounds)', { min: 0.9, text: 'goal ≥ 0.9× open' });
       if (nrps) addRow(`${label} bare Node requests/s (reference)`, brps, 'req/s', nrps, 'nginx');
       const p99 = median(ours.map((r) => r!.p99ms));
       const np99 = theirs.length ? median(theirs.map((r) => r!.p99ms)) : null;
