@@ -35,21 +35,23 @@ export interface Page<T> {
 export const containing = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
+ * Newest first, the key breaking ties. While searching for 3 characters or more, through an
+ * expression no index provides (`created_at + 0 s`, the same order): the planner, which cannot
+ * tell how rare a match of ILIKE '%…%' is, otherwise walks the newest-first index and filters,
+ * reading every row when almost none match (150 ms at 100,000 shares); now it collects the
+ * matches from the trigram indexes and sorts them (4 ms for one match, 12 ms for 10,000: bench
+ * `--only scale`). A shorter search has no trigram to look up: the index walk, which stops at
+ * the page's end, stays the better plan for it.
+ */
+export const newestFirst = (createdAt: PgColumn, key: PgColumn, q: string | null) =>
+  q !== null && q.length >= 3 ? [desc(sql`${createdAt} + interval '0 s'`), desc(key)] : [desc(createdAt), desc(key)];
+
+/**
  * `userId` names a member whose username matches `pattern`: written as `= any(array(…))` so that
  * beside the note's and the id's trigram indexes it is one more index scan of the same table (the
  * usernames' trigram index, then the owner index), where a condition on the joined users row
  * was checked against every share (db/migrations/0012_search_trigram.sql).
  */
-/**
- * Newest first, the key breaking ties. While searching, through an expression no index provides
- * (`created_at + 0 s`, the same order): the planner, which cannot tell how rare a match of
- * ILIKE '%…%' is, otherwise walks the newest-first index and filters, reading every row when
- * almost none match (150 ms at 100,000 shares); now it collects the matches from the trigram
- * indexes and sorts them (4 ms for one match, 12 ms for 10,000: bench `--only scale`).
- */
-export const newestFirst = (createdAt: PgColumn, key: PgColumn, searching: boolean) =>
-  searching ? [desc(sql`${createdAt} + interval '0 s'`), desc(key)] : [desc(createdAt), desc(key)];
-
 export const ownerNameMatches = (userId: PgColumn, pattern: string) =>
   sql`${userId} = any(array(select ${users.id} from ${users} where ${users.username} ilike ${pattern}))`;
 
@@ -96,7 +98,7 @@ export async function pageShares(db: Db, owner: ShareOwner, p: PageQuery, reques
         requestId ? eq(shareGroups.requestId, requestId) : undefined,
       ),
     )
-    .orderBy(...newestFirst(shareGroups.createdAt, shareGroups.id, q !== null))
+    .orderBy(...newestFirst(shareGroups.createdAt, shareGroups.id, p.q))
     .limit(p.limit + 1);
   return toPage(rows, p.limit, (r) => r.group.id);
 }

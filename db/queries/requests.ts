@@ -43,7 +43,6 @@ export async function findRequest(db: Db, id: string, owner: RequestOwner = 'any
   return r ? toWithOwner(r) : null;
 }
 
-
 /** A page of requests, newest first (keyset on created_at, id). */
 export async function pageRequests(db: Db, owner: RequestOwner, p: PageQuery): Promise<Page<RequestWithOwner & { at: string }>> {
   const q = p.q ? containing(p.q) : null;
@@ -58,7 +57,7 @@ export async function pageRequests(db: Db, owner: RequestOwner, p: PageQuery): P
         q ? or(sql`${fileRequests.note} ilike ${q}`, sql`${fileRequests.id} ilike ${q}`, ownerNameMatches(fileRequests.userId, q)) : undefined,
       ),
     )
-    .orderBy(...newestFirst(fileRequests.createdAt, fileRequests.id, q !== null))
+    .orderBy(...newestFirst(fileRequests.createdAt, fileRequests.id, p.q))
     .limit(p.limit + 1);
   const page = rows.slice(0, p.limit).map((r) => ({ ...toWithOwner(r), at: r.at }));
   const last = page[page.length - 1];
