@@ -155,6 +155,26 @@ describe('runShareUpload', () => {
     expect(seen.some((p) => p.loaded > 0 && p.loaded < 13)).toBe(true);
   });
 
+  it('a progress report read later still tells its own moment, file by file', async () => {
+    const s = fakeServer();
+    const seen: UploadProgress[] = [];
+    await runShareUpload(s.transport, [source('a.txt', 'hello world'), source('d/b.txt', 'xy')], { onProgress: (p) => seen.push(p) });
+    // Read only now, after the upload: the first report had nothing loaded, the last everything.
+    expect(seen[0].files.map((f) => [f.clientPath, f.loaded, f.done])).toEqual([
+      ['a.txt', 0, false],
+      ['d/b.txt', 0, false],
+    ]);
+    const firstDone = seen.find((p) => p.files[0].done)!;
+    expect(firstDone.files.map((f) => [f.loaded, f.done])).toEqual([
+      [11, true],
+      [0, false],
+    ]);
+    // Bytes of a part in flight count for its file, as for the whole.
+    const midway = seen.find((p) => p.loaded > 0 && !p.files[0].done)!;
+    expect(midway.files[0].loaded).toBe(midway.loaded);
+    expect(JSON.parse(JSON.stringify(seen.at(-1))).files).toHaveLength(2);
+  });
+
   it('sends `parallel` parts at once in direct mode, one at a time through the server', async () => {
     const direct = fakeServer({ mode: 'direct', parallel: 3 });
     await runShareUpload(direct.transport, [source('a', 'x'.repeat(40))]);

@@ -44,15 +44,32 @@ export async function writeState(file: string, state: UploadState) {
 export const removeState = (file: string) => rm(file, { force: true });
 
 /**
- * Writes the state after confirmed parts, one write at a time, never losing the last. Parts
- * confirmed while a write is waiting join that write (it takes the set when it starts): a share
- * of 500 small files costs a few writes, not 500 of a growing file.
+ * Writes the state after confirmed parts, one write at a time, never losing the last, and at
+ * most one write every `everyMs`: parts confirmed meanwhile join the next write (it takes the set
+ * when it starts). The first part is written at once; `completing()` and `close()` write what is
+ * waiting without waiting. A share of 500 small files costs a few writes, not one per part: a
+ * write a part made the state file a large share of the CLI's own time (docs/scale.md). What
+ * the file holds is a record for a person or a test; a resume asks the server what is stored.
  */
-export function stateRecorder(file: string, state: UploadState) {
+export function stateRecorder(file: string, state: UploadState, everyMs = 250) {
   const stored = new Set(state.stored ?? []);
   let chain: Promise<void> = Promise.resolve();
   let waiting = false;
   let closed = false;
+  let lastWrite = -Infinity;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let release: (() => void) | null = null;
+  const hurry = () => {
+    clearTimeout(timer);
+    release?.();
+  };
+  const pause = () =>
+    new Promise<void>((resolve) => {
+      const wait = lastWrite + everyMs - performance.now();
+      if (wait <= 0) return resolve();
+      release = resolve;
+      timer = setTimeout(resolve, wait);
+    });
   return {
     partStored(clientPath: string, partNumber: number) {
       if (closed) return;
@@ -60,20 +77,25 @@ export function stateRecorder(file: string, state: UploadState) {
       if (waiting) return;
       waiting = true;
       chain = chain
+        .then(pause)
         .then(() => {
           waiting = false;
+          release = null;
+          lastWrite = performance.now();
           return writeState(file, { ...state, stored: [...stored] });
         })
         .catch(() => {});
     },
     /** Marks the complete as sent; resolves once that is on disk. */
     completing() {
+      hurry();
       if (!closed) chain = chain.then(() => writeState(file, { ...state, stored: [...stored], completing: true })).catch(() => {});
       return chain;
     },
     /** No more writes; resolves once the last one is done (then the file may be removed). */
     close: () => {
       closed = true;
+      hurry();
       return chain;
     },
   };
