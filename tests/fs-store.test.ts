@@ -109,6 +109,25 @@ describe('fs store — multi-part area', () => {
     expect(done.size).toBe(6);
     expect((await readAll((await s.get(key)).body)).toString()).toBe('abcdef');
   });
+
+  it('a completed upload leaves nothing of itself in the multi-part area, a stray part included', async () => {
+    const root = tempDir('htmls-fs-');
+    const s = createFsStorage(root);
+    const uploads: { key: string; id: string; e1: { etag: string } }[] = [];
+    for (const name of ['a.bin', 'b.bin']) {
+      const key = `shared/g5/${name}`;
+      const id = await s.createMultipart(key, { partSize: 4 });
+      const e1 = await s.uploadPart(key, id, 1, Readable.from([Buffer.from('abcd')]), 4);
+      uploads.push({ key, id, e1 });
+    }
+    // b.bin has a part 2 that its complete does not name.
+    await s.uploadPart(uploads[1].key, uploads[1].id, 2, Readable.from([Buffer.from('zz')]), 2);
+    for (const u of uploads) await s.completeMultipart(u.key, u.id, [{ partNumber: 1, etag: u.e1.etag }]);
+    const left = readdirSync(path.join(root, 'multipart'), { withFileTypes: true, recursive: true }).filter((e) => !e.isDirectory() || e.name.includes(uploads[0].id) || e.name.includes(uploads[1].id));
+    expect(left).toEqual([]);
+    expect(await s.listMultipartUploads('shared/g5/')).toEqual([]);
+    for (const u of uploads) expect((await readAll((await s.get(u.key)).body)).toString()).toBe('abcd');
+  });
 });
 
 describe('fs store — temporary files', () => {

@@ -53,8 +53,10 @@ export function forgetPendingParts(groupId: string): void {
 interface CrcQueue {
   rows: PartCrcRow[];
   flushing: Promise<void> | null;
+  /** Ends the gathering wait at once: a complete wants the rows now. */
+  wake: (() => void) | null;
 }
-const crcQueue = () => processState('partCrcQueue', (): CrcQueue => ({ rows: [], flushing: null }));
+const crcQueue = () => processState('partCrcQueue', (): CrcQueue => ({ rows: [], flushing: null, wake: null }));
 
 export function recordPartCrcSoon(rt: Runtime, row: PartCrcRow): void {
   const q = crcQueue();
@@ -62,11 +64,21 @@ export function recordPartCrcSoon(rt: Runtime, row: PartCrcRow): void {
   q.flushing ??= drain(rt, q);
 }
 
-/** Rows wait this long for company: a 500-file share writes a few statements, not 500 commits. */
-const GATHER_MS = 25;
+/**
+ * Rows wait this long for company, unless a complete asks for them first: a 500-file share
+ * writes a few statements, not 500 commits (at 25 ms, parts a millisecond apart made twenty).
+ */
+const GATHER_MS = 250;
 
 async function drain(rt: Runtime, q: CrcQueue): Promise<void> {
-  await new Promise((r) => setTimeout(r, GATHER_MS).unref());
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(() => q.wake?.(), GATHER_MS).unref();
+    q.wake = () => {
+      clearTimeout(timer);
+      q.wake = null;
+      resolve();
+    };
+  });
   try {
     while (q.rows.length > 0) {
       const batch = q.rows.splice(0, 1000);
@@ -80,5 +92,8 @@ async function drain(rt: Runtime, q: CrcQueue): Promise<void> {
 /** Resolves once every CRC row queued so far is written (or given up). */
 export async function flushPartCrcs(): Promise<void> {
   const q = crcQueue();
-  while (q.flushing) await q.flushing;
+  while (q.flushing) {
+    q.wake?.();
+    await q.flushing;
+  }
 }

@@ -73,7 +73,7 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
   /** Stops every writer of the upload and waits until their files are closed. */
   async function quiesce(dir: string): Promise<void> {
     closing.add(dir);
-    forgetUploads(dir);
+    partSizes.delete(dir);
     const active = [...(writers.get(dir) ?? [])];
     for (const w of active) w.stop(new StorageNotFoundError('the upload was completed or aborted'));
     await Promise.allSettled(active.map((w) => w.done));
@@ -97,11 +97,32 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
     return parts.filter((p): p is PartInfo => p !== null).sort((a, b) => a.partNumber - b.partNumber);
   }
 
+  /**
+   * A completed upload's folder holds its note and its parts' markers: removed by name (three
+   * calls for a one-part file, where a recursive removal also stats and lists), and recursively
+   * when anything else is there.
+   */
+  async function removeUploadDir(dir: string, parts: number): Promise<void> {
+    try {
+      await Promise.all([fs.unlink(path.join(dir, 'meta')), ...Array.from({ length: parts }, (_, i) => fs.unlink(marker(dir, i + 1)))]);
+      await fs.rmdir(dir);
+    } catch {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  }
+
   return {
     async create(key: string, partSize: number): Promise<string> {
       const uploadId = randomBytes(16).toString('hex');
       const dir = uploadDir(key, uploadId);
-      await fs.mkdir(dir, { recursive: true });
+      // The key's folder, then the upload's: two calls where the folders above exist (the
+      // group's other files), where a recursive mkdir of the whole path tries it first (three).
+      await fs.mkdir(path.dirname(dir)).catch(async (e) => {
+        if ((e as NodeJS.ErrnoException).code === 'EEXIST') return;
+        if (!isNotFound(e)) throw e;
+        await fs.mkdir(path.dirname(dir), { recursive: true });
+      });
+      await fs.mkdir(dir);
       await writeNote(path.join(dir, 'meta'), JSON.stringify({ partSize }));
       remember(dir, partSize);
       return uploadId;
@@ -179,9 +200,13 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
           await (await fs.open(data, constants.O_WRONLY | constants.O_CREAT)).close();
           await fs.truncate(data, total);
         });
-        await fs.mkdir(path.dirname(target), { recursive: true });
-        await fs.rename(data, target);
-        await fs.rm(dir, { recursive: true, force: true });
+        // The target's folder usually exists (the group's other files): made only when missing.
+        await fs.rename(data, target).catch(async (e) => {
+          if (!isNotFound(e)) throw e;
+          await fs.mkdir(path.dirname(target), { recursive: true });
+          await fs.rename(data, target);
+        });
+        await removeUploadDir(dir, ordered.length);
       } catch (e) {
         // An abort (or a prefix sweep) that removed the upload's folder meanwhile: the upload is
         // gone, as on S3 (NoSuchUpload), not an fs failure (issue 22, item 9).

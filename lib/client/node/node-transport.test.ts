@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,6 +41,42 @@ describe('nodeTransport.put', () => {
       process.off('warning', onWarning);
     }
     expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+
+  it('sends exactly the range asked for, a small one read at once and a large one streamed; a file that shrank is a local error', async () => {
+    const received: Buffer[] = [];
+    const echo = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c) => chunks.push(c));
+      req.on('end', () => {
+        received.push(Buffer.concat(chunks));
+        res.end('{}');
+      });
+    });
+    await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
+    const file = path.join(os.tmpdir(), `htmls-range-bytes-${process.pid}.bin`);
+    const bytes = randomBytes(3 * 1024 * 1024);
+    writeFileSync(file, bytes);
+    try {
+      const t = nodeTransport(`http://127.0.0.1:${(echo.address() as { port: number }).port}`, undefined);
+      const put = (start: number, end: number) => t.put({ url: '/x', api: true, headers: {}, body: { file, start, end }, length: end - start, signal: new AbortController().signal, onProgress: () => {} });
+      for (const [start, end] of [
+        [5, 10_005],
+        [1000, 1000 + 1.5 * 1024 * 1024],
+      ]) {
+        await put(start, end);
+        expect(received.at(-1)!.equals(bytes.subarray(start, end))).toBe(true);
+      }
+      for (const [start, end] of [
+        [bytes.length - 10, bytes.length + 10],
+        [bytes.length - 1024 * 1024, bytes.length + 1024 * 1024],
+      ]) {
+        await expect(put(start, end)).rejects.toMatchObject({ status: -1, code: 'local_file_error' });
+      }
+    } finally {
+      await new Promise((r) => echo.close(r));
+      rmSync(file, { force: true });
+    }
   });
 
   it('an unreadable file is a local error (status -1), not a network error to retry', async () => {

@@ -1,9 +1,11 @@
 /**
  * The upload engine's Node side: file ranges as the byte source, http(s).request as the
  * transport. A part is streamed from disk with an exact Content-Length (S3 refuses chunked
- * bodies): never more than a read buffer of it in memory. No Next or React imports.
+ * bodies): never more than a read buffer of it in memory (a part no larger than that buffer is
+ * read in one call and sent whole). No Next or React imports.
  */
 import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import type { PutRequest, UploadSource, UploadTransport } from '../../upload-engine/types';
@@ -60,7 +62,8 @@ function putRange(url: string, headers: Record<string, string>, req: PutRequest<
   const { body: range, length, signal } = req;
   return new Promise((resolve, reject) => {
     const u = new URL(url);
-    const file = length > 0 ? createReadStream(range.file, { start: range.start, end: range.end - 1, highWaterMark: 1024 * 1024 }) : null;
+    const small = length > 0 && length <= READ_BUFFER;
+    const file = length > 0 && !small ? createReadStream(range.file, { start: range.start, end: range.end - 1, highWaterMark: READ_BUFFER }) : null;
     let settled = false;
     const settle = (e: ApiError | null, value?: { text: string; etag: string | null }) => {
       if (settled) return;
@@ -87,13 +90,48 @@ function putRange(url: string, headers: Record<string, string>, req: PutRequest<
     request.on('error', () => settle(new ApiError(0, 'network_error', 'The connection dropped while uploading a part')));
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
-    if (!file) return void request.end();
+    if (!file && !small) return void request.end();
+    if (!file) {
+      // One read fills the stream's buffer anyway: read it and send it, without a stream.
+      void readRange(range, length).then(
+        (bytes) => {
+          if (settled) return;
+          req.onProgress(length);
+          request.end(bytes);
+        },
+        (e: Error) => settle(new ApiError(-1, 'local_file_error', `Cannot read ${range.file}: ${e.message}`)),
+      );
+      return;
+    }
     let sent = 0;
     // A file that vanished or shrank is not a network problem: say so, and do not retry it.
     file.on('error', (e) => settle(new ApiError(-1, 'local_file_error', `Cannot read ${range.file}: ${e.message}`)));
     file.on('data', (c) => req.onProgress((sent += c.length)));
+    file.on('end', () => {
+      if (sent < length) settle(new ApiError(-1, 'local_file_error', `Cannot read ${range.file}: the file ended ${length - sent} bytes early`));
+    });
     file.pipe(request);
   });
+}
+
+/** A file's read buffer: a part this small (a small file's only part) is read in one call. */
+const READ_BUFFER = 1024 * 1024;
+
+/** Exactly `length` bytes of the range; a file that shrank is an error, as in the stream. */
+async function readRange(range: FileRange, length: number): Promise<Buffer> {
+  const handle = await open(range.file, 'r');
+  try {
+    const bytes = Buffer.allocUnsafe(length);
+    let got = 0;
+    while (got < length) {
+      const { bytesRead } = await handle.read(bytes, got, length - got, range.start + got);
+      if (bytesRead === 0) throw new Error(`the file ended ${length - got} bytes early`);
+      got += bytesRead;
+    }
+    return bytes;
+  } finally {
+    await handle.close();
+  }
 }
 
 function errorFrom(status: number, text: string, retryAfter: string | string[] | undefined): ApiError {
