@@ -173,17 +173,21 @@ export function createS3Storage(s: S3Settings, clients: S3Clients = createS3Clie
       // race a part still being written, so repeat until no upload is left (AWS's advice).
       // Aborts run STORE_CALLS at a time (one after another, a 500-file group took 30 s), one
       // call each: the next round's listing is the check that abortMultipart() makes per upload.
-      for (let round = 0; round < 5; round++) {
-        const uploads = await driver.listMultipartUploads(prefix);
-        if (uploads.length === 0) break;
+      // The first listing of objects runs beside the first of uploads: when there is no upload
+      // to abort, nothing under the prefix can still become an object, and that listing is all
+      // there is to delete (two round trips a prefix fewer than listing again to confirm).
+      let [uploads, objects] = await Promise.all([driver.listMultipartUploads(prefix), driver.list(prefix)]);
+      const quiet = uploads.length === 0;
+      for (let round = 0; round < 5 && uploads.length > 0; round++) {
         await mapLimit(uploads, STORE_CALLS, (u) => abortOnce(u.key, u.uploadId));
+        uploads = await driver.listMultipartUploads(prefix);
       }
       for (;;) {
-        const page = await driver.list(prefix);
-        if (page.length === 0) break;
-        for (let i = 0; i < page.length; i += 1000) {
-          const batch = page.slice(i, i + 1000);
-          await call(() =>
+        if (!quiet) objects = await driver.list(prefix);
+        if (objects.length === 0) break;
+        for (let i = 0; i < objects.length; i += 1000) {
+          const batch = objects.slice(i, i + 1000);
+          const out = await call(() =>
             client.send(
               new DeleteObjectsCommand({
                 Bucket,
@@ -191,7 +195,11 @@ export function createS3Storage(s: S3Settings, clients: S3Clients = createS3Clie
               }),
             ),
           );
+          // A key the store could not delete keeps the prefix scheduled: the janitor tries again.
+          const failed = out.Errors ?? [];
+          if (failed.length > 0) throw new Error(`${failed.length} of ${batch.length} objects under ${prefix} were not deleted (${failed[0].Code}: ${failed[0].Message})`);
         }
+        if (quiet) break;
       }
     },
 
