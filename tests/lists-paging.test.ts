@@ -129,6 +129,27 @@ describe('GET /api/shares?q= — a search in pages', () => {
   });
 });
 
+describe('GET /api/requests?q= — a search in pages', () => {
+  it("pages the matches newest first, by note, id or owner; a member's search stays in their own requests", async () => {
+    const a = await createMember();
+    const b = await createMember();
+    const tag = uniqueName('inbox');
+    const make = async (token: string, note: string) => (await call('POST', '/api/requests', { token, body: { note } })).json.request.id as string;
+    const a0 = await make(a.token, `${tag} first`);
+    await make(a.token, 'unrelated');
+    const a2 = await make(a.token, `photos ${tag.toUpperCase()}`);
+    const b0 = await make(b.token, `${tag} of b`);
+    const pages = await walk('/api/requests', 'requests', TEST_ADMIN_TOKEN, { q: tag, limit: '2' });
+    expect(pages.map((p) => p.length)).toEqual([2, 1]);
+    expect(pages.flat().map((r) => r.id)).toEqual([b0, a2, a0]);
+    const byOwner = await walk('/api/requests', 'requests', TEST_ADMIN_TOKEN, { q: a.username, limit: '1' });
+    expect(byOwner.flat().map((r) => r.note)).toEqual([`photos ${tag.toUpperCase()}`, 'unrelated', `${tag} first`]);
+    expect((await call('GET', `/api/requests?q=${a2}`, { token: TEST_ADMIN_TOKEN })).json.requests.map((r: Entry) => r.id)).toEqual([a2]);
+    const mine = await walk('/api/requests', 'requests', a.token, { q: tag, limit: '1' });
+    expect(mine.flat().map((r) => r.id)).toEqual([a2, a0]);
+  });
+});
+
 describe('GET /api/shares/:id', () => {
   it('answers the share with its items; another member gets 404, the administrator the share', async () => {
     const a = await createMember();

@@ -2,6 +2,7 @@ import 'server-only';
 import { and, desc, eq, gt, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client';
 import { accessTokens, users, type AccessTokenRow } from '../schema';
+import { containing } from './lists';
 
 /** Whose tokens a query reaches: a user's, or (null) those made in an Admin Token session. */
 export type TokenOwner = { ownerId: string | null };
@@ -39,7 +40,7 @@ export async function listAccessTokensPage(db: Db, owner: TokenOwner, page: { li
     const { createdAtUs, id } = page.after;
     conditions.push(sql`(${accessTokens.createdAt}, ${accessTokens.id}) < (timestamptz 'epoch' + ${createdAtUs}::bigint * interval '1 microsecond', ${id}::uuid)`);
   }
-  if (page.q) conditions.push(ilike(accessTokens.name, `%${page.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+  if (page.q) conditions.push(ilike(accessTokens.name, containing(page.q)));
   return db
     .select({ token: accessTokens, createdAtUs: sql<string>`(extract(epoch from ${accessTokens.createdAt}) * 1000000)::bigint::text` })
     .from(accessTokens)

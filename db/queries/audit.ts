@@ -2,6 +2,7 @@ import 'server-only';
 import { and, desc, eq, ilike, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client';
 import { auditLog, storageDaily, users, type AuditRow } from '../schema';
+import { containing } from './lists';
 
 export async function insertAudit(db: Db, row: typeof auditLog.$inferInsert): Promise<void> {
   await db.insert(auditLog).values(row);
@@ -20,7 +21,7 @@ export async function listAuditPage(
 ): Promise<{ row: AuditRow; createdAtUs: string }[]> {
   const conditions: SQL[] = [];
   if (filter.action) conditions.push(eq(auditLog.action, filter.action));
-  if (filter.actor) conditions.push(ilike(auditLog.actor, `%${filter.actor.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+  if (filter.actor) conditions.push(ilike(auditLog.actor, containing(filter.actor)));
   if (page.after) {
     const { createdAtUs, id } = page.after;
     conditions.push(sql`(${auditLog.createdAt}, ${auditLog.id}) < (timestamptz 'epoch' + ${createdAtUs}::bigint * interval '1 microsecond', ${id}::uuid)`);

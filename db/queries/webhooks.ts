@@ -4,6 +4,7 @@ import type { Db } from '../client';
 import { afterCommit } from '../transaction';
 import { events, webhookDeliveries, webhooks, type WebhookDeliveryRow, type WebhookRow } from '../schema';
 import { outboxSignal } from './events';
+import { containing } from './lists';
 
 /** Whose webhooks a query reaches: a user's, or (null) those made in an Admin Token session. */
 export type WebhookOwner = { ownerId: string | null };
@@ -36,7 +37,7 @@ export async function listWebhooksPage(
     const { createdAtUs, id } = page.after;
     conditions.push(sql`(${webhooks.createdAt}, ${webhooks.id}) < (timestamptz 'epoch' + ${createdAtUs}::bigint * interval '1 microsecond', ${id}::uuid)`);
   }
-  if (page.q) conditions.push(ilike(webhooks.url, `%${page.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+  if (page.q) conditions.push(ilike(webhooks.url, containing(page.q)));
   return db
     .select({ webhook: webhooks, createdAtUs: sql<string>`(extract(epoch from ${webhooks.createdAt}) * 1000000)::bigint::text` })
     .from(webhooks)
