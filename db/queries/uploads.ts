@@ -8,6 +8,7 @@ import { bumpEpoch, EPOCH } from './settings';
 import { ownedBy } from './shares';
 import { scheduleDeletion } from './storage-gc';
 import { fileRequests, pendingUploads, shareGroups, shareItems, uploadPartCrcs, users, type ShareGroupRow, type UserRow } from '../schema';
+import { insertRows } from './insert-rows';
 
 /** The owner's row, locked until the transaction ends: parallel inits queue on it. */
 async function lockUser(tx: Db, userId: string): Promise<UserRow | null> {
@@ -44,7 +45,7 @@ export async function setPendingGroupPassword(db: Db, groupId: string, passwordH
 }
 
 export async function insertPendingUploads(db: Db, rows: (typeof pendingUploads.$inferInsert)[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 200) await db.insert(pendingUploads).values(rows.slice(i, i + 200));
+  await insertRows(db, pendingUploads, rows);
 }
 
 /** A group, only when its owner is `ownerId` (null: the Admin Token's own shares). */
@@ -97,7 +98,7 @@ export async function publishGroup(
           .returning({ id: fileRequests.id });
         if (counted.length === 0) throw new RequestRefusedError();
       }
-      if (items.length) await tx.insert(shareItems).values(items.map((it) => ({ ...it, groupId: group.id })));
+      await insertRows(tx, shareItems, items.map((it) => ({ ...it, groupId: group.id })));
       await tx.delete(pendingUploads).where(eq(pendingUploads.groupId, group.id));
       if (group.userId) {
         await tx.update(users).set({ usedBytes: sql`${users.usedBytes} + ${total}` }).where(eq(users.id, group.userId));
@@ -167,7 +168,7 @@ export async function publishAddition(
       .returning({ id: shareGroups.id });
     if (!row) return false;
     check(await shareContents(tx, shareId, items.map((it) => it.pathKey)));
-    if (items.length) await tx.insert(shareItems).values(items.map((it) => ({ ...it, groupId: shareId })));
+    await insertRows(tx, shareItems, items.map((it) => ({ ...it, groupId: shareId })));
     await tx.delete(pendingUploads).where(eq(pendingUploads.groupId, addition.id));
     await tx
       .update(shareGroups)
