@@ -62,8 +62,7 @@ function putRange(url: string, headers: Record<string, string>, req: PutRequest<
   const { body: range, length, signal } = req;
   return new Promise((resolve, reject) => {
     const u = new URL(url);
-    const small = length > 0 && length <= READ_BUFFER;
-    const file = length > 0 && !small ? createReadStream(range.file, { start: range.start, end: range.end - 1, highWaterMark: READ_BUFFER }) : null;
+    let file: ReturnType<typeof createReadStream> | null = null;
     let settled = false;
     const settle = (e: ApiError | null, value?: { text: string; etag: string | null }) => {
       if (settled) return;
@@ -90,8 +89,10 @@ function putRange(url: string, headers: Record<string, string>, req: PutRequest<
     request.on('error', () => settle(new ApiError(0, 'network_error', 'The connection dropped while uploading a part')));
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
-    if (!file && !small) return void request.end();
-    if (!file) {
+    // A file that vanished or shrank is not a network problem: say so, and do not retry it.
+    const unreadable = (why: string) => settle(new ApiError(-1, 'local_file_error', `Cannot read ${range.file}: ${why}`));
+    if (length === 0) return void request.end();
+    if (length <= READ_BUFFER) {
       // One read fills the stream's buffer anyway: read it and send it, without a stream.
       void readRange(range, length).then(
         (bytes) => {
@@ -99,16 +100,16 @@ function putRange(url: string, headers: Record<string, string>, req: PutRequest<
           req.onProgress(length);
           request.end(bytes);
         },
-        (e: Error) => settle(new ApiError(-1, 'local_file_error', `Cannot read ${range.file}: ${e.message}`)),
+        (e: Error) => unreadable(e.message),
       );
       return;
     }
+    file = createReadStream(range.file, { start: range.start, end: range.end - 1, highWaterMark: READ_BUFFER });
     let sent = 0;
-    // A file that vanished or shrank is not a network problem: say so, and do not retry it.
-    file.on('error', (e) => settle(new ApiError(-1, 'local_file_error', `Cannot read ${range.file}: ${e.message}`)));
+    file.on('error', (e) => unreadable(e.message));
     file.on('data', (c) => req.onProgress((sent += c.length)));
     file.on('end', () => {
-      if (sent < length) settle(new ApiError(-1, 'local_file_error', `Cannot read ${range.file}: the file ended ${length - sent} bytes early`));
+      if (sent < length) unreadable(`the file ended ${length - sent} bytes early`);
     });
     file.pipe(request);
   });
