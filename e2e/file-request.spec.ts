@@ -30,7 +30,7 @@ test("a guest sends a folder through a file request, reloads mid-way, resumes, a
   writeFileSync(path.join(dir, 'notes', 'readme.txt'), 'Hello from the trip');
 
   // The guest: another browser context, no account. One part goes through, the next waits.
-  const context = await browser.newContext({ extraHTTPHeaders: ownClientAddress() });
+  const context = await browser.newContext({ extraHTTPHeaders: ownClientAddress(), serviceWorkers: 'block' });
   const gate = await gateChunks(context);
   const page = await context.newPage();
   await page.goto(fileRequest.url);

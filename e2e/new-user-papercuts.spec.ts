@@ -73,7 +73,7 @@ test('a generated password is shown once with Copy; a past expiry date is not su
 test('Pause keeps the parts sent and Continue finishes in the same tab without picking the files again; Cancel asks first', async ({ browser, request }) => {
   test.setTimeout(240_000);
   const m = await createMember();
-  const context = await browser.newContext({ extraHTTPHeaders: ownClientAddress() });
+  const context = await browser.newContext({ extraHTTPHeaders: ownClientAddress(), serviceWorkers: 'block' });
   // A slow link, made deterministic: `allow` parts go through, the next one waits until paused.
   const gate = await gateChunks(context);
   const page = await context.newPage();

@@ -79,7 +79,7 @@ test('an addition cut by a reload resumes as an addition: only the missing parts
   writeFileSync(path.join(dir, 'big.bin'), randomBytes(60 * 1024 * 1024));
   writeFileSync(path.join(dir, 'small.txt'), 'small');
 
-  const context = await browser.newContext({ extraHTTPHeaders: ownClientAddress() });
+  const context = await browser.newContext({ extraHTTPHeaders: ownClientAddress(), serviceWorkers: 'block' });
   // `allow` parts go through, the next one waits until the page goes.
   const gate = await gateChunks(context);
   const page = await context.newPage();
