@@ -33,6 +33,18 @@ interface Writer {
   done: Promise<unknown>;
 }
 
+/**
+ * What this process knows of an upload it created: the parts whose markers it wrote (kept
+ * exactly as on disk: set after a marker is written, dropped when one is removed) and how far
+ * any write reached into the data file. The directory is this process's alone, so for such an
+ * upload this is what the disk holds, and listing and completing need not read it back. An
+ * upload created before a restart (or forgotten by the bound) is read from disk as before.
+ */
+interface Ledger {
+  parts: Map<number, PartInfo>;
+  extent: number;
+}
+
 export function createFsMultipart(root: string, resolveKey: (key: string) => string) {
   const area = path.resolve(root, 'multipart');
   const writers = new Map<string, Set<Writer>>();
@@ -52,6 +64,7 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
    * for uploads that never end here.
    */
   const partSizes = new BoundedCache<string, number>({ maxEntries: MAX_KNOWN_UPLOADS });
+  const ledgers = new BoundedCache<string, Ledger>({ maxEntries: MAX_KNOWN_UPLOADS });
   async function partSizeOf(dir: string): Promise<number> {
     const known = partSizes.get(dir);
     if (known !== undefined) return known;
@@ -67,7 +80,9 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
     partSizes.set(dir, partSize);
   }
   function forgetUploads(dirOrParent: string) {
-    partSizes.deleteWhere((d) => d === dirOrParent || d.startsWith(dirOrParent + path.sep));
+    const under = (d: string) => d === dirOrParent || d.startsWith(dirOrParent + path.sep);
+    partSizes.deleteWhere(under);
+    ledgers.deleteWhere(under);
   }
 
   /** Stops every writer of the upload and waits until their files are closed. */
@@ -87,6 +102,8 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
 
   /** The parts whose markers are written, of an upload known to exist (markers read at once). */
   async function partsIn(dir: string): Promise<PartInfo[]> {
+    const known = ledgers.get(dir);
+    if (known) return [...known.parts.values()].sort((a, b) => a.partNumber - b.partNumber);
     const names = (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => /^part-\d{5}$/.test(n));
     const parts = await Promise.all(
       names.map(async (name) => {
@@ -125,6 +142,7 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
       await fs.mkdir(dir);
       await writeNote(path.join(dir, 'meta'), JSON.stringify({ partSize }));
       remember(dir, partSize);
+      ledgers.set(dir, { parts: new Map(), extent: 0 });
       return uploadId;
     },
 
@@ -132,19 +150,26 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
       const dir = uploadDir(key, uploadId);
       if (closing.has(dir)) throw new StorageNotFoundError('no such upload');
       // Registered before the first await, so a complete or abort that starts now waits for it.
-      const progress: WriteState = { wrote: false, stopped: null };
+      const progress: WriteState = { wrote: false, stopped: null, end: 0 };
       const work = (async () => {
         const partSize = await partSizeOf(dir);
         if (size > partSize) throw new Error(`part ${partNumber} is ${size} bytes, more than the upload's part size ${partSize}`);
+        const known = ledgers.get(dir);
         try {
           await writeAt(path.join(dir, 'data'), body, (partNumber - 1) * partSize, size, progress, observe);
         } catch (e) {
           // The part's bytes on disk are no longer what an earlier marker describes.
-          if (progress.wrote) await fs.rm(marker(dir, partNumber), { force: true });
+          if (progress.wrote) {
+            known?.parts.delete(partNumber);
+            await fs.rm(marker(dir, partNumber), { force: true });
+          }
           throw e;
+        } finally {
+          if (known) known.extent = Math.max(known.extent, progress.end);
         }
         const etag = `"${size.toString(16)}-${randomBytes(8).toString('hex')}"`;
         await writeNote(marker(dir, partNumber), `${size} ${etag}`);
+        known?.parts.set(partNumber, { partNumber, size, etag });
         return { etag };
       })();
       const writer: Writer = {
@@ -178,6 +203,7 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
       if (closing.has(dir)) throw new StorageNotFoundError('no such upload');
       // Read while it is still remembered: quiesce() forgets it (one read of `meta` per file saved).
       const partSize = await partSizeOf(dir);
+      const known = ledgers.get(dir);
       // Checked again after the await: the first of two completes has marked it closing.
       if (closing.has(dir)) throw new StorageNotFoundError('no such upload');
       await quiesce(dir);
@@ -194,12 +220,15 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
           total += s.size;
         });
         const data = path.join(dir, 'data');
-        // Every part opened the data file (an empty one too), so it exists: one call, not three.
-        await fs.truncate(data, total).catch(async (e) => {
-          if (!isNotFound(e)) throw e;
-          await (await fs.open(data, constants.O_WRONLY | constants.O_CREAT)).close();
-          await fs.truncate(data, total);
-        });
+        // Every part opened the data file (an empty one too), so it exists: one call, not three;
+        // none when no write of this process reached past the parts named (the file's length).
+        if (known?.extent !== total) {
+          await fs.truncate(data, total).catch(async (e) => {
+            if (!isNotFound(e)) throw e;
+            await (await fs.open(data, constants.O_WRONLY | constants.O_CREAT)).close();
+            await fs.truncate(data, total);
+          });
+        }
         // The target's folder usually exists (the group's other files): made only when missing.
         await fs.rename(data, target).catch(async (e) => {
           if (!isNotFound(e)) throw e;
@@ -212,6 +241,7 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
         // gone, as on S3 (NoSuchUpload), not an fs failure (issue 22, item 9).
         throw isNotFound(e) ? new StorageNotFoundError('no such upload') : e;
       } finally {
+        ledgers.delete(dir);
         closing.delete(dir);
       }
     },
@@ -220,6 +250,7 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
       if (!UPLOAD_ID.test(uploadId)) return;
       const dir = uploadDir(key, uploadId);
       await quiesce(dir);
+      ledgers.delete(dir);
       try {
         await fs.rm(dir, { recursive: true, force: true });
         await pruneEmpty(path.dirname(dir), area);
@@ -283,6 +314,8 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
 interface WriteState {
   /** Whether any byte may have reached the file. */
   wrote: boolean;
+  /** How far into the file this write's bytes reached. */
+  end: number;
   /** Set by complete or abort: no further write may start. */
   stopped: Error | null;
 }
@@ -323,6 +356,8 @@ async function writeAt(file: string, body: Readable, position: number, size: num
         batch = [];
         batchBytes = 0;
         state.wrote = true;
+        // Counted before the call: a write cut short may still have reached this far.
+        state.end = Math.max(state.end, at + bytes);
         const { bytesWritten } = await fh.writev(bufs, at);
         if (bytesWritten !== bytes) await writeRest(fh, Buffer.concat(bufs).subarray(bytesWritten), at + bytesWritten);
       };
