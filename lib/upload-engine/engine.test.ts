@@ -91,6 +91,7 @@ function fakeServer(opts: { mode?: 'direct' | 'proxy'; partSize?: number; parall
       }
     },
   };
+  transport.prefetch = (body) => log.push(`prefetch ${new TextDecoder().decode(body)}`);
   return { transport, parts, attempts, log, maxInFlight: () => maxInFlight };
 }
 
@@ -153,6 +154,20 @@ describe('runShareUpload', () => {
     expect([last.stage, last.loaded, last.total]).toEqual(['finishing', 13, 13]);
     expect(last.files.every((f) => f.done)).toBe(true);
     expect(seen.some((p) => p.loaded > 0 && p.loaded < 13)).toBe(true);
+  });
+
+  it('names each next part to the transport before the part ahead of it is sent (its read overlaps the round trip)', async () => {
+    const s = fakeServer();
+    await runShareUpload(s.transport, [source('a.txt', 'hello world'), source('d/b.txt', 'xy')]);
+    expect(s.log.filter((l) => l.startsWith('PUT') || l.startsWith('prefetch'))).toEqual([
+      'prefetch o wo',
+      'PUT u0:1',
+      'prefetch rld',
+      'PUT u0:2',
+      'prefetch xy',
+      'PUT u0:3',
+      'PUT u1:1',
+    ]);
   });
 
   it('a progress report read later still tells its own moment, file by file', async () => {

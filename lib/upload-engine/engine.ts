@@ -127,6 +127,8 @@ class PartRunner<Body> {
     const worker = async () => {
       while (!this.stop.signal.aborted && next < todo.length) {
         const job = todo[next++];
+        const ahead = todo[next];
+        if (ahead) this.transport.prefetch?.(this.sources.get(ahead.file.clientPath)!.slice(ahead.start, ahead.end), ahead.end - ahead.start);
         try {
           const etag = await this.sendWithRetries(job, retries);
           this.record(job, { partNumber: job.partNumber, etag });

@@ -36,6 +36,12 @@ export interface PutRequest<Body> {
 export interface UploadTransport<Body> {
   json<T>(method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal): Promise<T>;
   put(req: PutRequest<Body>): Promise<{ text: string; etag: string | null }>;
+  /**
+   * A hint that `body` is the next part to go: a transport may start reading it now, so that
+   * its bytes are ready when its put starts (the next part's read overlaps this part's round
+   * trip). Optional; a transport that ignores it reads the body in put as before.
+   */
+  prefetch?(body: Body, length: number): void;
 }
 
 export interface FileProgress {

@@ -79,6 +79,44 @@ describe('nodeTransport.put', () => {
     }
   });
 
+  it('a part read ahead is sent with the bytes the file holds; a read ahead that failed is tried again at the put', async () => {
+    const received: Buffer[] = [];
+    const echo = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c) => chunks.push(c));
+      req.on('end', () => {
+        received.push(Buffer.concat(chunks));
+        res.end('{}');
+      });
+    });
+    await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
+    const dir = path.join(os.tmpdir(), `htmls-ahead-${process.pid}`);
+    const a = `${dir}-a.bin`;
+    const later = `${dir}-later.bin`;
+    const bytes = randomBytes(20_000);
+    writeFileSync(a, bytes);
+    try {
+      const t = nodeTransport(`http://127.0.0.1:${(echo.address() as { port: number }).port}`, undefined);
+      const put = (file: string, start: number, end: number) => t.put({ url: '/x', api: true, headers: {}, body: { file, start, end }, length: end - start, signal: new AbortController().signal, onProgress: () => {} });
+      t.prefetch!({ file: a, start: 100, end: 10_100 }, 10_000);
+      t.prefetch!({ file: later, start: 0, end: 5 }, 5);
+      await put(a, 100, 10_100);
+      expect(received.at(-1)!.equals(bytes.subarray(100, 10_100))).toBe(true);
+      // Missing when it was read ahead, there when its turn came.
+      writeFileSync(later, 'hello');
+      await put(later, 0, 5);
+      expect(received.at(-1)!.toString()).toBe('hello');
+      // Read ahead and then changed: the put of a range read ahead once is read again when sent again.
+      writeFileSync(later, 'HELLO');
+      await put(later, 0, 5);
+      expect(received.at(-1)!.toString()).toBe('HELLO');
+    } finally {
+      await new Promise((r) => echo.close(r));
+      rmSync(a, { force: true });
+      rmSync(later, { force: true });
+    }
+  });
+
   it('an unreadable file is a local error (status -1), not a network error to retry', async () => {
     const t = nodeTransport(base, undefined);
     await expect(

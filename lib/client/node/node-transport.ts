@@ -48,17 +48,39 @@ export async function apiRequest<T>(baseUrl: string, token: string | undefined, 
 
 export function nodeTransport(baseUrl: string, token: string | undefined): UploadTransport<FileRange> {
   const auth: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+  // Small parts read ahead (prefetch), by range; at most PREFETCHED of them, each ≤ READ_BUFFER.
+  const ahead = new Map<string, Promise<Buffer>>();
+  const rangeKey = (r: FileRange) => `${r.start}:${r.end}:${r.file}`;
   return {
     json: <T>(method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal) => apiRequest<T>(baseUrl, token, method, path, body, signal),
-    put: (req) => putRange(req.api ? baseUrl + req.url : req.url, req.api ? { ...auth, ...req.headers } : req.headers, req),
+    put: (req) => {
+      const key = rangeKey(req.body);
+      const early = ahead.get(key);
+      ahead.delete(key);
+      // A read ahead that failed is tried again: the file may be readable now.
+      const read = early ? () => early.catch(() => readRange(req.body, req.length)) : undefined;
+      return putRange(req.api ? baseUrl + req.url : req.url, req.api ? { ...auth, ...req.headers } : req.headers, req, read);
+    },
+    prefetch: (range, length) => {
+      if (length === 0 || length > READ_BUFFER) return;
+      const key = rangeKey(range);
+      if (ahead.has(key)) return;
+      const read = readRange(range, length);
+      read.catch(() => {});
+      ahead.set(key, read);
+      if (ahead.size > PREFETCHED) ahead.delete(ahead.keys().next().value!);
+    },
   };
 }
+
+/** Parts read ahead and not yet sent: one per worker is all a prefetch one part ahead needs. */
+const PREFETCHED = 4;
 
 /**
  * One PUT of a file range. Every listener it adds (on the attempt's signal, on the file) is
  * gone when it settles, and a failed attempt closes its file.
  */
-function putRange(url: string, headers: Record<string, string>, req: PutRequest<FileRange>): Promise<{ text: string; etag: string | null }> {
+function putRange(url: string, headers: Record<string, string>, req: PutRequest<FileRange>, readAhead?: () => Promise<Buffer>): Promise<{ text: string; etag: string | null }> {
   const { body: range, length, signal } = req;
   return new Promise((resolve, reject) => {
     const u = new URL(url);
@@ -94,7 +116,7 @@ function putRange(url: string, headers: Record<string, string>, req: PutRequest<
     if (length === 0) return void request.end();
     if (length <= READ_BUFFER) {
       // One read fills the stream's buffer anyway: read it and send it, without a stream.
-      void readRange(range, length).then(
+      void (readAhead ? readAhead() : readRange(range, length)).then(
         (bytes) => {
           if (settled) return;
           req.onProgress(length);
