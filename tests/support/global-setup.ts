@@ -1,4 +1,6 @@
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 // @ts-expect-error plain ESM helper shared with npm start
 import { ensureBuilt } from '../../scripts/build-hash.mjs';
@@ -28,6 +30,11 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   process.chdir(ROOT);
+  // Every temporary directory of the run — the files' data directories, the CLI's homes, the
+  // files tests write — is made under one directory (the test processes inherit TMPDIR), which
+  // goes when the run ends: a run used to leave a gigabyte or more in the system's /tmp.
+  const runDir = mkdtempSync(path.join(os.tmpdir(), 'htmls-run-'));
+  process.env.TMPDIR = runDir;
   // HTMLS_REQUIRE=postgres,s3: fail the run now if this configuration is not the one asked for.
   for (const s of requiredServices()) missingReason(s);
   ensureBuilt({ quiet: true });
@@ -44,6 +51,6 @@ export default async function setup(project: TestProject) {
   project.provide('serverTemplate', template);
   return async () => {
     if (env.DATABASE_URL) await dropTestDatabase(env.DATABASE_URL).catch(() => {});
-    if (template.dataDir) rmSync(template.dataDir, { recursive: true, force: true });
+    rmSync(runDir, { recursive: true, force: true });
   };
 }
