@@ -158,9 +158,11 @@ export function createFsMultipart(root: string, resolveKey: (key: string) => str
         try {
           await writeAt(path.join(dir, 'data'), body, (partNumber - 1) * partSize, size, progress, observe);
         } catch (e) {
-          // The part's bytes on disk are no longer what an earlier marker describes.
+          // The part's bytes on disk are no longer what an earlier marker describes. The upload is
+          // read from disk from now on: a send of the same part overlapping this one may write
+          // its marker while this removal runs, and only the disk says which of the two won.
           if (progress.wrote) {
-            known?.parts.delete(partNumber);
+            ledgers.delete(dir);
             await fs.rm(marker(dir, partNumber), { force: true });
           }
           throw e;
