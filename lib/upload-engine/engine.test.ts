@@ -92,6 +92,7 @@ function fakeServer(opts: { mode?: 'direct' | 'proxy'; partSize?: number; parall
     },
   };
   transport.prefetch = (body) => log.push(`prefetch ${new TextDecoder().decode(body)}`);
+  transport.dropPrefetched = () => log.push('drop prefetched');
   return { transport, parts, attempts, log, maxInFlight: () => maxInFlight };
 }
 
@@ -159,7 +160,7 @@ describe('runShareUpload', () => {
   it('names each next part to the transport before the part ahead of it is sent (its read overlaps the round trip)', async () => {
     const s = fakeServer();
     await runShareUpload(s.transport, [source('a.txt', 'hello world'), source('d/b.txt', 'xy')]);
-    expect(s.log.filter((l) => l.startsWith('PUT') || l.startsWith('prefetch'))).toEqual([
+    expect(s.log.filter((l) => l.startsWith('PUT') || l.includes('prefetch'))).toEqual([
       'prefetch o wo',
       'PUT u0:1',
       'prefetch rld',
@@ -167,7 +168,16 @@ describe('runShareUpload', () => {
       'prefetch xy',
       'PUT u0:3',
       'PUT u1:1',
+      'drop prefetched',
     ]);
+  });
+
+  it('lets go of what was read ahead when the parts stop on a failure too', async () => {
+    const s = fakeServer({ fail: (url) => (url.includes('partNumber=2') ? new ApiError(403, 'forbidden', 'no') : null) });
+    await expect(runShareUpload(s.transport, [source('a.txt', 'hello world')])).rejects.toMatchObject({ code: 'forbidden' });
+    const seen = s.log.filter((l) => l.startsWith('PUT') || l.includes('prefetch'));
+    expect(seen.slice(0, 3)).toEqual(['prefetch o wo', 'PUT u0:1', 'prefetch rld']);
+    expect(seen.at(-1)).toBe('drop prefetched');
   });
 
   it('a progress report read later still tells its own moment, file by file', async () => {

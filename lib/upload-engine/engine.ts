@@ -139,7 +139,12 @@ class PartRunner<Body> {
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(parallel, Math.max(1, todo.length)) }, worker));
+    try {
+      await Promise.all(Array.from({ length: Math.min(parallel, Math.max(1, todo.length)) }, worker));
+    } finally {
+      // A later run on this transport (a resume after a failure) reads its parts afresh.
+      this.transport.dropPrefetched?.();
+    }
     if (failure) throw failure.error;
     if (this.stop.signal.aborted) throw cancelled();
   }

@@ -42,6 +42,8 @@ export interface UploadTransport<Body> {
    * trip). Optional; a transport that ignores it reads the body in put as before.
    */
   prefetch?(body: Body, length: number): void;
+  /** The parts are over (sent, failed or cancelled): what was read ahead and not sent is let go. */
+  dropPrefetched?(): void;
 }
 
 export interface FileProgress {

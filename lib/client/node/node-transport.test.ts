@@ -110,6 +110,12 @@ describe('nodeTransport.put', () => {
       writeFileSync(later, 'HELLO');
       await put(later, 0, 5);
       expect(received.at(-1)!.toString()).toBe('HELLO');
+      // Read ahead for a run that then stopped: a later run sends what the file holds by then.
+      t.prefetch!({ file: later, start: 0, end: 5 }, 5);
+      t.dropPrefetched!();
+      writeFileSync(later, 'world');
+      await put(later, 0, 5);
+      expect(received.at(-1)!.toString()).toBe('world');
     } finally {
       await new Promise((r) => echo.close(r));
       rmSync(a, { force: true });

@@ -46,20 +46,25 @@ export async function apiRequest<T>(baseUrl: string, token: string | undefined, 
   return parseResponse<T>(res);
 }
 
-export function nodeTransport(baseUrl: string, token: string | undefined): UploadTransport<FileRange> {
-  const auth: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+/** `token` may be a function: a guest's upload token is known only once the init has answered. */
+export function nodeTransport(baseUrl: string, token: string | undefined | (() => string | undefined)): UploadTransport<FileRange> {
+  const current = typeof token === 'function' ? token : () => token;
+  const auth = (): Record<string, string> => {
+    const t = current();
+    return t ? { Authorization: `Bearer ${t}` } : {};
+  };
   // Small parts read ahead (prefetch), by range; at most PREFETCHED of them, each ≤ READ_BUFFER.
   const ahead = new Map<string, Promise<Buffer>>();
   const rangeKey = (r: FileRange) => `${r.start}:${r.end}:${r.file}`;
   return {
-    json: <T>(method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal) => apiRequest<T>(baseUrl, token, method, path, body, signal),
+    json: <T>(method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal) => apiRequest<T>(baseUrl, current(), method, path, body, signal),
     put: (req) => {
       const key = rangeKey(req.body);
       const early = ahead.get(key);
       ahead.delete(key);
       // A read ahead that failed is tried again: the file may be readable now.
       const read = early ? () => early.catch(() => readRange(req.body, req.length)) : undefined;
-      return putRange(req.api ? baseUrl + req.url : req.url, req.api ? { ...auth, ...req.headers } : req.headers, req, read);
+      return putRange(req.api ? baseUrl + req.url : req.url, req.api ? { ...auth(), ...req.headers } : req.headers, req, read);
     },
     prefetch: (range, length) => {
       if (length === 0 || length > READ_BUFFER) return;
@@ -70,6 +75,7 @@ export function nodeTransport(baseUrl: string, token: string | undefined): Uploa
       ahead.set(key, read);
       if (ahead.size > PREFETCHED) ahead.delete(ahead.keys().next().value!);
     },
+    dropPrefetched: () => ahead.clear(),
   };
 }
 

@@ -11,11 +11,11 @@ import { endpointPath, endpoints, type EndpointName } from '../../contract/endpo
 import { LIST_FIELD, pageQueryString, type ListEntry, type ListName, type ListPage, type PageQuery } from '../../contract/list-types';
 import type { BodyOf, ResponseOf } from '../../contract/operations';
 import { runShareUpload } from '../../upload-engine/engine';
-import type { UploadPlan, UploadProgress, UploadTransport } from '../../upload-engine/types';
+import type { UploadPlan, UploadProgress } from '../../upload-engine/types';
 import { ApiError } from '../api';
 import { appendSiteFields, type SiteFields } from '../site-fields';
 import { collectFiles } from './local-files';
-import { apiRequest, fileSource, nodeTransport, type FileRange } from './node-transport';
+import { apiRequest, fileSource, nodeTransport } from './node-transport';
 import { fingerprint, readState, removeState, stateRecorder, writeState, type UploadState } from './upload-state';
 import type { ProjectDto } from '@/lib/hosting/project-dto';
 import type { ShareDto } from '@/lib/shares/share-dto';
@@ -188,10 +188,7 @@ export class HtmlsClient {
     const saved = await readState(stateFile);
     let uploadToken: string | undefined;
     // Every protocol call after the init carries the upload token; the init itself needs none.
-    const transport: UploadTransport<FileRange> = {
-      json: (method, p, body, signal) => apiRequest(this.baseUrl, uploadToken, method, p, body, signal),
-      put: (req) => nodeTransport(this.baseUrl, uploadToken).put(req),
-    };
+    const transport = nodeTransport(this.baseUrl, () => uploadToken);
     let recorder: ReturnType<typeof stateRecorder> | undefined;
     let partsStored = 0;
     const run = (resume?: UploadState) => {
