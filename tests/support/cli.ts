@@ -16,7 +16,7 @@ export interface CliRun {
 export function startCli(args: string[], env: Record<string, string>, cwd = ROOT) {
   const proc = spawn(process.execPath, [path.join(ROOT, 'bin/htmls.mjs'), ...args], {
     cwd,
-    env: { PATH: process.env.PATH, HOME: env.HTMLS_CONFIG_DIR, HTMLS_NO_KEYRING: '1', ...env } as unknown as NodeJS.ProcessEnv,
+    env: { PATH: process.env.PATH, HOME: env.HTMLS_CONFIG_DIR, TMPDIR: process.env.TMPDIR, HTMLS_NO_KEYRING: '1', ...env } as unknown as NodeJS.ProcessEnv,
   });
   let stdout = '';
   let stderr = '';

@@ -48,7 +48,7 @@ export async function freePorts(n: number): Promise<number[]> {
 export function migrate(env: { DATA_DIR?: string; DATABASE_URL?: string }): SpawnSyncReturns<string> {
   return spawnSync(process.execPath, ['scripts/start.mjs', '--migrate', '--no-build'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR, NODE_ENV: 'production', ...env },
     encoding: 'utf8',
   });
 }
@@ -68,6 +68,8 @@ export async function startServer(env: Record<string, string | undefined> = {}):
   const base: Record<string, string | undefined> = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
+    // The run's temporary directory (tests/support/global-setup.ts), removed when it ends.
+    TMPDIR: process.env.TMPDIR,
     NODE_ENV: 'production',
     NEXT_TELEMETRY_DISABLED: '1',
     HOST: '127.0.0.1',
