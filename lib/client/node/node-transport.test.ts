@@ -21,6 +21,21 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise((r) => server.close(r)));
 
+/** A server that keeps each PUT's body, in order. */
+async function echoServer(): Promise<{ url: string; received: Buffer[]; close: () => Promise<void> }> {
+  const received: Buffer[] = [];
+  const echo = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      received.push(Buffer.concat(chunks));
+      res.end('{}');
+    });
+  });
+  await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(echo.address() as { port: number }).port}`, received, close: () => new Promise((r) => echo.close(() => r())) };
+}
+
 describe('nodeTransport.put', () => {
   it('streams a file range with its exact length and lets go of the signal once done (no listener piles up)', async () => {
     const file = path.join(os.tmpdir(), `htmls-range-${process.pid}.bin`);
@@ -44,21 +59,12 @@ describe('nodeTransport.put', () => {
   });
 
   it('sends exactly the range asked for, a small one read at once and a large one streamed; a file that shrank is a local error', async () => {
-    const received: Buffer[] = [];
-    const echo = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c) => chunks.push(c));
-      req.on('end', () => {
-        received.push(Buffer.concat(chunks));
-        res.end('{}');
-      });
-    });
-    await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
+    const { url, received, close } = await echoServer();
     const file = path.join(os.tmpdir(), `htmls-range-bytes-${process.pid}.bin`);
     const bytes = randomBytes(3 * 1024 * 1024);
     writeFileSync(file, bytes);
     try {
-      const t = nodeTransport(`http://127.0.0.1:${(echo.address() as { port: number }).port}`, undefined);
+      const t = nodeTransport(url, undefined);
       const put = (start: number, end: number) => t.put({ url: '/x', api: true, headers: {}, body: { file, start, end }, length: end - start, signal: new AbortController().signal, onProgress: () => {} });
       for (const [start, end] of [
         [5, 10_005],
@@ -74,29 +80,20 @@ describe('nodeTransport.put', () => {
         await expect(put(start, end)).rejects.toMatchObject({ status: -1, code: 'local_file_error' });
       }
     } finally {
-      await new Promise((r) => echo.close(r));
+      await close();
       rmSync(file, { force: true });
     }
   });
 
   it('a part read ahead is sent with the bytes the file holds; a read ahead that failed is tried again at the put', async () => {
-    const received: Buffer[] = [];
-    const echo = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c) => chunks.push(c));
-      req.on('end', () => {
-        received.push(Buffer.concat(chunks));
-        res.end('{}');
-      });
-    });
-    await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
+    const { url, received, close } = await echoServer();
     const dir = path.join(os.tmpdir(), `htmls-ahead-${process.pid}`);
     const a = `${dir}-a.bin`;
     const later = `${dir}-later.bin`;
     const bytes = randomBytes(20_000);
     writeFileSync(a, bytes);
     try {
-      const t = nodeTransport(`http://127.0.0.1:${(echo.address() as { port: number }).port}`, undefined);
+      const t = nodeTransport(url, undefined);
       const put = (file: string, start: number, end: number) => t.put({ url: '/x', api: true, headers: {}, body: { file, start, end }, length: end - start, signal: new AbortController().signal, onProgress: () => {} });
       t.prefetch!({ file: a, start: 100, end: 10_100 }, 10_000);
       t.prefetch!({ file: later, start: 0, end: 5 }, 5);
@@ -117,7 +114,7 @@ describe('nodeTransport.put', () => {
       await put(later, 0, 5);
       expect(received.at(-1)!.toString()).toBe('world');
     } finally {
-      await new Promise((r) => echo.close(r));
+      await close();
       rmSync(a, { force: true });
       rmSync(later, { force: true });
     }
