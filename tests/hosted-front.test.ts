@@ -36,11 +36,11 @@ async function warm(path: string, opts: Parameters<typeof site>[2] = {}) {
 async function missed(path: string, opts: Parameters<typeof site>[2] = {}) {
   const hits = frontHits();
   const r = await site('GET', path, opts);
-  expect(frontHits()).toBe(hits);
+  // On a failure: which request the front answered, and with what.
+  expect(frontHits(), `GET ${path}${opts.cookie ? ' with a cookie' : ''}: ${r.status} ${r.text.slice(0, 60)}`).toBe(hits);
   return r;
 }
 
-/** Removes the one object of `size` bytes from the file store, behind the service's back. */
 /** Removes the one stored object of this size behind the service's back (fs directory or bucket). */
 async function removeStoredObject(size: number) {
   const objects = (await testStore().list('')).filter((o) => o.size === size);
