@@ -115,6 +115,11 @@ const schema = z.object({
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
   /** Seconds before a failed webhook delivery's first retry; later retries wait 60, 360, 1440, 3600 and 7200 times this. */
   WEBHOOK_RETRY_SECONDS: z.coerce.number().min(0.01).max(3600).default(5),
+  /**
+   * scrypt's cost for passwords hashed from now on, as log2 of N (r=8, p=1): 15 is 32 MiB and
+   * ~100 ms a hash; each step up doubles both. A stored hash keeps the cost it was made with.
+   */
+  PASSWORD_SCRYPT_LOG_N: z.coerce.number().int().min(10).max(20).default(15),
   /** Days download activity and events are kept. */
   ACTIVITY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** E-mail notifications: smtp://user:pass@host:587 or smtps://…:465; unset: no e-mail. */
@@ -179,6 +184,8 @@ export type Env = {
   requestTimeoutMs: number;
   stallTimeoutMs: number;
   maxDownloadsPerIp: number;
+  /** scrypt's log2 N for new password hashes (lib/auth/passwords.ts). */
+  passwordScryptLogN: number;
   fileRequests: 'off' | 'admin' | 'members';
   requestMaxBytes?: number;
   requestMaxPending: number;
@@ -263,6 +270,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     requestTimeoutMs: v.REQUEST_TIMEOUT_SECONDS * 1000,
     stallTimeoutMs: v.STALL_TIMEOUT_SECONDS * 1000,
     maxDownloadsPerIp: v.MAX_DOWNLOADS_PER_IP,
+    passwordScryptLogN: v.PASSWORD_SCRYPT_LOG_N,
     fileRequests: v.FILE_REQUESTS,
     requestMaxBytes: v.REQUEST_MAX_BYTES,
     requestMaxPending: v.REQUEST_MAX_PENDING,

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ROOT, TEST_ADMIN_TOKEN, tempDir } from './server';
+import { ROOT, TEST_ADMIN_TOKEN, TEST_SCRYPT_LOG_N, tempDir } from './server';
 
 /** What the compiled server module exports (server.ts): the service without the process around it. */
 interface ServerModule {
@@ -61,6 +61,7 @@ export async function startInProcess(env: Record<string, string | undefined> = {
     DATA_DIR: dataDir,
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     TRUST_PROXY: '1',
+    PASSWORD_SCRYPT_LOG_N: TEST_SCRYPT_LOG_N,
     ...env,
   };
   let out = '';

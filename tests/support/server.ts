@@ -6,6 +6,12 @@ import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
+/**
+ * The test servers hash passwords at scrypt's lowest cost (N=2^10, ~1/30 of the default's time):
+ * the same code and format, and the suite makes hundreds of members. tests/security-scrypt.test.ts
+ * runs at the default cost, where a hash's time is what it is about.
+ */
+export const TEST_SCRYPT_LOG_N = '10';
 
 export interface RunningServer {
   url: string;
@@ -77,6 +83,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     DATA_DIR: dataDir,
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     TRUST_PROXY: '1',
+    PASSWORD_SCRYPT_LOG_N: TEST_SCRYPT_LOG_N,
   };
   // A PORT of the test's choosing would put the hosted listener on PORT + 1, which another
   // process may hold: that listener gets a port drawn free too.
