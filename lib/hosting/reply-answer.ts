@@ -37,6 +37,11 @@ export interface ReplyChecks {
   fresh(): boolean;
   /** Whether this unlock cookie was accepted before for this subject under the current key. */
   unlocked(subject: string, value: string | undefined): boolean;
+  /**
+   * Called once a request is to be answered here, before a byte of the reply is written: a
+   * count kept with it (the hosted front's hits) includes the answer before the client has it.
+   */
+  answering?(): void;
 }
 
 const MAX_ENTRIES = 20_000;
@@ -78,6 +83,7 @@ export function answerFrom(replies: BoundedCache<string, ReplyEntry>, checks: Re
     hit.hits = 0;
     replies.get(key);
   }
+  checks.answering?.();
   try {
     res.writeHead(status, hit.raw);
   } catch (e) {
