@@ -106,6 +106,10 @@ function bundle() {
       outdir: ${JSON.stringify(path.dirname(SERVER_BUNDLE))},
       outExtension: { '.js': '.mjs' },
       packages: 'external',
+      // A dynamic import stays one (a chunk of its own): the S3 store and its SDK load only with
+      // STORAGE=s3, so neither a server on the file store nor its hosted front pays for them.
+      splitting: true,
+      chunkNames: 'chunks/[name]-[hash]',
       alias: { 'server-only': './scripts/server-only-noop.mjs' },
       sourcemap: 'linked',
     });
