@@ -70,28 +70,26 @@ export async function benchSmallFiles(ctx: BenchContext): Promise<void> {
   const theirs: number[] = [];
   const made: string[] = [];
   try {
-    // Two rounds each, not counted: the server and this client process have just started, and
-    // their first rounds run code not yet compiled — init and complete run once a round, so they
-    // take a few rounds to be optimised (a CLI talks to a server that has been up). A round is
-    // about a second: the median is of at least 5.
-    const warmOurs: number[] = [];
-    const warmTheirs: number[] = [];
-    for (let i = 0; i < 2; i++) {
-      const t0 = performance.now();
-      made.push((await client.uploadShare([dir], { stateDir: path.join(ctx.work, 'state') })).id);
-      warmOurs.push(performance.now() - t0);
-      warmTheirs.push(await putAll(bare.url, files, caps.parallel));
-    }
-    log(`  small files, first rounds (not counted): ours ${warmOurs.map((m) => fmt(m)).join(', ')} ms; bare ${warmTheirs.map((m) => fmt(m)).join(', ')} ms`);
-    for (let i = 0; i < Math.max(RUNS, 5); i++) {
+    /** One round: our share (init, parts, complete), then the bare server's PUTs, each after a `sync`. */
+    const round = async () => {
       // Each side starts with nothing of the other's left to write back (500 new files a round).
       spawnSync('sync');
       const t0 = performance.now();
-      const share = await client.uploadShare([dir], { stateDir: path.join(ctx.work, 'state') });
-      ours.push(performance.now() - t0);
-      made.push(share.id);
+      made.push((await client.uploadShare([dir], { stateDir: path.join(ctx.work, 'state') })).id);
+      const mine = performance.now() - t0;
       spawnSync('sync');
-      theirs.push(await putAll(bare.url, files, caps.parallel));
+      return [mine, await putAll(bare.url, files, caps.parallel)] as const;
+    };
+    // Two rounds, not counted: the server and this client process have just started, and their
+    // first rounds run code not yet compiled — init and complete run once a round, so they take
+    // a few rounds to be optimised (a CLI talks to a server that has been up). A round is about
+    // a second: the median is of at least 5.
+    const warm = [await round(), await round()];
+    log(`  small files, first rounds (not counted): ours ${warm.map(([m]) => fmt(m)).join(', ')} ms; bare ${warm.map(([, b]) => fmt(b)).join(', ')} ms`);
+    for (let i = 0; i < Math.max(RUNS, 5); i++) {
+      const [mine, bareMs] = await round();
+      ours.push(mine);
+      theirs.push(bareMs);
     }
   } finally {
     bare.stop();

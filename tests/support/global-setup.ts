@@ -1,11 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 // @ts-expect-error plain ESM helper shared with npm start
 import { ensureBuilt } from '../../scripts/build-hash.mjs';
 import { postgresUrl } from './env';
 import { missingReason, requiredServices } from './requires';
+import { useRunDir } from './run-dir';
 import { migrate, ROOT, tempDir } from './server';
 import { createTestDatabase, dropTestDatabase } from './services';
 
@@ -30,11 +28,7 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   process.chdir(ROOT);
-  // Every temporary directory of the run — the files' data directories, the CLI's homes, the
-  // files tests write — is made under one directory (the test processes inherit TMPDIR), which
-  // goes when the run ends: a run used to leave a gigabyte or more in the system's /tmp.
-  const runDir = mkdtempSync(path.join(os.tmpdir(), 'htmls-run-'));
-  process.env.TMPDIR = runDir;
+  const removeRunDir = useRunDir('htmls-run-');
   // HTMLS_REQUIRE=postgres,s3: fail the run now if this configuration is not the one asked for.
   for (const s of requiredServices()) missingReason(s);
   ensureBuilt({ quiet: true });
@@ -51,11 +45,6 @@ export default async function setup(project: TestProject) {
   project.provide('serverTemplate', template);
   return async () => {
     if (env.DATABASE_URL) await dropTestDatabase(env.DATABASE_URL).catch(() => {});
-    // A server a timed-out test left running may still write there: retried, and never a failure.
-    try {
-      rmSync(runDir, { recursive: true, force: true, maxRetries: 5 });
-    } catch (e) {
-      console.warn(`could not remove ${runDir}: ${(e as Error).message}`);
-    }
+    removeRunDir();
   };
 }
