@@ -117,9 +117,10 @@ const schema = z.object({
   WEBHOOK_RETRY_SECONDS: z.coerce.number().min(0.01).max(3600).default(5),
   /**
    * scrypt's cost for passwords hashed from now on, as log2 of N (r=8, p=1): 15 is 32 MiB and
-   * ~100 ms a hash; each step up doubles both. A stored hash keeps the cost it was made with.
+   * ~100 ms a hash; each step up doubles both. A stored hash is checked at the cost it was made
+   * with, and a member's is made again at this one when they sign in.
    */
-  PASSWORD_SCRYPT_LOG_N: z.coerce.number().int().min(10).max(20).default(15),
+  PASSWORD_SCRYPT_LOG_N: z.coerce.number().int().min(10).max(18).default(15),
   /** Days download activity and events are kept. */
   ACTIVITY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** E-mail notifications: smtp://user:pass@host:587 or smtps://…:465; unset: no e-mail. */

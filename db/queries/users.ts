@@ -47,6 +47,18 @@ export async function updateUser(
 }
 
 /**
+ * Stores a member's password hash made again (at another scrypt cost) for the same password,
+ * unless the password changed meanwhile (`was` is no longer stored). Not a password change:
+ * sessions stay as they are.
+ */
+export async function replacePasswordHash(db: Db, id: string, was: string, next: string): Promise<void> {
+  await db
+    .update(users)
+    .set({ passwordHash: next })
+    .where(and(eq(users.id, id), eq(users.passwordHash, was)));
+}
+
+/**
  * Deletes a user with everything they own in one transaction: the deletion of every share's
  * bytes is recorded (storage_gc), then the shares (items and pending uploads cascade) and the
  * user (sessions cascade) are dropped. Returns the storage_gc ids to run after commit, or null

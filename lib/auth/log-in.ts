@@ -1,10 +1,10 @@
 import 'server-only';
-import { findUserByUsername } from '@/db/queries/users';
+import { findUserByUsername, replacePasswordHash } from '@/db/queries/users';
 import { AppError } from '../errors';
 import type { Runtime } from '../runtime';
 import { toUserDto, type UserDto } from '../users/user-dto';
 import { isAdminToken } from './admin-credential';
-import { verifyAgainstDummy, verifyPassword } from './passwords';
+import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from './passwords';
 import { createAdminSession, createMemberSession } from './sessions';
 
 export interface LogInResult {
@@ -33,6 +33,14 @@ export async function logIn(
   const ok = user ? await verifyPassword(password, user.passwordHash) : await verifyAgainstDummy(password);
   if (!user || !ok) throw invalid();
   if (user.status !== 'active') throw new AppError('account_disabled', 'This account is disabled');
+  // Made at another cost than the one set now: stored again at this one, so the member's sign-in
+  // takes as long as one for a name that does not exist. Best effort: a failure here (the hash
+  // queue full) leaves the old hash, which still works, and the sign-in goes on.
+  if (needsRehash(user.passwordHash)) {
+    await hashPassword(password)
+      .then((next) => replacePasswordHash(rt.db, user.id, user.passwordHash, next))
+      .catch(() => {});
+  }
   const s = await createMemberSession(rt, user.id);
   return { kind: 'member', role: user.role, user: toUserDto(user), token: s.token, expiresAt: s.expiresAt };
 }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, scryptSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hashPassword, verifyPassword } from './passwords';
+import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from './passwords';
 
 describe('verifyPassword', () => {
   it('checks scrypt hashes at the cost they were made with', async () => {
@@ -22,9 +22,28 @@ describe('verifyPassword', () => {
 
   it('refuses a stored hash whose cost is out of bounds, without hashing at it', async () => {
     const stored = await hashPassword('correct horse', 10);
-    for (const bad of ['v3:9:', 'v3:21:', 'v3:40:', 'v3:x:', 'v3::']) {
+    for (const bad of ['v3:9:', 'v3:09:', 'v3:19:', 'v3:20:', 'v3:40:', 'v3:x:', 'v3::']) {
       expect(await verifyPassword('correct horse', stored.replace('v3:10:', bad))).toBe(false);
     }
+  });
+
+  it('tells a hash made at another cost than the one set now, so a sign-in stores it again', async () => {
+    const at11 = await hashPassword('correct horse', 11);
+    expect(needsRehash(at11, 11)).toBe(false);
+    expect(needsRehash(at11, 12)).toBe(true);
+    expect(needsRehash('v2:c2FsdA:aGFzaA', 15)).toBe(false);
+    expect(needsRehash('v2:c2FsdA:aGFzaA', 16)).toBe(true);
+    // Not ours to make again: a guest password's legacy SHA-256, or anything unknown.
+    expect(needsRehash(createHash('sha256').update('x').digest('hex'), 15)).toBe(false);
+    expect(needsRehash('v1:whatever', 15)).toBe(false);
+  });
+
+  it('an unknown name refused while the hash queue is full is checked normally afterwards (no refusal kept)', async () => {
+    // 2 hashes run and 16 wait: the next one is refused at once.
+    const filling = Array.from({ length: 18 }, () => hashPassword('filler', 10));
+    await expect(verifyAgainstDummy('guess')).rejects.toMatchObject({ code: 'rate_limited' });
+    await Promise.all(filling);
+    await expect(verifyAgainstDummy('guess')).resolves.toBe(false);
   });
 
   it('still accepts the older plain SHA-256 hex hashes of guest passwords (any case), and nothing else', async () => {

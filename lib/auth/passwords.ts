@@ -47,6 +47,9 @@ const R = 8;
 const KEYLEN = 32;
 /** What `v2:` hashes (before the cost could be set) were made with. */
 const V2_LOG_N = 15;
+/** The bounds of PASSWORD_SCRYPT_LOG_N (lib/env.ts): 2^18 is 256 MiB a hash, two at a time. */
+export const MIN_LOG_N = 10;
+export const MAX_LOG_N = 18;
 
 /** `v3:<log2 N>:<salt>:<hash>`, salt and hash base64url: the cost set when it was made. */
 export async function hashPassword(password: string, logN = getEnv().passwordScryptLogN): Promise<string> {
@@ -59,8 +62,20 @@ export async function hashPassword(password: string, logN = getEnv().passwordScr
 function parseScrypt(stored: string): { logN: number; salt: Buffer; expected: Buffer } | null {
   const parts = stored.split(':');
   if (parts.length === 3 && parts[0] === 'v2') return { logN: V2_LOG_N, salt: Buffer.from(parts[1], 'base64url'), expected: Buffer.from(parts[2], 'base64url') };
-  if (parts.length !== 4 || parts[0] !== 'v3' || !/^(1\d|20)$/.test(parts[1])) return null;
-  return { logN: Number(parts[1]), salt: Buffer.from(parts[2], 'base64url'), expected: Buffer.from(parts[3], 'base64url') };
+  if (parts.length !== 4 || parts[0] !== 'v3' || !/^\d\d$/.test(parts[1])) return null;
+  const logN = Number(parts[1]);
+  if (logN < MIN_LOG_N || logN > MAX_LOG_N) return null;
+  return { logN, salt: Buffer.from(parts[2], 'base64url'), expected: Buffer.from(parts[3], 'base64url') };
+}
+
+/**
+ * Whether a member's stored hash was made at another cost than the one set now: their sign-in
+ * then stores a new one (lib/auth/log-in.ts). Until it does, a wrong password for them takes
+ * another time than one for a name that does not exist (checked at the cost set now).
+ */
+export function needsRehash(stored: string, logN = getEnv().passwordScryptLogN): boolean {
+  const made = parseScrypt(stored);
+  return made !== null && made.logN !== logN;
 }
 
 /** Accepts v3 and v2 scrypt hashes, at the cost each was made with, and legacy plain SHA-256 hex hashes. */
@@ -78,7 +93,11 @@ let dummy: Promise<string> | undefined;
 
 /** Burns the same time as a real check, so an unknown user looks like a wrong password. */
 export async function verifyAgainstDummy(password: string): Promise<false> {
-  dummy ??= hashPassword(randomBytes(16).toString('hex'));
+  // A hash refused (the queue full) is not kept: the next check makes it again.
+  dummy ??= hashPassword(randomBytes(16).toString('hex')).catch((e) => {
+    dummy = undefined;
+    throw e;
+  });
   await verifyPassword(password, await dummy);
   return false;
 }
