@@ -92,9 +92,9 @@ export async function verifyPassword(password: string, stored: string): Promise<
 let dummy: Promise<string> | undefined;
 
 /** Burns the same time as a real check, so an unknown user looks like a wrong password. */
-export async function verifyAgainstDummy(password: string): Promise<false> {
+export async function verifyAgainstDummy(password: string, logN = getEnv().passwordScryptLogN): Promise<false> {
   // A hash refused (the queue full) is not kept: the next check makes it again.
-  dummy ??= hashPassword(randomBytes(16).toString('hex')).catch((e) => {
+  dummy ??= hashPassword(randomBytes(16).toString('hex'), logN).catch((e) => {
     dummy = undefined;
     throw e;
   });
