@@ -2,6 +2,10 @@ import path from 'node:path';
 import { z } from 'zod';
 import { processState } from './process-state';
 
+/** The bounds of PASSWORD_SCRYPT_LOG_N: 2^18 is 256 MiB a hash (lib/auth/passwords.ts runs two at a time). */
+export const SCRYPT_LOG_N_MIN = 10;
+export const SCRYPT_LOG_N_MAX = 18;
+
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -120,7 +124,7 @@ const schema = z.object({
    * ~100 ms a hash; each step up doubles both. A stored hash is checked at the cost it was made
    * with, and a member's is made again at this one when they sign in.
    */
-  PASSWORD_SCRYPT_LOG_N: z.coerce.number().int().min(10).max(18).default(15),
+  PASSWORD_SCRYPT_LOG_N: z.coerce.number().int().min(SCRYPT_LOG_N_MIN).max(SCRYPT_LOG_N_MAX).default(15),
   /** Days download activity and events are kept. */
   ACTIVITY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** E-mail notifications: smtp://user:pass@host:587 or smtps://…:465; unset: no e-mail. */

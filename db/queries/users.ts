@@ -49,7 +49,8 @@ export async function updateUser(
 /**
  * Stores a member's password hash made again (at another scrypt cost) for the same password,
  * unless the password changed meanwhile (`was` is no longer stored). Not a password change:
- * sessions stay as they are.
+ * sessions stay as they are. The sessions epoch is not bumped either, so a cached session keeps
+ * its user row with the old hash until it is read again — both are hashes of the same password.
  */
 export async function replacePasswordHash(db: Db, id: string, was: string, next: string): Promise<void> {
   await db

@@ -2,7 +2,7 @@ import 'server-only';
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { AppError } from '../errors';
-import { getEnv } from '../env';
+import { getEnv, SCRYPT_LOG_N_MIN, SCRYPT_LOG_N_MAX } from '../env';
 import { safeEqual, sha256Hex } from './crypto';
 
 const scryptOnPool = promisify(scrypt) as (
@@ -47,9 +47,6 @@ const R = 8;
 const KEYLEN = 32;
 /** What `v2:` hashes (before the cost could be set) were made with. */
 const V2_LOG_N = 15;
-/** The bounds of PASSWORD_SCRYPT_LOG_N (lib/env.ts): 2^18 is 256 MiB a hash, two at a time. */
-export const MIN_LOG_N = 10;
-export const MAX_LOG_N = 18;
 
 /** `v3:<log2 N>:<salt>:<hash>`, salt and hash base64url: the cost set when it was made. */
 export async function hashPassword(password: string, logN = getEnv().passwordScryptLogN): Promise<string> {
@@ -64,7 +61,7 @@ function parseScrypt(stored: string): { logN: number; salt: Buffer; expected: Bu
   if (parts.length === 3 && parts[0] === 'v2') return { logN: V2_LOG_N, salt: Buffer.from(parts[1], 'base64url'), expected: Buffer.from(parts[2], 'base64url') };
   if (parts.length !== 4 || parts[0] !== 'v3' || !/^\d\d$/.test(parts[1])) return null;
   const logN = Number(parts[1]);
-  if (logN < MIN_LOG_N || logN > MAX_LOG_N) return null;
+  if (logN < SCRYPT_LOG_N_MIN || logN > SCRYPT_LOG_N_MAX) return null;
   return { logN, salt: Buffer.from(parts[2], 'base64url'), expected: Buffer.from(parts[3], 'base64url') };
 }
 
