@@ -46,6 +46,16 @@ describe('verifyPassword', () => {
     await expect(verifyAgainstDummy('guess', 10)).resolves.toBe(false);
   });
 
+  it('two copies of this module in one process (the compiled server’s and Next’s bundle) share the one bound on hashes at once', async () => {
+    // Another instance of the module, as Next's bundle holds beside the compiled server.
+    const copy = (await import(/* @vite-ignore */ `./passwords.ts?copy=${Date.now()}`)) as typeof import('./passwords');
+    expect(copy.hashPassword).not.toBe(hashPassword);
+    const filling = Array.from({ length: 18 }, () => hashPassword('filler', 10));
+    await expect(copy.hashPassword('from the other copy', 10)).rejects.toMatchObject({ code: 'rate_limited' });
+    await Promise.all(filling);
+    await expect(copy.hashPassword('from the other copy', 10)).resolves.toMatch(/^v3:10:/);
+  });
+
   it('still accepts the older plain SHA-256 hex hashes of guest passwords (any case), and nothing else', async () => {
     const legacy = createHash('sha256').update('site password').digest('hex');
     expect(await verifyPassword('site password', legacy)).toBe(true);

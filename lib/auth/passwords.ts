@@ -3,6 +3,7 @@ import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { AppError } from '../errors';
 import { getEnv, SCRYPT_LOG_N_MIN, SCRYPT_LOG_N_MAX } from '../env';
+import { processState } from '../process-state';
 import { safeEqual, sha256Hex } from './crypto';
 
 const scryptOnPool = promisify(scrypt) as (
@@ -20,7 +21,12 @@ const scryptOnPool = promisify(scrypt) as (
  */
 const RUNNING = 2;
 const WAITING = 16;
-const hashing = { running: 0, waiting: [] as (() => void)[] };
+/**
+ * One queue for the process: the compiled server (guests' unlocks) and Next's bundle (sign-in,
+ * password changes) each load a copy of this module, and a bound per copy would let both fill the
+ * whole pool.
+ */
+const hashing = processState('scrypt-queue', () => ({ running: 0, waiting: [] as (() => void)[] }));
 
 async function scryptAsync(password: string, salt: Buffer, logN: number): Promise<Buffer> {
   if (hashing.running >= RUNNING) {
