@@ -9,6 +9,7 @@ import yauzl, { type Entry } from 'yauzl';
 import { isJunk } from '../client/collect-files';
 import { isPrivatePath } from '../client/private-paths';
 import { AppError, badRequest } from '../errors';
+import { processState } from '../process-state';
 import { HOSTED_LIMITS } from './limits';
 import type { StagedUpload } from './stage-files';
 
@@ -20,8 +21,12 @@ export interface SpooledZip {
 }
 
 const SPOOL_PREFIX = 'htmls-zip-';
-/** This process's spools in use: the sweep never takes one, however long its upload runs. */
-const liveSpools = new Set<string>();
+/**
+ * This process's spools in use: the sweep never takes one, however long its upload runs. One set
+ * for the process: Next's bundle writes spools (POST /api/upload), the compiled server's janitor
+ * sweeps, and each loads its own copy of this module.
+ */
+const liveSpools = processState('zip-spools', () => new Set<string>());
 
 /** Writes the uploaded zip to a private temporary folder, refusing more than `limit` bytes. */
 export async function spoolZip(stream: Readable, name: string, limit: number): Promise<SpooledZip> {
