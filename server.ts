@@ -27,7 +27,7 @@ import { CLIENT_IP_HEADER, markCustomServer, resolveClientIp } from './lib/http/
 import { fromNode, runFast, writeNodeReply, type FastReply } from './lib/http/fast';
 import { decideHost, type Listener } from './lib/http/origin';
 import { errorReply, jsonErrorReply } from './lib/http/reply-errors';
-import { configureListener, guardRequest, type ListenerLimits } from './lib/http/connection-limits';
+import { configureListener, connectionTable, guardRequest, type ListenerLimits } from './lib/http/connection-limits';
 import { takeDownloadSlot } from './lib/http/download-slots';
 import { AppError, noSuchApiRoute, notFound } from './lib/errors';
 import { closeRuntime } from './lib/runtime';
@@ -209,7 +209,7 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
   const servers: Server[] = [];
   /** One listener's server: the handler, the time limits and the connection caps. */
   const createListener = (listener: Listener | 'inner', own: ListenerLimits = limits) => {
-    const server = configureListener(createServer({ connectionsCheckingInterval: 5000 }, handler(listener)), own);
+    const server = configureListener(createServer({ connectionsCheckingInterval: 5000 }, handler(listener)), own, connectionTable());
     servers.push(server);
     return server;
   };
@@ -234,6 +234,7 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
           innerPort,
           secret: frontSecret,
           limits,
+          connections: connectionTable(),
           trustProxy: env.trustProxy,
           staleAfterMs: GUEST_CACHE_STALE_MS,
           storage: env.storage === 's3' && env.s3 ? { kind: 's3', s3: env.s3 } : { kind: 'fs', root: path.join(env.dataDir, 'store') },

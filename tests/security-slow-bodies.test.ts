@@ -24,9 +24,9 @@ interface Raw {
   isClosed: () => boolean;
 }
 
-function open(): Promise<Raw> {
+function open(port = server.port): Promise<Raw> {
   return new Promise((resolve, reject) => {
-    const socket = connect(server.port, '127.0.0.1');
+    const socket = connect(port, '127.0.0.1');
     let data = '';
     let done = false;
     const closed = new Promise<void>((r) => socket.once('close', () => ((done = true), r())));
@@ -46,12 +46,48 @@ function trickle(raw: Raw): void {
   raw.closed.then(() => clearInterval(timer));
 }
 
+/** A GET on a connection that closes after the answer; what the server sent. */
+async function answer(port: number, path: string): Promise<string> {
+  const raw = await open(port);
+  raw.socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+  await raw.closed;
+  return raw.received();
+}
+
 const head = (path: string, extra = '') => `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${extra}\r\n`;
 
 const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
 
 describe('slow bodies (item 5)', () => {
   // First, while no earlier socket of this file may still be counted by the server.
+  it('the cap counts both listeners together: with the cap held on the main port, the hosted port closes the next one unanswered, and the other way round', async () => {
+    // The hosted port's listener runs in the hosted front's worker thread: its count must be the main thread's.
+    const hostedPort = Number(new URL(server.hostedUrl!).port);
+    for (const [holdOn, tryOn] of [
+      [server.port, hostedPort],
+      [hostedPort, server.port],
+    ]) {
+      const held = await Promise.all(Array.from({ length: PER_IP }, () => open(holdOn)));
+      for (const raw of held) {
+        raw.socket.write(head('/api/auth/login', 'Transfer-Encoding: chunked\r\nExpect: 100-continue\r\n'));
+        trickle(raw);
+      }
+      // A connection is counted when its listener accepts it, which a client's "connected" does
+      // not show (the kernel completes the handshake): the 100 Continue does.
+      for (const raw of held) await expect.poll(() => raw.received(), { timeout: 10_000 }).toContain('100 Continue');
+      const extra = await open(tryOn);
+      await extra.closed;
+      expect(extra.received()).toBe('');
+      expect(held.filter((r) => r.isClosed())).toHaveLength(0);
+      // The server closes them (the time limit): then it has counted them out, too.
+      await Promise.all(held.map((r) => r.closed));
+    }
+    // Closed connections leave the count: both ports answer again (on connections that close
+    // after the answer: a kept-alive one would count against this file's next case).
+    expect(await answer(server.port, '/api/health')).toMatch(/^HTTP\/1\.1 200 /);
+    expect(await answer(hostedPort, '/p/none/')).toMatch(/^HTTP\/1\.1 404 /);
+  });
+
   it(`one address holds at most ${PER_IP} connections; the next is closed unanswered; later ones work again`, async () => {
     const held = await Promise.all(Array.from({ length: PER_IP }, () => open()));
     for (const raw of held) {

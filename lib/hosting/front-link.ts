@@ -15,7 +15,7 @@
  * and Next's bundle) reach the same front.
  */
 import type { S3Settings } from '../env';
-import type { ListenerLimits } from '../http/connection-limits';
+import type { ConnectionTable, ListenerLimits } from '../http/connection-limits';
 import { processState } from '../process-state';
 
 /** Int32 slots of `ints`. */
@@ -65,6 +65,8 @@ export interface FrontOptions {
   secret: string;
   /** The main listener's time limits and connection caps. */
   limits: ListenerLimits;
+  /** The main thread's open connections per address: one cap for both ports. */
+  connections: ConnectionTable;
   trustProxy: number;
   /** The guest caches' staleness bound (lib/epoch-cache.ts GUEST_CACHE_STALE_MS). */
   staleAfterMs: number;

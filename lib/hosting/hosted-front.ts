@@ -178,7 +178,7 @@ function run(opts: FrontOptions): void {
     if (answerFrom(replies, checks, req, res, '')) return;
     forward(req, res);
   });
-  configureListener(server, opts.limits);
+  configureListener(server, opts.limits, opts.connections);
 
   port.on('message', (m: ToFront) => {
     switch (m.t) {

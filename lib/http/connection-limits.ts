@@ -4,10 +4,12 @@
  * them to both listeners.
  */
 import 'server-only';
+import { randomInt } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { AppError } from '../errors';
 import { normalizeIp } from './client-ip';
+import { processState } from '../process-state';
 import { jsonErrorReply } from './reply-errors';
 import { dropStalledResponse, requireBodyRate } from './stalls';
 import { LONGEST_REQUEST_MS } from './timeouts';
@@ -29,11 +31,11 @@ export interface ListenerLimits {
  * which is the server-wide cap; every other request gets the short one per request
  * (guardRequest). Slow headers never may. Then the connection caps.
  */
-export function configureListener(server: Server, limits: ListenerLimits): Server {
+export function configureListener(server: Server, limits: ListenerLimits, connections: ConnectionTable): Server {
   server.requestTimeout = LONGEST_REQUEST_MS;
   server.headersTimeout = Math.min(20 * 1000, limits.requestTimeoutMs);
   server.keepAliveTimeout = 5 * 1000;
-  capConnections(server, { perIp: limits.perIp, total: limits.total });
+  capConnections(server, { perIp: limits.perIp, total: limits.total }, connections);
   return server;
 }
 
@@ -57,31 +59,61 @@ const LONG_BODY = /^\/api\/(?:shares\/upload\/(?:chunk|complete)|shares\/files?|
 
 export const takesLongBody = (method: string, url: string) => method !== 'GET' && method !== 'HEAD' && LONG_BODY.test(url);
 
-/** Open connections per peer address, both listeners together (issue 22: the cap was per listener). */
-const open = new Map<string, number>();
+/**
+ * Open connections per peer address, both listeners together (issue 22: the cap was per
+ * listener). The hosted port's listener runs in the hosted front's worker thread, which has its
+ * own module instances: the count lives in shared memory both threads add to. A count-min sketch:
+ * each address adds to one slot in each of two rows, chosen by a hash with a random seed, and its
+ * count is the smaller of the two. Two addresses share a count only if they share both slots
+ * (about 1 in 2^32 per pair, and an outsider cannot aim at another address's slots without
+ * the seed); then the pair shares one cap, which costs a connection refused early, never one
+ * let past it.
+ */
+export type ConnectionTable = Int32Array;
+
+const ROW = 1 << 16;
+/** Two rows of counts, then the two rows' seeds. */
+export function createConnectionTable(): ConnectionTable {
+  const table = new Int32Array(new SharedArrayBuffer(4 * (2 * ROW + 2)));
+  table[2 * ROW] = randomInt(2 ** 31);
+  table[2 * ROW + 1] = randomInt(2 ** 31);
+  return table;
+}
+
+/** The process's table (its main thread's listeners; the hosted front is given it). */
+export const connectionTable = (): ConnectionTable => processState('connection-table', createConnectionTable);
+
+/** FNV-1a of the address, seeded: a slot of `row`. */
+function slot(table: ConnectionTable, row: 0 | 1, ip: string): number {
+  let h = (0x811c9dc5 ^ table[2 * ROW + row]) >>> 0;
+  for (let i = 0; i < ip.length; i++) h = Math.imul(h ^ ip.charCodeAt(i), 0x01000193) >>> 0;
+  return row * ROW + (h & (ROW - 1));
+}
 
 /**
- * Caps open connections per peer address (`perIp`, 0: none; counted over every listener this is
- * applied to) and per listener (`total`, 0: none). A connection past a cap is closed before a
- * byte is read. Behind a proxy every connection comes from the proxy, so the caller passes
- * perIp = 0 there (the proxy caps).
+ * Caps open connections per peer address (`perIp`, 0: none; counted in `table`, shared by every
+ * listener of the process, in any thread) and per listener (`total`, 0: none). A connection past
+ * a cap is closed before a byte is read. Behind a proxy every connection comes from the proxy, so
+ * the caller passes perIp = 0 there (the proxy caps).
  */
-export function capConnections(server: Server, opts: { perIp: number; total: number }): void {
+export function capConnections(server: Server, opts: { perIp: number; total: number }, table: ConnectionTable): void {
   if (opts.total > 0) server.maxConnections = opts.total;
   if (opts.perIp <= 0) return;
   server.on('connection', (socket: Socket) => {
     const ip = normalizeIp(socket.remoteAddress ?? 'unknown');
-    const n = (open.get(ip) ?? 0) + 1;
+    const a = slot(table, 0, ip);
+    const b = slot(table, 1, ip);
+    const n = Math.min(Atomics.add(table, a, 1), Atomics.add(table, b, 1)) + 1;
+    const leave = () => {
+      Atomics.sub(table, a, 1);
+      Atomics.sub(table, b, 1);
+    };
     if (n > opts.perIp) {
+      leave();
       socket.destroy();
       return;
     }
-    open.set(ip, n);
-    socket.once('close', () => {
-      const left = (open.get(ip) ?? 1) - 1;
-      if (left <= 0) open.delete(ip);
-      else open.set(ip, left);
-    });
+    socket.once('close', leave);
   });
 }
 
