@@ -1,5 +1,6 @@
 import { createHash, randomBytes, scryptSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { secondCopy } from '../../tests/support/module-copy';
 import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from './passwords';
 
 describe('verifyPassword', () => {
@@ -48,7 +49,7 @@ describe('verifyPassword', () => {
 
   it('two copies of this module in one process (the compiled server’s and Next’s bundle) share the one bound on hashes at once', async () => {
     // Another instance of the module, as Next's bundle holds beside the compiled server.
-    const copy = (await import(/* @vite-ignore */ `./passwords.ts?copy=${Date.now()}`)) as typeof import('./passwords');
+    const copy = await secondCopy<typeof import('./passwords')>(new URL('./passwords.ts', import.meta.url));
     expect(copy.hashPassword).not.toBe(hashPassword);
     const filling = Array.from({ length: 18 }, () => hashPassword('filler', 10));
     await expect(copy.hashPassword('from the other copy', 10)).rejects.toMatchObject({ code: 'rate_limited' });

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { secondCopy } from '../../tests/support/module-copy';
 import { spoolZip, sweepZipSpools } from './unpack-zip';
 
 describe('sweepZipSpools', () => {
@@ -14,7 +15,8 @@ describe('sweepZipSpools', () => {
     process.env.TMPDIR = tmp;
   });
   afterEach(() => {
-    process.env.TMPDIR = was;
+    if (was === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = was;
     rmSync(tmp, { recursive: true, force: true });
   });
 
@@ -25,7 +27,7 @@ describe('sweepZipSpools', () => {
 
   it('never takes a spool in use, however old, even when the sweep runs in the other copy of the module (Next writes spools, the compiled server runs the janitor)', async () => {
     // Another instance of the module, as the compiled server holds beside Next's bundle.
-    const janitorCopy = (await import(/* @vite-ignore */ `./unpack-zip.ts?copy=${Date.now()}`)) as typeof import('./unpack-zip');
+    const janitorCopy = await secondCopy<typeof import('./unpack-zip')>(new URL('./unpack-zip.ts', import.meta.url));
     expect(janitorCopy.sweepZipSpools).not.toBe(sweepZipSpools);
     const spool = await spoolZip(Readable.from([Buffer.from('PK not really a zip')]), 'site.zip', 1024);
     old(spool);
