@@ -83,10 +83,19 @@ export function createConnectionTable(): ConnectionTable {
 /** The process's table (its main thread's listeners; the hosted front is given it). */
 export const connectionTable = (): ConnectionTable => processState('connection-table', createConnectionTable);
 
-/** FNV-1a of the address, seeded: a slot of `row`. */
+/**
+ * FNV-1a of the address from the row's seed, then MurmurHash3's finalizer: a slot of `row`. The
+ * finalizer matters: FNV's low bits depend only on the low bits of its state, so without it the
+ * seed's high half would not count and the two rows would collide together more often.
+ */
 function slot(table: ConnectionTable, row: 0 | 1, ip: string): number {
   let h = (0x811c9dc5 ^ table[2 * ROW + row]) >>> 0;
-  for (let i = 0; i < ip.length; i++) h = Math.imul(h ^ ip.charCodeAt(i), 0x01000193) >>> 0;
+  for (let i = 0; i < ip.length; i++) h = Math.imul(h ^ ip.charCodeAt(i), 0x01000193);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
   return row * ROW + (h & (ROW - 1));
 }
 
