@@ -8,6 +8,7 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratedServiceEnv } from './support/file-server';
 import { startServer, type RunningServer } from './support/server';
+import { rawRequest } from './support/raw-http';
 
 let server: RunningServer;
 const PER_IP = 8;
@@ -46,14 +47,6 @@ function trickle(raw: Raw): void {
   raw.closed.then(() => clearInterval(timer));
 }
 
-/** A GET on a connection that closes after the answer; what the server sent. */
-async function answer(port: number, path: string): Promise<string> {
-  const raw = await open(port);
-  raw.socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
-  await raw.closed;
-  return raw.received();
-}
-
 const head = (path: string, extra = '') => `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${extra}\r\n`;
 
 const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
@@ -84,8 +77,8 @@ describe('slow bodies (item 5)', () => {
     }
     // Closed connections leave the count: both ports answer again (on connections that close
     // after the answer: a kept-alive one would count against this file's next case).
-    expect(await answer(server.port, '/api/health')).toMatch(/^HTTP\/1\.1 200 /);
-    expect(await answer(hostedPort, '/p/none/')).toMatch(/^HTTP\/1\.1 404 /);
+    expect((await rawRequest(server.url, 'GET', '/api/health')).status).toBe(200);
+    expect((await rawRequest(server.hostedUrl!, 'GET', '/p/none/')).status).toBe(404);
   });
 
   it(`one address holds at most ${PER_IP} connections; the next is closed unanswered; later ones work again`, async () => {
