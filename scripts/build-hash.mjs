@@ -99,6 +99,8 @@ function run(args, failure, quiet) {
 function bundle() {
   const script = `
     const esbuild = require('esbuild');
+    // Node 24 runs it (npm's pinned runtime); the target is the oldest Node still tested (CI's
+    // Node 20 pass), so the same build serves on both.
     const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', tsconfig: 'tsconfig.json', logLevel: 'warning' };
     esbuild.buildSync({
       ...common,

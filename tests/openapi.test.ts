@@ -142,12 +142,12 @@ describe('GET /api/openapi.json', () => {
     expect(invalid.required).toEqual(['error', 'code', 'violations']);
   });
 
-  it('describes the public ZIP route GET/HEAD /f/{id}/?zip with its ranges and validators', () => {
-    const zip = doc.paths['/f/{id}/'].get;
+  it('describes the public ZIP route GET/HEAD /f/{id}?zip with its ranges and validators', () => {
+    const zip = doc.paths['/f/{id}'].get;
     expect(zip.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['id', 'zip', 'folder', 'Range']));
     expect(Object.keys(zip.responses)).toEqual(expect.arrayContaining(['200', '206', '304', '401', '404', '410', '416']));
     expect(zip.responses['200'].content).toHaveProperty('application/zip');
-    expect(doc.paths['/f/{id}/'].head.operationId).toBe('headShareZip');
+    expect(doc.paths['/f/{id}'].head.operationId).toBe('headShareZip');
   });
 
   it('embeds the served Concept 1.0 schema for concept bodies', async () => {

@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +25,8 @@ async function zipNames(id: string): Promise<string[]> {
   expect(res.status).toBe(200);
   const file = join(mkdtempSync(join(tmpdir(), 'share-add-')), 'all.zip');
   writeFileSync(file, Buffer.from(await res.arrayBuffer()));
-  return execFileSync('unzip', ['-Z1', file]).toString().trim().split('\n').sort();
+  // Asynchronous: the server runs in this process (a synchronous child would block it).
+  return (await promisify(execFile)('unzip', ['-Z1', file])).stdout.trim().split('\n').sort();
 }
 
 describe('adding files to a published share', () => {

@@ -1,6 +1,7 @@
 /**
  * OpenAPI for the public byte routes (not /api): one item of a share, GET/HEAD /f/{id}/{path},
- * and "Download all", GET/HEAD /f/{id}/?zip. Framework-free (lib/shares/serve-share-item.ts,
+ * and "Download all", GET/HEAD /f/{id}?zip (the share page links /f/{id}/?zip: both are served;
+ * the document names the one without, as OpenAPI paths end without a slash). Framework-free (lib/shares/serve-share-item.ts,
  * lib/shares/serve-share-zip.ts, both through lib/http/send-object.ts, so both answer the same
  * conditional and range requests); openapi.ts merges these paths into the document.
  */
@@ -88,7 +89,7 @@ function shareZipPath() {
     security: [],
     parameters: [
       { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
-      { name: 'zip', in: 'query', required: true, allowEmptyValue: true, description: 'Present (any value, usually empty): the ZIP instead of the share page', schema: { type: 'string' } },
+      { name: 'zip', in: 'query', required: true, allowEmptyValue: true, description: 'Present (any value, usually empty): the ZIP instead of the share page. `/f/{id}/?zip` is the same archive.', schema: { type: 'string' } },
       { name: 'folder', in: 'query', required: false, description: 'A folder of the share (no leading or trailing slash)', schema: { type: 'string' } },
       ...conditionalParams,
     ],
@@ -109,5 +110,5 @@ function shareZipPath() {
 }
 
 export function guestDownloadPaths(): Record<string, Record<string, unknown>> {
-  return { '/f/{id}/{path}': shareItemPath(), '/f/{id}/': shareZipPath() };
+  return { '/f/{id}/{path}': shareItemPath(), '/f/{id}': shareZipPath() };
 }

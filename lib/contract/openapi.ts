@@ -112,6 +112,8 @@ export function openApiDocument(): Record<string, unknown> {
     info: {
       title: 'htmls',
       version: '1.0.0',
+      // As package.json: no open-source licence has been chosen (an SPDX reference to our own terms).
+      license: { name: 'UNLICENSED', identifier: 'LicenseRef-UNLICENSED' },
       description: 'Static hosting and share links for large files. x-htmls-auth: none, optional, session (member or administrator), member, admin.',
     },
     servers: [{ url: '/' }],
