@@ -1,6 +1,6 @@
 import 'server-only';
 import { purgeExpiredTickets } from '@/db/queries/download-tickets';
-import { takeJanitorLease } from '@/db/queries/janitor';
+import { releaseJanitorLease, takeJanitorLease } from '@/db/queries/janitor';
 import { purgeRateLimits } from '@/db/queries/rate-limits';
 import { purgeExpiredSessions } from '@/db/queries/sessions';
 import type { Runtime } from './runtime';
@@ -33,30 +33,52 @@ export function registerJanitorTask(task: Task): void {
   tasks.push(task);
 }
 
-/** Runs every task once if this instance holds the lease; true when it ran. */
-async function runJanitor(rt: Runtime, opts: { force?: boolean } = {}): Promise<boolean> {
-  const leaseSeconds = Math.max(1, Math.floor(rt.env.janitorIntervalMs / 1000) - 1);
-  if (!opts.force && !(await takeJanitorLease(rt.db, leaseSeconds))) return false;
-  countJanitorRun();
-  for (const task of tasks) {
-    try {
-      await task(rt);
-    } catch (e) {
-      console.error('[htmls] janitor task failed:', (e as Error).message);
-    }
-  }
-  return true;
-}
+const state = processState('janitor', () => ({ timers: [] as NodeJS.Timeout[], running: false, lease: null as string | null, rt: null as Runtime | null }));
 
-const timers = processState('janitor-timers', () => [] as NodeJS.Timeout[]);
+/**
+ * Runs every task once if this instance holds the lease; true when it ran. The embedded
+ * database (PGlite) belongs to one process, so no other instance can be running the janitor:
+ * it takes no lease, and a restart never waits out the lease of the process it replaced.
+ */
+async function runJanitor(rt: Runtime): Promise<boolean> {
+  // One run at a time in this process: a run longer than the interval is not doubled.
+  if (state.running) return false;
+  state.running = true;
+  try {
+    if (rt.env.databaseUrl) {
+      const leaseSeconds = Math.max(1, Math.floor(rt.env.janitorIntervalMs / 1000) - 1);
+      state.lease = await takeJanitorLease(rt.db, leaseSeconds);
+      if (!state.lease) return false;
+    }
+    countJanitorRun();
+    for (const task of tasks) {
+      try {
+        await task(rt);
+      } catch (e) {
+        console.error('[htmls] janitor task failed:', (e as Error).message);
+      }
+    }
+    return true;
+  } finally {
+    state.running = false;
+  }
+}
 
 /** At start and then on the interval; never keeps the process alive by itself. */
 export function startJanitor(rt: Runtime): void {
+  state.rt = rt;
   const tick = () => void runJanitor(rt).catch((e) => console.error('[htmls] janitor failed:', (e as Error).message));
-  timers.push(setTimeout(tick, 1000).unref(), setInterval(tick, rt.env.janitorIntervalMs).unref());
+  state.timers.push(setTimeout(tick, 1000).unref(), setInterval(tick, rt.env.janitorIntervalMs).unref());
 }
 
-/** At shutdown: no run starts on a closed database. */
-export function stopJanitor(): void {
-  for (const t of timers.splice(0)) clearTimeout(t);
+/**
+ * At shutdown, before the database closes: no run starts any more, and a lease this instance
+ * holds is given back, so the instance that starts next (or another one) runs at once instead
+ * of waiting out an interval of a process that is gone.
+ */
+export async function stopJanitor(): Promise<void> {
+  for (const t of state.timers.splice(0)) clearTimeout(t);
+  const { lease, rt } = state;
+  state.lease = null;
+  if (lease && rt) await releaseJanitorLease(rt.db, lease).catch((e) => console.error('[htmls] could not release the janitor lease:', (e as Error).message));
 }

@@ -25,4 +25,25 @@ if (!process.argv.includes('--no-build')) {
   }
 }
 const entry = await import(pathToFileURL(path.resolve(migrateOnly ? MIGRATE_BUNDLE : SERVER_BUNDLE)).href);
-if (!migrateOnly) await entry.main();
+if (!migrateOnly) {
+  await entry.main();
+  stopWithNpm();
+}
+
+/**
+ * The server is this very process (no child), and `npm start` runs it as `exec node …`, so npm
+ * (which forwards SIGINT and SIGTERM to its script) signals the server itself, not a shell that
+ * would die and leave it serving. A signal npm does not forward (SIGHUP, SIGKILL) ends npm
+ * alone: this process then has another parent, and stops as it would on SIGTERM.
+ */
+function stopWithNpm() {
+  if (!process.env.npm_lifecycle_event) return;
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    console.error('[htmls] npm, which started this server, is gone: stopping');
+    process.kill(process.pid, 'SIGTERM');
+  }, 1000);
+  watch.unref();
+}

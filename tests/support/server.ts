@@ -68,8 +68,9 @@ export const tempDir = (prefix = 'htmls-test-') => mkdtempSync(path.join(os.tmpd
  * sees exactly what the test chose. Without a PORT of the test's choosing both listeners bind
  * port 0 and the server says which ports it got. For tests about processes (signals, two
  * instances, boot); the file's own server runs in the test's process (useFileServer()).
+ * `viaNpm` starts it as `npm start` does, and `proc` is then npm's process.
  */
-export async function startServer(env: Record<string, string | undefined> = {}): Promise<RunningServer> {
+export async function startServer(env: Record<string, string | undefined> = {}, opts: { viaNpm?: boolean } = {}): Promise<RunningServer> {
   const dataDir = env.DATA_DIR ?? tempDir();
   const base: Record<string, string | undefined> = {
     PATH: process.env.PATH,
@@ -91,7 +92,9 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     base.HOSTED_PORT = String((await freePorts(2)).find((p) => String(p) !== env.PORT));
   }
   const merged = Object.fromEntries(Object.entries({ ...base, ...env }).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv;
-  const proc: ChildProcess = spawn(process.execPath, ['scripts/start.mjs', '--no-build'], {
+  // viaNpm: `npm start` itself (the process a Dockerfile's CMD or a plain kill signals), not node.
+  const [command, args] = opts.viaNpm ? ['npm', ['start', '--', '--no-build']] : [process.execPath, ['scripts/start.mjs', '--no-build']];
+  const proc: ChildProcess = spawn(command, args, {
     cwd: ROOT,
     env: merged,
     stdio: ['ignore', 'pipe', 'pipe'],
