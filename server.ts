@@ -22,10 +22,11 @@ import { setHostedPort } from './lib/hosting/hosted-port';
 import { startFront, type Front } from './lib/hosting/start-front';
 import { setHandoffToken } from './lib/http/handoff';
 import { answerCached } from './lib/hosting/reply-cache';
+import { siteScope } from './lib/hosting/reply-answer';
 import { replyScope, serveHosted } from './lib/hosting/serve-hosted';
 import { CLIENT_IP_HEADER, markCustomServer, resolveClientIp } from './lib/http/client-ip';
 import { fromNode, runFast, writeNodeReply, type FastReply } from './lib/http/fast';
-import { decideHost, type Listener } from './lib/http/origin';
+import { decideHost, localSiteOf, type Listener } from './lib/http/origin';
 import { errorReply, jsonErrorReply } from './lib/http/reply-errors';
 import { configureListener, connectionTable, guardRequest, type ListenerLimits } from './lib/http/connection-limits';
 import { takeDownloadSlot } from './lib/http/download-slots';
@@ -150,7 +151,8 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
       listener = served;
       if (listener === 'hosted') {
         // The steady state of a public site: a finished reply, before any other work.
-        if (answerCached(req, res, '')) return;
+        const own = localSiteOf(req.headers.host);
+        if (answerCached(req, res, own ? siteScope(own) : '')) return;
       }
       ip = resolveClientIp(req.socket.remoteAddress, req.headers['x-forwarded-for'] as string | undefined, env.trustProxy);
     }
@@ -267,13 +269,14 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
       const frontClosed = front?.close();
       const closed = servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve())));
       for (const s of servers) s.closeIdleConnections();
-      stopJanitor();
+      const janitorStopped = stopJanitor();
       stopEpochWatches();
       // Buffered download counts are written before the database closes.
       await flushDownloadCounts();
       for (const s of servers) s.closeAllConnections();
       await Promise.all([...closed, frontClosed]);
       await app.close().catch(() => {});
+      await janitorStopped;
       await closeRuntime();
     })());
   return { port, hostedPort, front: innerPort === null ? null : { innerPort, hits: frontHits, objects: frontObjects }, close };

@@ -16,6 +16,8 @@ test.use({ extraHTTPHeaders: ownClientAddress() });
 const base = () => process.env.E2E_BASE_URL!;
 /** Committed as `npm create vite` built them (scripts/vite-fixtures.sh): base '/', root-absolute paths. */
 const VANILLA = path.join(import.meta.dirname, 'fixtures', 'vite-builds', 'vanilla');
+/** The react-ts template with React Router 7 (createBrowserRouter, no basename), built untouched. */
+const REACT_ROUTER = path.join(import.meta.dirname, 'fixtures', 'vite-builds', 'react-router');
 const MEDIA = path.join(import.meta.dirname, 'fixtures', 'media');
 const NOTES = 'Day 1: the beach.\nDay 2: the museum.\n';
 
@@ -68,8 +70,9 @@ test('first day: an untouched Vite build published from the console runs by its 
   const [site] = await Promise.all([consolePage.waitForEvent('popup'), siteLink.click()]);
   await site.waitForLoadState('load');
   const url = new URL(site.url());
-  expect(url.origin).not.toBe(new URL(base()).origin);
-  expect(url.pathname).toMatch(/^\/p\/[a-z0-9_-]+\/$/);
+  // On the default setup, reached as a loopback name: the project's own origin, at its root.
+  expect(url.host).toMatch(/^[a-z0-9_-]+\.localhost:\d+$/);
+  expect(url.pathname).toBe('/');
   // The app rendered (its module script ran) and works; its CSS, images and /icons.svg arrived.
   await expect(site.getByRole('heading', { name: 'Get started' })).toBeVisible();
   await site.getByRole('button', { name: /Count is 0/ }).click();
@@ -165,4 +168,49 @@ test('first day: an untouched Vite build published from the console runs by its 
   await expect(row.getByTestId('downloads')).toHaveText('1 download of 1 allowed');
   await expect(row.getByText('download limit reached')).toBeVisible();
   await member.close();
+});
+
+test('first day: an untouched React Router build published on the default setup runs by its link; a deep link loads, reloads and goes Back', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const admin = await browser.newContext({ extraHTTPHeaders: ownClientAddress() });
+  const failed = failures(admin);
+  const consolePage = await admin.newPage();
+  await consolePage.goto(`${base()}/htmls`);
+  await consolePage.getByLabel('Admin Token').fill(process.env.E2E_ADMIN_TOKEN!);
+  await consolePage.getByRole('button', { name: 'Sign in' }).click();
+  await consolePage.getByTestId('site-folder-input').setInputFiles(REACT_ROUTER);
+  await expect(consolePage.getByTestId('site-picked')).toBeVisible();
+  await consolePage.getByLabel('Single-page app', { exact: false }).check();
+  await consolePage.getByRole('button', { name: 'Publish' }).click();
+  const siteLink = consolePage.getByTestId('site-link');
+  await expect(siteLink).toBeVisible();
+  // The project has an origin of its own here: nothing to change in the build, nothing to warn of.
+  await expect(consolePage.getByTestId('site-warning')).toHaveCount(0);
+  const [site] = await Promise.all([consolePage.waitForEvent('popup'), siteLink.click()]);
+  await site.waitForLoadState('load');
+  const origin = new URL(site.url()).origin;
+  expect(new URL(site.url()).pathname).toBe('/');
+  await expect(site.getByTestId('route')).toHaveText('Home page');
+  await expect(site.getByRole('heading', { name: 'Get started' })).toBeVisible();
+
+  // A route by the router, then a deep link opened directly, reloaded, and Back.
+  await site.getByRole('link', { name: 'About' }).click();
+  await expect(site.getByTestId('route')).toHaveText('About page');
+  expect(new URL(site.url()).pathname).toBe('/about');
+  await site.goto(`${origin}/users/42`);
+  await expect(site.getByTestId('route')).toHaveText('User 42');
+  await site.reload();
+  await expect(site.getByTestId('route')).toHaveText('User 42');
+  await site.goBack();
+  await expect(site.getByTestId('route')).toHaveText('About page');
+  expect(new URL(site.url()).pathname).toBe('/about');
+  await site.goBack();
+  await expect(site.getByTestId('route')).toHaveText('Home page');
+  // The console's own link form, /p/<slug>/users/42 on the main origin, lands on the same page.
+  const slug = new URL(origin).hostname.split('.')[0];
+  await site.goto(`${base()}/p/${slug}/users/7`);
+  expect(site.url()).toBe(`${origin}/users/7`);
+  await expect(site.getByTestId('route')).toHaveText('User 7');
+  expect(failed).toEqual([]);
+  await admin.close();
 });

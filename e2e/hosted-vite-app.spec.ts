@@ -8,11 +8,14 @@ import { freshServiceEnv } from '../tests/support/services';
 import { freePort, startServer, TEST_ADMIN_TOKEN } from '../tests/support/server';
 import { makeZip } from '../tests/support/zip';
 import { ownClientAddress } from './support/client-address';
+import { SHARED_NAME } from './support/chromium';
 
 test.use({ extraHTTPHeaders: ownClientAddress() });
 
 const FIXTURE = path.join(import.meta.dirname, 'fixtures', 'vite-app');
 const base = () => process.env.E2E_BASE_URL!;
+/** The console as a server name, not loopback: sites share one hosted origin there (e2e/support/chromium.ts). */
+const shared = () => base().replace('//127.0.0.1:', `//${SHARED_NAME}:`);
 const admin = () => process.env.E2E_ADMIN_TOKEN!;
 
 /** Builds the fixture app with the real `vite` package: a React app, base './'. */
@@ -38,7 +41,7 @@ async function deploy(dir: string, fields: Record<string, string>): Promise<{ sl
   return (await r.json()).project;
 }
 
-async function signInToConsole(page: Page, origin = base(), token = admin()) {
+async function signInToConsole(page: Page, origin = shared(), token = admin()) {
   await page.goto(`${origin}/htmls`);
   await page.getByLabel('Admin Token').fill(token);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -56,9 +59,9 @@ test('a Vite + React app with a password and SPA mode runs on its own origin, ro
   await signInToConsole(consolePage);
 
   const visitor = await context.newPage();
-  await visitor.goto(`${base()}/p/${slug}`);
+  await visitor.goto(`${shared()}/p/${slug}`);
   const hosted = new URL(visitor.url()).origin;
-  expect(hosted).not.toBe(new URL(base()).origin);
+  expect(hosted).not.toBe(new URL(shared()).origin);
   await expect(visitor.getByRole('heading', { name: 'Password required' })).toBeVisible();
   await visitor.getByLabel('Password').fill('vite-secret');
   await visitor.getByRole('button', { name: 'Unlock' }).click();
@@ -99,7 +102,7 @@ test('a Vite + React app with a password and SPA mode runs on its own origin, ro
       }
       return results;
     },
-    { main: base(), slug, id: v1.deploy_id },
+    { main: shared(), slug, id: v1.deploy_id },
   );
   expect(attack[0]).toContain('blocked');
   expect(attack[1]).toContain('blocked');
@@ -180,12 +183,12 @@ for (const how of ['folder', 'zip'] as const) {
   test(`untouched npm create vite builds (vanilla, react-ts) uploaded as a ${how} run on the shared hosted origin, opened by the console's link, with no failed request`, async ({ browser }) => {
     test.setTimeout(300_000);
     const context = await browser.newContext();
-    const failed = failedRequests(context, new URL(base()).origin);
+    const failed = failedRequests(context, new URL(shared()).origin);
     const consolePage = await context.newPage();
     await signInToConsole(consolePage);
     await consolePage.close();
 
-    const vanilla = await publishAndOpen(context, base(), 'vanilla', how);
+    const vanilla = await publishAndOpen(context, shared(), 'vanilla', how);
     expect(vanilla.warnings).toEqual([]);
     const slug = new URL(vanilla.site.url()).pathname.split('/')[2];
     expect(new URL(vanilla.site.url()).pathname).toBe(`/p/${slug}/`);
@@ -198,7 +201,7 @@ for (const how of ['folder', 'zip'] as const) {
     expect(icons.length).toBeGreaterThan(0);
     expect((await vanilla.site.request.get(`${new URL(vanilla.site.url()).origin}/p/${slug}/icons.svg`)).status()).toBe(200);
 
-    const react = await publishAndOpen(context, base(), 'react-ts', how);
+    const react = await publishAndOpen(context, shared(), 'react-ts', how);
     expect(react.warnings).toEqual([]);
     await expect(react.site.getByRole('heading', { name: 'Get started' })).toBeVisible();
     await react.site.getByRole('button', { name: /Count is 0/ }).click();
@@ -208,8 +211,11 @@ for (const how of ['folder', 'zip'] as const) {
     await expect(react.site.getByRole('heading', { name: 'Get started' })).toBeVisible();
 
     // A router built for the root cannot work under /p/<slug>/: the console says so at upload.
-    const router = await publishAndOpen(context, base(), 'react-router', how, { spa: true });
+    const router = await publishAndOpen(context, shared(), 'react-router', how, { spa: true });
     expect(router.warnings).toEqual(['root_router']);
+    // It says what to change: an origin per site (and how), or the base and the basename.
+    expect(router.texts[0]).toContain('HOSTED_ORIGIN=https://{slug}.');
+    expect(router.texts[0]).toContain('/htmls');
     expect(router.texts[0]).toContain('basename');
     // Its files still load: what fails is the route match, not a request.
     await expect.poll(() => router.site.evaluate(() => document.getElementById('root')?.childElementCount ?? 0)).toBeGreaterThan(0);

@@ -73,8 +73,8 @@ test('cookie tossing: a hosted page plants a session cookie for /api/shares; the
   const context = await browser.newContext();
   const page = await context.newPage();
   await signIn(page, victim);
-  await page.goto(`${main()}/p/tosser`);
-  expect(new URL(page.url()).port).toBe(String(hostedPort));
+  // The shared form of the hosted port (what a host name other than localhost gets).
+  await page.goto(`http://localhost:${hostedPort}/p/tosser`);
   await expect(page.locator('#out')).toHaveText('planted');
   // The browser now holds two htmls_user_session cookies for localhost and sends both.
   expect((await context.cookies()).filter((c) => c.name === 'htmls_user_session' && c.domain === 'localhost')).toHaveLength(2);
@@ -98,18 +98,33 @@ test('a hosted page can read another project the visitor unlocked on a shared ho
   </script>`;
   const vault = '<!doctype html><title>v</title><p>vault-secret-42</p>';
 
-  // Shared hosted origin (the default): one origin for every project.
+  // A shared hosted origin (the hosted port by a host name other than localhost): one origin for every project.
   await publish('vault', vault, 'vault password');
   await publish('snoop', snoop.replace('VAULT_URL', "'/p/vault/'"));
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.goto(`${main()}/p/vault/`);
+  const shared = `http://localhost:${hostedPort}`;
+  await page.goto(`${shared}/p/vault/`);
   await page.getByLabel('Password').fill('vault password');
   await page.getByRole('button').click();
   await expect(page.getByText('vault-secret-42')).toBeVisible();
-  await page.goto(`${main()}/p/snoop/`);
+  await page.goto(`${shared}/p/snoop/`);
   await expect(page.locator('#out')).toHaveText('read the vault');
   await context.close();
+
+  // The default setup reached as localhost: every project at <slug>.localhost, so the same page is refused.
+  await publish('snoop2', snoop.replace('VAULT_URL', `'http://vault.localhost:${hostedPort}/'`));
+  const c1 = await browser.newContext();
+  const p1 = await c1.newPage();
+  await p1.goto(`${main()}/p/vault/`);
+  expect(new URL(p1.url()).host).toBe(`vault.localhost:${hostedPort}`);
+  await p1.getByLabel('Password').fill('vault password');
+  await p1.getByRole('button').click();
+  await expect(p1.getByText('vault-secret-42')).toBeVisible();
+  await p1.goto(`${main()}/p/snoop2/`);
+  expect(new URL(p1.url()).host).toBe(`snoop2.localhost:${hostedPort}`);
+  await expect(p1.locator('#out')).toHaveText(/^blocked/);
+  await c1.close();
 
   // HOSTED_ORIGIN with {slug}: every project its own origin; the same page is refused.
   const p2 = await freePort();
@@ -139,6 +154,23 @@ test('a hosted page can read another project the visitor unlocked on a shared ho
   } finally {
     await perSite.stop();
   }
+});
+
+test("cookie tossing from <slug>.localhost (the default reached as localhost): a page cannot plant a cookie the console receives", async ({ browser }) => {
+  const victim = await member();
+  const attacker = await member();
+  await publish('tosser2', `<!doctype html><title>t</title><p id="out">…</p><script>for (const d of ['', '; domain=localhost', '; domain=.localhost']) document.cookie = 'htmls_user_session=${attacker.token}; path=/api/shares' + d; document.getElementById('out').textContent = 'tried';</script>`);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signIn(page, victim);
+  await page.goto(`${main()}/p/tosser2`);
+  expect(new URL(page.url()).host).toBe(`tosser2.localhost:${hostedPort}`);
+  await expect(page.locator('#out')).toHaveText('tried');
+  // Only the victim's own cookie is sent to the console: the page's stayed on its own host.
+  expect((await context.cookies(main())).filter((c) => c.name === 'htmls_user_session')).toHaveLength(1);
+  await page.goto(`${main()}/files`);
+  expect((await consoleFetch(page, '/api/auth/me')).body.user.username).toBe(victim.username);
+  await context.close();
 });
 
 test('logout CSRF: a form on another site, or on a same-site hosted page, posting to /api/auth/logout leaves the user signed in', async ({ browser }) => {

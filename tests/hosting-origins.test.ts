@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migratedServiceEnv, useFileServer } from './support/file-server';
+import { frontHits, migratedServiceEnv, useFileServer } from './support/file-server';
 import { uploadSite, site } from './support/hosting';
 import { adminSession, baseUrl, call, callAs, hostedUrl } from './support/http';
 import { freePort, ROOT, startServer, tempDir, TEST_ADMIN_TOKEN, type RunningServer } from './support/server';
@@ -15,18 +15,55 @@ describe('the hosted origin by default (a second listener)', () => {
     slug = (await uploadSite({ 'index.html': '<p>on its own origin</p>' })).json.project.slug;
   });
 
-  it('GET /p/:slug on the main origin — 302 to the same path on the hosted port, same host name', async () => {
+  it("GET /p/:slug on the main origin reached by a loopback name — 302 to the project's own origin, <slug>.localhost on the hosted port, at its root", async () => {
+    const hostedPort = new URL(hostedUrl()).port;
     const r = await call('GET', `/p/${slug}/index.html?x=1`);
     expect(r.status).toBe(302);
-    expect(r.headers.get('location')).toBe(`${hostedUrl()}/p/${slug}/index.html?x=1`);
+    expect(r.headers.get('location')).toBe(`http://${slug}.localhost:${hostedPort}/index.html?x=1`);
     const named = await callAs(`localhost:${new URL(baseUrl()).port}`, 'GET', `${baseUrl()}/p/${slug}`);
-    expect(named.headers.get('location')).toBe(`http://localhost:${new URL(hostedUrl()).port}/p/${slug}`);
+    expect(named.headers.get('location')).toBe(`http://${slug}.localhost:${hostedPort}/`);
+  });
+
+  it('GET /p/:slug on the main origin reached by another host name — 302 to the same path on the hosted port, shared by every project', async () => {
+    const r = await callAs(`box.lan:${new URL(baseUrl()).port}`, 'GET', `${baseUrl()}/p/${slug}/index.html?x=1`);
+    expect(r.status).toBe(302);
+    expect(r.headers.get('location')).toBe(`http://box.lan:${new URL(hostedUrl()).port}/p/${slug}/index.html?x=1`);
   });
 
   it('POST /p/:slug/unlock on the main origin — 307, so the form post stays a post', async () => {
     const r = await call('POST', `/p/${slug}/unlock`, { body: { password: 'x' } });
     expect(r.status).toBe(307);
-    expect(r.headers.get('location')).toBe(`${hostedUrl()}/p/${slug}/unlock`);
+    expect(r.headers.get('location')).toBe(`http://${slug}.localhost:${new URL(hostedUrl()).port}/p/${slug}/unlock`);
+  });
+
+  it("<slug>.localhost on the hosted port is the project's whole origin; another project's path there is never that project's page, not even from the front's kept replies", async () => {
+    const a = (await uploadSite({ 'index.html': '<p>local a</p>', 'users.html': '<p>users of a</p>' })).json.project.slug;
+    const b = (await uploadSite({ 'index.html': '<p>local b</p>' })).json.project.slug;
+    const hostedPort = new URL(hostedUrl()).port;
+    const on = (project: string, path: string) => callAs(`${project}.localhost:${hostedPort}`, 'GET', `${hostedUrl()}${path}`);
+    // Served at the root, and again by the hosted front itself from the reply it kept.
+    for (let i = 0; i < 2; i++) expect((await on(a, '/')).text).toContain('local a');
+    const hits = frontHits();
+    expect((await on(a, '/')).text).toContain('local a');
+    expect(frontHits()).toBe(hits + 1);
+    expect((await on(a, '/users')).text).toContain('users of a');
+    expect([(await on(a, `/p/${a}/users?x`)).status, (await on(a, `/p/${a}/users?x`)).headers.get('location')]).toEqual([302, '/users?x']);
+    // The same URL on the other project's origin is that project's.
+    expect((await on(b, '/')).text).toContain('local b');
+    // b's page, kept by the front for the shared form of the port, is not a's file /p/<b>/.
+    for (let i = 0; i < 3; i++) expect((await site('GET', `/p/${b}/`)).text).toContain('local b');
+    const cross = await on(a, `/p/${b}/`);
+    expect(cross.status).toBe(404);
+    expect(cross.text).not.toContain('local b');
+    // The console and the API are not there either.
+    for (const path of ['/htmls', '/api/files']) expect((await on(a, path)).status, path).toBe(404);
+  });
+
+  it("the console reached as localhost links every project to its own origin", async () => {
+    const page = await callAs(`localhost:${new URL(baseUrl()).port}`, 'GET', `${baseUrl()}/htmls`);
+    expect(page.text).toContain(`{slug}.localhost:${new URL(hostedUrl()).port}`);
+    const other = await callAs(`box.lan:${new URL(baseUrl()).port}`, 'GET', `${baseUrl()}/htmls`);
+    expect(other.text).not.toContain('{slug}');
   });
 
   it('GET /p/:slug/* on the hosted origin — the site, without a sandbox', async () => {

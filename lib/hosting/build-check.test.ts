@@ -5,10 +5,13 @@ import { contentTypeFor } from '../http/mime';
 import { buildWarnings, newBuildFacts, noteBuildFile } from './build-check';
 
 const BUILDS = path.join(import.meta.dirname, '../../e2e/fixtures/vite-builds');
-const PORT = { mode: 'port', port: 3001 } as const;
-const SHARED = { mode: 'origin', origin: 'https://u.example.com' } as const;
-const PER_SITE = { mode: 'per-site', origin: 'https://{slug}.u.example.com' } as const;
-const SANDBOX = { mode: 'sandbox' } as const;
+/** The default hosted port, its console reached by a host name other than localhost: one origin shared by every site. */
+const PORT = { hosted: { mode: 'port', port: 3001 }, template: 'http://box.lan:3001', port: 3000 } as const;
+/** The same, reached as localhost: every site at the root of `<slug>.localhost:3001`. */
+const LOCAL = { hosted: { mode: 'port', port: 3001 }, template: 'http://{slug}.localhost:3001', port: 3000 } as const;
+const SHARED = { hosted: { mode: 'origin', origin: 'https://u.example.com' }, template: 'https://u.example.com', port: 3000 } as const;
+const PER_SITE = { hosted: { mode: 'per-site', origin: 'https://{slug}.u.example.com' }, template: 'https://{slug}.u.example.com', port: 3000 } as const;
+const SANDBOX = { hosted: { mode: 'sandbox' }, template: null, port: 3000 } as const;
 
 function factsOf(files: Record<string, string | Buffer>) {
   const facts = newBuildFacts();
@@ -42,7 +45,12 @@ describe('upload warnings: only where the build will still break', () => {
     expect(w.code).toBe('root_router');
     expect(w.message).toContain("base '/p/demo/'");
     expect(w.message).toContain('basename');
+    // …and exactly what to change for an origin per site, on this setup.
+    expect(w.message).toContain('HOSTED_ORIGIN=https://{slug}.sites.example.com');
+    expect(w.message).toContain('http://localhost:3000/htmls');
+    expect(buildWarnings(factsOf(build('react-router')), SHARED, 'demo')[0].message).toContain('HOSTED_ORIGIN=https://{slug}.u.example.com');
     expect(codes(build('react-router'), PER_SITE)).toEqual([]);
+    expect(codes(build('react-router'), LOCAL)).toEqual([]);
     // Built for its place (relative or /p/<slug>/ base), the same router is fine.
     const relative = { 'index.html': '<script type="module" src="./assets/a.js"></script>', 'assets/a.js': 'history.pushState(null, "", "/x")' };
     expect(codes(relative, PORT)).toEqual([]);

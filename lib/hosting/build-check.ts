@@ -51,32 +51,53 @@ export function noteBuildFile(facts: BuildFacts, path: string, contentType: stri
   if (!facts.rootWorker && ROOT_WORKER.test(text)) facts.rootWorker = path;
 }
 
+/**
+ * Where the project just uploaded is served, for the person who uploaded it (the link the
+ * console gives them): `template` is lib/http/origin.ts's hostedOriginFor() for their request.
+ */
+export interface HostedPlace {
+  hosted: Env['hosted'];
+  /** An origin template (`{slug}`: an origin per project), or null under the sandbox opt-out. */
+  template: string | null;
+  /** The main listener's port, for "open the console at http://localhost:<port>". */
+  port: number;
+}
+
+/** What to change so that every project has an origin of its own, for this server's setup. */
+function ownOriginAdvice(place: HostedPlace): string {
+  const dns = (name: string) =>
+    `point a wildcard DNS name (*.${name}) and its TLS certificate at this server and set HOSTED_ORIGIN=https://{slug}.${name} (README: Behind Caddy or nginx)`;
+  if (place.hosted.mode === 'origin') return `give each site an origin of its own: ${dns(new URL(place.hosted.origin).hostname)}`;
+  const local = place.hosted.mode === 'port' ? `; on the server's own machine, open the console at http://localhost:${place.port}/htmls instead, where every site has http://<slug>.localhost:${place.hosted.port}` : '';
+  return `give each site an origin of its own: ${dns('sites.example.com')}${local}`;
+}
+
 /** The warnings an upload gets on this server, for the project `slug`. */
-export function buildWarnings(facts: BuildFacts, hosted: Env['hosted'], slug: string): UploadWarning[] {
-  if (hosted.mode === 'per-site' || !facts.rootRef) return [];
+export function buildWarnings(facts: BuildFacts, place: HostedPlace, slug: string): UploadWarning[] {
+  if (place.template?.includes('{slug}') || !facts.rootRef) return [];
   const { file, ref } = facts.rootRef;
   const relative = "build it with a relative base (Vite: base: './')";
-  const ownOrigin = 'or give each site an origin of its own (HOSTED_ORIGIN with {slug})';
-  if (hosted.mode === 'sandbox') {
-    return [{ code: 'root_paths', message: `${file} loads ${ref} from the root of the origin, but sites are served under /p/${slug}/ on the console's own origin here (HOSTED_PORT=0): that request will fail. Then ${relative}, ${ownOrigin}.` }];
+  if (place.hosted.mode === 'sandbox') {
+    return [{ code: 'root_paths', message: `${file} loads ${ref} from the root of the origin, but sites are served under /p/${slug}/ on the console's own origin here (HOSTED_PORT=0): that request will fail. Then ${relative}, or give each site an origin of its own (HOSTED_ORIGIN with {slug}).` }];
   }
+  const ownOrigin = ownOriginAdvice(place);
   const out: UploadWarning[] = [];
   if (facts.noReferrer) {
     out.push({
       code: 'referrer_off',
-      message: `${facts.noReferrer} turns the Referer off (<meta name="referrer">) and ${file} loads ${ref} from the root of the origin: on the shared hosted origin a root path is found only by the page that asked for it, so it will fail. Remove that meta tag, ${relative}, ${ownOrigin}.`,
+      message: `${facts.noReferrer} turns the Referer off (<meta name="referrer">) and ${file} loads ${ref} from the root of the origin: on the shared hosted origin a root path is found only by the page that asked for it, so it will fail. Remove that meta tag, ${relative}, or ${ownOrigin}.`,
     });
   }
   if (facts.rootWorker) {
     out.push({
       code: 'root_service_worker',
-      message: `${facts.rootWorker} registers its service worker at a root path: on the shared hosted origin that path is redirected into /p/${slug}/, and browsers refuse a redirected worker script. Register it relative to the page, ${relative}, ${ownOrigin}.`,
+      message: `${facts.rootWorker} registers its service worker at a root path: on the shared hosted origin that path is redirected into /p/${slug}/, and browsers refuse a redirected worker script. Register it relative to the page, ${relative}, or ${ownOrigin}.`,
     });
   }
   if (facts.router) {
     out.push({
       code: 'root_router',
-      message: `${facts.router} changes the address itself (a client-side router) and the build expects the root of an origin (${file} loads ${ref}): here its pages are under /p/${slug}/, so routes written from / will not match. Build with base '/p/${slug}/' and give the router that basename (React Router: createBrowserRouter(routes, { basename: import.meta.env.BASE_URL })), ${ownOrigin}.`,
+      message: `${facts.router} changes the address itself (a client-side router) and the build expects the root of an origin (${file} loads ${ref}): here sites share one origin and its pages are under /p/${slug}/, so routes written from / will not match (it shows its 404 page). To run it as it is, ${ownOrigin}. Or build with base '/p/${slug}/' and give the router that basename (React Router: createBrowserRouter(routes, { basename: import.meta.env.BASE_URL })).`,
     });
   }
   return out;

@@ -27,7 +27,8 @@ import { AppError } from '../errors';
 import { resolveClientIp } from '../http/client-ip';
 import { configureListener, guardRequest } from '../http/connection-limits';
 import { FRONT_HITS, FRONT_IP_HEADER, FRONT_OBJECTS, FRONT_SECRET_HEADER, KEY_GEN, KEY_READ_AT, SITE_GEN, SITES_READ_AT, type FromFront, type FrontOptions, type ToFront } from './front-link';
-import { answerFrom, newReplies, type ReplyChecks } from './reply-answer';
+import { answerFrom, newReplies, siteScope, type ReplyChecks } from './reply-answer';
+import { localSiteOf } from '../http/origin';
 import { KEY_TTL_MS, keyAge, newVerifiedUnlocks, unexpired } from '../auth/unlock-rules';
 
 /** Response headers of the inner hop that are its own, not the client's. */
@@ -175,7 +176,9 @@ function run(opts: FrontOptions): void {
 
   const server = createServer({ connectionsCheckingInterval: 5000 }, (req, res) => {
     guardRequest(req, res, opts.limits);
-    if (answerFrom(replies, checks, req, res, '')) return;
+    // `<slug>.localhost` is that project's own origin: the same URL is another file there.
+    const own = localSiteOf(req.headers.host);
+    if (answerFrom(replies, checks, req, res, own ? siteScope(own) : '')) return;
     forward(req, res);
   });
   configureListener(server, opts.limits, opts.connections);

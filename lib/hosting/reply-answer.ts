@@ -58,7 +58,10 @@ export const newReplies = () => new BoundedCache<string, ReplyEntry>({ maxEntrie
 
 type Headers = Record<string, string | string[] | undefined>;
 
-/** `scope` tells apart what the same URL is elsewhere: 's' sandboxed, `@<slug>` a per-site origin. */
+/** The scope of a project's own origin (per-site HOSTED_ORIGIN, or `<slug>.localhost` on the hosted port). */
+export const siteScope = (site: string) => `@${site}`;
+
+/** `scope` tells apart what the same URL is elsewhere: 's' sandboxed, siteScope() a project's own origin. */
 export const replyKey = (url: string, acceptEncoding: unknown, scope: string) => `${scope}${url}\n${typeof acceptEncoding === 'string' ? acceptEncoding : ''}`;
 
 export const plainRequest = (h: Headers) => !h.range && !h['if-range'] && !h['if-modified-since'] && !h['if-match'] && !h['if-unmodified-since'];

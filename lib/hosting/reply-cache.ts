@@ -42,7 +42,7 @@ export function keepReply(req: FastRequest, scope: string, gen: number, reply: F
   const raw: (string | string[])[] = [];
   for (const [name, value] of Object.entries(reply.headers)) raw.push(name, value);
   const key = replyKey(req.url, req.header('accept-encoding'), scope);
-  // The hosted port's replies (scope '') are the front's to answer.
-  if (scope === '' && frontAttached()) sendKeep({ key, gen, status: reply.status, raw, etag, lock }, reply.body);
+  // The hosted port's replies (what the front forwarded) are the front's to answer.
+  if (req.handoff && frontAttached()) sendKeep({ key, gen, status: reply.status, raw, etag, lock }, reply.body);
   else state.entries.set(key, { gen, status: reply.status, raw, body: reply.body, etag, lock, hits: 0 });
 }

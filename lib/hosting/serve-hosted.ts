@@ -11,6 +11,7 @@ import { resolvePath } from './resolve-path';
 import { sendSiteFile } from './send-site-file';
 import { gatePreview } from './preview-access';
 import { keepReply } from './reply-cache';
+import { siteScope } from './reply-answer';
 import { getSite, siteGeneration, type Site } from './site-cache';
 import { siteListing } from './site-listing';
 import { unlockProject } from './unlock-project';
@@ -27,7 +28,7 @@ export interface HostedOptions {
 }
 
 /** The reply cache's scope of a request: the same URL means another file on another site's origin. */
-export const replyScope = (opts: HostedOptions) => (opts.sandbox ? 's' : opts.site ? `@${opts.site}` : '');
+export const replyScope = (opts: HostedOptions) => (opts.sandbox ? 's' : opts.site ? siteScope(opts.site) : '');
 
 interface Target {
   slug: string;

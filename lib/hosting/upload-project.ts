@@ -13,7 +13,9 @@ import { getProjectDtoOrThrow } from './list-projects';
 import type { ProjectDto } from './project-dto';
 import { publishDeploy } from './publish-deploy';
 import { readMultipart } from './read-multipart';
-import { buildWarnings, type BuildFacts, type UploadWarning } from './build-check';
+import { buildWarnings, type BuildFacts, type HostedPlace, type UploadWarning } from './build-check';
+import { hostedOriginFor, isSecureRequest } from '../http/origin';
+import { getHostedPort } from './hosted-port';
 import { assertSlug, randomSlug } from './slug';
 import { StagedUpload } from './stage-files';
 import { spoolZip, unpackZip, type SpooledZip } from './unpack-zip';
@@ -91,7 +93,7 @@ export async function uploadProject(rt: Runtime, req: Request, principal: Princi
     if (staged.files.length === 0) throw badRequest('Choose at least one file to upload');
     await publish(rt, staged, fields, principal);
     const project = await getProjectDtoOrThrow(rt, staged.slug!);
-    return { project, skipped, warnings: buildWarnings(shownFacts(staged), rt.env.hosted, project.slug) };
+    return { project, skipped, warnings: buildWarnings(shownFacts(staged), hostedPlace(rt, req), project.slug) };
   } catch (e) {
     const held = zip as SpooledZip | null;
     await held?.remove();
@@ -137,6 +139,12 @@ async function publish(rt: Runtime, staged: StagedUpload, fields: Partial<Record
     files,
     guards: staged.guards,
   });
+}
+
+/** Where the uploader's link to the project leads (the console's, for the address they used). */
+function hostedPlace(rt: Runtime, req: Request): HostedPlace {
+  const template = hostedOriginFor(rt.env, getHostedPort(), req.headers.get('host') ?? undefined, isSecureRequest(rt.env, req.headers));
+  return { hosted: rt.env.hosted, template, port: rt.env.port };
 }
 
 /** The build's facts with the paths the project has (its common top folder dropped), for the warnings. */

@@ -23,6 +23,32 @@ describe('decideHost', () => {
     expect(decideHost(e, 3001, 'main', req('/htmls'))).toEqual({ kind: 'app' });
   });
 
+  it('default, reached by a loopback name: every project at the root of <slug>.localhost on the hosted port', () => {
+    const e = env();
+    // The main origin sends /p/<slug>/… to the project's own origin, at its root.
+    for (const host of ['localhost:3000', '127.0.0.1:3000', '[::1]:3000', 'files.localhost:3000']) {
+      expect(decideHost(e, 3001, 'main', req('/p/blog/users/42?tab=1', { host })), host).toEqual({ kind: 'redirect', status: 302, location: 'http://blog.localhost:3001/users/42?tab=1' });
+      expect(hostedOriginFor(e, 3001, host, false), host).toBe('http://{slug}.localhost:3001');
+    }
+    expect(decideHost(e, 3001, 'main', req('/p/blog', { host: 'localhost:3000' }))).toMatchObject({ location: 'http://blog.localhost:3001/' });
+    expect(decideHost(e, 3001, 'main', req('/p/blog@abc/?preview=x', { host: 'localhost:3000' }))).toMatchObject({ location: 'http://blog.localhost:3001/p/blog@abc/?preview=x' });
+    expect(decideHost(e, 3001, 'main', req('/p/blog/unlock', { host: 'localhost:3000' }, 'POST'))).toEqual({ kind: 'redirect', status: 307, location: 'http://blog.localhost:3001/p/blog/unlock' });
+    expect(decideHost(e, 3001, 'main', req('/p/', { host: 'localhost:3000' }))).toEqual({ kind: 'not-found' });
+    // The hosted listener serves <slug>.localhost as that project's whole origin.
+    const at = (url: string, method = 'GET') => decideHost(e, 3001, 'hosted', req(url, { host: 'blog.localhost:3001' }, method));
+    for (const url of ['/', '/users/42', '/assets/index-abc.js', '/api/files', '/p/shop/x']) expect(at(url), url).toEqual({ kind: 'hosted', sandbox: false, site: 'blog' });
+    expect(at('/p/blog/about')).toEqual({ kind: 'redirect', status: 302, location: '/about' });
+    expect(at('/p/blog/unlock', 'POST')).toEqual({ kind: 'hosted', sandbox: false, site: 'blog' });
+    expect(at('/p/blog@abc/')).toEqual({ kind: 'hosted', sandbox: false });
+    // The shared form of the hosted port still answers there (links given out before).
+    expect(decideHost(e, 3001, 'hosted', req('/p/blog/x', { host: '127.0.0.1:3001' }))).toEqual({ kind: 'hosted', sandbox: false });
+    // Another host name, a PUBLIC_URL that is not loopback, or a listener only on another address: one shared origin.
+    expect(hostedOriginFor(e, 3001, 'box.lan:3000', false)).toBe('http://box.lan:3001');
+    expect(hostedOriginFor(env({ PUBLIC_URL: 'http://files.lan:3000' }), 3001, 'localhost:3000', false)).toBe('http://files.lan:3001');
+    expect(hostedOriginFor(env({ PUBLIC_URL: 'http://localhost:3000' }), 3001, 'box.lan:3000', false)).toBe('http://{slug}.localhost:3001');
+    expect(hostedOriginFor(env({ HOST: '192.168.1.5' }), 3001, '127.0.0.1:3000', false)).toBe('http://127.0.0.1:3001');
+  });
+
   it('default: the redirect keeps the scheme a trusted proxy reports, and PUBLIC_URL names the host', () => {
     const e = env({ TRUST_PROXY: '1', HOSTED_PORT: '8443' });
     expect(decideHost(e, 8443, 'main', req('/p/a', { host: 'x:3000', 'x-forwarded-proto': 'https' }))).toMatchObject({ location: 'https://x:8443/p/a' });

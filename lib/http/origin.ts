@@ -95,16 +95,40 @@ function hostnameOf(host: string | undefined): string | null {
 }
 
 /**
+ * `<slug>.localhost` (any port): browsers resolve every `*.localhost` name to loopback
+ * themselves (RFC 6761; Chromium and Firefox without asking DNS), so on this machine every
+ * project can have an origin of its own on the hosted port with nothing configured.
+ */
+const LOCAL_SITE = new RegExp(`^(${SLUG})\\.localhost(?::\\d{1,5})?$`);
+
+/** The project a Host header names as `<slug>.localhost[:port]`, or null. */
+export function localSiteOf(host: string | undefined): string | null {
+  return host ? (LOCAL_SITE.exec(host.toLowerCase())?.[1] ?? null) : null;
+}
+
+/** A host name only this machine reaches: localhost, `*.localhost`, 127.0.0.0/8 or [::1]. */
+const isLoopbackName = (name: string) => name === 'localhost' || name.endsWith('.localhost') || /^127(?:\.\d{1,3}){3}$/.test(name) || name === '[::1]';
+
+/** HOST values whose listeners answer on 127.0.0.1 or ::1, where a `*.localhost` name leads. */
+const LOOPBACK_LISTEN = new Set(['0.0.0.0', '::', '127.0.0.1', '::1', 'localhost']);
+
+/**
  * Where hosted pages are, as an origin template (`{slug}` is replaced per project), for a
- * request that reached the main origin at `host`: the second listener's port on the same
- * host name, or HOSTED_ORIGIN. Null under the sandbox opt-out (/p/ stays on the main origin).
+ * request that reached the main origin at `host`: HOSTED_ORIGIN; else the second listener's
+ * port — with an origin per project, `http://{slug}.localhost:<port>`, when the service is
+ * reached by a loopback name (the default setup, tried on one's own machine: a build made for
+ * the root of an origin, a client-side router's included, works as it is), otherwise on the
+ * same host name, shared by every project. Null under the sandbox opt-out (/p/ stays on the
+ * main origin).
  */
 export function hostedOriginFor(env: Env, hostedPort: number | null, host: string | undefined, secure: boolean): string | null {
   const h = env.hosted;
   if (h.mode === 'origin' || h.mode === 'per-site') return h.origin;
   if (h.mode === 'sandbox' || !hostedPort) return null;
   const name = env.publicUrl ? new URL(env.publicUrl).hostname : (hostnameOf(host) ?? 'localhost');
-  return `${secure ? 'https' : 'http'}://${name}:${hostedPort}`;
+  const scheme = secure ? 'https' : 'http';
+  if (isLoopbackName(name) && LOOPBACK_LISTEN.has(env.host)) return `${scheme}://{slug}.localhost:${hostedPort}`;
+  return `${scheme}://${name}:${hostedPort}`;
 }
 
 /** The absolute URL of a path of a project on its hosted origin. */
@@ -181,11 +205,29 @@ function rootPath(url: string, slug: string, method: string): string {
 }
 
 /**
+ * A request on a project's own origin (`hostSlug`: a per-site HOSTED_ORIGIN's host name, or
+ * `<slug>.localhost` on the hosted port): every path is the project's, only its own /p/<slug>
+ * prefix is special — it leads to the root, except a preview's and the unlock form's POST.
+ */
+function onOwnOrigin(req: HostRequest, hostSlug: string): HostDecision {
+  const urlSlug = slugOfUrl(req.url);
+  const path = urlSlug === hostSlug ? rootPath(req.url, hostSlug, req.method) : req.url;
+  if (path !== req.url) return { kind: 'redirect', status: 302, location: path };
+  return urlSlug === hostSlug && req.url[`/p/${hostSlug}`.length] === '@' ? { kind: 'hosted', sandbox: false } : { kind: 'hosted', sandbox: false, site: hostSlug };
+}
+
+/** /p/<slug>… sent from the main origin to the project's own origin (`template` has {slug}), at its root. */
+function toOwnOrigin(template: string, req: HostRequest, status: 302 | 307): HostDecision {
+  const urlSlug = slugOfUrl(req.url);
+  return urlSlug ? { kind: 'redirect', status, location: siteOrigin(template, urlSlug) + rootPath(req.url, urlSlug, req.method) } : { kind: 'not-found' };
+}
+
+/**
  * The one routing rule of both listeners. The hosted listener and a hosted host name serve
  * /p/ and nothing else (a request from one of its pages for a root path is sent into that
  * project); the main origin sends /p/ there (302, or 307 so a POST stays a POST), except
- * under the sandbox opt-out where it serves /p/ itself. A per-site host name serves its
- * project at its root.
+ * under the sandbox opt-out where it serves /p/ itself. A per-site host name, and
+ * `<slug>.localhost` on the hosted listener, serve their project at their root.
  */
 export function decideHost(env: Env, hostedPort: number | null, listener: Listener, req: HostRequest): HostDecision {
   const hostedPath = isHostedPath(req.url);
@@ -197,7 +239,11 @@ export function decideHost(env: Env, hostedPort: number | null, listener: Listen
     const name = hostnameOf(host);
     return env.hosted.mode === 'port' && env.port && name ? { kind: 'redirect', status: 302, location: `${isSecureRequest(env, req) ? 'https' : 'http'}://${name}:${env.port}/` } : { kind: 'not-found' };
   };
-  if (listener === 'hosted') return hostedPath ? { kind: 'hosted', sandbox: false } : outsideSites(req, home);
+  if (listener === 'hosted') {
+    const own = localSiteOf(host);
+    if (own) return onOwnOrigin(req, own);
+    return hostedPath ? { kind: 'hosted', sandbox: false } : outsideSites(req, home);
+  }
   const h = env.hosted;
   if (h.mode === 'sandbox') return hostedPath ? { kind: 'hosted', sandbox: true } : { kind: 'app' };
   if (h.mode === 'origin') {
@@ -206,17 +252,11 @@ export function decideHost(env: Env, hostedPort: number | null, listener: Listen
   }
   if (h.mode === 'per-site') {
     const hostSlug = perSiteSlug(h.origin, host);
-    const urlSlug = slugOfUrl(req.url);
-    if (hostSlug !== null) {
-      // The whole origin is the project's: only its own /p/<slug> prefix is special.
-      const path = urlSlug === hostSlug ? rootPath(req.url, hostSlug, req.method) : req.url;
-      if (path !== req.url) return { kind: 'redirect', status: 302, location: path };
-      return urlSlug === hostSlug && req.url[`/p/${hostSlug}`.length] === '@' ? { kind: 'hosted', sandbox: false } : { kind: 'hosted', sandbox: false, site: hostSlug };
-    }
-    if (!hostedPath) return { kind: 'app' };
-    return urlSlug ? { kind: 'redirect', status, location: siteOrigin(h.origin, urlSlug) + rootPath(req.url, urlSlug, req.method) } : { kind: 'not-found' };
+    if (hostSlug !== null) return onOwnOrigin(req, hostSlug);
+    return hostedPath ? toOwnOrigin(h.origin, req, status) : { kind: 'app' };
   }
   if (!hostedPath) return { kind: 'app' };
   const origin = hostedOriginFor(env, hostedPort, host, isSecureRequest(env, req));
-  return origin ? { kind: 'redirect', status, location: origin + req.url } : { kind: 'not-found' };
+  if (!origin) return { kind: 'not-found' };
+  return origin.includes('{slug}') ? toOwnOrigin(origin, req, status) : { kind: 'redirect', status, location: origin + req.url };
 }
