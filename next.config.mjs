@@ -4,6 +4,12 @@ const nextConfig = {
   // need for serving (STACK.md: public/ drops from ~13,000 to ~1,250 req/s with gzip).
   compress: false,
   poweredByHeader: false,
+  // The release artifact starts from Next's traced server files and node_modules
+  // (scripts/release.mjs adds ours): production needs no npm install.
+  output: 'standalone',
+  outputFileTracingRoot: import.meta.dirname,
+  // Image optimization is off (images.unoptimized), so sharp and its libvips (~20 MB) never load.
+  outputFileTracingExcludes: { '*': ['node_modules/sharp/**', 'node_modules/@img/**'] },
   reactStrictMode: true,
   // Nothing uses next/image; left on, /_next/image would transcode any public image for anyone.
   images: { unoptimized: true },

@@ -8,7 +8,7 @@
  * framework-free handlers; everything else goes to Next.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import next from 'next';
@@ -117,6 +117,12 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
   markCustomServer();
   await boot(log);
 
+  if (!dev) {
+    // Next's settings as the build wrote them, handed over as Next's own standalone server does:
+    // the release folder (scripts/release.mjs) lacks the build-time parts of Next that loading
+    // next.config.mjs takes, and a checkout then runs the settings it was built with.
+    process.env.__NEXT_PRIVATE_STANDALONE_CONFIG ??= JSON.stringify(JSON.parse(readFileSync(path.join(process.cwd(), '.next', 'required-server-files.json'), 'utf8')).config);
+  }
   const app = next({ dev, dir: process.cwd(), hostname: env.host, port: env.port });
   await app.prepare();
   const handle = app.getRequestHandler();

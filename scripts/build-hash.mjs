@@ -7,10 +7,14 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import path from 'node:path';
 
 const ICONS_DIR = path.join('public', 'icons');
-const INPUTS = ['app', 'lib', 'db', 'cli', 'public', 'assets', 'scripts/icons.mjs', 'proxy.ts', 'next.config.mjs', 'postcss.config.mjs', 'tsconfig.json', 'tsconfig.build.json', 'server.ts', 'scripts/migrate.ts', 'scripts/build-hash.mjs', 'package-lock.json'];
+const INPUTS = ['app', 'lib', 'db', 'cli', 'public', 'assets', 'scripts/icons.mjs', 'proxy.ts', 'next.config.mjs', 'postcss.config.mjs', 'tsconfig.json', 'tsconfig.build.json', 'server.ts', 'scripts/migrate.ts', 'scripts/build-hash.mjs', 'scripts/release.mjs', 'scripts/start.mjs', 'package-lock.json'];
 export const STAMP = path.join('.next', 'htmls-build-hash');
 export const SERVER_BUNDLE = path.join('.next', 'htmls', 'server.mjs');
 export const MIGRATE_BUNDLE = path.join('.next', 'htmls', 'migrate.mjs');
+/** The release artifact (scripts/release.mjs): a folder that serves with only Node, and its tarball beside it. */
+export const RELEASE_DIR = path.join('dist', 'htmls');
+/** Written at the root of that folder: there, the build is what it is (there are no sources). */
+export const RELEASE_MARK = 'release.json';
 /** The CLI as plain JavaScript, in its own package (packages/cli: `npm pack` ships it). */
 export const CLI_BUNDLE = path.join('packages', 'cli', 'dist', 'htmls.mjs');
 
@@ -43,9 +47,10 @@ export function buildHash(root = process.cwd()) {
   return h.digest('hex');
 }
 
-/** 'current', 'stale' (built from other sources) or 'missing'. */
+/** 'current', 'stale' (built from other sources) or 'missing'; a release folder is always current. */
 export function buildState() {
-  const complete = [path.join('.next', 'BUILD_ID'), SERVER_BUNDLE, MIGRATE_BUNDLE, CLI_BUNDLE, path.join(ICONS_DIR, 'favicon.ico'), STAMP].every((f) => existsSync(f));
+  if (existsSync(RELEASE_MARK)) return 'current';
+  const complete = [path.join('.next', 'BUILD_ID'), SERVER_BUNDLE, MIGRATE_BUNDLE, CLI_BUNDLE, path.join(ICONS_DIR, 'favicon.ico'), path.join(RELEASE_DIR, RELEASE_MARK), STAMP].every((f) => existsSync(f));
   if (!complete) return 'missing';
   return readFileSync(STAMP, 'utf8') === buildHash() ? 'current' : 'stale';
 }
@@ -72,12 +77,16 @@ export function buildEnv(env) {
   return { ...env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: env.NEXT_TELEMETRY_DISABLED ?? '1' };
 }
 
-/** Everything production runs: the icons, next build, and the server, migrate script and CLI as plain JavaScript. */
+/**
+ * Everything production runs: the icons, next build, the server, migrate script and CLI as
+ * plain JavaScript, and the release artifact made of them (scripts/release.mjs).
+ */
 function build({ quiet, message }) {
   if (!quiet) console.log(`[htmls] ${message}`);
   run(['scripts/icons.mjs'], 'rendering the icons failed', quiet);
   run(['node_modules/next/dist/bin/next', 'build'], 'next build failed', quiet);
   bundle();
+  run(['scripts/release.mjs'], 'assembling the release artifact failed', quiet);
   // Hash again: next build may itself touch an input (it adds paths to tsconfig.json).
   writeFileSync(STAMP, buildHash());
 }

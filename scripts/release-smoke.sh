@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The release artifact, as an operator and a user get it (run by .ci/run after `npm run build`):
-# 1. a copy of the built tree with `npm ci --omit=dev` serves (no dev dependency, no build);
+# 1. the tarball `npm run build` wrote (dist/htmls-<version>.tgz), unpacked into an empty
+#    directory, serves with only Node: no npm install, no build, no dev dependency, nothing of
+#    the checkout; `npm start` there serves and a SIGTERM to it stops it;
 # 2. `npm pack` of the CLI package installs into an empty directory and runs with only Node:
 #    --help, log in, deploy a site, which the server then serves.
 set -euo pipefail
@@ -21,13 +23,18 @@ cleanup() {
 trap cleanup EXIT
 TOKEN=release-smoke-admin-token-0123
 
-echo "--- a built tree, production dependencies only"
-tar -C "$ROOT" --exclude=./node_modules --exclude=./data --exclude=./.tmp --exclude=./test-results --exclude=./.git -cf - . | (mkdir "$WORK/app" && tar -C "$WORK/app" -xf -)
-(cd "$WORK/app" && npm ci --omit=dev --no-audit --no-fund --loglevel=error)
-for p in esbuild typescript @resvg/resvg-js @napi-rs/keyring @inquirer/password; do
-  if [ -e "$WORK/app/node_modules/$p" ]; then echo "$p is installed with --omit=dev" >&2; exit 1; fi
+echo "--- the release tarball, unpacked alone, with only Node"
+VERSION=$(node -p "require('./package.json').version")
+TARBALL="$ROOT/dist/htmls-$VERSION.tgz"
+[ -f "$TARBALL" ] || { echo "$TARBALL is missing: npm run build writes it" >&2; exit 1; }
+mkdir "$WORK/release" && tar -C "$WORK/release" -xzf "$TARBALL"
+APP="$WORK/release/htmls"
+echo "tarball $(du -h "$TARBALL" | cut -f1), unpacked $(du -sh "$APP" | cut -f1) (node_modules $(du -sh "$APP/node_modules" | cut -f1))"
+for p in esbuild typescript @resvg/resvg-js @napi-rs/keyring @inquirer/password @next/swc-linux-x64-gnu @next/swc-linux-x64-musl sharp vitest @playwright/test; do
+  if [ -e "$APP/node_modules/$p" ]; then echo "$p is in the release" >&2; exit 1; fi
 done
-(cd "$WORK/app" && PORT=0 HOST=127.0.0.1 DATA_DIR="$WORK/data" ADMIN_TOKEN=$TOKEN exec setsid npm start >"$WORK/server.log" 2>&1) &
+# Nothing but the folder and Node: an empty environment, a PATH without the checkout's tools.
+(cd "$APP" && exec env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$WORK/home" PORT=0 HOST=127.0.0.1 DATA_DIR="$WORK/data" ADMIN_TOKEN=$TOKEN setsid npm start >"$WORK/server.log" 2>&1) &
 SERVER_PID=$!
 for _ in $(seq 1 120); do grep -q 'listening on' "$WORK/server.log" 2>/dev/null && break; sleep 0.5; done
 cat "$WORK/server.log"
@@ -35,6 +42,12 @@ URL=$(grep -o 'listening on http://[^ ]*' "$WORK/server.log" | sed 's/listening 
 HOSTED=$(grep -o 'hosted sites on http://[^ ]*' "$WORK/server.log" | sed 's/hosted sites on //')
 grep -q building "$WORK/server.log" && { echo "npm start built" >&2; exit 1; }
 curl -fsS "$URL/api/health"; echo
+# The pages, their scripts and styles, and the icons.
+for path in / /htmls /files /files/manifest.webmanifest /favicon.ico /icons/icon-192.png /user-guide.html; do
+  curl -fsS -o /dev/null "$URL$path" || { echo "GET $path failed" >&2; exit 1; }
+done
+asset=$(curl -fsS "$URL/files" | grep -o '/_next/static/[^"]*\.js' | head -1)
+curl -fsS -o /dev/null "$URL$asset" || { echo "GET $asset failed" >&2; exit 1; }
 
 echo "--- the CLI package, installed from its tarball into an empty directory"
 (cd "$ROOT/packages/cli" && npm pack --silent --pack-destination "$WORK" >/dev/null)
@@ -47,4 +60,11 @@ mkdir "$WORK/site" && echo '<p>released</p>' >"$WORK/site/index.html"
 "$HTMLS" deploy "$WORK/site" --slug release-smoke
 curl -fsSL "$HOSTED/p/release-smoke/" >"$WORK/page.html"
 grep -q released "$WORK/page.html"
+
+echo "--- SIGTERM to npm start stops the release's server"
+PORT_ONLY=${URL##*:}
+kill -TERM "$SERVER_PID"
+wait "$SERVER_PID" || { echo "npm start exited with $?" >&2; exit 1; }
+SERVER_PID=
+if (exec 3<>"/dev/tcp/127.0.0.1/$PORT_ONLY") 2>/dev/null; then echo "port $PORT_ONLY still open after SIGTERM" >&2; exit 1; fi
 echo "release smoke: ok"

@@ -298,10 +298,13 @@ describe('htmls CLI', () => {
     const z = await htmls(['deploy', zipFile, '--slug', `${slug}-z`, '--spa', '--json'], env);
     expect(z.code, z.stderr).toBe(0);
     expect(JSON.parse(z.stdout)).toMatchObject({ spa: true, files: [{ path: 'assets/app.js' }, { path: 'index.html' }] });
-    // The server left the zip's .env out and says where this build will break: both on stderr.
+    // The server left the zip's .env out and says so on stderr.
     expect(z.stderr).toMatch(/Left out 1 private path \(site\/\.env\).*--include-dotfiles/);
-    expect(z.stderr).toMatch(/Warning: assets\/app\.js changes the address itself .*index\.html loads \/assets\/app\.js.*basename/);
-    expect(JSON.parse(z.stdout).warnings).toMatchObject([{ code: 'root_router' }]);
+    // Reached as 127.0.0.1, the server gives the project an origin of its own (<slug>.localhost),
+    // where this router build runs as it is: nothing to warn of (a warning printed:
+    // tests/hosting-origins.test.ts, the sandbox opt-out).
+    expect(z.stderr).not.toMatch(/Warning:/);
+    expect(JSON.parse(z.stdout).warnings).toEqual([]);
   });
 
   it('deploys a site as the administrator, and deletes a member account', async () => {

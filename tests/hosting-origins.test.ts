@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { htmls } from './support/cli';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { frontHits, migratedServiceEnv, useFileServer } from './support/file-server';
 import { uploadSite, site } from './support/hosting';
@@ -229,6 +232,18 @@ describe('HOSTED_PORT=0: the sandbox opt-out', () => {
     expect(r.status).toBe(200);
     expect(r.headers.get('content-security-policy')).toBe(SANDBOX);
     expect(server.output()).toMatch(/WARNING: HOSTED_PORT=0/);
+  });
+
+  it('htmls deploy of a build made for the root prints the warning on stderr, saying what to change', async () => {
+    const dir = tempDir('htmls-cli-sandbox-');
+    writeFileSync(path.join(dir, 'credentials.json'), JSON.stringify({ url: server.url, store: 'file', role: 'admin', username: null, token: TEST_ADMIN_TOKEN }), { mode: 0o600 });
+    const site = path.join(dir, 'site');
+    mkdirSync(path.join(site, 'assets'), { recursive: true });
+    writeFileSync(path.join(site, 'index.html'), '<script type="module" src="/assets/app.js"></script>');
+    writeFileSync(path.join(site, 'assets', 'app.js'), 'history.pushState(null, "", "/about")');
+    const r = await htmls(['deploy', site, '--spa'], { HTMLS_CONFIG_DIR: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^Warning: index\.html loads \/assets\/app\.js from the root of the origin.*HOSTED_PORT=0.*base: '\.\/'.*HOSTED_ORIGIN with \{slug\}/m);
   });
 
   it('GET /htmls — shows the warning (about the setup, not an account: with the login form too)', async () => {
