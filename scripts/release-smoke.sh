@@ -67,4 +67,33 @@ kill -TERM "$SERVER_PID"
 wait "$SERVER_PID" || { echo "npm start exited with $?" >&2; exit 1; }
 SERVER_PID=
 if (exec 3<>"/dev/tcp/127.0.0.1/$PORT_ONLY") 2>/dev/null; then echo "port $PORT_ONLY still open after SIGTERM" >&2; exit 1; fi
+
+# The S3 store is a chunk of its own, loaded only with STORAGE=s3: its packages must be in the
+# release too. On the S3 test server when one runs (CI starts it before this script).
+if (exec 3<>/dev/tcp/127.0.0.1/7480) 2>/dev/null; then
+  echo "--- the release on S3 (the test server on 127.0.0.1:7480)"
+  BUCKET=htmls-release-smoke-$$
+  S3="const { S3Client, CreateBucketCommand, ListObjectsV2Command, DeleteObjectsCommand, DeleteBucketCommand } = require('@aws-sdk/client-s3');
+    const c = new S3Client({ endpoint: 'http://127.0.0.1:7480', region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'testkey', secretAccessKey: 'testsecret' } });"
+  node -e "$S3 c.send(new CreateBucketCommand({ Bucket: '$BUCKET' }))"
+  drop_bucket() {
+    node -e "$S3 (async () => { const l = await c.send(new ListObjectsV2Command({ Bucket: '$BUCKET' }));
+      if (l.Contents?.length) await c.send(new DeleteObjectsCommand({ Bucket: '$BUCKET', Delete: { Objects: l.Contents.map((o) => ({ Key: o.Key })) } }));
+      await c.send(new DeleteBucketCommand({ Bucket: '$BUCKET' })); })()" 2>/dev/null || true
+  }
+  trap 'drop_bucket; cleanup' EXIT
+  (cd "$APP" && exec env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$WORK/home" PORT=0 HOST=127.0.0.1 DATA_DIR="$WORK/data-s3" ADMIN_TOKEN=$TOKEN \
+    S3_ENDPOINT=http://127.0.0.1:7480 S3_BUCKET="$BUCKET" S3_REGION=us-east-1 S3_ACCESS_KEY_ID=testkey S3_SECRET_ACCESS_KEY=testsecret S3_FORCE_PATH_STYLE=true \
+    setsid node scripts/start.mjs >"$WORK/server-s3.log" 2>&1) &
+  SERVER_PID=$!
+  for _ in $(seq 1 120); do grep -q 'listening on' "$WORK/server-s3.log" 2>/dev/null && break; sleep 0.5; done
+  grep '^\[htmls\]' "$WORK/server-s3.log"
+  URL=$(grep -o 'listening on http://[^ ]*' "$WORK/server-s3.log" | sed 's/listening on //')
+  HOSTED=$(grep -o 'hosted sites on http://[^ ]*' "$WORK/server-s3.log" | sed 's/hosted sites on //')
+  grep -q 's3 storage' "$WORK/server-s3.log"
+  curl -fsS "$URL/api/health"; echo
+  HTMLS_ADMIN_TOKEN=$TOKEN "$HTMLS" login --admin --url "$URL" >/dev/null
+  "$HTMLS" deploy "$WORK/site" --slug release-smoke-s3 >/dev/null
+  curl -fsSL "$HOSTED/p/release-smoke-s3/" | grep -q released
+fi
 echo "release smoke: ok"

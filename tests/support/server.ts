@@ -105,7 +105,11 @@ export async function startServer(env: Record<string, string | undefined> = {}, 
   const log = createWriteStream(path.join(ROOT, '.tmp', `server-${proc.pid}.log`));
   proc.once('exit', () => log.end());
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${out}`)), 60_000);
+    const timer = setTimeout(() => {
+      // Not left running behind the failure (a test's own server would serve on for ever).
+      proc.kill('SIGKILL');
+      reject(new Error(`server did not start in time:\n${out}`));
+    }, 60_000);
     const onExit = (code: number | null) => {
       clearTimeout(timer);
       reject(new Error(`server exited with ${code}:\n${out}`));
