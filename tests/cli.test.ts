@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HtmlsClient } from '../lib/client/node/sdk';
 import { baseUrl, hostedUrl, useFileServer } from './support/file-server';
-import { call } from './support/http';
+import { call, callAs } from './support/http';
 import { ROOT, tempDir, TEST_ADMIN_TOKEN } from './support/server';
 import { tcpProxy } from './support/tcp-proxy';
 import { expireShare, uploadShare } from './support/shares';
@@ -316,8 +316,13 @@ describe('htmls CLI', () => {
     const d = await htmls(['deploy', site, '--slug', slug, '--note', 'cli site', '--json'], env);
     expect(d.code, d.stderr).toBe(0);
     expect(JSON.parse(d.stdout)).toMatchObject({ slug, file_count: 1 });
-    const page = await fetch(`${baseUrl()}/p/${slug}/`);
-    expect(await page.text()).toContain('Deployed by the CLI');
+    // Live at the project's own origin (<slug>.localhost on the hosted port: browsers resolve
+    // *.localhost to loopback, Node does not, so the request names the host itself).
+    const hostedPort = new URL(hostedUrl()).port;
+    const moved = await fetch(`${baseUrl()}/p/${slug}/`, { redirect: 'manual' });
+    expect(moved.headers.get('location')).toBe(`http://${slug}.localhost:${hostedPort}/`);
+    const page = await callAs(`${slug}.localhost:${hostedPort}`, 'GET', `${hostedUrl()}/`);
+    expect(page.text).toContain('Deployed by the CLI');
     const again = await htmls(['deploy', site, '--slug', slug], env);
     expect(again.code).not.toBe(0);
     expect(again.stderr).toMatch(/--append/);
