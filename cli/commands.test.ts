@@ -8,6 +8,7 @@ import { parseExpiry, parseMaxDownloads, requirePaths } from './format-args';
 import { commandHelp, overview } from './help';
 import { exitCode, findCommand, main } from './main';
 import { explain } from './messages';
+import { ApiError } from '../lib/client/api';
 
 describe('CLI commands, from their declarations', () => {
   it('each has a unique name, a summary, and options described (no clash with --json/--help)', () => {
@@ -98,6 +99,13 @@ describe('CLI messages, for a person', () => {
     expect(() => requirePaths(['cli', 'no/such/thing.txt'])).toThrow(/^No such file or folder: no\/such\/thing\.txt$/);
     const enoent = Object.assign(new Error("ENOENT: no such file or directory, open 'gone.txt'"), { code: 'ENOENT', path: 'gone.txt' });
     expect(explain(enoent)).toBe('No such file or folder: gone.txt');
+  });
+
+  it("says each thing once, and keeps the server's words where they name the case", () => {
+    expect(explain(new ApiError(401, 'wrong_password', 'Wrong password'))).toBe('Wrong password.');
+    const only = '"a.txt" is this share\'s only file: delete the share instead';
+    expect(explain(new ApiError(409, 'conflict', only))).toBe(only);
+    expect(explain(new ApiError(400, 'invalid_request', 'name: too long'))).toBe('The server refused the request as invalid. (name: too long)');
   });
 
   it('speeds are whole bytes per second, not "206.06060606060606 B/s"', () => {

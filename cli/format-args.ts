@@ -46,8 +46,9 @@ export const newPassword = () => randomBytes(12).toString('base64url');
 /** A progress line on stderr: redrawn in a terminal, at most five lines a second otherwise. */
 export function progressBar(json: boolean) {
   let last = 0;
-  return (p: { loaded: number; total: number; speed: number; eta: number }) => {
-    if (json) return;
+  return (p: { stage?: string; loaded: number; total: number; speed: number; eta: number }) => {
+    // Nothing drawn before the server took the upload: a refused init prints only its reason.
+    if (json || p.stage === 'preparing') return;
     const now = Date.now();
     if (now - last < 200 && p.loaded < p.total) return;
     last = now;

@@ -31,7 +31,7 @@ export function overview(commands: readonly Command[]): string {
     'Commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    'Run `htmls <command> --help` for a command\'s options.',
+    'Run `htmls <command> --help` for a command\'s options, `htmls --version` for the version.',
     'Exit codes: 0 done, 1 refused or failed, 2 usage error, 3 not signed in, 130 cancelled.',
   ].join('\n');
 }

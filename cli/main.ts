@@ -10,6 +10,7 @@ import { COMMANDS } from './commands';
 import { loadCredentials } from './credentials';
 import { commandHelp, overview } from './help';
 import { explain } from './messages';
+import { VERSION } from './version';
 
 export function findCommand(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name);
@@ -78,6 +79,10 @@ function closest(typed: string, names: string[]): string | undefined {
 
 export async function main(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-V' || name === 'version') {
+    console.log(`htmls ${VERSION}`);
+    return;
+  }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     const about = name === 'help' && rest[0] ? findCommand(rest[0]) : undefined;
     console.log(about ? commandHelp(about) : overview(COMMANDS));
@@ -101,7 +106,15 @@ export async function main(argv: string[]): Promise<void> {
   const creds = await loadCredentials();
   // Exit code 3 like a session the server ended: a script can tell "log in first" apart.
   if (!creds) throw new ApiError(401, 'not_signed_in', 'Not signed in: run `htmls login --url URL --username NAME` first, or set HTMLS_TOKEN (an access token) and HTMLS_URL.');
-  return command.run({ ...ctx, creds, client: new HtmlsClient({ baseUrl: creds.url, token: creds.token }) });
+  try {
+    return await command.run({ ...ctx, creds, client: new HtmlsClient({ baseUrl: creds.url, token: creds.token }) });
+  } catch (e) {
+    // A refused HTMLS_TOKEN is no missing login: say which secret the server turned down.
+    if (creds.store === 'env' && e instanceof ApiError && e.code === 'unauthenticated') {
+      throw new ApiError(401, 'token_refused', `The server refused the access token in HTMLS_TOKEN (revoked, expired or mistyped): make a new one in /files or with \`htmls token\`, or unset HTMLS_TOKEN to use \`htmls login\`.`);
+    }
+    throw e;
+  }
 }
 
 export function exitCode(e: unknown): number {

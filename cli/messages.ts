@@ -56,11 +56,23 @@ const CLIENT = {
 
 const MESSAGES: Record<string, string> = { ...SERVER, ...CLIENT };
 
+/** Codes whose server message names the case (which file, which limit): a generic hint would mislead. */
+const SERVER_SAYS_IT = new Set<string>(['conflict', 'token_refused', 'not_signed_in', 'password_required']);
+
+/** A message's words, for comparing two messages whatever their case and punctuation. */
+const words = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+
 export function explain(e: unknown): string {
   if (e instanceof ApiError) {
     if (e.code === 'rate_limited') return `Too many attempts; try again in ${e.retryAfter ?? 60} seconds.`;
     const friendly = MESSAGES[e.code];
-    return friendly && friendly !== e.message ? `${friendly} (${e.message})` : e.message;
+    // The server's own words when they are specific (a share's only file is no concurrent
+    // change); one sentence, never the same one twice ("Wrong password. (Wrong password)").
+    if (!friendly || SERVER_SAYS_IT.has(e.code)) return e.message;
+    const said = words(e.message);
+    if (!said || words(friendly).includes(said)) return friendly;
+    if (said.includes(words(friendly))) return e.message;
+    return `${friendly} (${e.message})`;
   }
   // A file or folder gone between the check and the read: its name, not Node's "ENOENT: no such file…".
   const io = e as NodeJS.ErrnoException;

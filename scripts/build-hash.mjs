@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+const VERSION = JSON.parse(readFileSync('package.json', 'utf8')).version;
 const ICONS_DIR = path.join('public', 'icons');
 const INPUTS = ['app', 'lib', 'db', 'cli', 'public', 'assets', 'scripts/icons.mjs', 'proxy.ts', 'next.config.mjs', 'postcss.config.mjs', 'tsconfig.json', 'tsconfig.build.json', 'server.ts', 'scripts/migrate.ts', 'scripts/build-hash.mjs', 'scripts/release.mjs', 'scripts/start.mjs', 'package-lock.json'];
 export const STAMP = path.join('.next', 'htmls-build-hash');
@@ -129,6 +130,7 @@ function bundle() {
       entryPoints: ['cli/main.ts'],
       outfile: ${JSON.stringify(CLI_BUNDLE)},
       external: ['@napi-rs/keyring'],
+      define: { __HTMLS_VERSION__: JSON.stringify(${JSON.stringify(VERSION)}) },
       // Bundled CommonJS packages may require() Node's own modules.
       banner: { js: "import { createRequire as __htmlsRequire } from 'node:module'; const require = __htmlsRequire(import.meta.url);" },
     });`;

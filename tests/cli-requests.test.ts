@@ -191,5 +191,21 @@ describe('htmls request commands', () => {
     const refused = await htmls(['send', `${baseUrl()}/r/${r.id}`, path.join(dir, 'a.txt')], guest);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('a.txt is not a type this request takes');
+    // Refused at init: the reason alone, no progress bar drawn before it.
+    expect(refused.stderr).not.toContain('[');
+  });
+
+  it("htmls send to a protected request without its password says how to give it (exit 1, not the log-in exit 3)", async () => {
+    const guest = { HTMLS_CONFIG_DIR: tempDir('htmls-guest-') };
+    const dir = tempDir('htmls-send-locked-');
+    writeFileSync(path.join(dir, 'a.txt'), 'a');
+    const m = await owner();
+    const r = JSON.parse((await htmls(['request', 'create', '--generate-password', '--json'], m.env)).stdout);
+    const locked = await htmls(['send', `${baseUrl()}/r/${r.id}`, path.join(dir, 'a.txt')], guest);
+    expect(locked.code).toBe(1);
+    expect(locked.stderr).toMatch(/protected by a password: add --password .* or set HTMLS_REQUEST_PASSWORD/);
+    expect(locked.stderr).not.toMatch(/login|Not signed in/);
+    const sent = await htmls(['send', `${baseUrl()}/r/${r.id}`, path.join(dir, 'a.txt')], { ...guest, HTMLS_REQUEST_PASSWORD: r.password });
+    expect([sent.code, sent.stdout.trim()], sent.stderr).toEqual([0, 'Sent 1 file, 1 B.']);
   });
 });

@@ -67,6 +67,13 @@ describe('htmls share-add and share-rm-item', () => {
     expect(missing.code).toBe(1);
     expect(JSON.parse(missing.stdout)).toMatchObject({ code: 'not_found' });
     expect((await htmls(['share-rm-item', share.id], m.env)).code).toBe(2);
+
+    // A share's only file: the server's reason, not "someone changed this at the same time".
+    const single = JSON.parse((await htmls(['share', path.join(dir, 'first.txt'), '--json'], m.env)).stdout);
+    const last = await htmls(['share-rm-item', single.id, 'first.txt'], m.env);
+    expect(last.code).toBe(1);
+    expect(last.stderr).toContain(`"first.txt" is this share's only file: delete the share instead`);
+    expect(last.stderr).not.toMatch(/same time/);
     expect((await htmls(['share-add', share.id], m.env)).code).toBe(2);
   });
 });

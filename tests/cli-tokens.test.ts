@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { baseUrl, hostedUrl, useFileServer } from './support/file-server';
@@ -46,6 +46,19 @@ describe('htmls token / tokens, and HTMLS_TOKEN instead of a login', () => {
     expect(rm.code, rm.stderr).toBe(0);
     const after = await htmls(['share', path.join(dir, 'report.txt')], { HTMLS_URL: baseUrl(), HTMLS_TOKEN: secret });
     expect(after.code).toBe(3);
+    // The refused secret is named: no "Not signed in… htmls login" for a token that was set.
+    expect(after.stderr).toMatch(/refused the access token in HTMLS_TOKEN/);
+    expect(after.stderr).not.toMatch(/Not signed in/);
+    const madeUp = await htmls(['me'], { HTMLS_URL: baseUrl(), HTMLS_TOKEN: 'htmls_pat_madeup0000000000000000000000' });
+    expect([madeUp.code, madeUp.stderr]).toEqual([3, expect.stringMatching(/refused the access token in HTMLS_TOKEN/)]);
+  });
+
+  it('htmls --version prints the package version', async () => {
+    const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    for (const flag of ['--version', '-V']) {
+      const v = await htmls([flag], {});
+      expect([v.code, v.stdout.trim()]).toEqual([0, `htmls ${version}`]);
+    }
   });
 
   it('a CI job builds a Vite site and deploys it with one secret: a sites:deploy:<slug> token as HTMLS_TOKEN', async () => {

@@ -1,4 +1,4 @@
-import { HtmlsClient } from '../../lib/client/node/sdk';
+import { ApiError, HtmlsClient } from '../../lib/client/node/sdk';
 import { formatBytes } from '../../lib/client/format';
 import { defineCommand, UsageError } from '../command';
 import { requirePaths, resumableUploadReporting } from '../format-args';
@@ -38,17 +38,23 @@ export default defineCommand({
     const { baseUrl, id } = parseRequestUrl(args[0]);
     const paths = args.slice(1);
     requirePaths(paths);
-    const password = o.password || process.env.HTMLS_REQUEST_PASSWORD ? await secret('HTMLS_REQUEST_PASSWORD', "The request's password:") : undefined;
+    let password = o.password || process.env.HTMLS_REQUEST_PASSWORD ? await secret('HTMLS_REQUEST_PASSWORD', "The request's password:") : undefined;
     const { stats, callbacks } = resumableUploadReporting(json);
     const client = new HtmlsClient({ baseUrl });
-    const share = await client.sendToRequest(id, paths, {
-      name: o.name,
-      email: o.email,
-      message: o.message,
-      password,
-      includeDotfiles: o['include-dotfiles'],
-      ...callbacks,
-    });
+    const send = () => client.sendToRequest(id, paths, { name: o.name, email: o.email, message: o.message, password, includeDotfiles: o['include-dotfiles'], ...callbacks });
+    let share;
+    try {
+      share = await send();
+    } catch (e) {
+      // A protected request asked for its password: no login of ours can help. In a terminal
+      // ask for it; in a script say how to give it (exit 1, not the "log in" exit 3).
+      if (!(e instanceof ApiError && e.code === 'unauthenticated') || password !== undefined) throw e;
+      if (!process.stdin.isTTY) {
+        throw new ApiError(400, 'password_required', 'This file request is protected by a password: add --password (you will be asked for it) or set HTMLS_REQUEST_PASSWORD.');
+      }
+      password = await secret('HTMLS_REQUEST_PASSWORD', 'This request is protected. Its password:');
+      share = await send();
+    }
     if (!json && process.stderr.isTTY) process.stderr.write('\n');
     const what = `${share.file_count} ${share.file_count === 1 ? 'file' : 'files'}, ${formatBytes(share.total_bytes)}`;
     // An earlier run (or attempt) delivered them and the answer was lost: said, never sent twice.
