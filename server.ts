@@ -30,6 +30,7 @@ import { decideHost, localSiteOf, type Listener } from './lib/http/origin';
 import { errorReply, jsonErrorReply } from './lib/http/reply-errors';
 import { configureListener, connectionTable, guardRequest, type ListenerLimits } from './lib/http/connection-limits';
 import { takeDownloadSlot } from './lib/http/download-slots';
+import { requestBudget } from './lib/http/request-budget';
 import { AppError, noSuchApiRoute, notFound } from './lib/errors';
 import { closeRuntime } from './lib/runtime';
 import { stopJanitor } from './lib/janitor';
@@ -137,6 +138,7 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
     perIp: env.trustProxy > 0 ? 0 : env.maxConnectionsPerIp,
     total: env.maxConnections,
   };
+  const budget = requestBudget(env.requestsPerSecondPerIp, env.requestsPerSecondPerIp * 10);
   const handler = (served: Listener | 'inner') => (req: IncomingMessage, res: ServerResponse) => {
     let listener: Listener;
     guardRequest(req, res, limits);
@@ -193,6 +195,13 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
     if (SHARE_FILE.test(url)) return runFast(res, method, () => handleShareFile(fastReq));
     if (SHARE_FILES.test(url)) return runFast(res, method, () => handleShareFiles(fastReq));
     if (isShareZipUrl(url)) return download(() => serveShareZip(fastReq));
+    // Everything past here costs a session lookup, a query or a page render: one address's
+    // flood is refused here, in memory, before any of that (byte streams above never count).
+    const wait = budget.take(ip);
+    if (wait > 0) {
+      const refused = new AppError('rate_limited', 'Too many requests from this address; slow down', { 'Retry-After': String(wait) });
+      return writeNodeReply(res, API.test(url) ? jsonErrorReply(refused) : errorReply(refused, fastReq), method);
+    }
     if (REQUEST_SUBPATH.test(url)) return runFast(res, method, () => serveRequestUnlock(fastReq));
     req.headers[CLIENT_IP_HEADER] = ip;
     if (REQUEST_PAGE.test(url)) {

@@ -107,6 +107,12 @@ const schema = z.object({
    * address, both listeners together; more wait their turn (up to 4 per slot), then 429. 0: no cap.
    */
   MAX_DOWNLOADS_PER_IP: z.coerce.number().int().min(0).max(100_000).default(16),
+  /**
+   * Pages and API calls per second per client address (a burst of ten times as many first),
+   * counted in memory before any database work; past it 429 with Retry-After. Byte streams and
+   * upload parts do not count (MAX_DOWNLOADS_PER_IP caps them). 0: no budget.
+   */
+  REQUESTS_PER_SECOND_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(30),
   /** Who may make file requests (/r/<id> links that receive files): nobody, administrators, or every member. */
   FILE_REQUESTS: z.enum(['off', 'admin', 'members']).default('members'),
   /** The largest max_bytes a file request may have (bytes); unset: the service's 50 GB. */
@@ -189,6 +195,7 @@ export type Env = {
   requestTimeoutMs: number;
   stallTimeoutMs: number;
   maxDownloadsPerIp: number;
+  requestsPerSecondPerIp: number;
   /** scrypt's log2 N for new password hashes (lib/auth/passwords.ts). */
   passwordScryptLogN: number;
   fileRequests: 'off' | 'admin' | 'members';
@@ -275,6 +282,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     requestTimeoutMs: v.REQUEST_TIMEOUT_SECONDS * 1000,
     stallTimeoutMs: v.STALL_TIMEOUT_SECONDS * 1000,
     maxDownloadsPerIp: v.MAX_DOWNLOADS_PER_IP,
+    requestsPerSecondPerIp: v.REQUESTS_PER_SECOND_PER_IP,
     passwordScryptLogN: v.PASSWORD_SCRYPT_LOG_N,
     fileRequests: v.FILE_REQUESTS,
     requestMaxBytes: v.REQUEST_MAX_BYTES,

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { requestBudget } from './request-budget';
+
+describe('the per-address request budget', () => {
+  it('lets a burst through, then refuses with the seconds to wait, and refills with time', () => {
+    let t = 0;
+    const budget = requestBudget(2, 5, () => t);
+    for (let i = 0; i < 5; i++) expect(budget.take('10.0.0.1')).toBe(0);
+    expect(budget.take('10.0.0.1')).toBe(1);
+    // Another address has its own bucket.
+    expect(budget.take('10.0.0.2')).toBe(0);
+    t += 500; // one request's worth at 2 a second
+    expect(budget.take('10.0.0.1')).toBe(0);
+    expect(budget.take('10.0.0.1')).toBeGreaterThan(0);
+    t += 60_000; // never more than the burst, however long the pause
+    for (let i = 0; i < 5; i++) expect(budget.take('10.0.0.1')).toBe(0);
+    expect(budget.take('10.0.0.1')).toBeGreaterThan(0);
+  });
+
+  it('is off at 0, and forgets quiet addresses instead of growing without bound', () => {
+    const off = requestBudget(0, 0);
+    for (let i = 0; i < 1000; i++) expect(off.take('10.0.0.1')).toBe(0);
+    let t = 0;
+    const budget = requestBudget(1, 1, () => t);
+    for (let i = 0; i < 10_000; i++) budget.take(`a${i}`);
+    expect(budget.take('a0')).toBeGreaterThan(0);
+    t += 2000; // every bucket full again: the next new address sweeps them
+    expect(budget.take('new')).toBe(0);
+    expect(budget.take('a0')).toBe(0);
+  });
+});

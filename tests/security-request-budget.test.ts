@@ -1,0 +1,43 @@
+/**
+ * One address's flood of pages and API calls (issue 39, item 8): 150–180 small anonymous
+ * requests a second slowed everyone's downloads 100–1,000×. Each address now has a request budget
+ * taken in memory before any database work; past it the answer is an immediate 429 with
+ * Retry-After, other addresses are untouched, and byte streams (share items) never count.
+ * The budget here is 2 a second (a burst of 20) so the flood is short; the default is 30.
+ */
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { baseUrl, useFileServer } from './support/file-server';
+import { call } from './support/http';
+import { createMember } from './support/members';
+import { uploadShare } from './support/shares';
+
+useFileServer({ REQUESTS_PER_SECOND_PER_IP: '2' });
+
+describe('the per-address request budget', () => {
+  it('refuses one address past its budget at once, serves another, and never counts its downloads', async () => {
+    const m = await createMember();
+    const body = randomBytes(200_000);
+    const { share } = await uploadShare(m.token, { 'clip.bin': body });
+    expect(share).toBeTruthy();
+    await call('PATCH', `/api/shares/${share.id}`, { token: m.token, body: { online: true } });
+
+    const flooder = '10.200.0.7';
+    const answers = await Promise.all(Array.from({ length: 60 }, () => call('GET', '/api/auth/check', { ip: flooder })));
+    const refused = answers.filter((a) => a.status === 429);
+    // The burst (20, plus what refilled meanwhile) went through; the rest were refused.
+    expect(answers.length - refused.length).toBeGreaterThanOrEqual(20);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused[0].json).toMatchObject({ code: 'rate_limited' });
+    expect(Number(refused[0].headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // Pages count too.
+    expect((await call('GET', `/f/${share.id}`, { ip: flooder })).status).toBe(429);
+
+    // Another address is untouched.
+    expect((await call('GET', `/f/${share.id}`, { ip: '10.200.0.8' })).status).toBe(200);
+    // The flooding address still gets its bytes: downloads have their own slots.
+    const item = await fetch(`${baseUrl()}/f/${share.id}/clip.bin`, { headers: { 'X-Forwarded-For': flooder } });
+    expect(item.status).toBe(200);
+    expect(Buffer.from(await item.arrayBuffer()).equals(body)).toBe(true);
+  });
+});
