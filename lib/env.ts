@@ -104,9 +104,10 @@ const schema = z.object({
   STALL_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /**
    * Downloads (share items, ZIPs, hosted files not served from memory) at once per client
-   * address, both listeners together; more wait their turn (up to 4 per slot), then 429. 0: no cap.
+   * address, both listeners together; more wait their turn (one per slot, up to 10 s), then 429.
+   * 0: no cap.
    */
-  MAX_DOWNLOADS_PER_IP: z.coerce.number().int().min(0).max(100_000).default(16),
+  MAX_DOWNLOADS_PER_IP: z.coerce.number().int().min(0).max(100_000).default(8),
   /**
    * Pages and API calls per second per client address (a burst of ten times as many first),
    * counted in memory before any database work; past it 429 with Retry-After. Byte streams and

@@ -194,8 +194,8 @@ describe('downloads per address, both listeners together', () => {
     const ip = '10.77.0.1';
     const held = await Promise.all(Array.from({ length: PER_IP }, (_, i) => stalledGet(i === 0 ? server.hostedUrl! : server.url, i === 0 ? `/p/${slug}/big.bin` : `/f/${share}/big.bin`, ip)));
     expect(await Promise.all(held.map((s) => s.status))).toEqual(Array(PER_IP).fill(200));
-    // Four may wait per slot, on either listener; of one more, exactly one is refused at once.
-    const waiting = Array.from({ length: PER_IP * 4 + 1 }, (_, i) => rawGet(i % 2 ? server.hostedUrl! : server.url, i % 2 ? `/p/${slug}/big.bin` : `/f/${share}/big.bin`, ip));
+    // One may wait per slot, on either listener; of one more, exactly one is refused at once.
+    const waiting = Array.from({ length: PER_IP + 1 }, (_, i) => rawGet(i % 2 ? server.hostedUrl! : server.url, i % 2 ? `/p/${slug}/big.bin` : `/f/${share}/big.bin`, ip));
     const first = await Promise.race(waiting.map((w, i) => w.status.then((status) => ({ status, i }))));
     expect(first.status).toBe(429);
     const inLine = waiting.filter((_, i) => i !== first.i);
@@ -207,5 +207,14 @@ describe('downloads per address, both listeners together', () => {
     held[1]!.socket.destroy();
     expect(await Promise.race(inLine.map((w) => w.status))).toBe(200);
     for (const s of [...held, ...waiting]) s.socket.destroy();
+  });
+
+  it('a place in line is not kept for ever: a request that got no slot in 10 s is refused, and its connection is the address\'s again', { timeout: 60_000 }, async () => {
+    const ip = '10.77.0.9';
+    const held = await Promise.all(Array.from({ length: PER_IP }, () => stalledGet(server.url, `/f/${share}/big.bin`, ip)));
+    expect(await Promise.all(held.map((s) => s.status))).toEqual(Array(PER_IP).fill(200));
+    const waiter = rawGet(server.url, `/f/${share}/big.bin`, ip);
+    expect(await waiter.status).toBe(429);
+    for (const s of [...held, waiter]) s.socket.destroy();
   });
 });

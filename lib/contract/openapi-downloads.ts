@@ -63,7 +63,7 @@ function shareItemPath() {
       },
       404: { description: 'No such share or item, or the share is offline', content: page },
       410: { description: 'expired, or download_limit (max_downloads reached)', content: page },
-      429: { description: 'rate_limited: this address already has MAX_DOWNLOADS_PER_IP downloads running and a full queue waiting for them (Retry-After)', content: page },
+      429: { description: 'rate_limited: this address already has MAX_DOWNLOADS_PER_IP downloads running and a full queue waiting for them, or none came free within 10 s (Retry-After)', content: page },
       ...commonResponses(validators),
     },
   };

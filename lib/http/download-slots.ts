@@ -8,8 +8,16 @@ import 'server-only';
 import type { ServerResponse } from 'node:http';
 import { AppError } from '../errors';
 
-/** Requests an address may have waiting for a slot, per slot: past that, 429. */
-const WAITING_PER_SLOT = 4;
+/**
+ * Requests an address may have waiting for a slot, per slot: past that, 429. One, so an address
+ * holds at most twice its slots in connections for downloads (16 of MAX_CONNECTIONS_PER_IP's 64
+ * by default): a reconnecting attacker needs four times the addresses to fill a listener
+ * (issue 39, item 10a; it was 4 per slot, every connection an address may hold).
+ */
+const WAITING_PER_SLOT = 1;
+
+/** How long a request waits for a slot before it is refused: a waiter has sent nothing yet. */
+export const SLOT_WAIT_MS = 10_000;
 
 interface Held {
   active: number;
@@ -45,16 +53,25 @@ export function takeDownloadSlot(ip: string, max: number, res: ServerResponse): 
       new AppError('rate_limited', `At most ${max} downloads at once per address; try again when one has finished`, { 'Retry-After': '5' }),
     );
   }
-  return new Promise<void>((resolve) => {
+  return new Promise<void>((resolve, reject) => {
     const turn = () => {
+      clearTimeout(timer);
       res.off('close', leave);
       res.once('close', release);
       resolve();
     };
     const leave = () => {
+      clearTimeout(timer);
       const i = h.waiting.indexOf(turn);
       if (i >= 0) h.waiting.splice(i, 1);
     };
+    // A place in line is not kept for ever: the connection it holds is one of the address's.
+    const timer = setTimeout(() => {
+      res.off('close', leave);
+      leave();
+      reject(new AppError('rate_limited', `At most ${max} downloads at once per address, and none finished in time; try again when one has finished`, { 'Retry-After': '5' }));
+    }, SLOT_WAIT_MS);
+    timer.unref();
     h.waiting.push(turn);
     res.once('close', leave);
   });
