@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { call } from './support/http';
 import { useFileServer } from './support/file-server';
-import { uploadSite } from './support/hosting';
+import { siteForm, uploadSite } from './support/hosting';
 import { createMember } from './support/members';
 import { TEST_ADMIN_TOKEN } from './support/server';
 import { uploadShare } from './support/shares';
+import { makeToken } from './support/tokens';
 
 useFileServer({ JANITOR_INTERVAL_SECONDS: '1' });
 
@@ -31,7 +32,7 @@ describe('GET /api/audit', () => {
     expect(seen).toEqual([
       'admin.login ',
       `user.created ${m.username}`,
-      `user.updated ${m.id}`,
+      `user.updated ${m.username}`,
       'settings.updated ',
       'site.deployed audited',
       'site.deployed audited',
@@ -48,6 +49,27 @@ describe('GET /api/audit', () => {
     const rest = await audit(`?limit=10&cursor=${encodeURIComponent(paged.json.next_cursor)}`);
     expect(rest.json.entries).toHaveLength(4);
     expect((await audit('?action=nope')).status).toBe(400);
+  });
+
+  it('names who acted and on what: a deploy token by its name and prefix, users by username, hosted files by project and path', async () => {
+    const session = (await call('POST', '/api/auth/login', { body: { token: TEST_ADMIN_TOKEN } })).json.token as string;
+    const secret = await makeToken(session, ['sites:deploy:audited-ci'], { name: 'github actions' });
+    const up = await call('POST', '/api/upload', { token: secret, raw: siteForm({ 'index.html': '<p>ci</p>', 'gone.txt': 'x' }, { slug: 'audited-ci' }) });
+    expect(up.status).toBe(201);
+    const deployed = (await audit('?action=site.deployed')).json.entries[0];
+    expect(deployed).toMatchObject({ target: 'audited-ci', actor: `token "github actions" (${secret.slice(0, 14)}…)` });
+
+    const m = await createMember();
+    expect((await call('PATCH', `/api/users/${m.id}`, { token: TEST_ADMIN_TOKEN, body: { quota_bytes: 5 * 1024 ** 3 } })).status).toBe(200);
+    expect((await call('DELETE', `/api/users/${m.id}`, { token: TEST_ADMIN_TOKEN })).status).toBe(204);
+    expect((await audit('?action=user.updated')).json.entries[0].target).toBe(m.username);
+    expect((await audit('?action=user.deleted')).json.entries[0].target).toBe(m.username);
+
+    const gone = (up.json.project.files as { id: string; path: string }[]).find((f) => f.path === 'gone.txt')!;
+    expect((await call('PATCH', '/api/status', { token: TEST_ADMIN_TOKEN, body: { id: gone.id, status: 'offline' } })).status).toBe(200);
+    expect((await call('DELETE', `/api/files/${gone.id}`, { token: TEST_ADMIN_TOKEN })).status).toBe(204);
+    expect((await audit('?action=file.status')).json.entries[0].target).toBe('audited-ci/gone.txt');
+    expect((await audit('?action=file.deleted')).json.entries[0].target).toBe('audited-ci/gone.txt');
   });
 
   it('answers 401 without credentials and 403 to a member', async () => {

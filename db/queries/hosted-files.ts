@@ -56,3 +56,9 @@ export async function removeLiveFile(db: Db, id: string, keysOf: (file: HostedFi
     return gone.shared ? [] : scheduleDeletion(tx, keysOf(gone.file));
   });
 }
+
+/** One hosted file by id, whatever its deploy (the audit log names it before it is deleted). */
+export async function findHostedFileById(db: Db, id: string): Promise<HostedFileRow | null> {
+  const [row] = await db.select().from(hostedFiles).where(eq(hostedFiles.id, id)).limit(1);
+  return row ?? null;
+}

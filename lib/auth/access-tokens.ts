@@ -23,7 +23,7 @@ export async function resolveAccessToken(rt: Runtime, secret: string, ip: string
   const row = await findLiveAccessToken(rt.db, tokenHash);
   if (!row) return null;
   const { token, user } = row;
-  const grant = { tokenId: token.id, scopes: token.scopes };
+  const grant = { tokenId: token.id, scopes: token.scopes, name: token.name, prefix: token.prefix };
   let principal: Principal;
   if (token.userId === null) {
     if (token.credentialTag !== (await adminCredentialTag(rt))) return null;

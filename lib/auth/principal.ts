@@ -7,6 +7,9 @@ import type { UserRow } from '@/db/schema';
 export interface TokenGrant {
   tokenId: string;
   scopes: string[];
+  /** The token's name and its secret's first characters, as the audit log names who acted. */
+  name?: string;
+  prefix?: string;
 }
 
 export type Principal =

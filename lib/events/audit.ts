@@ -6,15 +6,40 @@ import type { auditEntrySchema, storageHistorySchema } from '../contract/respons
 import { AppError } from '../errors';
 import type { Runtime } from '../runtime';
 import { isUuid } from '../users/is-uuid';
+import { findUserById } from '@/db/queries/users';
+import { findHostedFileById } from '@/db/queries/hosted-files';
 
 type AuditEntryDto = z.output<typeof auditEntrySchema>;
 type StorageHistoryDto = z.output<typeof storageHistorySchema>;
 
-/** Who did it, as the log shows it: a member's username, or the Admin Token. */
+/**
+ * Who did it, as the log shows it: a member's username, the Admin Token, or an access token by
+ * its name and prefix (a CI deploy is the token "ci" (htmls_pat_AbC1…), not "Admin Token").
+ */
 export function actorOf(principal: Principal | null): { actor: string; actorId: string | null } {
   if (!principal) return { actor: 'anonymous', actorId: null };
-  if (principal.kind === 'user') return { actor: principal.user.username, actorId: principal.user.id };
-  return { actor: 'Admin Token', actorId: null };
+  const token = principal.grant?.name ? ` via token "${principal.grant.name}" (${principal.grant.prefix}…)` : '';
+  if (principal.kind === 'user') return { actor: `${principal.user.username}${token}`, actorId: principal.user.id };
+  return { actor: token ? `token "${principal.grant!.name}" (${principal.grant!.prefix}…)` : 'Admin Token', actorId: null };
+}
+
+/**
+ * What an audited action is about, named before it runs (a deleted user or file has no name
+ * after): a user's username, a hosted file's project and path. Null: the route's own params say it.
+ */
+export async function auditSubject(rt: Runtime, action: string, params: Record<string, string>): Promise<string | null> {
+  try {
+    if ((action === 'user.updated' || action === 'user.deleted') && params.id && isUuid(params.id)) {
+      return (await findUserById(rt.db, params.id))?.username ?? null;
+    }
+    if (action === 'file.deleted' && params.id && isUuid(params.id)) {
+      const f = await findHostedFileById(rt.db, params.id);
+      return f ? `${f.slug}/${f.path}` : null;
+    }
+  } catch {
+    /* the id itself then */
+  }
+  return null;
 }
 
 /** One administrative action; a failure to write it is logged, never the caller's failure. */

@@ -1,5 +1,5 @@
 import 'server-only';
-import { recordAudit } from '../events/audit';
+import { auditSubject, recordAudit } from '../events/audit';
 import { z } from 'zod';
 import { authenticate, bearerToken, type AuthNeed } from '../auth/guards';
 import { UPLOAD_TOKEN_PREFIX } from '../contract/requests';
@@ -66,8 +66,9 @@ export function route<O extends Operation>(op: O, handler: Handler<O>) {
         const raw = await readJson(req, bodyLimitOf(op));
         body = op.bodyCheckedBy === 'handler' ? raw : parseWith(op.body, raw);
       }
+      const subject = op.audit ? await auditSubject(rt, op.audit, params) : null;
       const res = await handler({ req, rt, params, body: body as BodyInput<O>, query, ip, principal, uploadToken });
-      if (op.audit && res.status < 300) await recordAudit(rt, principal, op.audit, await auditTarget(params, res), ip);
+      if (op.audit && res.status < 300) await recordAudit(rt, principal, op.audit, subject ?? (await auditTarget(params, res)), ip);
       return withApiHeaders(res);
     } catch (err) {
       return errorResponse(err);
@@ -184,6 +185,7 @@ async function auditTarget(params: Record<string, string>, res: Response): Promi
   if (params.slug) return params.id ? `${params.slug} @ ${params.id}` : params.slug;
   if (params.id) return params.id;
   if (res.status === 204 || !res.headers.get('content-type')?.includes('json')) return '';
-  const data = (await res.clone().json().catch(() => null)) as { project?: { slug?: string }; user?: { username?: string } } | null;
-  return data?.project?.slug ?? data?.user?.username ?? '';
+  const data = (await res.clone().json().catch(() => null)) as { project?: { slug?: string }; user?: { username?: string }; file?: { slug?: string; path?: string } } | null;
+  const file = data?.file?.slug && data.file.path ? `${data.file.slug}/${data.file.path}` : undefined;
+  return data?.project?.slug ?? data?.user?.username ?? file ?? '';
 }
