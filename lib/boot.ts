@@ -6,7 +6,7 @@ import { startEventWorker } from './events/worker';
 import { registerJanitorTask, startJanitor } from './janitor';
 import { abortOversizedUploads } from './shares/abort-oversized-uploads';
 import { directUploadsAllowed } from './shares/direct-uploads';
-import { abortStaleUploads } from './shares/abort-upload';
+import { abortIdleGuestUploads, abortStaleUploads } from './shares/abort-upload';
 import { getRuntime, getServerSecret, type Runtime } from './runtime';
 
 /**
@@ -41,6 +41,7 @@ export async function boot(log: (line: string) => void = console.log): Promise<R
   // Probe the store before serving, so the first capabilities answer does not wait for it.
   await directUploadsAllowed(rt, log);
   registerJanitorTask(abortStaleUploads);
+  registerJanitorTask(abortIdleGuestUploads);
   registerJanitorTask((rt) => purgeCompletedAdditions(rt.db, rt.env.pendingUploadTtlMs));
   registerJanitorTask(abortOversizedUploads);
   registerEventTasks();

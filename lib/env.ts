@@ -120,6 +120,11 @@ const schema = z.object({
   REQUEST_MAX_BYTES: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
   /** Unfinished guest uploads one file request may hold at once. */
   REQUEST_MAX_PENDING: z.coerce.number().int().min(1).max(10_000).default(10),
+  /**
+   * Minutes a guest's upload to a file request may wait for its first part before the janitor
+   * discards it and frees its reservation (an init that stores nothing holds nothing for long).
+   */
+  GUEST_IDLE_UPLOAD_MINUTES: z.coerce.number().positive().max(1440).default(10),
   /** Connections the S3 client keeps for downloads; uploads and metadata calls have their own. */
   S3_DOWNLOAD_SOCKETS: z.coerce.number().int().min(1).max(10_000).default(64),
   /** Webhooks may target loopback and private addresses (receivers on your LAN); link-local never. */
@@ -202,6 +207,7 @@ export type Env = {
   fileRequests: 'off' | 'admin' | 'members';
   requestMaxBytes?: number;
   requestMaxPending: number;
+  guestIdleUploadMs: number;
   events: { allowPrivate: boolean; retrySeconds: number; activityRetentionDays: number };
   mail: { smtpUrl?: string; from?: string; digestMinutes: number };
 };
@@ -288,6 +294,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     fileRequests: v.FILE_REQUESTS,
     requestMaxBytes: v.REQUEST_MAX_BYTES,
     requestMaxPending: v.REQUEST_MAX_PENDING,
+    guestIdleUploadMs: v.GUEST_IDLE_UPLOAD_MINUTES * 60_000,
     mail: { smtpUrl: v.SMTP_URL, from: v.SMTP_FROM, digestMinutes: v.NOTIFY_DIGEST_MINUTES },
     events: { allowPrivate: v.WEBHOOK_ALLOW_PRIVATE, retrySeconds: v.WEBHOOK_RETRY_SECONDS, activityRetentionDays: v.ACTIVITY_RETENTION_DAYS },
   };

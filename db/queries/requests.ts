@@ -2,6 +2,7 @@ import 'server-only';
 import { and, count, desc, eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { fileRequests, shareGroups, users, type FileRequestRow, type ShareGroupRow, type UserRow } from '../schema';
+import { pendingFilesOf, reservedBy, type HeldByOwner } from './uploads';
 import { containing, newestFirst, ownerNameMatches, type Page, type PageQuery } from './lists';
 
 export interface RequestWithOwner {
@@ -101,15 +102,28 @@ export async function findGroupByUploadToken(db: Db, tokenHash: string): Promise
 }
 
 /**
+ * What a guest's init is checked against, under locks on the request and its owner: the
+ * request's unfinished uploads, every byte the owner has reserved (their own and their guests'),
+ * and what guests hold across all of the owner's requests (the guests' own budget).
+ */
+export interface GuestReservationState {
+  request: FileRequestRow;
+  owner: UserRow;
+  pendingUploads: number;
+  ownerReserved: { bytes: number; uploads: number };
+  guestsHeld: HeldByOwner;
+}
+
+/**
  * Inserts a guest's pending group under locks on the request's row and then the owner's (the
  * same order as publishing, so parallel inits queue instead of both taking the last slot):
- * `check` sees the request as it is now, its pending uploads, and the owner's reserved bytes.
+ * `check` sees the request as it is now and what is reserved (GuestReservationState).
  */
 export async function reserveGuestGroup(
   db: Db,
   group: typeof shareGroups.$inferInsert,
   requestId: string,
-  check: (now: { request: FileRequestRow; owner: UserRow; pendingUploads: number; ownerReserved: { bytes: number; uploads: number } } | null) => void,
+  check: (now: GuestReservationState | null) => void,
 ): Promise<void> {
   await db.transaction(async (tx) => {
     const [request] = await tx.select().from(fileRequests).where(eq(fileRequests.id, requestId)).for('update');
@@ -119,11 +133,14 @@ export async function reserveGuestGroup(
       .select({ n: count() })
       .from(shareGroups)
       .where(and(eq(shareGroups.requestId, requestId), eq(shareGroups.uploadState, 'pending')));
-    const [reserved] = await tx
-      .select({ total: sql<string>`coalesce(sum(${shareGroups.reservedBytes}), 0)`, n: sql<string>`count(*)` })
-      .from(shareGroups)
-      .where(and(eq(shareGroups.userId, owner.id), eq(shareGroups.uploadState, 'pending')));
-    check({ request, owner, pendingUploads: Number(pending?.n ?? 0), ownerReserved: { bytes: Number(reserved?.total ?? 0), uploads: Number(reserved?.n ?? 0) } });
+    const guests = await reservedBy(tx, owner.id, 'guests');
+    check({
+      request,
+      owner,
+      pendingUploads: Number(pending?.n ?? 0),
+      ownerReserved: await reservedBy(tx, owner.id),
+      guestsHeld: { ...guests, files: await pendingFilesOf(tx, owner.id, 'guests') },
+    });
     await tx.insert(shareGroups).values(group);
   });
 }

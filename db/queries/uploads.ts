@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client';
 import { insertEvents } from './events';
 import { emitRequestUploaded } from '@/lib/events/emit';
@@ -16,22 +16,30 @@ async function lockUser(tx: Db, userId: string): Promise<UserRow | null> {
   return owner ?? null;
 }
 
+/**
+ * Whose unfinished uploads a count covers: the member's own (the caps and quota of their own
+ * inits), or their guests' (uploads to their file requests, a budget of its own: issue 39).
+ */
+export type PendingOf = 'own' | 'guests';
+const pendingOf = (userId: string, of: PendingOf) =>
+  and(eq(shareGroups.userId, userId), eq(shareGroups.uploadState, 'pending'), of === 'own' ? isNull(shareGroups.requestId) : isNotNull(shareGroups.requestId));
+
 /** Bytes a user has reserved in uploads not yet completed, and how many such uploads. */
-async function reservedBy(db: Db, userId: string): Promise<{ bytes: number; uploads: number }> {
+export async function reservedBy(db: Db, userId: string, of?: PendingOf): Promise<{ bytes: number; uploads: number }> {
   const [row] = await db
     .select({ total: sql<string>`coalesce(sum(${shareGroups.reservedBytes}), 0)`, n: sql<string>`count(*)` })
     .from(shareGroups)
-    .where(and(eq(shareGroups.userId, userId), eq(shareGroups.uploadState, 'pending')));
+    .where(of ? pendingOf(userId, of) : and(eq(shareGroups.userId, userId), eq(shareGroups.uploadState, 'pending')));
   return { bytes: Number(row?.total ?? 0), uploads: Number(row?.n ?? 0) };
 }
 
 /** Files in a user's uploads not yet completed (one multi-part session each). */
-async function pendingFilesOf(db: Db, userId: string): Promise<number> {
+export async function pendingFilesOf(db: Db, userId: string, of: PendingOf): Promise<number> {
   const [row] = await db
     .select({ n: sql<string>`count(*)` })
     .from(pendingUploads)
     .innerJoin(shareGroups, eq(shareGroups.id, pendingUploads.groupId))
-    .where(and(eq(shareGroups.userId, userId), eq(shareGroups.uploadState, 'pending')));
+    .where(pendingOf(userId, of));
   return Number(row?.n ?? 0);
 }
 
@@ -56,8 +64,8 @@ export async function findOwnShareGroup(db: Db, id: string, ownerId: string | nu
 
 /** Why a guest's upload could not be counted toward its request at publish. */
 export class RequestRefusedError extends Error {
-  constructor() {
-    super('request refused the upload');
+  constructor(readonly why: 'request' | 'quota' = 'request') {
+    super(`${why} refused the upload`);
   }
 }
 
@@ -66,14 +74,15 @@ export class RequestRefusedError extends Error {
  * complete or an abort (false when it lost), then the items, the usage and the sessions. A
  * guest's upload (`request`) is also counted toward its request, on a conditional update that
  * decides races for its last slot: when the request is closed, expired, full or gone meanwhile
- * the whole transaction rolls back and this answers 'request_refused'.
+ * the whole transaction rolls back and this answers 'request_refused'; when the owner's quota has
+ * no room for it beside their own uploads, 'quota_refused'.
  */
 export async function publishGroup(
   db: Db,
   group: ShareGroupRow,
   items: Omit<typeof shareItems.$inferInsert, 'groupId'>[],
   opts: { status?: 'online' | 'offline'; requestId?: string | null } = {},
-): Promise<boolean | 'request_refused'> {
+): Promise<boolean | 'request_refused' | 'quota_refused'> {
   const total = items.reduce((n, it) => n + Number(it.size), 0);
   try {
     return await db.transaction(async (tx) => {
@@ -98,6 +107,13 @@ export async function publishGroup(
           .returning({ id: fileRequests.id });
         if (counted.length === 0) throw new RequestRefusedError();
       }
+      // A guest's files must fit beside what the owner holds and has reserved for their own
+      // uploads: guests reserve from a budget of their own, so the owner's uploads come first.
+      if (opts.requestId && group.userId) {
+        const owner = await lockUser(tx, group.userId);
+        const own = await reservedBy(tx, group.userId, 'own');
+        if (!owner || Number(owner.usedBytes) + own.bytes + total > Number(owner.quotaBytes)) throw new RequestRefusedError('quota');
+      }
       await insertRows(tx, shareItems, items.map((it) => ({ ...it, groupId: group.id })));
       await tx.delete(pendingUploads).where(eq(pendingUploads.groupId, group.id));
       if (group.userId) {
@@ -120,7 +136,7 @@ export async function publishGroup(
       return true;
     });
   } catch (e) {
-    if (e instanceof RequestRefusedError) return 'request_refused';
+    if (e instanceof RequestRefusedError) return e.why === 'quota' ? 'quota_refused' : 'request_refused';
     throw e;
   }
 }
@@ -182,10 +198,10 @@ export async function publishAddition(
 }
 
 /** Deletes a group only while it is still pending: its row, or null when it was not. */
-async function deletePendingGroup(db: Db, id: string): Promise<{ id: string; addsTo: string | null } | null> {
+async function deletePendingGroup(db: Db, id: string, also?: SQL): Promise<{ id: string; addsTo: string | null } | null> {
   const [gone] = await db
     .delete(shareGroups)
-    .where(and(eq(shareGroups.id, id), eq(shareGroups.uploadState, 'pending')))
+    .where(and(eq(shareGroups.id, id), eq(shareGroups.uploadState, 'pending'), also))
     .returning({ id: shareGroups.id, addsTo: shareGroups.addsTo });
   return gone ?? null;
 }
@@ -219,12 +235,38 @@ export async function stalePendingGroups(db: Db, olderThanMs: number, limit = 10
 }
 
 /**
- * Drops a pending group's records and schedules its prefix (its parts and objects) for deletion
- * in one transaction; null when the group was no longer pending (a complete won the race).
+ * A guest's upload that has not started (no part sent or asked for): its updated_at is still its
+ * created_at, since markGuestUploadStarted moves it once, at the first part.
  */
-export async function discardPendingGroup(db: Db, groupId: string): Promise<string[] | null> {
+const notStarted = () => and(isNotNull(shareGroups.requestId), sql`${shareGroups.updatedAt} = ${shareGroups.createdAt}`);
+
+/** Guests' uploads that have not started within `idleMs` of their init (issue 39). */
+export async function idleGuestGroups(db: Db, idleMs: number, limit = 100): Promise<string[]> {
+  const rows = await db
+    .select({ id: shareGroups.id })
+    .from(shareGroups)
+    .where(and(eq(shareGroups.uploadState, 'pending'), notStarted(), lt(shareGroups.createdAt, sql`now() - make_interval(secs => ${idleMs / 1000})`)))
+    .orderBy(shareGroups.createdAt)
+    .limit(limit);
+  return rows.map((r) => r.id);
+}
+
+/** A guest's upload sends its first part: from now on only PENDING_UPLOAD_TTL_HOURS ends it. */
+export async function markGuestUploadStarted(db: Db, groupId: string): Promise<void> {
+  await db
+    .update(shareGroups)
+    .set({ updatedAt: sql`greatest(now(), ${shareGroups.createdAt} + interval '1 millisecond')` })
+    .where(and(eq(shareGroups.id, groupId), eq(shareGroups.uploadState, 'pending'), notStarted()));
+}
+
+/**
+ * Drops a pending group's records and schedules its prefix (its parts and objects) for deletion
+ * in one transaction; null when the group was no longer pending (a complete won the race), or
+ * with `onlyIfIdle` when a guest's upload started meanwhile.
+ */
+export async function discardPendingGroup(db: Db, groupId: string, opts: { onlyIfIdle?: boolean } = {}): Promise<string[] | null> {
   return db.transaction(async (tx) => {
-    const gone = await deletePendingGroup(tx, groupId);
+    const gone = await deletePendingGroup(tx, groupId, opts.onlyIfIdle ? notStarted() : undefined);
     if (!gone) return null;
     return scheduleDeletion(tx, [sharedGroupPrefix(gone.id, gone.addsTo)]);
   });
@@ -250,7 +292,8 @@ export async function reservePendingGroup(
   await db.transaction(async (tx) => {
     if (owner) {
       const row = await lockUser(tx, owner.id);
-      owner.check(row, row && { ...(await reservedBy(tx, owner.id)), files: await pendingFilesOf(tx, owner.id) });
+      // The member's own uploads only: guests' uploads to their requests never take these slots or bytes.
+      owner.check(row, row && { ...(await reservedBy(tx, owner.id, 'own')), files: await pendingFilesOf(tx, owner.id, 'own') });
     }
     await insertPendingGroup(tx, group);
   });

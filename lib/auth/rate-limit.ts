@@ -11,7 +11,10 @@ export const LIMITS = {
   register: { limit: 5, windowSeconds: 3600 },
   /** Passwords a member sets (shares, uploads) per minute: each costs a scrypt hash (issue 22, item 5). */
   password: { limit: 10, windowSeconds: 60 },
-  /** Anonymous uploads to file requests: inits per address, and per request from everyone. */
+  /**
+   * Anonymous uploads to file requests: inits per address (IPv6 per /64, every attempt), and
+   * accepted inits per request from everyone (refused ones cost a request nothing: issue 39).
+   */
   requestInit: { limit: 30, windowSeconds: 600 },
   requestInitPerRequest: { limit: 200, windowSeconds: 600 },
 } as const;
@@ -29,6 +32,11 @@ const limited = (resetInSeconds: number) =>
   new AppError('rate_limited', `Too many attempts; try again in ${resetInSeconds} seconds`, {
     'Retry-After': String(resetInSeconds),
   });
+
+/** Counts one attempt without refusing it: for limits that count only what was accepted. */
+export async function countRateLimit(rt: Runtime, name: LimitName, ip: string, scope = ''): Promise<void> {
+  await hitRateLimit(rt.db, `${name}:${scope}:${ip}`, LIMITS[name].windowSeconds);
+}
 
 /** 429 when the address is already past the limit, without counting this request. */
 export async function assertUnderRateLimit(rt: Runtime, name: LimitName, ip: string, scope = ''): Promise<void> {

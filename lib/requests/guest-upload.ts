@@ -3,7 +3,7 @@ import { reserveGuestGroup } from '@/db/queries/requests';
 import { randomId, randomToken, sha256Hex } from '../auth/crypto';
 import { verifyPassword } from '../auth/passwords';
 import { requestUnlockCookie } from '../auth/unlock-cookie';
-import { enforceRateLimit } from '../auth/rate-limit';
+import { assertUnderRateLimit, countRateLimit, enforceRateLimit } from '../auth/rate-limit';
 import { UPLOAD_TOKEN_PREFIX, type RequestUploadInput } from '../contract/requests';
 import type { InitResult } from '../contract/upload-protocol';
 import { AppError } from '../errors';
@@ -39,7 +39,8 @@ export function checkRequestFiles(rt: Runtime, r: FileRequestRow, files: { relat
  * POST /api/requests/:id/upload: a guest's init. Rate-limited per address and per request
  * before anything is read; then the request's gate (404 closed/unknown, 410 expired or full,
  * 401 locked without its cookie or password), its limits on the declared files, and — under a
- * lock on the request and its owner — its bound on unfinished uploads and the owner's quota.
+ * lock on the request and its owner — its bound on unfinished uploads, the guests' own budget
+ * and the owner's quota. An init that stores no part is discarded after GUEST_IDLE_UPLOAD_MINUTES.
  * The answer is a share init plus an upload token, the only credential of this upload.
  */
 export async function initRequestUpload(
@@ -49,7 +50,9 @@ export async function initRequestUpload(
   client: { ip: string; cookie: string | null; origin: string },
 ): Promise<InitResult & { uploadToken: string }> {
   await enforceRateLimit(rt, 'requestInit', client.ip);
-  await enforceRateLimit(rt, 'requestInitPerRequest', id);
+  // The request's own budget counts accepted inits only (below): refused ones, from however
+  // many addresses, must not lock a real sender out.
+  await assertUnderRateLimit(rt, 'requestInitPerRequest', id);
   const gate = await guestRequest(rt, id, input.unlock ? `${requestUnlockCookie(id)}=${input.unlock}` : client.cookie);
   if (gate.state === 'missing') throw missingError();
   if (gate.state === 'expired') throw expiredError();
@@ -97,15 +100,25 @@ export async function initRequestUpload(
           'Retry-After': String(PENDING_RETRY_SECONDS),
         });
       }
-      if (now.owner.role !== 'admin') {
-        try {
-          checkQuota(Number(now.owner.quotaBytes), Number(now.owner.usedBytes), now.ownerReserved, reserve);
-        } catch {
-          throw new AppError('quota_exceeded', 'The person who asked for these files has no room left for them: tell them, so they can free some space');
-        }
+      // Guests reserve against a budget of their own: the owner's own caps (MAX_PENDING_UPLOADS,
+      // MAX_PENDING_FILES) count the owner's uploads only, and guests of all their requests
+      // together get as many again.
+      const held = now.guestsHeld;
+      if (held.uploads >= rt.env.maxPendingUploads || held.files + files.length > rt.env.maxPendingFiles) {
+        throw new AppError('rate_limited', 'Too many uploads to this person\'s requests are under way right now: try again in a minute', {
+          'Retry-After': String(PENDING_RETRY_SECONDS),
+        });
+      }
+      // Every byte already reserved counts, the owner's and other guests'; and an administrator's
+      // quota too: guests are never the administrator (issue 39, item 7).
+      try {
+        checkQuota(Number(now.owner.quotaBytes), Number(now.owner.usedBytes), now.ownerReserved, reserve);
+      } catch {
+        throw new AppError('quota_exceeded', 'The person who asked for these files has no room left for them: tell them, so they can free some space');
       }
     },
   );
+  await countRateLimit(rt, 'requestInitPerRequest', id);
   const started = await startUploads(rt, groupId, caps, files as PlannedFile[], r.userId);
   return { ...started, uploadToken };
 }

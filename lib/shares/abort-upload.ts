@@ -1,6 +1,6 @@
 import 'server-only';
 import { findShareGroup } from '@/db/queries/shares';
-import { discardPendingGroup, stalePendingGroups } from '@/db/queries/uploads';
+import { discardPendingGroup, idleGuestGroups, stalePendingGroups } from '@/db/queries/uploads';
 import type { Uploader } from './uploader';
 import { AppError } from '../errors';
 import { mapLimit } from '../map-limit';
@@ -29,8 +29,8 @@ export async function abortUpload(rt: Runtime, caller: Uploader, groupId: string
  * prefix) for deletion in one transaction, then deletes them. Conditional on the group still
  * being pending: of an abort and a complete, exactly one wins. False when it was not pending.
  */
-export async function discardGroup(rt: Runtime, groupId: string): Promise<boolean> {
-  const gcIds = await discardPendingGroup(rt.db, groupId);
+export async function discardGroup(rt: Runtime, groupId: string, opts: { onlyIfIdle?: boolean } = {}): Promise<boolean> {
+  const gcIds = await discardPendingGroup(rt.db, groupId, opts);
   if (!gcIds) return false;
   forgetPendingParts(groupId);
   await runDeletions(rt, gcIds);
@@ -49,6 +49,25 @@ export async function abortStaleUploads(rt: Runtime): Promise<number> {
     // A few groups at once: each is a transaction, then its prefix's store calls.
     await mapLimit(batch, 4, async (id) => {
       if (await discardGroup(rt, id)) freed++;
+    });
+    n += freed;
+    if (batch.length < 100 || freed === 0) return n;
+  }
+}
+
+/**
+ * Janitor: a guest's upload that sent no part within GUEST_IDLE_UPLOAD_MINUTES is discarded
+ * and its reservation freed (issue 39): a request link's inits that store nothing must not hold
+ * the request, the owner's quota or multi-part sessions for a day. One that started meanwhile
+ * is kept (the delete re-checks it).
+ */
+export async function abortIdleGuestUploads(rt: Runtime): Promise<number> {
+  let n = 0;
+  for (;;) {
+    const batch = await idleGuestGroups(rt.db, rt.env.guestIdleUploadMs, 100);
+    let freed = 0;
+    await mapLimit(batch, 4, async (id) => {
+      if (await discardGroup(rt, id, { onlyIfIdle: true })) freed++;
     });
     n += freed;
     if (batch.length < 100 || freed === 0) return n;

@@ -2,7 +2,7 @@ import 'server-only';
 import { findShare, findShareGroup, listPendingUploads } from '@/db/queries/shares';
 import { partCrcsOf, publishAddition, publishGroup, type PartCrcRow } from '@/db/queries/uploads';
 import type { PendingUploadRow, ShareGroupRow } from '@/db/schema';
-import type { Uploader } from './uploader';
+import { isGuest, type Uploader } from './uploader';
 import { checkReceivedUpload, refusalAfterPublish } from '../requests/complete-guest';
 import type { CompleteInput } from '../contract/shares';
 import { AppError, notFound } from '../errors';
@@ -41,7 +41,9 @@ export async function completeUpload(rt: Runtime, caller: Uploader, input: Compl
   })();
   running.set(input.groupId, mine);
   try {
-    return await mine;
+    const share = await mine;
+    // A guest answers for their own upload only: not who asked for it (issue 39, Info).
+    return isGuest(caller) ? { ...share, user_id: null, username: null } : share;
   } finally {
     if (running.get(input.groupId) === mine) running.delete(input.groupId);
   }
@@ -108,8 +110,11 @@ async function completeOnce(rt: Runtime, caller: Uploader, input: CompleteInput)
     // Received files stay private until their owner publishes them.
     group.requestId ? { status: 'offline', requestId: group.requestId } : {},
   );
-  if (won === 'request_refused') {
+  if (won === 'request_refused' || won === 'quota_refused') {
     await discardGroup(rt, group.id);
+    if (won === 'quota_refused') {
+      throw new AppError('quota_exceeded', 'The person who asked for these files has no room left for them: tell them, so they can free some space; the upload was cancelled');
+    }
     throw await refusalAfterPublish(rt, group.requestId!);
   }
   return afterPublish(rt, group.id, won, items, group.id);

@@ -2,6 +2,8 @@ import 'server-only';
 import type { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import { findOwnPendingUpload } from '@/db/queries/shares';
+import { markGuestUploadStarted } from '@/db/queries/uploads';
+import { processState } from '../process-state';
 import type { PendingUploadRow, ShareGroupRow } from '@/db/schema';
 import type { ChunkResult, PartRef, PartUrlResult } from '../contract/upload-protocol';
 import { AppError, notFound } from '../errors';
@@ -13,6 +15,21 @@ import { isGuest, uploaderOwnerId, type Uploader } from './uploader';
 import { knownPendingPart, recordPartCrcSoon, rememberPendingParts, type PendingPart } from './pending-parts';
 
 const PRESIGN_SECONDS = 15 * 60;
+
+/** Guests' uploads this process has already marked started: one write per upload, not per part. */
+const started = () => processState('guestUploadsStarted', () => new Set<string>());
+
+/**
+ * A guest's first part (or, in direct mode, its first part URL) marks the upload started, before
+ * the part is stored: from then on the janitor's short idle limit no longer applies to it.
+ */
+async function guestUploadStarted(rt: Runtime, groupId: string): Promise<void> {
+  const seen = started();
+  if (seen.has(groupId)) return;
+  await markGuestUploadStarted(rt.db, groupId);
+  if (seen.size >= 10_000) seen.clear();
+  seen.add(groupId);
+}
 
 /** The pending session named by the pair, if it belongs to this group and this caller. */
 async function pendingFor(rt: Runtime, caller: Uploader, ref: Omit<PartRef, 'partNumber'>): Promise<{ pending: PendingUploadRow; group: ShareGroupRow }> {
@@ -34,6 +51,7 @@ export async function presignPartUrl(rt: Runtime, caller: Uploader, input: PartR
     throw new AppError('invalid_request', 'This upload goes through the server: PUT its parts to /api/shares/upload/chunk');
   }
   checkPartNumber(pending, input.partNumber);
+  if (isGuest(caller)) await guestUploadStarted(rt, group.id);
   const size = expectedPartSize(Number(pending.declaredSize), group.partSize, input.partNumber);
   const p = await rt.storage.presignPart(pending.storageKey, pending.uploadId, input.partNumber, size, PRESIGN_SECONDS);
   return { url: p.url, headers: p.headers, expiresAt: p.expiresAt.toISOString() };
@@ -80,6 +98,7 @@ export async function uploadChunk(rt: Runtime, caller: Uploader, ref: PartRef, b
   if (contentLength !== expected) {
     throw new AppError('size_mismatch', `Part ${ref.partNumber} of this file must be exactly ${expected} bytes, not ${contentLength}`);
   }
+  if (isGuest(caller)) await guestUploadStarted(rt, pending.groupId);
   // The parts' CRC-32s make the file's, which the "Download all" ZIP needs (zlib's CRC is far
   // faster than the socket).
   let crc = 0;
