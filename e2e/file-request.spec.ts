@@ -152,3 +152,38 @@ test('the owner makes a request in /files, copies its link and QR code, sees wha
   await expect(page.getByTestId('requests-empty')).toBeVisible();
   await context.close();
 });
+
+test("an unfinished guest upload is worded as the guest's: no Resume, and Discard names the guest (issue 41, item 4)", async ({ browser, request }) => {
+  const member = await createMember('Olivia Owner');
+  const context = await browser.newContext({ extraHTTPHeaders: ownClientAddress() });
+  await useConsoleSession(context, member);
+  const page = await context.newPage();
+  await page.goto('/files');
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Requests' }).click();
+  await page.getByRole('button', { name: 'New request' }).click();
+  const form = page.getByTestId('request-form');
+  await form.getByLabel('What you ask for (shown to senders)').fill('Tax papers');
+  await form.getByRole('button', { name: 'Create request link' }).click();
+  const row = page.locator('[data-testid^="request-"]').filter({ hasText: 'Tax papers' });
+  const id = (await row.getByRole('link', { name: 'Tax papers' }).getAttribute('href'))!.split('/').pop()!;
+  // A guest starts an upload and goes away.
+  const init = await request.post(`/api/requests/${id}/upload`, { data: { name: 'Dana', files: [{ clientPath: 'return.pdf', size: 2000 }] } });
+  expect(init.status()).toBe(201);
+  const { groupId } = await init.json();
+
+  await page.reload();
+  const notice = page.getByTestId('interrupted-notice');
+  await expect(notice).toContainText('A guest’s upload to your file request is unfinished: only the sender can resume it');
+  await expect(notice).not.toContainText('Resume or discard');
+  const share = page.getByTestId(`share-${groupId}`);
+  await expect(share.getByTestId('received-from')).toHaveText('arriving from Dana');
+  await expect(share.getByRole('button', { name: 'Resume' })).toHaveCount(0);
+  await share.getByRole('button', { name: 'Discard' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('Discard “Dana”’s upload?');
+  await expect(dialog).not.toContainText(member.username);
+  await dialog.getByRole('button', { name: 'Discard' }).click();
+  await expect(share).toHaveCount(0);
+  await expect(notice).toHaveCount(0);
+  await context.close();
+});

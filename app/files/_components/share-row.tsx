@@ -8,6 +8,7 @@ import { callOperation } from '@/lib/client/api';
 import type { PickedFile } from '@/lib/client/collect-files';
 import { describeError, formatBytes, formatDate } from '@/lib/client/format';
 import { forgetPendingUpload, type PendingUpload } from '@/lib/client/pending-uploads';
+import { discardWording } from '@/lib/client/pending-wording';
 import type { BodyOf } from '@/lib/contract/operations';
 import type { ShareSummaryDto } from '@/lib/shares/share-dto';
 import { ResumeDialog } from './resume-dialog';
@@ -62,6 +63,7 @@ export function ShareRow({
   const close = () => setOpen(null);
   const link = absolute(s.url);
   const pending = s.upload_state === 'pending';
+  const discard = discardWording(s, mine);
   const expired = s.expires_at !== null && Date.parse(s.expires_at) <= Date.now();
   const limitReached = s.max_downloads !== null && s.download_count >= s.max_downloads;
   const downloads = `${s.download_count} ${s.download_count === 1 ? 'download' : 'downloads'}${s.max_downloads !== null ? ` of ${s.max_downloads} allowed` : ''}`;
@@ -169,7 +171,7 @@ export function ShareRow({
             </>
           ) : null}
           <Button variant="danger" onClick={() => setOpen('delete')} disabled={pending && busy && mine}>
-            {pending ? (mine ? 'Discard' : 'Abort upload') : 'Delete'}
+            {pending ? discard.button : 'Delete'}
           </Button>
         </div>
       </div>
@@ -186,13 +188,9 @@ export function ShareRow({
       />
       <ConfirmDialog
         open={open === 'delete'}
-        title={pending ? (mine ? 'Discard this upload?' : `Abort ${s.username ?? 'this'}’s upload?`) : 'Delete this share?'}
-        text={
-          pending
-            ? 'The parts uploaded so far are deleted and the quota they hold is freed. This cannot be undone.'
-            : 'The link stops working and its files are deleted. This cannot be undone.'
-        }
-        action={pending ? (mine ? 'Discard' : 'Abort upload') : 'Delete share'}
+        title={pending ? discard.title : 'Delete this share?'}
+        text={pending ? discard.text : 'The link stops working and its files are deleted. This cannot be undone.'}
+        action={pending ? discard.button : 'Delete share'}
         onConfirm={remove}
         onClose={close}
       />

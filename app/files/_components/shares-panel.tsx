@@ -49,9 +49,13 @@ export function SharesPanel({
       changed();
     }
   }
-  const resumable = (data.shares ?? []).filter((s) => s.upload_state === 'pending' && s.user_id === (user?.id ?? null)).length;
+  // The member's own unfinished uploads (this console can resume them), and guests' uploads to
+  // their requests (only each sender can).
+  const ownPending = (data.shares ?? []).filter((s) => s.upload_state === 'pending' && s.user_id === (user?.id ?? null));
+  const resumable = ownPending.filter((s) => s.received === null).length;
+  const guestsPending = ownPending.length - resumable;
   return layout(
-    <UploadForm runner={runner} free={free} resumable={resumable} blocked={adder.progress !== null} onDone={changed} onShowList={onShowList} />,
+    <UploadForm runner={runner} free={free} resumable={resumable} guestsPending={guestsPending} blocked={adder.progress !== null} onDone={changed} onShowList={onShowList} />,
     <ShareList
       session={session}
       data={data}

@@ -12,6 +12,7 @@ import { FilePicker } from './file-picker';
 import { ShareCreated, UploadProgressView } from './upload-progress';
 import { PauseCancelButtons, PausedText, StopConfirmDialog, stoppedMessage, type StopChoice } from './upload-stop';
 import type { UploadRunner } from './use-upload-runner';
+import { interruptedNotice } from '@/lib/client/pending-wording';
 
 export function generatePassword(length = 16): string {
   const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
@@ -24,6 +25,7 @@ export function UploadForm({
   runner,
   free,
   resumable,
+  guestsPending = 0,
   blocked = false,
   onDone,
   onShowList,
@@ -31,6 +33,8 @@ export function UploadForm({
   runner: UploadRunner;
   free: number;
   resumable: number;
+  /** Guests' unfinished uploads to the member's requests: discarded here, resumed only by their senders. */
+  guestsPending?: number;
   /** Files are being added to a share: one upload at a time. */
   blocked?: boolean;
   onDone: () => void;
@@ -106,9 +110,9 @@ export function UploadForm({
   return (
     <Card>
       <h2 className="text-base font-semibold">New share</h2>
-      {interrupted > 0 && !uploading ? (
-        <p className="mt-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800 dark:bg-amber-950 dark:text-amber-300">
-          {interrupted === 1 ? 'An upload was interrupted.' : `${interrupted} uploads were interrupted.`} Resume or discard {interrupted === 1 ? 'it' : 'them'} in the share list.
+      {(interrupted > 0 || guestsPending > 0) && !uploading ? (
+        <p className="mt-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800 dark:bg-amber-950 dark:text-amber-300" data-testid="interrupted-notice">
+          {interruptedNotice(Math.max(0, interrupted), guestsPending)}
           {onShowList ? (
             <>
               {' '}

@@ -90,6 +90,9 @@ export function useShares(enabled: boolean, ownerId: string | null): SharesData 
   };
 }
 
-/** Bytes the member's own unfinished uploads hold of the quota (those on the loaded pages: the newest). */
+/**
+ * Bytes the member's own unfinished uploads hold of the quota (those on the loaded pages: the
+ * newest). Guests' uploads to their requests are not counted: the member's own come first.
+ */
 export const reservedBy = (shares: ShareSummaryDto[] | null, userId: string | undefined) =>
-  (shares ?? []).filter((s) => s.upload_state === 'pending' && s.user_id === userId).reduce((n, s) => n + s.total_bytes, 0);
+  (shares ?? []).filter((s) => s.upload_state === 'pending' && s.user_id === userId && s.received === null).reduce((n, s) => n + s.total_bytes, 0);
