@@ -172,6 +172,7 @@ test("an unfinished guest upload is worded as the guest's: no Resume, and Discar
   const { groupId } = await init.json();
 
   await page.reload();
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Shares' }).click();
   const notice = page.getByTestId('interrupted-notice');
   await expect(notice).toContainText('A guest’s upload to your file request is unfinished: only the sender can resume it');
   await expect(notice).not.toContainText('Resume or discard');

@@ -111,13 +111,18 @@ describe("a request's init rate (item 1)", () => {
     expect(real.status, real.text).toBe(201);
   });
 
-  it('accepted inits count: past 200 in ten minutes the request answers 429', async () => {
+  it('accepted inits count: past 200 in ten minutes the request answers 429', { timeout: 300_000 }, async () => {
     const owner = await createMember();
     const req = await newRequest(owner);
-    for (let i = 0; i < 200; i++) {
-      const r = await initGuest(req.id, [1]);
-      expect(r.status, r.text).toBe(201);
-      expect((await call('POST', '/api/shares/upload/abort', { token: r.json.uploadToken, body: { groupId: r.json.groupId } })).status).toBe(200);
+    // Five at a time (the request holds ten unfinished uploads), each discarded by its guest.
+    for (let i = 0; i < 200; i += 5) {
+      await Promise.all(
+        Array.from({ length: 5 }, async () => {
+          const r = await initGuest(req.id, [1]);
+          expect(r.status, r.text).toBe(201);
+          expect((await call('POST', '/api/shares/upload/abort', { token: r.json.uploadToken, body: { groupId: r.json.groupId } })).status).toBe(200);
+        }),
+      );
     }
     const r = await initGuest(req.id, [1]);
     expect([r.status, r.json.code]).toEqual([429, 'rate_limited']);
