@@ -54,3 +54,39 @@ describe('setting passwords (issue 22, item 5)', () => {
     expect(pending).toBe(statuses.filter((s) => s === 201).length);
   });
 });
+
+describe('checking passwords while members set them (issue 39, item 2)', () => {
+  it('one member on 40 connections setting passwords (PUT ?password=) — a sign-in and a guest unlock still answer 200, and the PUTs are limited', async () => {
+    const victim = await createMember();
+    const { share: locked } = await uploadShare(victim.token, { 'v.txt': Buffer.from('victim') }, { password: 'guest password' });
+    const attacker = await createMember();
+    let done = false;
+    let refused = 0;
+    const statuses: number[] = [];
+    // Each connection sets a password again as soon as it has an answer, until the probes are done.
+    const flood = Array.from({ length: 40 }, async (_, c) => {
+      for (let i = 0; !done; i++) {
+        const r = await call('PUT', `/api/shares/file/f${c}-${i}.txt?password=${encodeURIComponent(`flood ${c} ${i}`)}`, {
+          token: attacker.token,
+          raw: 'x',
+          headers: { 'Content-Type': 'application/octet-stream' },
+        });
+        statuses.push(r.status);
+        if (r.status === 429) refused++;
+      }
+    });
+    // The queue (or the limit) is full once a PUT has been refused.
+    await expect.poll(() => refused, { timeout: 30_000 }).toBeGreaterThan(0);
+    const probes: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      probes.push((await call('POST', '/api/auth/login', { body: { username: victim.username, password: victim.password } })).status);
+      probes.push((await call('POST', `/f/${locked.id}/unlock`, { body: { password: 'guest password' } })).status);
+    }
+    done = true;
+    await Promise.all(flood);
+    expect(probes).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(statuses.filter((s) => s !== 201 && s !== 429)).toEqual([]);
+    // PUT ?password= counts against the member's password-setting limit (10 a minute).
+    expect(statuses.filter((s) => s === 201).length).toBeLessThanOrEqual(10);
+  });
+});

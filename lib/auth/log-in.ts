@@ -21,6 +21,8 @@ const invalid = () => new AppError('unauthenticated', 'invalid credentials');
 export async function logIn(
   rt: Runtime,
   input: { token?: string; username?: string; password?: string },
+  /** The client's address: its share of the password-checking lane. */
+  ip: string,
 ): Promise<LogInResult> {
   if (input.token !== undefined) {
     if (!(await isAdminToken(rt, input.token))) throw invalid();
@@ -30,14 +32,14 @@ export async function logIn(
   const username = input.username ?? '';
   const password = input.password ?? '';
   const user = username.length <= 64 ? await findUserByUsername(rt.db, username) : null;
-  const ok = user ? await verifyPassword(password, user.passwordHash) : await verifyAgainstDummy(password);
+  const ok = user ? await verifyPassword(password, user.passwordHash, ip) : await verifyAgainstDummy(password, ip);
   if (!user || !ok) throw invalid();
   if (user.status !== 'active') throw new AppError('account_disabled', 'This account is disabled');
   // Made at another cost than the one set now: stored again at this one, so the member's sign-in
   // takes as long as one for a name that does not exist. Best effort: a failure here (the hash
   // queue full) leaves the old hash, which still works, and the sign-in goes on.
   if (needsRehash(user.passwordHash)) {
-    await hashPassword(password)
+    await hashPassword(password, `user:${user.id}`)
       .then((next) => replacePasswordHash(rt.db, user.id, user.passwordHash, next))
       .catch(() => {});
   }

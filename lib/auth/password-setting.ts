@@ -11,3 +11,9 @@ import { enforceRateLimit } from './rate-limit';
 export async function limitPasswordSetting(rt: Runtime, principal: Principal): Promise<void> {
   if (principal.kind === 'user' && !isAdmin(principal)) await enforceRateLimit(rt, 'password', principal.user.id);
 }
+
+/**
+ * Who sets a password, for their share of the hashing queue's setting lane (lib/auth/passwords.ts):
+ * a member by their id, the Admin Token and its sessions as one.
+ */
+export const setterKey = (principal: Principal): string => (principal.kind === 'user' ? `user:${principal.user.id}` : 'admin');

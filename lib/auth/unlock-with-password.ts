@@ -38,7 +38,7 @@ export async function unlockWithPassword(
   const headers: Record<string, string> = { 'Cache-Control': 'no-store' };
   const { passwordHash } = target.subject;
   if (passwordHash) {
-    if (!(await verifyPassword(input.password, passwordHash))) {
+    if (!(await verifyPassword(input.password, passwordHash, req.ip))) {
       if (input.json) return jsonErrorReply(wrongPassword());
       return passwordPage({ status: 401, ...target.page, next: target.next, error: 'Wrong password. Try again.' });
     }

@@ -12,11 +12,13 @@ export async function updateProject(
   rt: Runtime,
   slug: string,
   input: { note?: string; password?: string | null; spa?: boolean; allow_dotfiles?: boolean },
+  /** Who sets the password (lib/auth/password-setting.ts: setterKey). */
+  by: string,
 ): Promise<ProjectDto> {
   if (!isValidSlug(slug)) throw notFound('No such project');
   const patch: ProjectPatch = {};
   if (input.note !== undefined) patch.note = input.note;
-  if (input.password !== undefined) patch.passwordHash = input.password ? await hashPassword(input.password) : null;
+  if (input.password !== undefined) patch.passwordHash = input.password ? await hashPassword(input.password, by) : null;
   if (input.spa !== undefined) patch.spa = input.spa;
   if (input.allow_dotfiles !== undefined) patch.allowDotfiles = input.allow_dotfiles;
   if (!(await updateProjectSettings(rt.db, slug, patch))) throw notFound('No such project');

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { createReadStream } from 'node:fs';
 import { projectExists } from '@/db/queries/projects';
 import type { Principal } from '../auth/principal';
+import { limitPasswordSetting, setterKey } from '../auth/password-setting';
 import { hashPassword } from '../auth/passwords';
 import { assertDeployScope } from '../auth/scopes';
 import { AppError, badRequest } from '../errors';
@@ -123,6 +124,7 @@ async function publish(rt: Runtime, staged: StagedUpload, fields: Partial<Record
   if (note !== undefined && note.length > HOSTED_LIMITS.noteChars) throw badRequest(`The note may have at most ${HOSTED_LIMITS.noteChars} characters`);
   if (password !== undefined && password.length > HOSTED_LIMITS.passwordChars) throw badRequest('The password is too long');
   if (yes(fields.append) && yes(fields.replace)) throw badRequest('Choose append or replace, not both');
+  if (password) await limitPasswordSetting(rt, principal);
   const stripped = stripCommonFolder(staged.files.map((f) => f.path));
   const files = staged.files.map((f, i) => (stripped[i] === f.path ? f : { ...f, path: stripped[i], pathKey: pathKey(stripped[i]) }));
   await publishDeploy(rt, {
@@ -131,7 +133,7 @@ async function publish(rt: Runtime, staged: StagedUpload, fields: Partial<Record
     replace: yes(fields.replace),
     settings: {
       ...(note !== undefined ? { note } : {}),
-      ...(password ? { passwordHash: await hashPassword(password) } : {}),
+      ...(password ? { passwordHash: await hashPassword(password, setterKey(principal)) } : {}),
       ...(fields.spa !== undefined ? { spa: yes(fields.spa) } : {}),
       ...(fields.dotfiles !== undefined ? { allowDotfiles: yes(fields.dotfiles) } : {}),
     },

@@ -60,7 +60,7 @@ export async function initRequestUpload(
   if (gate.state === 'locked') {
     if (!input.password) throw new AppError('unauthenticated', 'This file request is protected: enter its password');
     await enforceRateLimit(rt, 'unlock', client.ip);
-    if (!(await verifyPassword(input.password, r.passwordHash!))) throw new AppError('wrong_password', 'Wrong password');
+    if (!(await verifyPassword(input.password, r.passwordHash!, client.ip))) throw new AppError('wrong_password', 'Wrong password');
   }
   if (isFull(r)) throw fullError();
   const name = input.name?.trim() ?? '';

@@ -10,7 +10,7 @@ import {
   type RequestPatch,
 } from '@/db/queries/requests';
 import { randomId } from '../auth/crypto';
-import { limitPasswordSetting } from '../auth/password-setting';
+import { limitPasswordSetting, setterKey } from '../auth/password-setting';
 import { hashPassword } from '../auth/passwords';
 import { isAdmin, type Principal } from '../auth/principal';
 import type { ListQuery } from '../contract/lists';
@@ -52,7 +52,7 @@ async function patchOf(rt: Runtime, principal: Principal, input: UpdateRequestIn
   if (input.status !== undefined) patch.status = input.status;
   checkMaxBytes(rt, input.max_bytes);
   if (input.password) await limitPasswordSetting(rt, principal);
-  if (input.password !== undefined) patch.passwordHash = input.password ? await hashPassword(input.password) : null;
+  if (input.password !== undefined) patch.passwordHash = input.password ? await hashPassword(input.password, setterKey(principal)) : null;
   return patch;
 }
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { insertPendingUploads, reservePendingGroup, setPendingGroupPassword, type HeldByOwner } from '@/db/queries/uploads';
 import { isAdmin, ownerIdOf, type Principal } from '../auth/principal';
 import { randomId } from '../auth/crypto';
-import { limitPasswordSetting } from '../auth/password-setting';
+import { limitPasswordSetting, setterKey } from '../auth/password-setting';
 import { hashPassword } from '../auth/passwords';
 import { MAX_SHARE_BYTES, MAX_SHARE_FILES, type InitInput } from '../contract/shares';
 import type { InitResult } from '../contract/upload-protocol';
@@ -77,7 +77,7 @@ export async function initUpload(rt: Runtime, principal: Principal, input: InitI
   await reservePendingGroup(rt.db, group, ownerCheck(rt, principal, files.length, reserve));
 
   try {
-    if (input.password) await setPendingGroupPassword(rt.db, groupId, await hashPassword(input.password));
+    if (input.password) await setPendingGroupPassword(rt.db, groupId, await hashPassword(input.password, setterKey(principal)));
   } catch (e) {
     await discardGroup(rt, groupId).catch(() => {});
     throw e;

@@ -5,6 +5,7 @@ import { findShare, findShareGroup } from '@/db/queries/shares';
 import { publishGroup, reservePendingGroup } from '@/db/queries/uploads';
 import type { ShareGroupRow, shareItems } from '@/db/schema';
 import { randomId } from '../auth/crypto';
+import { limitPasswordSetting, setterKey } from '../auth/password-setting';
 import { hashPassword } from '../auth/passwords';
 import { isAdmin, ownerIdOf, type Principal } from '../auth/principal';
 import { MAX_SHARE_BYTES, MAX_SHARE_FILES, type OneRequestOptions } from '../contract/shares';
@@ -57,11 +58,14 @@ export class OneRequestShare {
     if (this.declaredBytes > MAX_SHARE_BYTES) throw new AppError('too_large', 'A share holds at most 50 GB');
     const ownerId = ownerIdOf(this.principal);
     const reserve = Math.max(this.declaredBytes, MIN_RESERVATION);
+    // `?password=` and the password field cost a hash as every other password a member sets
+    // (issue 39, item 2): counted first.
+    if (settings.password) await limitPasswordSetting(this.rt, this.principal);
     const group = {
       id: randomId(16),
       userId: ownerId,
       note: settings.note ?? '',
-      passwordHash: settings.password ? await hashPassword(settings.password) : null,
+      passwordHash: settings.password ? await hashPassword(settings.password, setterKey(this.principal)) : null,
       expiresAt: settings.expires_at ? new Date(settings.expires_at) : null,
       status: 'offline' as const,
       uploadState: 'pending' as const,

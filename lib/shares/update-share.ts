@@ -1,6 +1,6 @@
 import 'server-only';
 import { findShareOwnedBy, updateShareGroup, type ShareGroupPatch } from '@/db/queries/shares';
-import { limitPasswordSetting } from '../auth/password-setting';
+import { limitPasswordSetting, setterKey } from '../auth/password-setting';
 import { hashPassword } from '../auth/passwords';
 import type { Principal } from '../auth/principal';
 import { shareOwnerOf } from '../auth/share-owner';
@@ -21,7 +21,7 @@ export async function updateShare(rt: Runtime, principal: Principal, id: string,
   if (input.note !== undefined) patch.note = input.note;
   if (input.expires_at !== undefined) patch.expiresAt = input.expires_at === null ? null : new Date(input.expires_at);
   if (input.password) await limitPasswordSetting(rt, principal);
-  if (input.password !== undefined) patch.passwordHash = input.password ? await hashPassword(input.password) : null;
+  if (input.password !== undefined) patch.passwordHash = input.password ? await hashPassword(input.password, setterKey(principal)) : null;
   if (input.status !== undefined) patch.status = input.status;
   if (input.max_downloads !== undefined) patch.maxDownloads = input.max_downloads;
   if (Object.keys(patch).length === 0) return toShareDto(share);

@@ -11,10 +11,12 @@ import { toUserDto, type UserDto } from './user-dto';
 export async function createAccount(
   rt: Runtime,
   input: RegisterInput & Partial<Pick<CreateUserInput, 'role' | 'quota_bytes'>>,
+  /** Who sets the password: the administrator (setterKey), or the registering address. */
+  by: string,
 ): Promise<UserDto> {
   const row = await insertUser(rt.db, {
     username: input.username,
-    passwordHash: await hashPassword(input.password),
+    passwordHash: await hashPassword(input.password, by),
     displayName: input.display_name ?? '',
     email: input.email ?? '',
     phone: input.phone ?? '',

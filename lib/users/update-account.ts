@@ -9,7 +9,7 @@ import { isUuid } from './is-uuid';
 import { toUserDto, type UserDto } from './user-dto';
 
 /** Administrator edit. A disabled user's sessions are ended at once, not only refused. */
-export async function updateAccount(rt: Runtime, id: string, input: UpdateUserInput): Promise<UserDto> {
+export async function updateAccount(rt: Runtime, id: string, input: UpdateUserInput, by: string): Promise<UserDto> {
   if (!isUuid(id)) throw notFound('No such user');
   const row = await updateUser(rt.db, id, {
     displayName: input.display_name,
@@ -18,7 +18,7 @@ export async function updateAccount(rt: Runtime, id: string, input: UpdateUserIn
     quotaBytes: input.quota_bytes,
     status: input.status,
     role: input.role,
-    passwordHash: input.password === undefined ? undefined : await hashPassword(input.password),
+    passwordHash: input.password === undefined ? undefined : await hashPassword(input.password, by),
   });
   if (!row) throw notFound('No such user');
   if (input.status === 'disabled' || input.password !== undefined) await deleteUserSessions(rt.db, id);

@@ -1,3 +1,4 @@
+import { setterKey } from '@/lib/auth/password-setting';
 import { operations } from '@/lib/contract/operations';
 import { json, route } from '@/lib/http/route';
 import { createAccount } from '@/lib/users/create-account';
@@ -7,6 +8,6 @@ import { listAccounts } from '@/lib/users/list-accounts';
 export const GET = route(operations.listUsers, async ({ rt, query }) => json(await listAccounts(rt, query)));
 
 // POST /api/users — create a user (administrator); quota defaults to the setting
-export const POST = route(operations.createUser, async ({ rt, body }) =>
-  json({ user: await createAccount(rt, body) }, 201),
+export const POST = route(operations.createUser, async ({ rt, body, principal }) =>
+  json({ user: await createAccount(rt, body, setterKey(principal!)) }, 201),
 );

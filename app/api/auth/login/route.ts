@@ -8,7 +8,7 @@ import { json, route } from '@/lib/http/route';
 // POST /api/auth/login — Admin Token or username/password; sets the session cookie
 export const POST = route(operations.login, async ({ rt, req, body, ip }) => {
   await enforceRateLimit(rt, 'login', ip);
-  const r = await logIn(rt, body);
+  const r = await logIn(rt, body, ip);
   if (r.kind === 'admin') await recordAdminLogin(rt, ip);
   return json(
     { role: r.role, user: r.user, token: r.token, expires_at: r.expiresAt.toISOString() },

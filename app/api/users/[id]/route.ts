@@ -1,4 +1,5 @@
 import { assertNotAccessToken } from '@/lib/auth/scopes';
+import { setterKey } from '@/lib/auth/password-setting';
 import { operations } from '@/lib/contract/operations';
 import { json, noContent, route } from '@/lib/http/route';
 import { deleteAccount } from '@/lib/users/delete-account';
@@ -7,7 +8,7 @@ import { updateAccount } from '@/lib/users/update-account';
 // PATCH /api/users/:id — quota, status, role, profile or password (administrator)
 export const PATCH = route(operations.updateUser, async ({ rt, params, body, principal }) => {
   if (body.password !== undefined) assertNotAccessToken(principal!, 'change passwords');
-  return json({ user: await updateAccount(rt, params.id, body) });
+  return json({ user: await updateAccount(rt, params.id, body, setterKey(principal!)) });
 });
 
 // DELETE /api/users/:id — as account deletion (administrator)
