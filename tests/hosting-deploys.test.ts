@@ -148,16 +148,18 @@ describe('DEPLOY_HISTORY', () => {
     expect(await stored(slug)).toEqual([]);
   });
 
-  it('DELETE /api/files/:id keeps an object an older deploy still uses', async () => {
+  it('DELETE /api/files/:id removes the file from every deploy holding its object, and the object (issue 39, item 10 b)', async () => {
     const slug = uniqueSlug();
     const v1 = await up({ 'index.html': '<p>v1</p>', 'keep.txt': 'kept' }, { slug });
     const v2 = await up({ 'index.html': '<p>v2</p>' }, { slug, append: 'true' });
     const file = v2.json.project.files.find((f: { path: string }) => f.path === 'keep.txt');
     expect((await call('DELETE', `/api/files/${file.id}`, { base: server.url, token: TEST_ADMIN_TOKEN })).status).toBe(204);
-    expect((await stored(slug)).filter((k) => k.endsWith('/keep.txt'))).toHaveLength(1);
+    // The older deploy's preview (and a rollback to it) served the deleted file until issue 39.
+    expect((await stored(slug)).filter((k) => k.endsWith('/keep.txt'))).toHaveLength(0);
     expect((await call('GET', `/p/${slug}/keep.txt`, { base: server.hostedUrl! })).status).toBe(404);
     const cookie = await previewCookie(slug, v1.json.project.deploy_id, { base: server.url, hostedBase: server.hostedUrl! });
     const old = await call('GET', `/p/${slug}@${v1.json.project.deploy_id}/keep.txt`, { base: server.hostedUrl!, cookie });
-    expect(old.text).toBe('kept');
+    expect(old.status).toBe(404);
+    expect((await call('GET', `/p/${slug}@${v1.json.project.deploy_id}/`, { base: server.hostedUrl!, cookie })).text).toContain('<p>v1</p>');
   });
 });

@@ -42,11 +42,40 @@ describe('GET /p/<slug>@<deploy>/ — previews of deploys', () => {
     const page = await site('GET', `/p/${slug}@${id1}/`, { cookie });
     expect(page.status).toBe(200);
     expect(page.text).toContain('version one');
-    expect((await site('GET', `/p/${slug}@${id1}/secret.txt`, { cookie })).text).toBe('the secret');
+    // Deleted from the live deploy: gone from every deploy that held it, the preview too (issue 39, item 10 b).
+    expect((await site('GET', `/p/${slug}@${id1}/secret.txt`, { cookie })).status).toBe(404);
     // Not another deploy, not without the cookie, not a forged or tampered link.
     expect((await site('GET', `/p/${slug}@${id2}/index.html`, { cookie })).status).toBe(404);
     expect((await site('GET', `/p/${slug}@${id1}/index.html`)).status).toBe(404);
     expect((await site('GET', link.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')))).status).toBe(404);
     expect((await site('GET', `/p/${slug}@${id2}/?preview=${link.split('preview=')[1]}`)).status).toBe(404);
+  });
+
+  it("the administrator's preview of an older deploy serves no file taken offline or deleted, nor does a rollback to it (issue 39, item 10 b)", async () => {
+    const token = await adminToken();
+    const slug = `pv-${randomBytes(5).toString('hex')}`;
+    const v1 = await uploadSite({ 'index.html': '<p>version one</p>', 'secret.txt': 'the secret' }, { slug });
+    const v2 = await uploadSite({ 'extra.html': '<p>two</p>' }, { slug, append: 'true' });
+    const id1 = v1.json.project.deploy_id;
+    const secret = v2.json.project.files.find((f: { path: string }) => f.path === 'secret.txt');
+    const deploys = (await call('GET', `/api/projects/${slug}/deploys`, { token })).json.deploys as { id: string; url: string }[];
+    const open = await site('GET', deploys.find((d) => d.id === id1)!.url);
+    const cookie = open.cookies.map((c) => c.split(';')[0]).join('; ');
+    expect((await site('GET', `/p/${slug}@${id1}/secret.txt`, { cookie })).text).toBe('the secret');
+
+    expect((await call('PATCH', '/api/status', { token, body: { id: secret.id, status: 'offline' } })).status).toBe(200);
+    expect((await site('GET', `/p/${slug}@${id1}/secret.txt`, { cookie })).status).toBe(404);
+    expect((await site('GET', `/p/${slug}@${id1}/`, { cookie })).text).toContain('version one');
+    // Online again: everywhere again.
+    expect((await call('PATCH', '/api/status', { token, body: { id: secret.id, status: 'online' } })).status).toBe(200);
+    expect((await site('GET', `/p/${slug}@${id1}/secret.txt`, { cookie })).text).toBe('the secret');
+
+    expect((await call('DELETE', `/api/files/${secret.id}`, { token })).status).toBe(204);
+    expect((await site('GET', `/p/${slug}@${id1}/secret.txt`, { cookie })).status).toBe(404);
+    const listed = (await call('GET', `/api/projects/${slug}/deploys`, { token })).json.deploys as { id: string; file_count: number }[];
+    expect(listed.find((d) => d.id === id1)?.file_count).toBe(1);
+    expect((await call('POST', `/api/projects/${slug}/deploys/${id1}/activate`, { token })).status).toBe(200);
+    expect((await site('GET', `/p/${slug}/secret.txt`)).status).toBe(404);
+    expect((await site('GET', `/p/${slug}/`)).text).toContain('version one');
   });
 });

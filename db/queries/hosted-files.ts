@@ -6,7 +6,13 @@ import { refreshDeployTotals } from './deploys';
 import { bumpHostingEpoch } from './projects';
 import { scheduleDeletion } from './storage-gc';
 
-// The files of a project's live deploy: taken offline or online, or removed one by one.
+// The files of a project's live deploy: taken offline or online, or removed one by one. Each
+// applies to every deploy of the project that holds the same object (an append copies the rows
+// of the files it keeps): the administrator's preview of an older deploy, and a rollback to it,
+// served a file taken offline or deleted until issue 39 (item 10 b).
+
+/** The project's rows holding the file's object, in every deploy. */
+const sameObject = (file: HostedFileRow) => and(eq(hostedFiles.slug, file.slug), eq(hostedFiles.storageKey, file.storageKey));
 
 /** A file of the project's live deploy, locked, or null (files of older deploys are not addressable). */
 async function lockLiveFile(db: Db, id: string): Promise<HostedFileRow | null> {
@@ -20,17 +26,18 @@ async function lockLiveFile(db: Db, id: string): Promise<HostedFileRow | null> {
 }
 
 async function setLiveFileStatus(db: Db, id: string, status: 'online' | 'offline'): Promise<HostedFileRow | null> {
-  if (!(await lockLiveFile(db, id))) return null;
-  const [row] = await db.update(hostedFiles).set({ status, updatedAt: sql`now()` }).where(eq(hostedFiles.id, id)).returning();
-  return row ?? null;
+  const file = await lockLiveFile(db, id);
+  if (!file) return null;
+  const rows = await db.update(hostedFiles).set({ status, updatedAt: sql`now()` }).where(sameObject(file)).returning();
+  return rows.find((r) => r.id === id) ?? null;
 }
 
-/** Removes a file from the live deploy; returns it and whether another deploy still uses its object. */
+/** Removes a file from the live deploy and every deploy of the project holding its object; returns it and whether another project still uses the object. */
 async function deleteLiveFile(db: Db, id: string): Promise<{ file: HostedFileRow; shared: boolean } | null> {
   const file = await lockLiveFile(db, id);
   if (!file) return null;
-  await db.delete(hostedFiles).where(eq(hostedFiles.id, id));
-  await refreshDeployTotals(db, file.deployId);
+  const gone = await db.delete(hostedFiles).where(sameObject(file)).returning({ deployId: hostedFiles.deployId });
+  for (const deployId of new Set(gone.map((g) => g.deployId))) await refreshDeployTotals(db, deployId);
   const [other] = await db.select({ id: hostedFiles.id }).from(hostedFiles).where(eq(hostedFiles.storageKey, file.storageKey)).limit(1);
   return { file, shared: Boolean(other) };
 }

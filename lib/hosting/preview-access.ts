@@ -9,8 +9,8 @@ import type { Runtime } from '../runtime';
 
 /**
  * Previews of deploys (/p/<slug>@<deploy>/) are the administrator's (issue 22, finding 8): an
- * older deploy still holds the files taken offline or deleted since, and a deploy id is no
- * secret once it has been shared. The deploy list gives the console a link with a grant,
+ * older deploy holds the files of its time, and a deploy id is no secret once it has been
+ * shared (files taken offline or deleted are so in every deploy: db/queries/hosted-files.ts). The deploy list gives the console a link with a grant,
  * `?preview=<expiry>.<HMAC>`, signed with the unlock key (the server secret and the Admin
  * Token: a new token ends every grant). Opening the link keeps the grant in an HttpOnly cookie
  * for that deploy's path on the hosted origin and answers 303 to the clean address, so the
