@@ -59,6 +59,15 @@ export async function recordAccessTokenUse(db: Db, id: string, ip: string): Prom
   await db.update(accessTokens).set({ lastUsedAt: sql`now()`, lastUsedIp: ip }).where(eq(accessTokens.id, id));
 }
 
+/**
+ * Every access token of a member: an administrator's password reset ends them with the sessions
+ * (issue 39, item 6), as an intruder's token would otherwise outlive the reset. Tokens are read
+ * from the database at each request, so none is cached past this.
+ */
+export async function deleteUserAccessTokens(db: Db, userId: string): Promise<void> {
+  await db.delete(accessTokens).where(eq(accessTokens.userId, userId));
+}
+
 /** Tokens made in Admin Token sessions: they end with the Admin Token they were made under. */
 export async function deleteAdminSessionTokens(db: Db): Promise<void> {
   await db.delete(accessTokens).where(isNull(accessTokens.userId));

@@ -26,9 +26,11 @@ export async function findLiveSession(db: Db, tokenHash: string) {
  * resolved sessions (lib/auth/session-cache.ts) drops them here as it commits, on every other
  * instance at its next reading of the epoch.
  */
-export async function deleteSessionByHash(db: Db, tokenHash: string): Promise<void> {
+export async function endSessionByHash(db: Db, tokenHash: string): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+    // Ended, not deleted: kept as an expired session for 30 days (purgeExpiredSessions), an app
+    // still sending it after a sign-out is refused without counting as a guess (issue 39, info).
+    await tx.update(sessions).set({ expiresAt: sql`least(${sessions.expiresAt}, now())` }).where(eq(sessions.tokenHash, tokenHash));
     await bumpEpoch(tx, EPOCH.sessions);
   });
 }

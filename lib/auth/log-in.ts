@@ -33,8 +33,9 @@ export async function logIn(
   const password = input.password ?? '';
   const user = username.length <= 64 ? await findUserByUsername(rt.db, username) : null;
   const ok = user ? await verifyPassword(password, user.passwordHash, ip) : await verifyAgainstDummy(password, ip);
-  if (!user || !ok) throw invalid();
-  if (user.status !== 'active') throw new AppError('account_disabled', 'This account is disabled');
+  // A disabled account answers its right password as a wrong one (issue 39, info): an
+  // `account_disabled` for the right one only let its password be probed while disabled.
+  if (!user || !ok || user.status !== 'active') throw invalid();
   // Made at another cost than the one set now: stored again at this one, so the member's sign-in
   // takes as long as one for a name that does not exist. Best effort: a failure here (the hash
   // queue full) leaves the old hash, which still works, and the sign-in goes on.

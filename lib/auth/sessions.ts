@@ -1,6 +1,6 @@
 import 'server-only';
 import {
-  deleteSessionByHash,
+  endSessionByHash,
   findLiveSession,
   insertSession,
   sessionIssued,
@@ -70,5 +70,5 @@ export async function isStaleSession(rt: Runtime, token: string): Promise<boolea
 }
 
 export async function revokeSession(rt: Runtime, token: string): Promise<void> {
-  await deleteSessionByHash(rt.db, sha256Hex(token));
+  await endSessionByHash(rt.db, sha256Hex(token));
 }

@@ -5,7 +5,7 @@ import { projectExists } from '@/db/queries/projects';
 import type { Principal } from '../auth/principal';
 import { limitPasswordSetting, setterKey } from '../auth/password-setting';
 import { hashPassword } from '../auth/passwords';
-import { assertDeployScope } from '../auth/scopes';
+import { assertDeployScope, assertTokenScope } from '../auth/scopes';
 import { AppError, badRequest } from '../errors';
 import { pathKey } from '../paths/relative-path';
 import type { Runtime } from '../runtime';
@@ -23,6 +23,11 @@ import { spoolZip, unpackZip, type SpooledZip } from './unpack-zip';
 
 const FIELDS = ['slug', 'note', 'password', 'append', 'replace', 'spa', 'dotfiles'] as const;
 type Field = (typeof FIELDS)[number];
+/**
+ * Fields that change the project's settings as PATCH /api/projects/:slug does, which needs the
+ * `admin` scope: a `sites:deploy` token deploys files, it does not set them (issue 39, info).
+ */
+const SETTINGS = new Set<Field>(['password', 'dotfiles']);
 /** Fields that decide where the files go: they must come before the first file. */
 const LEADING = new Set<Field>(['slug', 'append', 'replace']);
 const yes = (v: string | undefined) => v === 'true' || v === '1';
@@ -65,6 +70,7 @@ export async function uploadProject(rt: Runtime, req: Request, principal: Princi
       field(name, value, afterFiles) {
         if (!(FIELDS as readonly string[]).includes(name)) return;
         if (LEADING.has(name as Field) && afterFiles) throw badRequest('Send the slug, append and replace fields before the files');
+        if (SETTINGS.has(name as Field)) assertTokenScope(principal, 'admin', {});
         fields[name as Field] = value;
       },
       async file(stream, filename) {

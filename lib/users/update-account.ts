@@ -1,4 +1,5 @@
 import 'server-only';
+import { deleteUserAccessTokens } from '@/db/queries/access-tokens';
 import { deleteUserSessions } from '@/db/queries/sessions';
 import { updateUser } from '@/db/queries/users';
 import type { UpdateUserInput } from '../contract/users';
@@ -8,7 +9,10 @@ import type { Runtime } from '../runtime';
 import { isUuid } from './is-uuid';
 import { toUserDto, type UserDto } from './user-dto';
 
-/** Administrator edit. A disabled user's sessions are ended at once, not only refused. */
+/**
+ * Administrator edit. A disabled user's sessions are ended at once, not only refused; a password
+ * reset ends their sessions and their access tokens (an intruder's `htmls_pat_…` with them).
+ */
 export async function updateAccount(rt: Runtime, id: string, input: UpdateUserInput, by: string): Promise<UserDto> {
   if (!isUuid(id)) throw notFound('No such user');
   const row = await updateUser(rt.db, id, {
@@ -22,5 +26,6 @@ export async function updateAccount(rt: Runtime, id: string, input: UpdateUserIn
   });
   if (!row) throw notFound('No such user');
   if (input.status === 'disabled' || input.password !== undefined) await deleteUserSessions(rt.db, id);
+  if (input.password !== undefined) await deleteUserAccessTokens(rt.db, id);
   return toUserDto(row);
 }
