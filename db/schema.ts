@@ -426,6 +426,14 @@ export const webhooks = pgTable(
     active: boolean('active').notNull().default(true),
     lastDeliveryAt: ts('last_delivery_at'),
     lastStatus: integer('last_status'),
+    /**
+     * Why the worker paused it (inactive after WEBHOOK_PAUSE_AFTER_FAILURES failed attempts in a
+     * row); null when active or switched off by its owner. Re-enabling clears it.
+     */
+    pausedReason: text('paused_reason'),
+    /** Failed attempts in a row, and of those the ones that timed out in a row (a short timeout from 3 on). */
+    consecutiveFailures: integer('consecutive_failures').notNull().default(0),
+    consecutiveTimeouts: integer('consecutive_timeouts').notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [index('webhooks_user_created_idx').on(t.userId, t.createdAt, t.id)],
@@ -484,11 +492,16 @@ export const webhookDeliveries = pgTable(
     nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
     responseStatus: integer('response_status'),
     lastError: text('last_error'),
+    /** The first KiB of the receiver's last answer (shown in the delivery log, for debugging). */
+    responseBody: text('response_body'),
+    /** While an attempt is in flight: when its claim runs out. Counts toward the per-webhook and per-owner bounds. */
+    leasedUntil: ts('leased_until'),
     deliveredAt: ts('delivered_at'),
     createdAt: createdAt(),
   },
   (t) => [
     index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index('webhook_deliveries_webhook_due_idx').on(t.webhookId, t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index('webhook_deliveries_webhook_created_idx').on(t.webhookId, t.createdAt),
     index('webhook_deliveries_event_idx').on(t.eventId),
   ],

@@ -131,6 +131,8 @@ const schema = z.object({
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
   /** Seconds before a failed webhook delivery's first retry; later retries wait 60, 360, 1440, 3600 and 7200 times this. */
   WEBHOOK_RETRY_SECONDS: z.coerce.number().min(0.01).max(3600).default(5),
+  /** Failed attempts in a row after which a webhook is paused until its owner re-enables it (as GitHub and Stripe do). */
+  WEBHOOK_PAUSE_AFTER_FAILURES: z.coerce.number().int().min(1).max(100_000).default(20),
   /**
    * scrypt's cost for passwords hashed from now on, as log2 of N (r=8, p=1): 15 is 32 MiB and
    * ~100 ms a hash; each step up doubles both. A stored hash is checked at the cost it was made
@@ -208,7 +210,7 @@ export type Env = {
   requestMaxBytes?: number;
   requestMaxPending: number;
   guestIdleUploadMs: number;
-  events: { allowPrivate: boolean; retrySeconds: number; activityRetentionDays: number };
+  events: { allowPrivate: boolean; retrySeconds: number; pauseAfterFailures: number; activityRetentionDays: number };
   mail: { smtpUrl?: string; from?: string; digestMinutes: number };
 };
 
@@ -296,7 +298,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     requestMaxPending: v.REQUEST_MAX_PENDING,
     guestIdleUploadMs: v.GUEST_IDLE_UPLOAD_MINUTES * 60_000,
     mail: { smtpUrl: v.SMTP_URL, from: v.SMTP_FROM, digestMinutes: v.NOTIFY_DIGEST_MINUTES },
-    events: { allowPrivate: v.WEBHOOK_ALLOW_PRIVATE, retrySeconds: v.WEBHOOK_RETRY_SECONDS, activityRetentionDays: v.ACTIVITY_RETENTION_DAYS },
+    events: { allowPrivate: v.WEBHOOK_ALLOW_PRIVATE, retrySeconds: v.WEBHOOK_RETRY_SECONDS, pauseAfterFailures: v.WEBHOOK_PAUSE_AFTER_FAILURES, activityRetentionDays: v.ACTIVITY_RETENTION_DAYS },
   };
 }
 

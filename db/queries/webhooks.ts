@@ -3,7 +3,7 @@ import { and, count, desc, eq, ilike, isNull, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../client';
 import { afterCommit } from '../transaction';
 import { events, webhookDeliveries, webhooks, type WebhookDeliveryRow, type WebhookRow } from '../schema';
-import { outboxSignal } from './events';
+import { MAX_PENDING_PER_WEBHOOK, outboxSignal } from './events';
 import { containing } from './lists';
 
 /** Whose webhooks a query reaches: a user's, or (null) those made in an Admin Token session. */
@@ -55,7 +55,7 @@ export async function updateWebhook(
   db: Db,
   owner: WebhookOwner,
   id: string,
-  patch: Partial<Pick<WebhookRow, 'url' | 'events' | 'active'>>,
+  patch: Partial<Pick<WebhookRow, 'url' | 'events' | 'active' | 'pausedReason' | 'consecutiveFailures' | 'consecutiveTimeouts'>>,
 ): Promise<WebhookRow | null> {
   if (Object.keys(patch).length === 0) return findWebhook(db, owner, id);
   const [row] = await db.update(webhooks).set(patch).where(and(ownedBy(owner), eq(webhooks.id, id))).returning();
@@ -78,6 +78,8 @@ const deliveryColumns = {
   nextAttemptAt: webhookDeliveries.nextAttemptAt,
   responseStatus: webhookDeliveries.responseStatus,
   lastError: webhookDeliveries.lastError,
+  responseBody: webhookDeliveries.responseBody,
+  leasedUntil: webhookDeliveries.leasedUntil,
   deliveredAt: webhookDeliveries.deliveredAt,
   createdAt: webhookDeliveries.createdAt,
   type: events.type,
@@ -94,15 +96,25 @@ export async function listDeliveries(db: Db, webhookId: string, limit: number): 
     .limit(limit);
 }
 
-/** A new delivery of the same event to the same webhook, due now; null when the delivery is unknown. */
-export async function redeliver(db: Db, webhookId: string, deliveryId: string): Promise<DeliveryWithType | null> {
+/**
+ * A new delivery of the same event to the same webhook, due now; null when the delivery is
+ * unknown, 'full' when the webhook already holds MAX_PENDING_PER_WEBHOOK pending deliveries.
+ * The webhook's row is locked while counting, so concurrent redeliveries cannot overshoot.
+ */
+export async function redeliver(db: Db, webhookId: string, deliveryId: string): Promise<DeliveryWithType | null | 'full'> {
   return db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT 1 FROM ${webhooks} WHERE id = ${webhookId} FOR UPDATE`);
     const [old] = await tx
       .select({ eventId: webhookDeliveries.eventId, type: events.type })
       .from(webhookDeliveries)
       .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
       .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.webhookId, webhookId)));
     if (!old) return null;
+    const [pending] = await tx
+      .select({ n: count() })
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.webhookId, webhookId), eq(webhookDeliveries.status, 'pending')));
+    if (Number(pending?.n ?? 0) >= MAX_PENDING_PER_WEBHOOK) return 'full';
     const [row] = await tx.insert(webhookDeliveries).values({ webhookId, eventId: old.eventId }).returning();
     afterCommit(tx, () => outboxSignal.wake?.());
     return { ...row, type: old.type };
@@ -115,31 +127,79 @@ export interface ClaimedDelivery {
   webhookId: string;
   url: string;
   secret: string;
+  /** Attempts to this webhook that timed out in a row before this one. */
+  consecutiveTimeouts: number;
   eventId: string;
   type: string;
   data: unknown;
   eventAt: Date;
 }
 
+/** How many attempts may be in flight at once, over every instance. */
+export interface ClaimBounds {
+  /** Claimed at most in this call (the caller's free slots). */
+  limit: number;
+  perWebhook: number;
+  perOwner: number;
+  leaseSeconds: number;
+}
+
+/** Any fixed key: claims of all instances take turns on it (a claim is one short statement). */
+const CLAIM_LOCK = 0x68746d6c;
+
 /**
- * Claims up to `limit` due deliveries for one attempt each: their next_attempt_at moves past a
- * lease in the same statement that takes their row locks (SKIP LOCKED: another instance's
- * claim in flight is passed over), so no other instance takes them while this one sends.
+ * Claims up to `limit` due deliveries for one attempt each, fairly: no webhook gets more than
+ * `perWebhook` attempts in flight and no owner more than `perOwner` (in flight: a claim whose
+ * lease has not run out, on any instance), and owners take turns — each owner's oldest due
+ * deliveries first, the owner with the fewest in flight first. So one member's slow or dead
+ * receivers hold a few slots and never the queue. A claimed row's next_attempt_at and
+ * leased_until move past a lease in the same statement that takes its row lock (SKIP LOCKED:
+ * a row another instance is finishing is passed over); a lease that runs out (its instance
+ * died) makes the row due again. Claims of all instances are serialized by a transaction-level
+ * advisory lock, so the in-flight bounds hold across instances too.
  */
-export async function claimDueDeliveries(db: Db, limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
-  const result = await db.execute(sql`
-    WITH due AS (
-      SELECT d.id FROM ${webhookDeliveries} d JOIN ${webhooks} w ON w.id = d.webhook_id AND w.active
-      WHERE d.status = 'pending' AND d.next_attempt_at <= now()
-      ORDER BY d.next_attempt_at LIMIT ${limit}
-      FOR UPDATE OF d SKIP LOCKED
+export async function claimDueDeliveries(db: Db, b: ClaimBounds): Promise<ClaimedDelivery[]> {
+  const result = await db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${CLAIM_LOCK})`);
+    return tx.execute(sql`
+    WITH busy AS (
+      SELECT d.webhook_id, w.user_id, count(*) AS n FROM ${webhookDeliveries} d JOIN ${webhooks} w ON w.id = d.webhook_id
+      WHERE d.status = 'pending' AND d.leased_until > now()
+      GROUP BY d.webhook_id, w.user_id
+    ), owner_busy AS (
+      SELECT user_id, sum(n) AS n FROM busy GROUP BY user_id
+    ), candidates AS (
+      SELECT c.id, c.next_attempt_at, w.user_id,
+        coalesce(hb.n, 0) + row_number() OVER (PARTITION BY w.id ORDER BY c.next_attempt_at, c.id) AS hook_rank
+      FROM ${webhooks} w
+      LEFT JOIN busy hb ON hb.webhook_id = w.id
+      CROSS JOIN LATERAL (
+        SELECT d.id, d.next_attempt_at FROM ${webhookDeliveries} d
+        WHERE d.webhook_id = w.id AND d.status = 'pending' AND d.next_attempt_at <= now()
+        ORDER BY d.next_attempt_at LIMIT ${b.perWebhook}
+      ) c
+      WHERE w.active AND coalesce(hb.n, 0) < ${b.perWebhook}
+    ), eligible AS (
+      SELECT c.id, c.next_attempt_at,
+        coalesce(ob.n, 0) + row_number() OVER (PARTITION BY c.user_id ORDER BY c.next_attempt_at, c.id) AS owner_rank
+      FROM candidates c LEFT JOIN owner_busy ob ON ob.user_id IS NOT DISTINCT FROM c.user_id
+      WHERE c.hook_rank <= ${b.perWebhook}
+    ), picked AS (
+      SELECT id FROM eligible WHERE owner_rank <= ${b.perOwner}
+      ORDER BY owner_rank, next_attempt_at LIMIT ${b.limit}
+    ), locked AS (
+      SELECT d.id FROM ${webhookDeliveries} d WHERE d.id IN (SELECT id FROM picked) AND d.status = 'pending'
+      FOR UPDATE SKIP LOCKED
     ), claimed AS (
-      UPDATE ${webhookDeliveries} d SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => ${leaseSeconds})
-      FROM due WHERE d.id = due.id
+      UPDATE ${webhookDeliveries} d SET attempts = d.attempts + 1,
+        next_attempt_at = now() + make_interval(secs => ${b.leaseSeconds}),
+        leased_until = now() + make_interval(secs => ${b.leaseSeconds})
+      FROM locked WHERE d.id = locked.id
       RETURNING d.id, d.attempts, d.webhook_id, d.event_id
     )
-    SELECT c.id, c.attempts, c.webhook_id, w.url, w.secret, c.event_id, e.type, e.data, e.created_at
+    SELECT c.id, c.attempts, c.webhook_id, w.url, w.secret, w.consecutive_timeouts, c.event_id, e.type, e.data, e.created_at
     FROM claimed c JOIN ${webhooks} w ON w.id = c.webhook_id JOIN ${events} e ON e.id = c.event_id`);
+  });
   const rows = ((result as { rows?: unknown[] }).rows ?? (result as unknown as unknown[])) as Record<string, unknown>[];
   return rows.map((r) => ({
     id: String(r.id),
@@ -147,6 +207,7 @@ export async function claimDueDeliveries(db: Db, limit: number, leaseSeconds: nu
     webhookId: String(r.webhook_id),
     url: String(r.url),
     secret: String(r.secret),
+    consecutiveTimeouts: Number(r.consecutive_timeouts ?? 0),
     eventId: String(r.event_id),
     type: String(r.type),
     data: typeof r.data === 'string' ? JSON.parse(r.data) : r.data,
@@ -154,23 +215,49 @@ export async function claimDueDeliveries(db: Db, limit: number, leaseSeconds: nu
   }));
 }
 
-/** The outcome of one attempt: delivered, failed for good, or due again after `retryInSeconds`. */
-export async function finishAttempt(
-  db: Db,
-  d: { id: string; webhookId: string },
-  outcome: { status: 'delivered' | 'failed' | 'pending'; responseStatus: number | null; error: string | null; retryInSeconds?: number },
-): Promise<void> {
-  await db.transaction(async (tx) => {
+export interface AttemptOutcome {
+  status: 'delivered' | 'failed' | 'pending';
+  responseStatus: number | null;
+  responseBody: string | null;
+  error: string | null;
+  timedOut: boolean;
+  retryInSeconds?: number;
+}
+
+/**
+ * The outcome of one attempt: delivered, failed for good, or due again after `retryInSeconds`.
+ * The webhook counts failed attempts in a row (and timeouts in a row); at `pauseAfter` it is
+ * paused (inactive, with the reason) until its owner re-enables it. True when this paused it.
+ */
+export async function finishAttempt(db: Db, d: { id: string; webhookId: string }, outcome: AttemptOutcome, pauseAfter: number): Promise<boolean> {
+  return db.transaction(async (tx) => {
     await tx
       .update(webhookDeliveries)
       .set({
         status: outcome.status,
         responseStatus: outcome.responseStatus,
+        responseBody: outcome.responseBody,
         lastError: outcome.error,
+        leasedUntil: null,
         deliveredAt: outcome.status === 'delivered' ? sql`now()` : null,
         nextAttemptAt: outcome.status === 'pending' ? sql`now() + make_interval(secs => ${outcome.retryInSeconds ?? 0})` : sql`now()`,
       })
       .where(eq(webhookDeliveries.id, d.id));
-    await tx.update(webhooks).set({ lastDeliveryAt: sql`now()`, lastStatus: outcome.responseStatus }).where(eq(webhooks.id, d.webhookId));
+    const ok = outcome.status === 'delivered';
+    const reason = `Paused after ${pauseAfter} failed deliveries in a row (last: ${outcome.error ?? 'no answer'}); re-enable it once the receiver answers`;
+    const [w] = await tx
+      .update(webhooks)
+      .set({
+        lastDeliveryAt: sql`now()`,
+        lastStatus: outcome.responseStatus,
+        consecutiveFailures: ok ? 0 : sql`${webhooks.consecutiveFailures} + 1`,
+        consecutiveTimeouts: outcome.timedOut ? sql`${webhooks.consecutiveTimeouts} + 1` : 0,
+        // Evaluated on the row before this update: this failure is the pauseAfter-th in a row.
+        pausedReason: ok ? sql`${webhooks.pausedReason}` : sql`CASE WHEN ${webhooks.active} AND ${webhooks.consecutiveFailures} + 1 >= ${pauseAfter} THEN ${reason} ELSE ${webhooks.pausedReason} END`,
+        active: ok ? sql`${webhooks.active}` : sql`${webhooks.active} AND ${webhooks.consecutiveFailures} + 1 < ${pauseAfter}`,
+      })
+      .where(eq(webhooks.id, d.webhookId))
+      .returning({ active: webhooks.active, failures: webhooks.consecutiveFailures });
+    return !ok && !!w && !w.active && w.failures === pauseAfter;
   });
 }

@@ -17,6 +17,8 @@ export const LIMITS = {
    */
   requestInit: { limit: 30, windowSeconds: 600 },
   requestInitPerRequest: { limit: 200, windowSeconds: 600 },
+  /** Webhook redeliveries (and test events) per principal: each is a request to a third party (issue 39, item 4). */
+  redeliver: { limit: 30, windowSeconds: 60 },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

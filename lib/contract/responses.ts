@@ -130,6 +130,10 @@ export const webhookSchema = z.object({
   created_at: time,
   last_delivery_at: time.nullable(),
   last_status: z.number().int().nullable().describe('The HTTP status of the last attempt (null: no answer)'),
+  paused_reason: z
+    .string()
+    .nullable()
+    .describe('Why delivery paused it (active false after WEBHOOK_PAUSE_AFTER_FAILURES failed attempts in a row); null otherwise. PATCH {active: true} re-enables it'),
 });
 export const deliverySchema = z.object({
   id: z.string(),

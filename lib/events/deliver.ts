@@ -7,8 +7,15 @@ import { signWebhook } from './sign';
 
 /** API.md: an attempt that has no answer within 10 s has failed. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
-/** Bytes of a receiver's answer read before the connection is dropped (only its status matters). */
+/**
+ * The timeout for a receiver whose last attempts all timed out (lib/events/worker.ts): a
+ * tarpit holds one of its owner's few slots for 2 s, not 10.
+ */
+export const SHORT_TIMEOUT_MS = 2_000;
+/** Bytes of a receiver's answer read before the connection is dropped. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
+/** Bytes of the answer kept for the delivery log. */
+export const KEPT_RESPONSE_BYTES = 1024;
 
 export interface Attempt {
   url: string;
@@ -17,15 +24,18 @@ export interface Attempt {
   body: string;
   allowPrivate: boolean;
   lookup?: Lookup;
+  /** DELIVERY_TIMEOUT_MS unless given. */
+  timeoutMs?: number;
 }
 
-export type AttemptResult = { ok: boolean; status: number | null; error: string | null };
+/** `body`: the answer's first KiB as text; `timedOut`: no answer in time (not refused, not an error status). */
+export type AttemptResult = { ok: boolean; status: number | null; error: string | null; body: string | null; timedOut: boolean };
 
 /**
  * One signed POST (Standard Webhooks headers). The destination is resolved and checked now
  * (lib/events/ssrf.ts) and the socket connects to exactly the address checked: the request's
  * `lookup` answers with it, so a second resolution cannot point it elsewhere. No redirect is
- * followed; the answer's body is read up to 64 KiB and dropped.
+ * followed; the answer's body is read up to 64 KiB, and its first KiB kept for the log.
  */
 export async function attemptDelivery(a: Attempt): Promise<AttemptResult> {
   let dest: { address: string; family: 4 | 6 };
@@ -33,8 +43,9 @@ export async function attemptDelivery(a: Attempt): Promise<AttemptResult> {
   try {
     dest = await resolveDestination(url, a.allowPrivate, a.lookup);
   } catch (e) {
-    return { ok: false, status: null, error: (e as Error).message };
+    return { ok: false, status: null, error: (e as Error).message, body: null, timedOut: false };
   }
+  const timeoutMs = a.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const timestamp = Math.floor(Date.now() / 1000);
   const pinned = ((_host: string, opts: { all?: boolean }, cb: (...args: unknown[]) => void) => {
     if (opts?.all) cb(null, [{ address: dest.address, family: dest.family }]);
@@ -70,13 +81,18 @@ export async function attemptDelivery(a: Attempt): Promise<AttemptResult> {
       (res) => {
         const status = res.statusCode ?? 0;
         let seen = 0;
+        const kept: Buffer[] = [];
         res.on('data', (chunk: Buffer) => {
+          if (seen < KEPT_RESPONSE_BYTES) kept.push(chunk.subarray(0, KEPT_RESPONSE_BYTES - seen));
           seen += chunk.length;
           if (seen > MAX_RESPONSE_BYTES) res.destroy();
         });
         const finish = () => {
           req.destroy();
-          done({ ok: status >= 200 && status < 300, status, error: status >= 200 && status < 300 ? null : `HTTP ${status}` });
+          const ok = status >= 200 && status < 300;
+          // A cut multi-byte character at the end becomes U+FFFD; NULs cannot be stored in text.
+          const body = Buffer.concat(kept).toString('utf8').replace(/\0/g, '');
+          done({ ok, status, error: ok ? null : `HTTP ${status}`, body, timedOut: false });
         };
         res.once('end', finish);
         res.once('close', finish);
@@ -85,9 +101,9 @@ export async function attemptDelivery(a: Attempt): Promise<AttemptResult> {
     );
     const timer = setTimeout(() => {
       req.destroy();
-      done({ ok: false, status: null, error: 'no answer within 10 s' });
-    }, DELIVERY_TIMEOUT_MS);
-    req.once('error', (e) => done({ ok: false, status: null, error: (e as NodeJS.ErrnoException).code ?? e.message }));
+      done({ ok: false, status: null, error: `no answer within ${timeoutMs / 1000} s`, body: null, timedOut: true });
+    }, timeoutMs);
+    req.once('error', (e) => done({ ok: false, status: null, error: (e as NodeJS.ErrnoException).code ?? e.message, body: null, timedOut: false }));
     req.end(a.body);
   });
 }

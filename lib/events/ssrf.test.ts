@@ -56,7 +56,7 @@ describe('attemptDelivery: the address checked is the address connected to', () 
       expect(refused.error).toMatch(/not allowed/);
       expect(hits).toBe(0);
       const sent = await attemptDelivery({ ...base, allowPrivate: true });
-      expect(sent).toEqual({ ok: true, status: 204, error: null });
+      expect(sent).toEqual({ ok: true, status: 204, error: null, body: '', timedOut: false });
       expect(hits).toBe(1);
     } finally {
       server.close();

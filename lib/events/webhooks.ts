@@ -11,7 +11,9 @@ import {
   type DeliveryWithType,
   type WebhookCursor,
 } from '@/db/queries/webhooks';
+import { MAX_PENDING_PER_WEBHOOK } from '@/db/queries/events';
 import type { WebhookRow } from '@/db/schema';
+import { enforceRateLimit } from '../auth/rate-limit';
 import { isAdmin, ownerIdOf, type Principal } from '../auth/principal';
 import { ADMIN_EVENT_TYPES, MAX_WEBHOOKS_PER_OWNER, type CreateWebhookInput, type UpdateWebhookInput } from '../contract/events';
 import type { ListQuery } from '../contract/lists';
@@ -35,6 +37,7 @@ export const toWebhookDto = (w: WebhookRow): WebhookDto => ({
   created_at: w.createdAt.toISOString(),
   last_delivery_at: iso(w.lastDeliveryAt),
   last_status: w.lastStatus,
+  paused_reason: w.pausedReason,
 });
 
 export const toDeliveryDto = (d: DeliveryWithType): DeliveryDto => ({
@@ -105,10 +108,11 @@ async function ownWebhook(rt: Runtime, principal: Principal, id: string): Promis
 export async function changeWebhook(rt: Runtime, principal: Principal, id: string, input: UpdateWebhookInput): Promise<{ webhook: WebhookDto }> {
   await ownWebhook(rt, principal, id);
   if (input.events) checkEvents(principal, input.events);
-  const patch: Partial<Pick<WebhookRow, 'url' | 'events' | 'active'>> = {};
+  const patch: Parameters<typeof updateWebhook>[3] = {};
   if (input.url !== undefined) patch.url = await checkUrl(rt, input.url);
   if (input.events !== undefined) patch.events = input.events;
-  if (input.active !== undefined) patch.active = input.active;
+  // Switching it on or off (re-enabling a paused webhook) starts its failure count afresh.
+  if (input.active !== undefined) Object.assign(patch, { active: input.active, pausedReason: null, consecutiveFailures: 0, consecutiveTimeouts: 0 });
   const row = await updateWebhook(rt.db, { ownerId: ownerIdOf(principal) }, id, patch);
   if (!row) throw notFound('No such webhook');
   return { webhook: toWebhookDto(row) };
@@ -125,10 +129,17 @@ export async function webhookDeliveries(rt: Runtime, principal: Principal, id: s
   return { deliveries: (await listDeliveries(rt.db, w.id, 100)).map(toDeliveryDto) };
 }
 
-/** POST /api/webhooks/:id/deliveries/:delivery_id/redeliver */
+/**
+ * POST /api/webhooks/:id/deliveries/:delivery_id/redeliver — rate-limited per principal (each
+ * call is a request to a third party), and never past the webhook's pending bound.
+ */
 export async function redeliverDelivery(rt: Runtime, principal: Principal, id: string, deliveryId: string): Promise<{ delivery: DeliveryDto }> {
   const w = await ownWebhook(rt, principal, id);
+  await enforceRateLimit(rt, 'redeliver', ownerIdOf(principal) ?? 'admin-token');
   const d = isUuid(deliveryId) ? await redeliver(rt.db, w.id, deliveryId) : null;
   if (!d) throw notFound('No such delivery');
+  if (d === 'full') {
+    throw new AppError('too_many_pending', `This webhook already has ${MAX_PENDING_PER_WEBHOOK} deliveries waiting: redeliver once they are sent`);
+  }
   return { delivery: toDeliveryDto(d) };
 }

@@ -3,7 +3,7 @@ import { outboxSignal } from '@/db/queries/events';
 import { claimDueDeliveries, finishAttempt, type ClaimedDelivery } from '@/db/queries/webhooks';
 import { processState } from '../process-state';
 import type { Runtime } from '../runtime';
-import { attemptDelivery, DELIVERY_TIMEOUT_MS } from './deliver';
+import { attemptDelivery, DELIVERY_TIMEOUT_MS, SHORT_TIMEOUT_MS } from './deliver';
 import { mailDue } from './mailer';
 
 /**
@@ -11,12 +11,24 @@ import { mailDue } from './mailer';
  * (db/queries/webhooks.ts: `FOR UPDATE SKIP LOCKED` and a lease, which PGlite and PostgreSQL
  * both serve — a queue library such as pg-boss or graphile-worker needs a PostgreSQL server,
  * and the embedded default has none), sends each once, and records the outcome: delivered,
- * due again after a growing delay, or failed after the last attempt. It polls once a second
- * and is woken at once by a commit that queued a delivery on this instance. The same tick sends
- * the due notification mails (lib/events/mailer.ts).
+ * due again after a growing delay, or failed after the last attempt.
+ *
+ * Attempts run in a pool of SLOTS, each refilled as soon as its attempt is recorded (no batch
+ * waits for its slowest receiver), and the claim is fair (issue 39, item 4): at most
+ * PER_WEBHOOK attempts in flight per webhook and PER_OWNER per owner, over all instances, owners
+ * taking turns. A receiver whose last attempts timed out gets a short timeout, and a webhook
+ * that failed WEBHOOK_PAUSE_AFTER_FAILURES times in a row is paused. So a member's tarpit holds
+ * at most PER_OWNER slots for a few seconds each, and everyone else's deliveries keep flowing.
+ * The worker polls once a second and is woken at once by a commit that queued a delivery on
+ * this instance. Notification mail has a loop of its own (lib/events/mailer.ts), never behind
+ * a receiver.
  */
 const POLL_MS = 1000;
-const BATCH = 10;
+const SLOTS = 16;
+const PER_WEBHOOK = 2;
+const PER_OWNER = 4;
+/** Timeouts in a row after which a receiver gets SHORT_TIMEOUT_MS. */
+const SLOW_AFTER = 3;
 /** Longer than an attempt can take: a claim older than this was lost with its instance. */
 const LEASE_SECONDS = Math.ceil(DELIVERY_TIMEOUT_MS / 1000) * 6;
 /**
@@ -26,19 +38,35 @@ const LEASE_SECONDS = Math.ceil(DELIVERY_TIMEOUT_MS / 1000) * 6;
 export const RETRY_STEPS = [1, 60, 360, 1440, 3600, 7200];
 export const MAX_ATTEMPTS = RETRY_STEPS.length + 1;
 
-interface WorkerState {
-  timer: NodeJS.Timeout | null;
+interface Loop {
   running: Promise<void> | null;
   again: boolean;
 }
-const state = processState<WorkerState>('event-worker', () => ({ timer: null, running: null, again: false }));
+interface WorkerState {
+  timer: NodeJS.Timeout | null;
+  /** The claim loop (one claim statement at a time per instance). */
+  claims: Loop;
+  mail: Loop;
+  /** Attempts in flight on this instance. */
+  inFlight: Set<Promise<void>>;
+}
+const state = processState<WorkerState>('event-worker', () => ({
+  timer: null,
+  claims: { running: null, again: false },
+  mail: { running: null, again: false },
+  inFlight: new Set(),
+}));
 
 export function startEventWorker(rt: Runtime): void {
   if (state.timer) return;
-  outboxSignal.wake = () => kick(rt);
-  state.timer = setInterval(() => kick(rt), POLL_MS);
+  outboxSignal.wake = () => fill(rt);
+  state.timer = setInterval(() => {
+    fill(rt);
+    run(state.mail, () => mailDue(rt), 'notification mail');
+  }, POLL_MS);
   state.timer.unref();
-  kick(rt);
+  fill(rt);
+  run(state.mail, () => mailDue(rt), 'notification mail');
 }
 
 /** At shutdown: no new claim; waits for the attempts in flight to be recorded. */
@@ -46,49 +74,75 @@ export async function stopEventWorker(): Promise<void> {
   if (state.timer) clearInterval(state.timer);
   state.timer = null;
   outboxSignal.wake = null;
-  state.again = false;
-  await state.running;
+  state.claims.again = false;
+  state.mail.again = false;
+  await Promise.all([state.claims.running, state.mail.running]);
+  await Promise.all([...state.inFlight]);
 }
 
-function kick(rt: Runtime): void {
-  if (state.running) {
-    state.again = true;
+/** Runs `step` once at a time; a call while it runs makes it run once more after. */
+function run(loop: Loop, step: () => Promise<unknown>, what: string): void {
+  if (loop.running) {
+    loop.again = true;
     return;
   }
-  state.running = (async () => {
+  loop.running = (async () => {
     do {
-      state.again = false;
+      loop.again = false;
       try {
-        if ((await deliverDue(rt)) === BATCH) state.again = true;
+        await step();
       } catch (e) {
-        console.error('[htmls] webhook delivery failed:', (e as Error).cause ?? e);
+        console.error(`[htmls] ${what} failed:`, (e as Error).cause ?? e);
       }
-      try {
-        await mailDue(rt);
-      } catch (e) {
-        console.error('[htmls] notification mail failed:', (e as Error).cause ?? e);
-      }
-    } while (state.again && state.timer);
+    } while (loop.again && state.timer);
   })().finally(() => {
-    state.running = null;
+    loop.running = null;
   });
 }
 
-/** One batch: claims, sends in parallel, records. The number claimed. */
-export async function deliverDue(rt: Runtime): Promise<number> {
-  const claimed = await claimDueDeliveries(rt.db, BATCH, LEASE_SECONDS);
-  await Promise.all(claimed.map((d) => deliverOne(rt, d)));
-  return claimed.length;
+/** Claims work for the free slots; each attempt that ends asks for more. */
+function fill(rt: Runtime): void {
+  run(state.claims, () => claimForFreeSlots(rt), 'webhook delivery');
+}
+
+async function claimForFreeSlots(rt: Runtime): Promise<void> {
+  const free = SLOTS - state.inFlight.size;
+  if (free <= 0 || !state.timer) return;
+  const claimed = await claimDueDeliveries(rt.db, { limit: free, perWebhook: PER_WEBHOOK, perOwner: PER_OWNER, leaseSeconds: LEASE_SECONDS });
+  for (const d of claimed) {
+    const p: Promise<void> = deliverOne(rt, d)
+      .catch((e) => console.error('[htmls] webhook delivery failed:', (e as Error).cause ?? e))
+      .finally(() => {
+        state.inFlight.delete(p);
+        if (state.timer) fill(rt);
+      });
+    state.inFlight.add(p);
+  }
 }
 
 async function deliverOne(rt: Runtime, d: ClaimedDelivery): Promise<void> {
   const body = JSON.stringify({ type: d.type, timestamp: d.eventAt.toISOString(), data: d.data });
-  const r = await attemptDelivery({ url: d.url, secret: d.secret, id: d.eventId, body, allowPrivate: rt.env.events.allowPrivate });
-  const last = d.attempts >= MAX_ATTEMPTS;
-  await finishAttempt(rt.db, d, {
-    status: r.ok ? 'delivered' : last ? 'failed' : 'pending',
-    responseStatus: r.status,
-    error: r.error,
-    retryInSeconds: rt.env.events.retrySeconds * RETRY_STEPS[Math.min(d.attempts, RETRY_STEPS.length) - 1],
+  const r = await attemptDelivery({
+    url: d.url,
+    secret: d.secret,
+    id: d.eventId,
+    body,
+    allowPrivate: rt.env.events.allowPrivate,
+    timeoutMs: d.consecutiveTimeouts >= SLOW_AFTER ? SHORT_TIMEOUT_MS : DELIVERY_TIMEOUT_MS,
   });
+  const last = d.attempts >= MAX_ATTEMPTS;
+  const paused = await finishAttempt(
+    rt.db,
+    d,
+    {
+      status: r.ok ? 'delivered' : last ? 'failed' : 'pending',
+      responseStatus: r.status,
+      responseBody: r.body,
+      error: r.error,
+      timedOut: r.timedOut,
+      retryInSeconds: rt.env.events.retrySeconds * RETRY_STEPS[Math.min(d.attempts, RETRY_STEPS.length) - 1],
+    },
+    rt.env.events.pauseAfterFailures,
+  );
+  if (paused) console.warn(`[htmls] webhook ${d.webhookId} paused after ${rt.env.events.pauseAfterFailures} failed deliveries in a row`);
 }
