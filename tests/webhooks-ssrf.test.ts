@@ -19,6 +19,9 @@ describe('POST /api/webhooks — the SSRF guard at creation', () => {
     ['IPv6-mapped metadata', 'http://[::ffff:a9fe:a9fe]/hook'],
     ['IPv6 link-local', 'http://[fe80::1]/hook'],
     ['unique-local', 'http://[fd00::1]/hook'],
+    ['SIIT-translated loopback', 'http://[::ffff:0:127.0.0.1]/hook'],
+    ['local-use NAT64 loopback', 'http://[64:ff9b:1::7f00:1]/hook'],
+    ['site-local', 'http://[fec0::1]/hook'],
     ['a name resolving to 127.0.0.1', 'http://localhost:3000/hook'],
     ['not http(s)', 'file:///etc/passwd'],
   ])('refuses %s (%s) with 400 webhook_url_not_allowed', async (_what, url) => {

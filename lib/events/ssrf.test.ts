@@ -20,6 +20,21 @@ describe('refusedAddress', () => {
     },
   );
 
+  // Issue 39, item 9: forms the hand-written patterns missed (SIIT, local-use NAT64, site-local).
+  it.each([['::ffff:0:127.0.0.1'], ['::ffff:0:7f00:1'], ['64:ff9b:1::7f00:1'], ['64:ff9b:1::a00:1'], ['64:ff9b:1:2::1']])(
+    'refuses the translated or local-use address %s as private',
+    (ip) => {
+      expect(refusedAddress(ip, false)).toMatch(/private/);
+    },
+  );
+
+  it.each([['fec0::1'], ['feff::1'], ['2001:db8::1'], ['2001::1'], ['100::1'], ['4000::1'], ['::ffff:0:169.254.169.254'], ['192.0.2.1'], ['198.51.100.7']])(
+    'always refuses %s, which is not global unicast',
+    (ip) => {
+      expect(refusedAddress(ip, true)).toMatch(/not global unicast/);
+    },
+  );
+
   it.each([['93.184.216.34'], ['1.1.1.1'], ['2606:4700:4700::1111'], ['::ffff:8.8.8.8'], ['172.32.0.1']])('allows the public address %s', (ip) => {
     expect(refusedAddress(ip, false)).toBeNull();
   });

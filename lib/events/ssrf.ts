@@ -1,72 +1,76 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { AppError } from '../errors';
 
 /**
- * The SSRF guard of webhook destinations (API.md "Events"): http(s) only; loopback, private,
- * shared (CGNAT) and unique-local addresses refused unless WEBHOOK_ALLOW_PRIVATE; link-local
- * (cloud metadata), unspecified, multicast and reserved addresses always. IPv6 forms that
- * carry an IPv4 address (mapped, compatible, NAT64, 6to4) are judged by that address. The
- * check runs on the URL at creation and on every resolved address at each delivery, and the
- * connection is made to the address checked (lib/events/deliver.ts), so a name that resolves
- * elsewhere the second time (DNS rebinding) gains nothing.
+ * The SSRF guard of webhook destinations (API.md "Events"): http(s) only, and only global
+ * unicast addresses, as classified by ipaddr.js (its table follows IANA's special-purpose
+ * registries, so forms such as SIIT's ::ffff:0:a.b.c.d, local-use NAT64 and the old site-local
+ * fec0::/10 are known ranges rather than patterns of our own; issue 39, item 9). Loopback,
+ * private, shared (CGNAT), benchmarking, unique-local and local-use NAT64 addresses are refused
+ * unless WEBHOOK_ALLOW_PRIVATE; everything else that is not global unicast (link-local and
+ * cloud metadata, unspecified, multicast, documentation, reserved, site-local, Teredo, IPv6
+ * outside 2000::/3) always. IPv6 forms that carry an IPv4 address (mapped, SIIT, compatible,
+ * the well-known NAT64 prefix, 6to4) are judged by that address. The check runs on the URL at
+ * creation and on every resolved address at each delivery, and the connection is made to the
+ * address checked (lib/events/deliver.ts), so a name that resolves elsewhere the second time
+ * (DNS rebinding) gains nothing.
  */
-const always = new BlockList();
-always.addSubnet('0.0.0.0', 8, 'ipv4');
-always.addSubnet('169.254.0.0', 16, 'ipv4');
-always.addSubnet('224.0.0.0', 4, 'ipv4');
-always.addSubnet('240.0.0.0', 4, 'ipv4');
-always.addSubnet('192.0.0.0', 24, 'ipv4');
-always.addSubnet('::', 128, 'ipv6');
-always.addSubnet('fe80::', 10, 'ipv6');
-always.addSubnet('ff00::', 8, 'ipv6');
+const PRIVATE_V4 = new Set(['private', 'loopback', 'carrierGradeNat']);
+const PRIVATE_V6 = new Set(['loopback', 'uniqueLocal']);
+const BENCHMARKING_V4 = ipaddr.parseCIDR('198.18.0.0/15') as [ipaddr.IPv4, number];
+const LOCAL_USE_NAT64 = ipaddr.parseCIDR('64:ff9b:1::/48') as [ipaddr.IPv6, number];
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
 // AWS's IPv6 instance metadata address sits in the unique-local range.
-always.addAddress('fd00:ec2::254', 'ipv6');
+const AWS_METADATA_V6 = ipaddr.parse('fd00:ec2::254').toString();
 
-const privateRanges = new BlockList();
-privateRanges.addSubnet('127.0.0.0', 8, 'ipv4');
-privateRanges.addSubnet('10.0.0.0', 8, 'ipv4');
-privateRanges.addSubnet('172.16.0.0', 12, 'ipv4');
-privateRanges.addSubnet('192.168.0.0', 16, 'ipv4');
-privateRanges.addSubnet('100.64.0.0', 10, 'ipv4');
-privateRanges.addSubnet('198.18.0.0', 15, 'ipv4');
-privateRanges.addAddress('::1', 'ipv6');
-privateRanges.addSubnet('fc00::', 7, 'ipv6');
+const ALWAYS = 'a link-local, unspecified, multicast or reserved address (not global unicast)';
+const PRIVATE = 'a loopback or private address (set WEBHOOK_ALLOW_PRIVATE=true for receivers on your network)';
 
-/** The IPv4 address an IPv6 address carries (mapped, compatible, NAT64, 6to4), or null. */
-function embeddedIpv4(ip: string): string | null {
-  const lower = ip.toLowerCase();
-  const dotted = /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const words = expandIpv6(lower);
-  if (!words) return null;
-  const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  const zero = (from: number, to: number) => words.slice(from, to).every((w) => w === 0);
-  if (zero(0, 5) && words[5] === 0xffff) return v4(words[6], words[7]);
-  if (zero(0, 6) && (words[6] !== 0 || words[7] > 1)) return v4(words[6], words[7]);
-  if (words[0] === 0x64 && words[1] === 0xff9b && zero(2, 6)) return v4(words[6], words[7]);
-  if (words[0] === 0x2002) return v4(words[1], words[2]);
+function v4FromWords(hi: number, lo: number): ipaddr.IPv4 {
+  return new ipaddr.IPv4([hi >> 8, hi & 255, lo >> 8, lo & 255]);
+}
+
+/** The IPv4 address an IPv6 address carries (mapped, SIIT, compatible, well-known NAT64, 6to4), or null. */
+function embeddedIpv4(a: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const w = a.parts;
+  const range = a.range();
+  if (range === 'ipv4Mapped' || range === 'rfc6145') return v4FromWords(w[6], w[7]);
+  if (range === 'rfc6052' && !a.match(LOCAL_USE_NAT64)) return v4FromWords(w[6], w[7]);
+  if (range === '6to4') return v4FromWords(w[1], w[2]);
+  // IPv4-compatible (::a.b.c.d, deprecated), but not :: and ::1.
+  if (w.slice(0, 6).every((x) => x === 0) && (w[6] !== 0 || w[7] > 1)) return v4FromWords(w[6], w[7]);
   return null;
 }
 
-function expandIpv6(ip: string): number[] | null {
-  const [head, tail, extra] = ip.split('::');
-  if (extra !== undefined) return null;
-  const parse = (s: string | undefined) => (s ? s.split(':').map((w) => parseInt(w, 16)) : []);
-  const a = parse(head);
-  const b = parse(tail);
-  const words = tail === undefined ? a : [...a, ...Array(8 - a.length - b.length).fill(0), ...b];
-  return words.length === 8 && words.every((w) => Number.isInteger(w) && w >= 0 && w <= 0xffff) ? words : null;
+function classifyV4(a: ipaddr.IPv4): 'ok' | 'private' | 'always' {
+  const range = a.range();
+  if (range === 'unicast') return 'ok';
+  if (PRIVATE_V4.has(range) || a.match(BENCHMARKING_V4)) return 'private';
+  return 'always';
+}
+
+function classify(ip: string): 'ok' | 'private' | 'always' {
+  const a = ipaddr.parse(ip);
+  if (a.kind() === 'ipv4') return classifyV4(a as ipaddr.IPv4);
+  const v6 = a as ipaddr.IPv6;
+  if (v6.toString() === AWS_METADATA_V6) return 'always';
+  const v4 = embeddedIpv4(v6);
+  if (v4) return classifyV4(v4);
+  const range = v6.range();
+  if (PRIVATE_V6.has(range) || v6.match(LOCAL_USE_NAT64)) return 'private';
+  if (range === 'unicast' && v6.match(GLOBAL_UNICAST_V6)) return 'ok';
+  return 'always';
 }
 
 /** Why an address may not receive webhooks, or null when it may. */
 export function refusedAddress(ip: string, allowPrivate: boolean): string | null {
-  const family = isIP(ip);
-  if (family === 0) return 'not an IP address';
-  const v4 = family === 6 ? embeddedIpv4(ip) : ip;
-  const [addr, type] = v4 ? [v4, 'ipv4' as const] : [ip, 'ipv6' as const];
-  if (always.check(addr, type)) return 'a link-local, unspecified, multicast or reserved address';
-  if (!allowPrivate && privateRanges.check(addr, type)) return 'a loopback or private address (set WEBHOOK_ALLOW_PRIVATE=true for receivers on your network)';
+  // isIP first: ipaddr.js also parses forms the socket would not take as one address (e.g. "127.1").
+  if (isIP(ip.replace(/%.*$/, '')) === 0 || !ipaddr.isValid(ip)) return 'not an IP address';
+  const c = classify(ip);
+  if (c === 'always') return ALWAYS;
+  if (c === 'private' && !allowPrivate) return PRIVATE;
   return null;
 }
 
