@@ -378,6 +378,8 @@ describe('responses match the document', () => {
     const log = await check('GET', '/api/webhooks/{id}/deliveries', { id }, { token: m.token });
     await check('POST', '/api/webhooks/{id}/deliveries/{delivery_id}/redeliver', { id, delivery_id: log.json.deliveries[0].id }, { token: m.token });
     await check('POST', '/api/webhooks/{id}/deliveries/{delivery_id}/redeliver', { id, delivery_id: id }, { token: m.token });
+    await check('POST', '/api/webhooks/{id}/test', { id }, { token: m.token });
+    await check('POST', '/api/webhooks/{id}/test', { id: log.json.deliveries[0].id }, { token: m.token });
     await check('DELETE', '/api/webhooks/{id}', { id }, { token: m.token });
     await check('DELETE', '/api/webhooks/{id}', { id }, { token: m.token });
   });

@@ -118,6 +118,30 @@ describe('deliveries', () => {
     expect((await call('POST', `/api/webhooks/${hookId}/deliveries/${d.id}/redeliver`, { token: other.token })).status).toBe(404);
   });
 
+  it("a delivery shows its payload and the receiver's answer; Send test event delivers webhook.test to that webhook alone", async () => {
+    const { share } = await uploadShare(member.token, { 'shown.txt': Buffer.from('shown') });
+    const got = await receiver.waitFor(isType('share.created', share.id));
+    const row = async (eventId: string) =>
+      (await call('GET', `/api/webhooks/${hookId}/deliveries`, { token: member.token })).json.deliveries.find((x: { event_id: string }) => x.event_id === eventId);
+    await expect.poll(async () => (await row(String(got.headers['webhook-id'])))?.status).toBe('delivered');
+    const d = await row(String(got.headers['webhook-id']));
+    expect(d.payload).toEqual(got.json);
+    expect(d).toMatchObject({ response_status: 200, response_body: 'ok', error: null });
+
+    const before = receiver.received.length;
+    const t = await call('POST', `/api/webhooks/${hookId}/test`, { token: member.token });
+    expect(t.status).toBe(202);
+    expect(t.json.delivery).toMatchObject({ type: 'webhook.test', status: 'pending', payload: { type: 'webhook.test', data: { webhook_id: hookId } } });
+    const test = await receiver.waitFor((r) => r.json.type === 'webhook.test');
+    expect(test.headers['webhook-id']).toBe(t.json.delivery.event_id);
+    expect(new Webhook(secret).verify(test.body, { 'webhook-id': String(test.headers['webhook-id']), 'webhook-timestamp': String(test.headers['webhook-timestamp']), 'webhook-signature': String(test.headers['webhook-signature']) })).toEqual(test.json);
+    await expect.poll(async () => (await row(t.json.delivery.event_id))?.status).toBe('delivered');
+    expect(receiver.received.slice(before).filter((r) => r.json.type === 'webhook.test')).toHaveLength(1);
+
+    const other = await createMember();
+    expect((await call('POST', `/api/webhooks/${hookId}/test`, { token: other.token })).status).toBe(404);
+  });
+
   it('an inactive webhook receives nothing; the webhook shows its last status', async () => {
     const p = await call('PATCH', `/api/webhooks/${hookId}`, { token: member.token, body: { active: false } });
     expect(p.status).toBe(200);

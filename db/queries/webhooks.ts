@@ -67,7 +67,8 @@ export async function deleteWebhook(db: Db, owner: WebhookOwner, id: string): Pr
   return gone.length > 0;
 }
 
-export type DeliveryWithType = WebhookDeliveryRow & { type: string };
+/** A delivery with its event: the type, the payload's data and the event's time (the payload's timestamp). */
+export type DeliveryWithType = WebhookDeliveryRow & { type: string; data: unknown; eventAt: Date };
 
 const deliveryColumns = {
   id: webhookDeliveries.id,
@@ -83,6 +84,8 @@ const deliveryColumns = {
   deliveredAt: webhookDeliveries.deliveredAt,
   createdAt: webhookDeliveries.createdAt,
   type: events.type,
+  data: events.data,
+  eventAt: events.createdAt,
 };
 
 /** A webhook's newest deliveries (the caller checked the webhook is theirs). */
@@ -105,7 +108,7 @@ export async function redeliver(db: Db, webhookId: string, deliveryId: string): 
   return db.transaction(async (tx) => {
     await tx.execute(sql`SELECT 1 FROM ${webhooks} WHERE id = ${webhookId} FOR UPDATE`);
     const [old] = await tx
-      .select({ eventId: webhookDeliveries.eventId, type: events.type })
+      .select({ eventId: webhookDeliveries.eventId, type: events.type, data: events.data, eventAt: events.createdAt })
       .from(webhookDeliveries)
       .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
       .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.webhookId, webhookId)));
@@ -117,7 +120,30 @@ export async function redeliver(db: Db, webhookId: string, deliveryId: string): 
     if (Number(pending?.n ?? 0) >= MAX_PENDING_PER_WEBHOOK) return 'full';
     const [row] = await tx.insert(webhookDeliveries).values({ webhookId, eventId: old.eventId }).returning();
     afterCommit(tx, () => outboxSignal.wake?.());
-    return { ...row, type: old.type };
+    return { ...row, type: old.type, data: old.data, eventAt: old.eventAt };
+  });
+}
+
+/** The event type of *Send test event*: delivered to the one webhook asked, whatever its events. */
+export const TEST_EVENT_TYPE = 'webhook.test';
+
+/**
+ * A webhook.test event and its one delivery, due now ('full' at the pending bound, as redeliver).
+ * No mail is due for it and no other webhook receives it.
+ */
+export async function queueTestEvent(db: Db, webhookId: string, ownerId: string | null): Promise<DeliveryWithType | 'full'> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT 1 FROM ${webhooks} WHERE id = ${webhookId} FOR UPDATE`);
+    const [pending] = await tx
+      .select({ n: count() })
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.webhookId, webhookId), eq(webhookDeliveries.status, 'pending')));
+    if (Number(pending?.n ?? 0) >= MAX_PENDING_PER_WEBHOOK) return 'full';
+    const data = { webhook_id: webhookId, message: 'A test event from htmls: your receiver got it.' };
+    const [event] = await tx.insert(events).values({ type: TEST_EVENT_TYPE, audience: 'owner', userId: ownerId, data }).returning();
+    const [row] = await tx.insert(webhookDeliveries).values({ webhookId, eventId: event.id }).returning();
+    afterCommit(tx, () => outboxSignal.wake?.());
+    return { ...row, type: TEST_EVENT_TYPE, data, eventAt: event.createdAt };
   });
 }
 

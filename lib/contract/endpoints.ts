@@ -68,6 +68,7 @@ export const endpoints = {
   deleteWebhook: e('DELETE', '/api/webhooks/{id}'),
   listDeliveries: e('GET', '/api/webhooks/{id}/deliveries'),
   redeliver: e('POST', '/api/webhooks/{id}/deliveries/{delivery_id}/redeliver'),
+  testWebhook: e('POST', '/api/webhooks/{id}/test'),
   listAudit: e('GET', '/api/audit'),
   storageHistory: e('GET', '/api/storage/history'),
   openapi: e('GET', '/api/openapi.json'),

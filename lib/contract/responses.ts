@@ -142,6 +142,11 @@ export const deliverySchema = z.object({
   status: z.enum(['pending', 'delivered', 'failed']),
   attempts: z.number().int(),
   response_status: z.number().int().nullable(),
+  response_body: z.string().nullable().describe("The first KiB of the receiver's last answer (null: no answer)"),
+  error: z.string().nullable().describe('Why the last attempt failed (an HTTP status, a refused connection, a timeout, a refused address); null when delivered'),
+  payload: z
+    .object({ type: z.string(), timestamp: time, data: z.record(z.string(), z.unknown()) })
+    .describe('The body sent, as JSON (signed as sent; the webhook-id header is event_id)'),
   created_at: time,
   delivered_at: time.nullable(),
 });

@@ -6,6 +6,7 @@ import {
   insertWebhook,
   listDeliveries,
   listWebhooksPage,
+  queueTestEvent,
   redeliver,
   updateWebhook,
   type DeliveryWithType,
@@ -47,6 +48,9 @@ export const toDeliveryDto = (d: DeliveryWithType): DeliveryDto => ({
   status: d.status,
   attempts: d.attempts,
   response_status: d.responseStatus,
+  response_body: d.responseBody,
+  error: d.status === 'delivered' ? null : d.lastError,
+  payload: { type: d.type, timestamp: d.eventAt.toISOString(), data: (d.data ?? {}) as Record<string, unknown> },
   created_at: d.createdAt.toISOString(),
   delivered_at: iso(d.deliveredAt),
 });
@@ -141,5 +145,14 @@ export async function redeliverDelivery(rt: Runtime, principal: Principal, id: s
   if (d === 'full') {
     throw new AppError('too_many_pending', `This webhook already has ${MAX_PENDING_PER_WEBHOOK} deliveries waiting: redeliver once they are sent`);
   }
+  return { delivery: toDeliveryDto(d) };
+}
+
+/** POST /api/webhooks/:id/test — a webhook.test event for this webhook alone, due now. */
+export async function sendTestEvent(rt: Runtime, principal: Principal, id: string): Promise<{ delivery: DeliveryDto }> {
+  const w = await ownWebhook(rt, principal, id);
+  await enforceRateLimit(rt, 'redeliver', ownerIdOf(principal) ?? 'admin-token');
+  const d = await queueTestEvent(rt.db, w.id, w.userId);
+  if (d === 'full') throw new AppError('too_many_pending', `This webhook already has ${MAX_PENDING_PER_WEBHOOK} deliveries waiting: try again once they are sent`);
   return { delivery: toDeliveryDto(d) };
 }

@@ -13,9 +13,27 @@ type Delivery = ResponseOf<'listDeliveries'>['deliveries'][number];
 
 const TONE = { delivered: 'green', pending: 'amber', failed: 'red' } as const;
 
-/** One webhook's delivery log, newest first, each with Redeliver. */
-function Deliveries({ hook }: { hook: Webhook }) {
+/** While a shown log has a pending delivery, it is read again this often (a redelivery's outcome shows without reopening). */
+const REFRESH_MS = 2000;
+
+/** What the receiver answered to the last attempt: its status and the start of its body, or why there was no answer. */
+function Answer({ d }: { d: Delivery }) {
+  if (d.response_status === null && !d.error) return <p>No attempt yet.</p>;
+  return (
+    <>
+      <p>{d.response_status !== null ? `HTTP ${d.response_status}` : d.error}</p>
+      {d.response_body ? <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap break-all rounded bg-zinc-100 p-2 dark:bg-zinc-900">{d.response_body}</pre> : null}
+    </>
+  );
+}
+
+/**
+ * One webhook's delivery log, newest first, each with its payload, the receiver's answer and
+ * Redeliver. `refresh` changes when a delivery was queued from outside (Send test event).
+ */
+function Deliveries({ hook, refresh }: { hook: Webhook; refresh: number }) {
   const [rows, setRows] = useState<Delivery[] | null>(null);
+  const [open, setOpen] = useState(false);
   const [error, setError] = useState('');
   const load = useCallback(() => {
     callOperation('listDeliveries', { params: { id: hook.id } }).then(
@@ -23,6 +41,15 @@ function Deliveries({ hook }: { hook: Webhook }) {
       (err) => setError(describeError(err)),
     );
   }, [hook.id]);
+  useEffect(() => {
+    if (open) load();
+  }, [open, refresh, load]);
+  const waiting = open && (rows ?? []).some((d) => d.status === 'pending');
+  useEffect(() => {
+    if (!waiting) return;
+    const t = setInterval(load, REFRESH_MS);
+    return () => clearInterval(t);
+  }, [waiting, load]);
   async function redeliver(d: Delivery) {
     setError('');
     try {
@@ -33,26 +60,41 @@ function Deliveries({ hook }: { hook: Webhook }) {
     }
   }
   return (
-    <details className="mt-2 text-xs text-muted" onToggle={(e) => e.currentTarget.open && load()}>
+    <details className="mt-2 text-xs text-muted" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary className="cursor-pointer">Deliveries</summary>
       <ErrorText>{error}</ErrorText>
       {rows === null && !error ? <p className="mt-1">Loading…</p> : null}
       {rows && rows.length === 0 ? <p className="mt-1">Nothing sent yet.</p> : null}
       <ul className="mt-1 divide-y divide-zinc-200 dark:divide-zinc-800" aria-label={`Deliveries to ${hook.url}`}>
         {(rows ?? []).map((d) => (
-          <li key={d.id} className="flex flex-wrap items-center justify-between gap-2 py-1.5">
-            <span className="flex flex-wrap items-center gap-2">
-              <Badge tone={TONE[d.status]}>{d.status}</Badge>
-              <span className="text-zinc-800 dark:text-zinc-200">{d.type}</span>
-              <span>
-                {d.attempts} attempt{d.attempts === 1 ? '' : 's'}
-                {d.response_status !== null ? `, HTTP ${d.response_status}` : ''}
+          <li key={d.id} className="py-1.5">
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <span className="flex flex-wrap items-center gap-2">
+                <Badge tone={TONE[d.status]}>{d.status}</Badge>
+                <span className="text-zinc-800 dark:text-zinc-200">{d.type}</span>
+                <span>
+                  {d.attempts} attempt{d.attempts === 1 ? '' : 's'}
+                  {d.response_status !== null ? `, HTTP ${d.response_status}` : ''}
+                </span>
+                <time dateTime={d.created_at}>{formatDate(d.created_at)}</time>
               </span>
-              <time dateTime={d.created_at}>{formatDate(d.created_at)}</time>
-            </span>
-            <Button variant="secondary" onClick={() => redeliver(d)} aria-label={`Redeliver ${d.type} of ${formatDate(d.created_at)}`}>
-              Redeliver
-            </Button>
+              <Button variant="secondary" onClick={() => redeliver(d)} aria-label={`Redeliver ${d.type} of ${formatDate(d.created_at)}`}>
+                Redeliver
+              </Button>
+            </div>
+            <details className="mt-1">
+              <summary className="cursor-pointer">Payload and answer</summary>
+              <div className="mt-1 grid gap-2 sm:grid-cols-2">
+                <div>
+                  <p className="font-medium">Sent</p>
+                  <pre className="mt-1 max-h-40 overflow-auto whitespace-pre-wrap break-all rounded bg-zinc-100 p-2 dark:bg-zinc-900">{JSON.stringify(d.payload, null, 2)}</pre>
+                </div>
+                <div>
+                  <p className="font-medium">Answer</p>
+                  <Answer d={d} />
+                </div>
+              </div>
+            </details>
           </li>
         ))}
       </ul>
@@ -89,6 +131,18 @@ export function WebhooksPanel({ admin }: { admin: boolean }) {
       setSecret({ url: made.webhook.url, value: made.secret });
       setUrl('');
       await load();
+    } catch (err) {
+      setError(describeError(err));
+    }
+  }
+
+  /** Bumped for a webhook when a test event was queued for it: its open log reloads. */
+  const [sent, setSent] = useState<Record<string, number>>({});
+  async function sendTest(hook: Webhook) {
+    setError('');
+    try {
+      await callOperation('testWebhook', { params: { id: hook.id } });
+      setSent((s) => ({ ...s, [hook.id]: (s[hook.id] ?? 0) + 1 }));
     } catch (err) {
       setError(describeError(err));
     }
@@ -157,7 +211,10 @@ export function WebhooksPanel({ admin }: { admin: boolean }) {
             <li key={h.id} className="rounded-md border border-zinc-200 p-3 dark:border-zinc-800">
               <div className="flex flex-wrap items-center justify-between gap-2">
                 <span className="break-all text-sm font-medium">{h.url}</span>
-                <span className="flex gap-2">
+                <span className="flex flex-wrap gap-2">
+                  <Button variant="secondary" onClick={() => sendTest(h)} aria-label={`Send a test event to ${h.url}`}>
+                    Send test event
+                  </Button>
                   <Button variant="secondary" onClick={() => change(h, { active: !h.active })}>
                     {h.active ? 'Pause' : 'Resume'}
                   </Button>
@@ -170,7 +227,12 @@ export function WebhooksPanel({ admin }: { admin: boolean }) {
                 {h.events.join(', ')} · {h.active ? 'active' : 'paused'}
                 {h.last_delivery_at ? ` · last ${formatDate(h.last_delivery_at)}${h.last_status !== null ? ` (HTTP ${h.last_status})` : ''}` : ''}
               </p>
-              <Deliveries hook={h} />
+              {h.paused_reason ? (
+                <p className="mt-1 text-xs text-red-700 dark:text-red-400" role="status">
+                  {h.paused_reason}
+                </p>
+              ) : null}
+              <Deliveries hook={h} refresh={sent[h.id] ?? 0} />
             </li>
           ))}
         </ul>
