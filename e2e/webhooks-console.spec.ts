@@ -26,4 +26,17 @@ test('/files Settings: add a webhook (its secret shown once), see its delivery l
   await expect(log).toContainText('share.created');
   await log.getByRole('button', { name: /^Redeliver share.created/ }).click();
   await expect(log.getByRole('listitem')).toHaveCount(2);
+  // The open log reads itself again while a delivery is pending: the redelivery's attempt shows
+  // without reopening the panel (issue 41, item 9).
+  await expect(log.getByRole('listitem').first()).toContainText('1 attempt', { timeout: 30_000 });
+
+  // Each row shows what was sent and what the receiver answered (issue 41, item 10).
+  const first = log.getByRole('listitem').first();
+  await first.locator('summary', { hasText: 'Payload and answer' }).click();
+  await expect(first).toContainText('"type": "share.created"');
+
+  // Send test event: a webhook.test delivery joins the open log.
+  await page.getByRole('button', { name: 'Send a test event to https://93.184.216.34/hooks/htmls' }).click();
+  await expect(log.getByRole('listitem')).toHaveCount(3);
+  await expect(log.getByRole('listitem').first()).toContainText('webhook.test');
 });
