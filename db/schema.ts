@@ -44,6 +44,13 @@ export const users = pgTable(
     notifyDownloads: boolean('notify_downloads').notNull().default(true),
     notifyUploads: boolean('notify_uploads').notNull().default(true),
     notifyExpiring: boolean('notify_expiring').notNull().default(true),
+    /**
+     * Mail goes only to a confirmed address (issue 39, item 3): a change of `email` clears this
+     * and mails a link whose token only the SHA-256 of is kept here, single-use, until it expires.
+     */
+    emailVerified: boolean('email_verified').notNull().default(false),
+    emailTokenHash: text('email_token_hash'),
+    emailTokenExpiresAt: ts('email_token_expires_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -51,6 +58,7 @@ export const users = pgTable(
   // (pg_trgm) answers `q` (ILIKE '%…%') on usernames, for the users' and the shares' searches.
   (t) => [
     uniqueIndex('users_username_key').on(t.username),
+    uniqueIndex('users_email_token_hash_key').on(t.emailTokenHash),
     index('users_created_at_id_idx').on(t.createdAt, t.id),
     index('users_username_trgm_idx').using('gin', t.username.op('gin_trgm_ops')),
   ],

@@ -149,6 +149,11 @@ const schema = z.object({
   SMTP_FROM: optionalString,
   /** Completed downloads of one share are mailed at most once per this many minutes (one digest). */
   NOTIFY_DIGEST_MINUTES: z.coerce.number().min(0).max(10_080).default(15),
+  /**
+   * Mails of every kind (confirmations included) to one address, and for one account, per hour;
+   * past it notifications wait for the next hour (issue 39, item 3).
+   */
+  MAIL_MAX_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(20),
 });
 
 export type S3Settings = {
@@ -211,7 +216,7 @@ export type Env = {
   requestMaxPending: number;
   guestIdleUploadMs: number;
   events: { allowPrivate: boolean; retrySeconds: number; pauseAfterFailures: number; activityRetentionDays: number };
-  mail: { smtpUrl?: string; from?: string; digestMinutes: number };
+  mail: { smtpUrl?: string; from?: string; digestMinutes: number; maxPerHour: number };
 };
 
 export class EnvError extends Error {
@@ -297,7 +302,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     requestMaxBytes: v.REQUEST_MAX_BYTES,
     requestMaxPending: v.REQUEST_MAX_PENDING,
     guestIdleUploadMs: v.GUEST_IDLE_UPLOAD_MINUTES * 60_000,
-    mail: { smtpUrl: v.SMTP_URL, from: v.SMTP_FROM, digestMinutes: v.NOTIFY_DIGEST_MINUTES },
+    mail: { smtpUrl: v.SMTP_URL, from: v.SMTP_FROM, digestMinutes: v.NOTIFY_DIGEST_MINUTES, maxPerHour: v.MAIL_MAX_PER_HOUR },
     events: { allowPrivate: v.WEBHOOK_ALLOW_PRIVATE, retrySeconds: v.WEBHOOK_RETRY_SECONDS, pauseAfterFailures: v.WEBHOOK_PAUSE_AFTER_FAILURES, activityRetentionDays: v.ACTIVITY_RETENTION_DAYS },
   };
 }

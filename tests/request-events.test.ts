@@ -5,6 +5,7 @@ import { useFileServer } from './support/file-server';
 import { createMember, type Member } from './support/members';
 import { freePort } from './support/server';
 import { putPart, type InitFile } from './support/shares';
+import { setConfirmedEmail } from './support/mail-confirm';
 import { TestSmtp } from './support/smtp';
 import { WebhookReceiver } from './support/webhook-receiver';
 
@@ -25,7 +26,7 @@ beforeAll(async () => {
   smtp = await new TestSmtp().start(smtpPort);
   receiver = await new WebhookReceiver().start();
   owner = await createMember();
-  expect((await call('PATCH', '/api/auth/profile', { token: owner.token, body: { email: EMAIL } })).status).toBe(200);
+  await setConfirmedEmail(smtp, owner, EMAIL);
   const hook = await call('POST', '/api/webhooks', { token: owner.token, body: { url: receiver.url, events: ['share.created', 'request.uploaded'] } });
   expect(hook.status, hook.text).toBe(201);
   secret = hook.json.secret;
@@ -58,8 +59,10 @@ it('a guest upload through a request: a signed request.uploaded with who sent wh
   // The uploader's e-mail and address stay out of the payload.
   expect(hit.body).not.toContain('dana@example.test');
 
-  const mail = await smtp.waitFor((m) => m.to.includes(EMAIL) && /sent you 1 file$/.test(m.subject));
-  expect(mail.subject).toBe('Dana <script> sent you 1 file');
+  const mail = await smtp.waitFor((m) => m.to.includes(EMAIL) && /1 file through your file request$/.test(m.subject));
+  // The guest's name is in the body, quoted; never in the subject (issue 39, item 3).
+  expect(mail.subject).toBe('You received 1 file through your file request');
+  expect(mail.text).toContain('“Dana <script>”');
   expect(mail.html).toContain('Dana &lt;script&gt;');
   expect(mail.html).not.toContain('<script>');
 

@@ -116,7 +116,9 @@ export async function purgeOldEvents(db: Db, retentionDays: number): Promise<voi
 
 /**
  * share.expiring (e-mail only) for complete shares that expire within a day and had no notice
- * for that expiry yet; extending the expiry re-arms it.
+ * for that expiry yet; extending the expiry re-arms it. Only a share that already existed when
+ * its last day began is told so: a share made for a day (or less) is not "about to expire" a
+ * minute after its owner chose that (issue 41, item 11).
  */
 export async function emitExpiringShares(db: Db, limit = 500): Promise<number> {
   return db.transaction(async (tx) => {
@@ -127,6 +129,7 @@ export async function emitExpiringShares(db: Db, limit = 500): Promise<number> {
         and(
           eq(shareGroups.uploadState, 'complete'),
           sql`${shareGroups.expiresAt} > now() AND ${shareGroups.expiresAt} <= now() + interval '1 day'`,
+          sql`${shareGroups.createdAt} <= ${shareGroups.expiresAt} - interval '1 day'`,
           sql`${shareGroups.expiringNoticeFor} IS DISTINCT FROM ${shareGroups.expiresAt}`,
         ),
       )

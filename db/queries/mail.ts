@@ -1,7 +1,8 @@
 import 'server-only';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { events, mailDigests, shareGroups, users, type UserRow } from '../schema';
+import { shareTitle } from '@/lib/share-title';
+import { events, mailDigests, shareGroups, shareItems, users, type UserRow } from '../schema';
 
 export interface MailEvent {
   id: string;
@@ -49,10 +50,17 @@ export async function usersByIds(db: Db, ids: string[]): Promise<Map<string, Use
   return new Map(rows.map((u) => [u.id, u]));
 }
 
-export async function shareNotes(db: Db, ids: string[]): Promise<Map<string, string>> {
+/** How each share is named in a mail (lib/share-title.ts): its note, else its first file and how many more. */
+export async function shareTitles(db: Db, ids: string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
   const rows = await db.select({ id: shareGroups.id, note: shareGroups.note }).from(shareGroups).where(inArray(shareGroups.id, ids));
-  return new Map(rows.map((r) => [r.id, r.note]));
+  const files = await db
+    .select({ id: shareItems.groupId, count: sql<number>`count(*)::int`, first: sql<string | null>`min(${shareItems.relativePath})` })
+    .from(shareItems)
+    .where(inArray(shareItems.groupId, ids))
+    .groupBy(shareItems.groupId);
+  const byId = new Map(files.map((f) => [f.id, f]));
+  return new Map(rows.map((r) => [r.id, shareTitle(r.note, byId.get(r.id)?.first, Number(byId.get(r.id)?.count ?? 0))]));
 }
 
 export async function lastDigestAt(db: Db, shareId: string): Promise<Date | null> {

@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { shareGroups, users, type UserRow } from '../schema';
 import { bumpEpoch, EPOCH } from './settings';
@@ -31,7 +31,12 @@ export async function insertUser(
 export async function updateUser(
   db: Db,
   id: string,
-  patch: Partial<Pick<UserRow, 'displayName' | 'email' | 'phone' | 'role' | 'status' | 'quotaBytes' | 'passwordHash' | 'notifyDownloads' | 'notifyUploads' | 'notifyExpiring'>>,
+  patch: Partial<
+    Pick<
+      UserRow,
+      'displayName' | 'email' | 'phone' | 'role' | 'status' | 'quotaBytes' | 'passwordHash' | 'notifyDownloads' | 'notifyUploads' | 'notifyExpiring' | 'emailVerified' | 'emailTokenHash' | 'emailTokenExpiresAt'
+    >
+  >,
 ): Promise<UserRow | null> {
   // A cached session carries its user (lib/auth/session-cache.ts): a change of role or status
   // drops it, in this transaction.
@@ -40,6 +45,32 @@ export async function updateUser(
       .update(users)
       .set({ ...patch, updatedAt: sql`now()` })
       .where(eq(users.id, id))
+      .returning();
+    if (row) await bumpEpoch(tx, EPOCH.sessions);
+    return row ?? null;
+  });
+}
+
+/** A new confirmation token for the address the member has now (null: it changed meanwhile). */
+export async function setEmailToken(db: Db, id: string, email: string, fields: Pick<UserRow, 'emailVerified' | 'emailTokenHash' | 'emailTokenExpiresAt'>): Promise<UserRow | null> {
+  const [row] = await db
+    .update(users)
+    .set({ ...fields, updatedAt: sql`now()` })
+    .where(and(eq(users.id, id), eq(users.email, email)))
+    .returning();
+  return row ?? null;
+}
+
+/**
+ * Confirms the address whose unexpired token hashes to `tokenHash`, and spends the token. A
+ * cached session carries its user: the epoch is bumped so /api/auth/me shows it at once.
+ */
+export async function confirmEmailToken(db: Db, tokenHash: string): Promise<UserRow | null> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(users)
+      .set({ emailVerified: true, emailTokenHash: null, emailTokenExpiresAt: null, updatedAt: sql`now()` })
+      .where(and(eq(users.emailTokenHash, tokenHash), gt(users.emailTokenExpiresAt, sql`now()`)))
       .returning();
     if (row) await bumpEpoch(tx, EPOCH.sessions);
     return row ?? null;

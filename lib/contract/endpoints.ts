@@ -16,6 +16,8 @@ export const endpoints = {
   checkAuth: e('GET', '/api/auth/check'),
   me: e('GET', '/api/auth/me'),
   updateProfile: e('PATCH', '/api/auth/profile'),
+  confirmEmail: e('POST', '/api/auth/email/confirm'),
+  resendEmailConfirmation: e('POST', '/api/auth/email/resend'),
   deleteOwnAccount: e('DELETE', '/api/auth/account'),
   changeAdminToken: e('PATCH', '/api/auth/token'),
   listUsers: e('GET', '/api/users'),

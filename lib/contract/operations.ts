@@ -18,7 +18,7 @@ import type { OperationScope } from './scopes';
 import { createTokenSchema, pageQuerySchema } from './tokens';
 import { abortSchema, chunkQuerySchema, completeSchema, initSchema, oneRequestQuerySchema, partUrlSchema, resumeSchema, shareItemQuerySchema, updateShareSchema } from './shares';
 import { createRequestSchema, requestIdSchema, requestUploadSchema, updateRequestSchema } from './requests';
-import { createUserSchema, profileSchema, registerSchema, settingsSchema, updateUserSchema } from './users';
+import { confirmEmailSchema, createUserSchema, profileSchema, registerSchema, settingsSchema, updateUserSchema } from './users';
 
 export type { Auth, OperationScope };
 
@@ -69,7 +69,9 @@ export const operations = {
   logout: { ...endpoints.logout, summary: 'Revoke the session and clear the cookies (refused from another origin)', auth: 'none', scope: 'public', refuseCrossSite: true, status: 200, response: R.okSchema, errors: [403] },
   checkAuth: { ...endpoints.checkAuth, summary: 'Whether the caller is signed in (never 401)', auth: 'optional', scope: 'public', status: 200, response: obj({ authenticated: z.boolean(), role: z.enum(['admin', 'member']).nullable() }), errors: [429] },
   me: { ...endpoints.me, summary: 'The caller: role, and profile with quota and usage', auth: 'session', scope: 'account:read', status: 200, response: obj({ role: z.enum(['admin', 'member']), user: R.userSchema.nullable() }), errors: [401] },
-  updateProfile: { ...endpoints.updateProfile, summary: "Change the member's display name, email and phone", auth: 'member', scope: 'no-token', body: profileSchema, status: 200, response: obj({ user: R.userSchema }), errors: [400, 401, 403] },
+  updateProfile: { ...endpoints.updateProfile, summary: "Change the member's display name, email and phone (a new email is unconfirmed and is mailed a confirmation link; 429 past the confirmation limits)", auth: 'member', scope: 'no-token', body: profileSchema, status: 200, response: obj({ user: R.userSchema }), errors: [400, 401, 403, 429] },
+  confirmEmail: { ...endpoints.confirmEmail, summary: "Confirm an e-mail address with its link's token (single-use, expires after a day; no login: the mailbox is the proof)", auth: 'none', scope: 'public', body: confirmEmailSchema, status: 200, response: R.okSchema, errors: [400] },
+  resendEmailConfirmation: { ...endpoints.resendEmailConfirmation, summary: "Mail a new confirmation link to the member's unconfirmed address (the previous link stops working)", auth: 'member', scope: 'no-token', status: 200, response: obj({ user: R.userSchema }), errors: [400, 401, 403, 409, 429] },
   deleteOwnAccount: { ...endpoints.deleteOwnAccount, summary: 'Delete the account with its shares, objects and sessions', auth: 'member', scope: 'no-token', status: 204, errors: [401, 403] },
   changeAdminToken: { ...endpoints.changeAdminToken, audit: 'admin_token.changed', summary: 'Replace the Admin Token (at least 16 characters, not a known-weak value)', auth: 'admin', scope: 'no-token', body: changeTokenSchema, status: 200, response: obj({ ok: z.literal(true), token: z.string(), expires_at: z.string() }), errors: [400, 401, 403] },
   listUsers: { ...endpoints.listUsers, summary: 'A page of users with quota and usage, newest first', auth: 'admin', scope: 'admin', query: listQuerySchema, status: 200, response: obj({ users: z.array(R.userSchema), next_cursor: R.nextCursorSchema }), errors: [400, 401, 403] },

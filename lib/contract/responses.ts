@@ -12,6 +12,7 @@ export const userSchema = z.object({
   username: z.string(),
   display_name: z.string(),
   email: z.string(),
+  email_verified: z.boolean().describe('Whether `email` is confirmed: mail goes only to a confirmed address; changing `email` mails a confirmation link (POST /api/auth/email/confirm)'),
   phone: z.string(),
   role: z.enum(['member', 'admin']),
   status: z.enum(['active', 'disabled']),

@@ -58,6 +58,9 @@ export const updateUserSchema = profileSchema.extend({
   password: passwordSchema.optional(),
 });
 
+/** The token of a confirmation link (lib/users/email-confirmation.ts). */
+export const confirmEmailSchema = z.object({ token: z.string().min(1).max(200) });
+
 export const settingsSchema = z.object({ default_quota_bytes: quotaSchema });
 
 export type RegisterInput = z.infer<typeof registerSchema>;

@@ -6,12 +6,14 @@ import {
   lastDigestAt,
   markDigestSent,
   postponeMailEvents,
-  shareNotes,
+  shareTitles,
   usersByIds,
   type MailEvent,
   type NotifyKind,
 } from '@/db/queries/mail';
+import { hitRateLimit, peekRateLimit } from '@/db/queries/rate-limits';
 import type { UserRow } from '@/db/schema';
+import { sha256Hex } from '../auth/crypto';
 import { processState } from '../process-state';
 import { getServerSecret, type Runtime } from '../runtime';
 import { downloadsMail, expiringMail, uploadMail, type MailBody } from './mail-body';
@@ -20,7 +22,8 @@ import { unsubscribeQuery } from './unsubscribe';
 /**
  * E-mail notifications (SMTP_URL): completed downloads (one digest per share per
  * NOTIFY_DIGEST_MINUTES), uploads through a request, shares expiring within a day — each only
- * when the owner has an address and that kind switched on. Events come from the outbox
+ * when the owner has a confirmed address and that kind switched on, and within the hourly
+ * budget of that address and that account (mailBudget; past it they wait for the next hour). Events come from the outbox
  * (events.mail_at), claimed with SKIP LOCKED and a lease as deliveries are, so every instance
  * may run this and each mail goes once; a failed send is tried again a minute later.
  */
@@ -54,6 +57,38 @@ const wants: Record<NotifyKind, (u: UserRow) => boolean> = {
 };
 const kindOf: Record<string, NotifyKind> = { 'share.downloaded': 'downloads', 'request.uploaded': 'uploads', 'share.expiring': 'expiring' };
 
+/**
+ * Every mail counts against two hourly budgets, whatever its kind (confirmations too): its
+ * recipient's (the address's SHA-256, so the counters hold no address) and its account's —
+ * so no account, and no number of accounts, can make this server a mail cannon (issue 39,
+ * item 3). Checked before counting, so mails that wait do not use the next hour up.
+ */
+export async function mailBudget(rt: Runtime, userId: string, address: string): Promise<{ ok: true } | { ok: false; retryInSeconds: number }> {
+  const keys = [`mail:to:${sha256Hex(address.trim().toLowerCase())}`, `mail:user:${userId}`];
+  for (const key of keys) {
+    const { count, resetInSeconds } = await peekRateLimit(rt.db, key, 3600);
+    if (count >= rt.env.mail.maxPerHour) return { ok: false, retryInSeconds: resetInSeconds };
+  }
+  for (const key of keys) await hitRateLimit(rt.db, key, 3600);
+  return { ok: true };
+}
+
+/** Sends one mail from the service's address (the caller has checked mailBudget). */
+export async function sendMail(rt: Runtime, to: string, body: MailBody, headers: Record<string, string> = {}): Promise<void> {
+  const smtpUrl = rt.env.mail.smtpUrl;
+  if (!smtpUrl) return;
+  await transporter(smtpUrl).sendMail({
+    from: fromAddress(rt),
+    to,
+    subject: body.subject,
+    text: body.text,
+    html: body.html,
+    headers: { 'Auto-Submitted': 'auto-generated', ...headers },
+  });
+}
+
+export const serviceUrl = baseUrl;
+
 /** One batch of due mail events; the number claimed. */
 export async function mailDue(rt: Runtime): Promise<number> {
   const smtpUrl = rt.env.mail.smtpUrl;
@@ -67,17 +102,16 @@ export async function mailDue(rt: Runtime): Promise<number> {
   const send = async (owner: UserRow, kind: NotifyKind, build: (links: Links) => MailBody) => {
     const unsubscribe = `${base}/unsubscribe?${unsubscribeQuery(secret, owner.id, kind)}`;
     const body = build({ open: `${base}/files`, unsubscribe });
-    await transporter(smtpUrl).sendMail({
-      from: fromAddress(rt),
-      to: owner.email,
-      subject: body.subject,
-      text: body.text,
-      html: body.html,
-      headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click', 'Auto-Submitted': 'auto-generated' },
-    });
+    await sendMail(rt, owner.email, body, { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
   };
   const done: string[] = [];
   const later = async (events: MailEvent[], at: Date) => postponeMailEvents(rt.db, events.map((e) => e.id), at);
+  /** Over the hour's budget: the group waits until it ends (a download digest then takes in what came meanwhile). */
+  const withinBudget = async (owner: UserRow, group: MailEvent[]) => {
+    const budget = await mailBudget(rt, owner.id, owner.email);
+    if (!budget.ok) await later(group, new Date(Date.now() + budget.retryInSeconds * 1000));
+    return budget.ok;
+  };
 
   // Each group is one mail: a share's downloads together, every other event alone.
   const groups = new Map<string, MailEvent[]>();
@@ -85,16 +119,18 @@ export async function mailDue(rt: Runtime): Promise<number> {
     const key = e.type === 'share.downloaded' ? `d:${String(e.data.share_id)}` : e.id;
     groups.set(key, [...(groups.get(key) ?? []), e]);
   }
-  const notes = await shareNotes(rt.db, claimed.map((e) => String(e.data.share_id ?? '')).filter(Boolean));
+  const titles = await shareTitles(rt.db, claimed.map((e) => String(e.data.share_id ?? '')).filter(Boolean));
   for (const group of groups.values()) {
     const first = group[0];
     const kind = kindOf[first.type];
     const owner = owners.get(first.userId);
-    if (!kind || !owner || !owner.email || owner.status !== 'active' || !wants[kind](owner)) {
+    // An unconfirmed address gets nothing but its one confirmation mail (lib/users/email-confirmation.ts).
+    if (!kind || !owner || !owner.email || !owner.emailVerified || owner.status !== 'active' || !wants[kind](owner)) {
       done.push(...group.map((e) => e.id));
       continue;
     }
     const shareId = String(first.data.share_id ?? '');
+    const title = titles.get(shareId) ?? String(first.data.note ?? '');
     try {
       if (kind === 'downloads') {
         const last = await lastDigestAt(rt.db, shareId);
@@ -104,13 +140,16 @@ export async function mailDue(rt: Runtime): Promise<number> {
           continue;
         }
         const downloads = group.map((e) => ({ path: (e.data.path as string | null) ?? null, bytes: Number(e.data.bytes), at: e.createdAt }));
+        if (!(await withinBudget(owner, group))) continue;
         // Marked before sending: a download committed while this mail is on its way joins the next digest.
         await markDigestSent(rt.db, shareId);
-        await send(owner, kind, (links) => downloadsMail({ id: shareId, note: notes.get(shareId) ?? '' }, downloads, links));
+        await send(owner, kind, (links) => downloadsMail({ id: shareId, title }, downloads, links));
       } else if (kind === 'uploads') {
+        if (!(await withinBudget(owner, group))) continue;
         await send(owner, kind, (links) => uploadMail(first.data as { name: string | null; file_count: number; bytes: number }, links));
       } else {
-        await send(owner, kind, (links) => expiringMail({ id: shareId, note: notes.get(shareId) ?? String(first.data.note ?? ''), expiresAt: String(first.data.expires_at) }, links));
+        if (!(await withinBudget(owner, group))) continue;
+        await send(owner, kind, (links) => expiringMail({ id: shareId, title, expiresAt: new Date(String(first.data.expires_at)) }, links));
       }
       done.push(...group.map((e) => e.id));
     } catch (e) {

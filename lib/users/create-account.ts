@@ -1,10 +1,11 @@
 import 'server-only';
-import { insertUser } from '@/db/queries/users';
+import { insertUser, setEmailToken } from '@/db/queries/users';
 import type { CreateUserInput, RegisterInput } from '../contract/users';
 import { AppError } from '../errors';
 import { hashPassword } from '../auth/passwords';
 import type { Runtime } from '../runtime';
 import { getDefaultQuota } from './default-quota';
+import { sendConfirmation, tryReserveConfirmation } from './email-confirmation';
 import { toUserDto, type UserDto } from './user-dto';
 
 /** Registration, or an administrator's "create user" (which may also set role and quota). */
@@ -24,5 +25,10 @@ export async function createAccount(
     quotaBytes: input.quota_bytes ?? (await getDefaultQuota(rt)),
   });
   if (!row) throw new AppError('username_taken', 'That username is taken');
+  // An address given at sign-up is unconfirmed (the column's default) and gets its link.
+  if (row.email) {
+    const confirmation = await tryReserveConfirmation(rt, row.id, row.email);
+    if (confirmation && (await setEmailToken(rt.db, row.id, row.email, confirmation.fields))) sendConfirmation(rt, row.email, confirmation);
+  }
   return toUserDto(row);
 }

@@ -12,6 +12,7 @@ export function toUserDto(u: UserRow): UserDto {
     username: u.username,
     display_name: u.displayName,
     email: u.email,
+    email_verified: u.emailVerified,
     phone: u.phone,
     role: u.role,
     status: u.status,

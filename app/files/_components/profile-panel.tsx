@@ -19,17 +19,32 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
   const [confirm, setConfirm] = useState('');
   const [deleteError, setDeleteError] = useState('');
   const [busy, setBusy] = useState(false);
+  const [resent, setResent] = useState('');
+  const [resendError, setResendError] = useState('');
 
   async function save(e: React.FormEvent) {
     e.preventDefault();
     setError('');
     setSaved(false);
     try {
-      await callOperation('updateProfile', { body: form });
+      const r = await callOperation('updateProfile', { body: form });
       setSaved(true);
+      setResent(r.user.email && !r.user.email_verified && r.user.email !== user.email ? `We sent a confirmation link to ${r.user.email}.` : '');
       onSaved();
     } catch (err) {
       setError(describeError(err));
+    }
+  }
+
+  async function resend() {
+    setResent('');
+    setResendError('');
+    try {
+      await callOperation('resendEmailConfirmation');
+      setResent(`We sent a new confirmation link to ${user.email}. The previous one no longer works.`);
+      onSaved();
+    } catch (err) {
+      setResendError(describeError(err));
     }
   }
 
@@ -58,6 +73,25 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
           <Field label="Name" value={form.display_name} maxLength={100} onChange={(e) => setForm({ ...form, display_name: e.target.value })} />
           <Field label="Email" type="email" value={form.email} maxLength={254} onChange={(e) => setForm({ ...form, email: e.target.value })} />
           <Field label="Phone" type="tel" value={form.phone} maxLength={32} onChange={(e) => setForm({ ...form, phone: e.target.value })} />
+          {user.email ? (
+            // Mail goes only to a confirmed address: until its link is opened, nothing is sent there.
+            <div className="space-y-2 text-sm sm:col-span-3" data-testid="email-status">
+              {user.email_verified ? (
+                <p className="text-muted">{user.email} is confirmed.</p>
+              ) : (
+                <>
+                  <p className="text-amber-800 dark:text-amber-300">
+                    <strong>{user.email}</strong> awaits confirmation: open the link we mailed to it. Until then no e-mail is sent there.
+                  </p>
+                  <Button type="button" variant="secondary" onClick={resend}>
+                    Resend confirmation link
+                  </Button>
+                </>
+              )}
+              <ErrorText>{resendError}</ErrorText>
+              <SuccessText>{resent || null}</SuccessText>
+            </div>
+          ) : null}
           <fieldset className="sm:col-span-3">
             <legend className="text-sm font-medium">E-mail me (when the server sends e-mail, to the address above)</legend>
             <div className="mt-2 flex flex-col gap-1 sm:flex-row sm:gap-6">

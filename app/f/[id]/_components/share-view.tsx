@@ -1,4 +1,5 @@
 import { formatBytes } from '@/lib/format-bytes';
+import { shareTitle } from '@/lib/share-title';
 import { ItemList, type DownloadLimit, type Item } from './item-list';
 import { LocalTime, RelativeTime } from './local-time';
 
@@ -24,7 +25,7 @@ export function ShareView({ share }: { share: ViewShare }) {
     <main className="mx-auto max-w-4xl px-4 py-8">
       <header className="mb-6">
         <p className="text-sm font-medium text-indigo-600 dark:text-indigo-400">htmls · shared with you</p>
-        <h1 className="mt-1 break-words text-2xl font-semibold">{share.note ? share.note.split('\n')[0].slice(0, 120) : 'Shared files'}</h1>
+        <h1 className="mt-1 break-words text-2xl font-semibold">{shareTitle(share.note, [...share.items].map((i) => i[0]).sort()[0], n)}</h1>
         {share.note && share.note.includes('\n') ? (
           <p className="mt-2 whitespace-pre-wrap break-words text-zinc-700 dark:text-zinc-300">{share.note}</p>
         ) : null}
