@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { formatBytesPair } from '../format-bytes';
 import { formatBytes, formatEta, parseSize } from './format';
 
 describe('formatBytes', () => {
@@ -9,6 +10,15 @@ describe('formatBytes', () => {
     [52_428_800, '50 MB'],
     [1.5 * 1024 ** 3, '1.5 GB'],
   ])('%d → %s', (n, s) => expect(formatBytes(n)).toBe(s));
+});
+
+describe('formatBytesPair', () => {
+  it('says two different sizes differently, as one rule on the page and in the server’s answers', () => {
+    // 15 MiB against 16,000,000 bytes: both "15 MB" alone.
+    expect(formatBytesPair(15 * 1024 ** 2, 16_000_000)).toEqual(['15.00 MB', '15.26 MB']);
+    expect(formatBytesPair(1024, 1025)).toEqual(['1,024 bytes', '1,025 bytes']);
+    expect(formatBytesPair(1024, 2048)).toEqual(['1.0 KB', '2.0 KB']);
+  });
 });
 
 describe('parseSize', () => {

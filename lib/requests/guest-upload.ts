@@ -7,7 +7,7 @@ import { assertUnderRateLimit, countRateLimit, enforceRateLimit } from '../auth/
 import { UPLOAD_TOKEN_PREFIX, type RequestUploadInput } from '../contract/requests';
 import type { InitResult } from '../contract/upload-protocol';
 import { AppError } from '../errors';
-import { formatBytes } from '../format-bytes';
+import { formatBytes, formatBytesPair } from '../format-bytes';
 import type { Runtime } from '../runtime';
 import { capabilities } from '../shares/capabilities';
 import { checkQuota, planFiles, startUploads, type PlannedFile } from '../shares/init-upload';
@@ -28,7 +28,10 @@ export function checkRequestFiles(rt: Runtime, r: FileRequestRow, files: { relat
     throw new AppError('too_many_files', `This request takes at most ${maxFiles} ${maxFiles === 1 ? 'file' : 'files'} in one upload; you chose ${files.length}`);
   }
   const total = files.reduce((n, f) => n + f.size, 0);
-  if (total > maxBytes) throw new AppError('too_large', `This request takes at most ${formatBytes(maxBytes)} in all; these files are ${formatBytes(total)}`);
+  if (total > maxBytes) {
+    const [max, got] = formatBytesPair(maxBytes, total);
+    throw new AppError('too_large', `This request takes at most ${max} in all; these files are ${got}`);
+  }
   const refused = files.find((f) => !nameAllowed(r.allowedTypes, f.relativePath, f.contentType));
   if (refused) {
     throw new AppError('type_not_allowed', `${refused.relativePath} is not a type this request takes (${describeTypes(r.allowedTypes ?? [])})`);

@@ -7,6 +7,7 @@ import { UploadProgressView } from '@/app/files/_components/upload-progress';
 import { ApiError, api } from '@/lib/client/api';
 import { filesAndHandlesFromDrop, filesFromHandles, filesFromList, isJunk, type PickedFile } from '@/lib/client/collect-files';
 import { describeError, formatBytes } from '@/lib/client/format';
+import { formatBytesPair } from '@/lib/format-bytes';
 import { matchFiles } from '@/lib/client/match-files';
 import { forgetPendingUpload, listPendingUploads, markPartDone, savePendingUpload, type PendingUpload } from '@/lib/client/pending-uploads';
 import { blobSource, guestTransport } from '@/lib/client/share-upload';
@@ -55,7 +56,10 @@ function checkPicked(r: GuestRequestView, files: PickedFile[]): string | null {
   if (files.length === 0) return 'Choose at least one file.';
   if (files.length > r.maxFiles) return `This request takes at most ${r.maxFiles} ${r.maxFiles === 1 ? 'file' : 'files'}; you chose ${files.length}.`;
   const total = files.reduce((n, f) => n + f.file.size, 0);
-  if (total > r.maxBytes) return `This request takes at most ${formatBytes(r.maxBytes)} in all; these files are ${formatBytes(total)}.`;
+  if (total > r.maxBytes) {
+    const [max, got] = formatBytesPair(r.maxBytes, total);
+    return `This request takes at most ${max} in all; these files are ${got}.`;
+  }
   if (r.allowedTypes) {
     const allowed = r.allowedTypes;
     const wrong = files.find((f) => {
