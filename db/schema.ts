@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
   bigint,
+  customType,
   boolean,
   index,
   integer,
@@ -15,6 +16,8 @@ import {
 } from 'drizzle-orm/pg-core';
 
 const bytes = (name: string) => bigint(name, { mode: 'number' });
+/** A set of byte ranges, e.g. `{[0,100),[200,300)}` (PostgreSQL 14+, PGlite). */
+const int8multirange = customType<{ data: string; driverData: string }>({ dataType: () => 'int8multirange' });
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const createdAt = () => ts('created_at').notNull().defaultNow();
 const updatedAt = () => ts('updated_at').notNull().defaultNow();
@@ -326,6 +329,12 @@ export const shareDownloadTickets = pgTable(
     clientId: text('client_id').notNull(),
     clientAddr: text('client_addr').notNull(),
     expiresAt: ts('expires_at').notNull(),
+    /**
+     * Bytes this ticket has been charged for: responses are charged their length before the
+     * first byte and refunded what they did not send, so one counted download yields about one
+     * file's worth of bytes however it is resumed or passed on (lib/shares/download-tickets.ts).
+     */
+    bytesServed: bytes('bytes_served').notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.groupId, t.target, t.clientId] }),
@@ -517,8 +526,11 @@ export const webhookDeliveries = pgTable(
 
 /**
  * Guest downloads of a share (lib/events/download-activity.ts): an item (path) or the ZIP (null),
- * the bytes sent, whether the response reached the last byte, a truncated address and user
- * agent. Written in batches off the byte path; kept ACTIVITY_RETENTION_DAYS.
+ * the bytes sent, whether they add up to the whole, a truncated address and user agent. One row
+ * is one download: every response of one ticket (a limit), or of one client's ranges of one item
+ * within a short window (no limit), adds its bytes to the row of its `dlKey` (an upsert, so two
+ * instances agree); a window row whose last response is old is closed (`dlKey` null). Written in
+ * batches off the byte path; kept ACTIVITY_RETENTION_DAYS.
  */
 export const downloadActivity = pgTable(
   'download_activity',
@@ -533,8 +545,21 @@ export const downloadActivity = pgTable(
     ip: text('ip').notNull().default(''),
     userAgent: text('user_agent').notNull().default(''),
     createdAt: createdAt(),
+    /** `t:<ticket>` or `c:<client>:<target>` while the download may still grow; null once closed. */
+    dlKey: text('dl_key'),
+    /** The whole item's (or ZIP's) size: `completed` once `covered` spans it. */
+    size: bytes('size'),
+    /** Which bytes went out, over all the download's responses; `bytes` is their count. */
+    covered: int8multirange('covered'),
+    lastAt: ts('last_at').notNull().defaultNow(),
+    /** share.downloaded was emitted for this download (once, when it completed). */
+    notified: boolean('notified').notNull().default(false),
   },
-  (t) => [index('download_activity_group_created_idx').on(t.groupId, t.createdAt), index('download_activity_created_idx').on(t.createdAt)],
+  (t) => [
+    index('download_activity_group_created_idx').on(t.groupId, t.createdAt),
+    index('download_activity_created_idx').on(t.createdAt),
+    uniqueIndex('download_activity_key_idx').on(t.groupId, t.dlKey),
+  ],
 );
 
 /**

@@ -14,15 +14,16 @@ describe('GET /api/shares/:id/activity', () => {
     const url = `${baseUrl()}/f/${share.id}/a.bin`;
     const guest = { 'X-Forwarded-For': '203.0.113.77', 'User-Agent': 'Guest/2.0' };
     await (await fetch(url, { headers: guest })).arrayBuffer();
-    await (await fetch(url, { headers: { ...guest, Range: 'bytes=0-9' } })).arrayBuffer();
+    // Another client's start of the file (one client's ranges are one download: download-activity.test.ts).
+    await (await fetch(url, { headers: { ...guest, 'User-Agent': 'Guest/2.0 (phone)', Range: 'bytes=0-9' } })).arrayBuffer();
     await (await fetch(url, { method: 'HEAD', headers: guest })).arrayBuffer();
     await (await fetch(`${baseUrl()}/f/${share.id}/?zip`, { headers: { 'X-Forwarded-For': '2001:db8:1234:5678::9' } })).arrayBuffer();
     const get = () => call('GET', `/api/shares/${share.id}/activity`, { token: m.token });
     await expect.poll(async () => (await get()).json.activity.downloads.length, { timeout: 15_000 }).toBe(3);
     const { activity } = (await get()).json;
     const rows = [...activity.downloads].sort((x: { bytes: number }, y: { bytes: number }) => x.bytes - y.bytes);
-    expect(rows[0]).toMatchObject({ path: 'a.bin', bytes: 10, completed: false, address: '203.0.113.0', user_agent: 'Guest/2.0' });
-    expect(rows[1]).toMatchObject({ path: 'a.bin', bytes: 4000, completed: true, address: '203.0.113.0' });
+    expect(rows[0]).toMatchObject({ path: 'a.bin', bytes: 10, size: 4000, completed: false, address: '203.0.113.0', user_agent: 'Guest/2.0 (phone)' });
+    expect(rows[1]).toMatchObject({ path: 'a.bin', bytes: 4000, size: 4000, completed: true, address: '203.0.113.0', user_agent: 'Guest/2.0' });
     expect(rows[2]).toMatchObject({ path: null, completed: true, address: '2001:db8:1234::' });
     expect(activity.per_day).toHaveLength(30);
     expect(activity.per_day.at(-1)).toEqual({ day: new Date().toISOString().slice(0, 10), downloads: 3, completed: 2 });

@@ -154,19 +154,20 @@ export const deliverySchema = z.object({
 export const shareActivitySchema = z.object({
   per_day: z
     .array(z.object({ day: z.string().describe('YYYY-MM-DD (UTC)'), downloads: z.number().int(), completed: z.number().int() }))
-    .describe('The last 30 days, oldest first: downloads that sent bytes, and those that reached the last byte'),
+    .describe('The last 30 days, oldest first: downloads that sent bytes, and those whose bytes reached the size'),
   downloads: z
     .array(
       z.object({
         at: time,
         path: z.string().nullable().describe('The item, or null for the ZIP'),
-        bytes: z.number().int(),
-        completed: z.boolean().describe('The response reached the last byte'),
+        bytes: z.number().int().describe("The bytes sent, summed over the download's responses (ranges, resumes)"),
+        size: z.number().int().nullable().describe('The whole item or ZIP (null for downloads recorded before sizes were kept)'),
+        completed: z.boolean().describe('The bytes sent reached the size'),
         address: z.string().describe("The guest's network only (IPv4 /24, IPv6 /48)"),
         user_agent: z.string(),
       }),
     )
-    .describe('The newest 200 downloads, newest first'),
+    .describe('The newest 200 downloads, newest first: one per download ticket, or per client and item within 10 minutes without a limit'),
   retention_days: z.number().int().describe('Days activity is kept (ACTIVITY_RETENTION_DAYS)'),
 });
 export const auditEntrySchema = z.object({

@@ -2,6 +2,7 @@ import 'server-only';
 import { isIP } from 'node:net';
 import type { FastRequest } from '../http/fast';
 import { recordDownload } from '../shares/count-downloads';
+import { clientHash, type LimitedDownload } from '../shares/download-tickets';
 
 /** An address kept for the activity log only to its network: IPv4 /24, IPv6 /48. */
 export function truncateAddress(ip: string): string {
@@ -18,14 +19,28 @@ export function truncateAddress(ip: string): string {
 }
 
 /**
- * The onSettle of a guest's download (an item, or the ZIP when path is null): one activity
- * entry when the response sent bytes, completed when it reached the last byte. Called once per
- * response, after it; the bytes themselves never pass through here.
+ * The onSettle of a guest's download (an item, or the ZIP when path is null) of `size` bytes:
+ * adds the bytes the response sent (which of them) to its download's activity row — the ticket's with a
+ * download limit, else this client's (address + User-Agent) of this target, within a short
+ * window (db/queries/activity.ts) — so `aria2c -x 8` or a video's seeks are one download,
+ * completed when the bytes sent cover the whole. Called once per response, after it; the
+ * bytes themselves never pass through here. With a limit it also gives the ticket back what a
+ * cut-off response did not send.
  */
-export function downloadRecorder(req: FastRequest, shareId: string, path: string | null): (sent: number, completed: boolean) => void {
+export function downloadRecorder(
+  req: FastRequest,
+  shareId: string,
+  path: string | null,
+  target: string,
+  size: number,
+  limited: LimitedDownload | null,
+): (sent: number, completed: boolean, covered: [number, number][]) => void {
   const ip = truncateAddress(req.ip);
   const userAgent = (req.header('user-agent') ?? '').slice(0, 200);
-  return (sent, completed) => {
-    if (sent > 0) recordDownload({ shareId, path, bytes: sent, completed, ip, userAgent, at: new Date() });
+  const windowKey = `c:${clientHash(req)}:${target}`;
+  return (sent, _completed, covered) => {
+    limited?.settle(sent);
+    const key = limited?.key() ?? windowKey;
+    if (sent > 0) recordDownload({ shareId, key, path, size, covered, ip, userAgent, at: new Date() });
   };
 }

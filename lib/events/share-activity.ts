@@ -16,7 +16,8 @@ const LIST_ROWS = 200;
 
 /**
  * GET /api/shares/:id/activity — downloads per day (the last 30 days, UTC) and the newest 200
- * downloads with time, item, bytes, completed or not, and the guest's truncated address and
+ * downloads (one per ticket or client window: db/queries/activity.ts) with time, item, bytes
+ * summed and of what size, completed or not, and the guest's truncated address and
  * user agent. The owner's (the administrator: any share's); another member's share is a 404.
  */
 export async function getShareActivity(rt: Runtime, principal: Principal, id: string): Promise<ShareActivityDto> {
@@ -36,6 +37,7 @@ export async function getShareActivity(rt: Runtime, principal: Principal, id: st
       at: r.createdAt.toISOString(),
       path: r.path,
       bytes: Number(r.bytes),
+      size: r.size === null ? null : Number(r.size),
       completed: r.completed,
       address: r.ip,
       user_agent: r.userAgent,

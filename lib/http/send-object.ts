@@ -39,15 +39,17 @@ export interface Representation {
   onComplete?: () => void;
   /**
    * Called once before a GET's body is opened (never for HEAD, 304, 412 or 416), with whether
-   * the bytes sent include byte 0; may refuse by throwing, and returns headers to add (a
-   * download ticket's cookie: lib/shares/download-tickets.ts).
+   * the bytes sent include byte 0 and how many of the representation's bytes it will send; may
+   * refuse by throwing, and returns headers to add (a download ticket's cookie:
+   * lib/shares/download-tickets.ts).
    */
-  admit?: (startsAtZero: boolean) => Promise<Record<string, string | string[]>>;
+  admit?: (startsAtZero: boolean, length: number) => Promise<Record<string, string | string[]>>;
   /**
-   * Called once when a GET's 200/206 response is over, with the body bytes sent and whether
-   * they reached the representation's last byte (the download activity log).
+   * Called once when a GET's 200/206 response is over, with the body bytes sent, whether they
+   * reached the representation's last byte, and which of its bytes went out (half-open
+   * [start, end) pairs: the download activity log sums a download's ranges without overlaps).
    */
-  onSettle?: (sent: number, completed: boolean) => void;
+  onSettle?: (sent: number, completed: boolean, covered: [number, number][]) => void;
 }
 
 /**
@@ -109,13 +111,14 @@ export async function sendRepresentation(req: FastRequest, rep: Representation):
     };
   }
   if (!head && rep.admit) {
-    Object.assign(base, await rep.admit(wanted.kind === 'full' || wanted.ranges.some((r) => r.start === 0)));
+    const length = wanted.kind === 'full' ? size : wanted.ranges.reduce((n, r) => n + r.end - r.start + 1, 0);
+    Object.assign(base, await rep.admit(wanted.kind === 'full' || wanted.ranges.some((r) => r.start === 0), length));
   }
   if (wanted.kind === 'partial' && wanted.ranges.length === 1) {
     const range = wanted.ranges[0];
     const headers = { ...base, 'Content-Range': `bytes ${range.start}-${range.end}/${size}`, 'Content-Length': String(range.end - range.start + 1) };
     const reachesEnd = range.end === size - 1;
-    return { status: 206, headers, body: await rep.open(range), onComplete: reachesEnd ? rep.onComplete : undefined, onSettle: settle(rep, reachesEnd, range.end - range.start + 1) };
+    return { status: 206, headers, body: await rep.open(range), onComplete: reachesEnd ? rep.onComplete : undefined, onSettle: settle(rep, reachesEnd, range.end - range.start + 1, (sent) => [[range.start, range.start + sent]]) };
   }
   if (wanted.kind === 'partial') {
     const { ranges } = wanted;
@@ -144,17 +147,24 @@ export async function sendRepresentation(req: FastRequest, rep: Representation):
       { objectMode: false },
     );
     const reachesEnd = ranges[ranges.length - 1].end === size - 1;
-    return { status: 206, headers, body, onComplete: reachesEnd ? rep.onComplete : undefined, onSettle: settle(rep, reachesEnd, length) };
+    // Parts and boundaries interleave: a multipart answer covers its ranges when it went out whole.
+    const covered = (sent: number): [number, number][] => (sent >= length ? ranges.map((r) => [r.start, r.end + 1]) : []);
+    return { status: 206, headers, body, onComplete: reachesEnd ? rep.onComplete : undefined, onSettle: settle(rep, reachesEnd, length, covered) };
   }
   const headers = { ...base, 'Content-Length': String(size) };
   if (head) return { status: 200, headers, body: null };
-  return { status: 200, headers, body: await rep.open(), onComplete: rep.onComplete, onSettle: settle(rep, true, size) };
+  return { status: 200, headers, body: await rep.open(), onComplete: rep.onComplete, onSettle: settle(rep, true, size, (sent) => [[0, sent]]) };
 }
 
 /** The reply's onSettle for rep.onSettle: complete when it reaches the end and all `length` bytes went out. */
-function settle(rep: Representation, reachesEnd: boolean, length: number): ((sent: number) => void) | undefined {
+function settle(
+  rep: Representation,
+  reachesEnd: boolean,
+  length: number,
+  covered: (sent: number) => [number, number][],
+): ((sent: number) => void) | undefined {
   const onSettle = rep.onSettle;
-  return onSettle && ((sent) => onSettle(sent, reachesEnd && sent >= length));
+  return onSettle && ((sent) => onSettle(sent, reachesEnd && sent >= length, covered(sent)));
 }
 
 /** A 412/416 has no body of the representation: its type and name go. */

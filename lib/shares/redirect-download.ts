@@ -21,7 +21,7 @@ export async function redirectDownload(
   req: FastRequest,
   item: ShareItemRow,
   headers: Record<string, string>,
-  opts: { limited: LimitedDownload | null; count: (() => void) | null; etag: string; settle?: (sent: number, completed: boolean) => void },
+  opts: { limited: LimitedDownload | null; count: (() => void) | null; etag: string; settle?: (sent: number, completed: boolean, covered: [number, number][]) => void },
 ): Promise<FastReply | null> {
   const d = rt.env.download;
   if (d.mode !== 'redirect' || req.method !== 'GET' || !rt.storage.presignGet) return null;
@@ -32,12 +32,14 @@ export async function redirectDownload(
   const wanted = ifRangeAllows(header('if-range'), opts.etag, item.createdAt) ? parseRanges(header('range'), size) : ({ kind: 'full' } as const);
   if (wanted.kind === 'unsatisfiable') return null;
   const startsAtZero = wanted.kind === 'full' || wanted.ranges.some((r) => r.start === 0);
-  const extra = opts.limited ? await opts.limited.admit(startsAtZero) : {};
-  if (!opts.limited && startsAtZero) opts.count?.();
-  // The store sends the bytes: as for the count, a redirect for the whole file is taken as the
-  // download (activity and share.downloaded); one for a later range is a partial.
   const asked = wanted.kind === 'full' ? size : wanted.ranges.reduce((n, r) => n + r.end - r.start + 1, 0);
-  opts.settle?.(asked, wanted.kind === 'full' || wanted.ranges.some((r) => r.start === 0 && r.end === size - 1));
+  // A ticket is charged what the redirect asks for: the store's answer is not seen here.
+  const extra = opts.limited ? await opts.limited.admit(startsAtZero, asked) : {};
+  if (!opts.limited && startsAtZero) opts.count?.();
+  // The store sends the bytes: what a redirect asks for is taken as sent (activity, summed per
+  // download, and share.downloaded once they reach the file's size).
+  const covered: [number, number][] = wanted.kind === 'full' ? [[0, size]] : wanted.ranges.map((r) => [r.start, r.end + 1]);
+  opts.settle?.(asked, wanted.kind === 'full' || wanted.ranges.some((r) => r.start === 0 && r.end === size - 1), covered);
   const signed = await rt.storage.presignGet(item.storageKey, {
     contentDisposition: headers['Content-Disposition'],
     contentType: headers['Content-Type'],

@@ -90,7 +90,7 @@ async function handle(rt: Runtime, req: FastRequest): Promise<FastReply> {
     return servePreview(req, rt.storage, item, group.maxDownloads !== null, headers);
   }
   if (isUnfurler(req) && group.maxDownloads !== null) return { status: 303, headers: { Location: `/f/${id}`, 'Content-Length': '0' }, body: null };
-  const limited = await limitedDownload(rt, req, group, itemTarget(item.id), item.id);
+  const limited = await limitedDownload(rt, req, group, itemTarget(item.id), item.id, Number(item.size));
   if (access.state === 'exhausted' && !limited?.held) throw refusal('exhausted');
 
   const download = query.get('download') === '1' || active;
@@ -101,8 +101,9 @@ async function handle(rt: Runtime, req: FastRequest): Promise<FastReply> {
   // With a limit a download counts when it starts (its ticket); without one when a response
   // reaches the last byte (HEAD never reaches this; a link preview never counts).
   const count = limited || isUnfurler(req) ? null : () => countDownload(id, item.id);
-  // The activity log and share.downloaded: every guest response but a link preview's.
-  const settle = isUnfurler(req) ? undefined : downloadRecorder(req, id, item.relativePath);
+  // The activity log and share.downloaded: every guest response but a link preview's, summed
+  // per download.
+  const settle = isUnfurler(req) ? undefined : downloadRecorder(req, id, item.relativePath, itemTarget(item.id), Number(item.size), limited);
   // DOWNLOAD_MODE=redirect: the store serves the bytes (null: answered here, as relayed).
   const redirect = await redirectDownload(rt, req, item, headers, { limited, count, etag, settle });
   if (redirect) return redirect;

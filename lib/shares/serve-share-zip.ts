@@ -50,7 +50,7 @@ export async function serveShareZip(req: FastRequest): Promise<FastReply> {
     const { group } = access.share;
     if (isUnfurler(req) && group.maxDownloads !== null) return { status: 303, headers: { Location: `/f/${id}`, 'Content-Length': '0' }, body: null };
     // With a limit: a ticket per client and folder (lib/shares/download-tickets.ts).
-    const limited = await limitedDownload(rt, req, group, zipTarget(folder), null);
+    const limited = await limitedDownload(rt, req, group, zipTarget(folder), null, zip.plan.total);
     if (access.state === 'exhausted' && !limited?.held) throw refusal('exhausted');
 
     const saveCrc = (item: { id: string }, crc: number) => {
@@ -74,7 +74,7 @@ export async function serveShareZip(req: FastRequest): Promise<FastReply> {
       // Without a limit a download is complete when the last byte went out (a resumed one
       // counts once, at its end); with one it counted when it started.
       onComplete: limited || isUnfurler(req) ? undefined : () => countDownload(id, null),
-      onSettle: isUnfurler(req) ? undefined : downloadRecorder(req, id, null),
+      onSettle: isUnfurler(req) ? undefined : downloadRecorder(req, id, null, zipTarget(folder), zip.plan.total, limited),
     });
   } catch (e) {
     return errorReply(e, req);

@@ -81,7 +81,7 @@ export function ShareActivity({ shareId }: { shareId: string }) {
                   </div>
                   <div className="flex flex-wrap gap-x-3">
                     <span>{d.completed ? 'Completed' : 'Partial'}</span>
-                    <span>{formatBytes(d.bytes)}</span>
+                    <span>{d.completed || d.size === null ? formatBytes(d.bytes) : `${formatBytes(d.bytes)} of ${formatBytes(d.size)}`}</span>
                     {d.address ? <span>{d.address}</span> : null}
                     {d.user_agent ? <span className="max-w-full truncate" title={d.user_agent}>{d.user_agent}</span> : null}
                   </div>
