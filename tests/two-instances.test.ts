@@ -4,7 +4,8 @@ import { call, cookieFrom, randomIp } from './support/http';
 import { migratedServiceEnv } from './support/file-server';
 import { startServer, TEST_ADMIN_TOKEN, type RunningServer } from './support/server';
 import { requires } from './support/requires';
-import { putPart } from './support/shares';
+import { putPart, uploadShare } from './support/shares';
+import { WebhookReceiver } from './support/webhook-receiver';
 
 // Two instances on one PostgreSQL database and one store. PGlite belongs to one process, so
 // this runs only against PostgreSQL (.ci/run's second pass).
@@ -17,11 +18,43 @@ requires('postgres').describe('two instances, one database, one store', () => {
       ...(await migratedServiceEnv()),
       UPLOAD_MODE: 'proxy',
       JANITOR_INTERVAL_SECONDS: '1',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
     };
     [a, b] = await Promise.all([startServer(env), startServer(env)]);
   });
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
+  });
+
+  it("one download's ranges served by both instances at once are one activity row and one share.downloaded", async () => {
+    const username = `dl${randomBytes(4).toString('hex')}`;
+    await call('POST', '/api/users', { base: a.url, token: TEST_ADMIN_TOKEN, body: { username, password: 'long enough', quota_bytes: 1024 ** 3 } });
+    const token = (await call('POST', '/api/auth/login', { base: a.url, body: { username, password: 'long enough' } })).json.token;
+    const receiver = await new WebhookReceiver().start();
+    try {
+      expect((await call('POST', '/api/webhooks', { base: a.url, token, body: { url: receiver.url, events: ['share.downloaded'] } })).status).toBe(201);
+      const data = randomBytes(800_000);
+      const { share } = await uploadShare(token, { 'd.bin': data }, { base: a.url, max_downloads: 1 });
+      const url = (s: RunningServer) => `${s.url}/f/${share.id}/d.bin`;
+      const guest = { 'X-Forwarded-For': randomIp(), 'User-Agent': 'two-instance-guest' };
+      // The ticket, then eight ranges at once, alternating between the instances.
+      const first = await fetch(url(a), { headers: { ...guest, Range: 'bytes=0-99999' } });
+      const head = Buffer.from(await first.arrayBuffer());
+      const ticket = cookieFrom(first.headers.getSetCookie(), 'htmls_dl');
+      const parts = await Promise.all(
+        Array.from({ length: 7 }, (_, i) =>
+          fetch(url(i % 2 ? a : b), { headers: { ...guest, Cookie: ticket, Range: `bytes=${(i + 1) * 100_000}-${(i + 2) * 100_000 - 1}` } }).then(async (r) => Buffer.from(await r.arrayBuffer())),
+        ),
+      );
+      expect(Buffer.concat([head, ...parts]).equals(data)).toBe(true);
+      const activity = async () => (await call('GET', `/api/shares/${share.id}/activity`, { base: b.url, token })).json.activity.downloads;
+      await expect.poll(async () => (await activity()).map((d: { bytes: number; completed: boolean }) => [d.bytes, d.completed]), { timeout: 15_000 }).toEqual([[data.length, true]]);
+      const event = await receiver.waitFor((r) => r.json.type === 'share.downloaded' && r.json.data.share_id === share.id);
+      expect(event.json.data.bytes).toBe(data.length);
+      expect(receiver.received.filter((r) => r.json.data?.share_id === share.id)).toHaveLength(1);
+    } finally {
+      await receiver.stop();
+    }
   });
 
   it('completes a share upload whose parts alternate between the instances', async () => {
