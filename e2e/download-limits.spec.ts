@@ -42,10 +42,13 @@ test('opening a share with a limit of 1, with previews of a photo, a text and a 
   expect(readFileSync(await download.path()).toString()).toBe('hello from the notes\n');
   await expect.poll(() => countOf(member.token, share.id)).toBe(1);
 
-  await page.reload();
-  await expect(page.getByTestId('download-limit')).toContainText('can no longer be downloaded');
-  await expect(page.getByRole('button', { name: 'Download notes.txt: no downloads are left' })).toBeDisabled();
-  await expect(page.getByRole('button', { name: /^Download all/ })).toBeDisabled();
+  // The page follows without a reload (issue 41 item 9), and after one.
+  for (const reload of [false, true]) {
+    if (reload) await page.reload();
+    await expect(page.getByTestId('download-limit')).toContainText('can no longer be downloaded');
+    await expect(page.getByRole('button', { name: 'Download notes.txt: no downloads are left' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: /^Download all/ })).toBeDisabled();
+  }
   // The previews still show, and still count nothing.
   await expect(page.locator('pre')).toContainText('hello from the notes');
   await metadataRead(page);
@@ -67,6 +70,8 @@ test('playing a video of a share with a limit uses one download; seeking in it c
   });
   // The player switched to the file itself and plays it.
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => !v.currentSrc.endsWith('?preview') && v.currentTime > 0.3)).toBe(true);
+  // The count on the page follows without a reload (issue 41 item 9).
+  await expect(page.getByTestId('download-limit')).toContainText('1 download left');
   await video.evaluate((v: HTMLVideoElement) => new Promise((done) => ((v.onseeked = done), (v.currentTime = 3.5))));
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState >= 2 && v.currentTime >= 3.5)).toBe(true);
   await video.evaluate((v: HTMLVideoElement) => new Promise((done) => ((v.onseeked = done), (v.currentTime = 0.5))));

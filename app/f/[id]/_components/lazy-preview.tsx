@@ -95,14 +95,18 @@ function MediaPreview({ url, preview, kind, playCounts }: { url: string; preview
     setSrc(url);
     el.addEventListener('loadedmetadata', () => ((el.currentTime = at), void el.play().catch(() => undefined)), { once: true });
   };
-  const common = { controls: playCounts !== false, preload: 'metadata' as const, src, onPlay };
+  // Once playing the file, it stays playable when the page learns that was the last download.
+  const playing = src === url;
+  const common = { controls: playCounts !== false || playing, preload: 'metadata' as const, src, onPlay };
   const player =
     kind === 'video' ? <video className="max-h-[75vh] w-full rounded-lg bg-black" playsInline {...common} /> : <audio className="w-full" {...common} />;
   if (playCounts === null) return player;
   return (
     <>
       {player}
-      <p className="mt-1 text-xs text-muted">{playCounts ? 'Playing uses one of the downloads left.' : 'No downloads are left: playing is not available.'}</p>
+      <p className="mt-1 text-xs text-muted">
+        {playing ? 'Playing uses one download; seeking continues it.' : playCounts ? 'Playing uses one of the downloads left.' : 'No downloads are left: playing is not available.'}
+      </p>
     </>
   );
 }

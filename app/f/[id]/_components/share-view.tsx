@@ -1,6 +1,7 @@
 import { formatBytes } from '@/lib/format-bytes';
 import { shareTitle } from '@/lib/share-title';
 import { ItemList, type DownloadLimit, type Item } from './item-list';
+import { LimitRefresh } from './limit-refresh';
 import { LocalTime, RelativeTime } from './local-time';
 
 type ViewItem = Item;
@@ -39,6 +40,7 @@ export function ShareView({ share }: { share: ViewShare }) {
           </p>
         ) : null}
         <LimitNotice limit={share.limit} />
+        {share.limit ? <LimitRefresh shareId={share.id} /> : null}
         <div className="mt-4 flex flex-wrap items-center gap-3">
           {share.limit?.left === 0 ? (
             <button type="button" disabled className="min-h-11 cursor-not-allowed rounded-md bg-zinc-300 px-4 py-2 font-medium text-zinc-600 dark:bg-zinc-800 dark:text-zinc-400">
