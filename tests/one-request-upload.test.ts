@@ -92,6 +92,25 @@ describe('PUT /api/shares/file/<name> (curl -T)', () => {
     expect((await fetch(`${baseUrl()}${r.json.share.items[0].url}`)).status).toBe(401);
   });
 
+  it("answers the share's whole link: in Location always, and alone as text when the client asks for text/plain (curl -T in a terminal)", async () => {
+    const m = await createMember();
+    const json = await call('PUT', '/api/shares/file/a.txt', { token: m.token, raw: 'a' });
+    expect(json.status).toBe(201);
+    expect(json.headers.get('location')).toBe(`${baseUrl()}${json.json.share.url}`);
+    const text = await call('PUT', '/api/shares/file/b.txt', { token: m.token, raw: 'b', headers: { Accept: 'text/plain' } });
+    expect(text.status).toBe(201);
+    expect(text.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(text.text).toMatch(new RegExp(`^${baseUrl()}/f/[A-Za-z0-9]+\n$`));
+    expect(text.headers.get('location')).toBe(text.text.trim());
+    expect((await fetch(text.text.trim())).status).toBe(200);
+    // ShareX's multipart upload gets the same Location.
+    const form = new FormData();
+    form.append('file', new Blob(['c']), 'c.txt');
+    const multi = await fetch(`${baseUrl()}/api/shares/files`, { method: 'POST', headers: { Authorization: `Bearer ${m.token}` }, body: form });
+    expect(multi.status).toBe(201);
+    expect(multi.headers.get('location')).toBe(`${baseUrl()}${(await multi.json()).share.url}`);
+  });
+
   it('quota is checked from Content-Length before a byte is stored: 413, nothing left', async () => {
     const m = await createMember({ quota: 1 * MiB });
     const r = await call('PUT', '/api/shares/file/too-big.bin', { token: m.token, raw: new Uint8Array(2 * MiB) });

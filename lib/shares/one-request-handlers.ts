@@ -3,7 +3,9 @@ import type { Readable } from 'node:stream';
 import { operations } from '../contract/operations';
 import { MAX_SHARE_FILES, oneRequestQuerySchema } from '../contract/shares';
 import { AppError, badRequest, notFound } from '../errors';
-import { jsonReply, type FastRequest } from '../http/fast';
+import { jsonReply, type FastReply, type FastRequest } from '../http/fast';
+import { ownOrigin } from '../http/origin';
+import type { Env } from '../env';
 import { fastRoute } from '../http/fast-route';
 import { parseWith } from '../http/route';
 import { readMultipart } from '../hosting/read-multipart';
@@ -22,12 +24,11 @@ export const handleShareFile = fastRoute(operations.uploadShareFile, async ({ re
   const name = nameOf(req.url);
   const body = req.body!;
   const share = new OneRequestShare(rt, principal!, length);
-  return jsonReply(201, {
-    share: await storeOrDiscard(share, body, async () => {
-      await share.begin(query);
-      await share.add(name, body, length);
-    }),
+  const created = await storeOrDiscard(share, body, async () => {
+    await share.begin(query);
+    await share.add(name, body, length);
   });
+  return createdReply(rt.env, req, created);
 });
 
 const FIELDS = new Set(['note', 'expires_at', 'password', 'max_downloads']);
@@ -41,8 +42,10 @@ export const handleShareFiles = fastRoute(operations.uploadShareFiles, async ({ 
   const share = new OneRequestShare(rt, principal!, length);
   const fields: Record<string, string> = {};
   let begun = false;
-  return jsonReply(201, {
-    share: await storeOrDiscard(share, body, async () => {
+  return createdReply(
+    rt.env,
+    req,
+    await storeOrDiscard(share, body, async () => {
       await readMultipart(body, type, MAX_SHARE_FILES, {
         field(name, value, afterFiles) {
           if (!FIELDS.has(name)) return;
@@ -60,8 +63,33 @@ export const handleShareFiles = fastRoute(operations.uploadShareFiles, async ({ 
       });
       if (share.fileCount === 0) throw badRequest('Send at least one file part (with a filename)');
     }),
-  });
+  );
 });
+
+/**
+ * 201 with the share's whole link in Location (the answer's `url` is a path, as the contract
+ * has it: a terminal or a script needs the host too). A client that asks for text/plain before
+ * JSON (`curl -T f -H 'Accept: text/plain' …`, as transfer.sh answers) gets the link alone.
+ */
+function createdReply(env: Env, req: FastRequest, share: ShareDto): FastReply {
+  const link = `${ownOrigin(env, req, `http://localhost${req.url}`)}${share.url}`;
+  const reply = prefersText(req.header('accept')) ? { status: 201, headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body: `${link}\n` } : jsonReply(201, { share });
+  reply.headers.Location = link;
+  return reply;
+}
+
+/** Accept names text/plain, and not application/json at least as highly (curl's default * / * stays JSON). */
+function prefersText(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const q = (type: string) => {
+    const m = accept.split(',').map((p) => p.trim().split(';')).find(([t]) => t.trim().toLowerCase() === type);
+    if (!m) return -1;
+    const qp = m.slice(1).find((x) => x.trim().startsWith('q='));
+    return qp ? Number(qp.trim().slice(2)) || 0 : 1;
+  };
+  const text = q('text/plain');
+  return text > 0 && text >= q('application/json');
+}
 
 /** Content-Length is required: the quota is checked from it before a byte is stored. */
 function contentLength(req: FastRequest): number {
