@@ -60,7 +60,7 @@ describe('one download, one row', () => {
     expect(activity.downloads[0]).toMatchObject({ path: 'big.bin', bytes: data.length, size: data.length, completed: true });
     expect(activity.per_day.at(-1)).toMatchObject({ downloads: 1, completed: 1 });
     const event = await receiver.waitFor(downloaded(share.id));
-    expect(event.json.data).toEqual({ share_id: share.id, path: 'big.bin', bytes: data.length });
+    expect(event.json.data).toEqual({ share_id: share.id, url: `/f/${share.id}`, path: 'big.bin', bytes: data.length });
     // The row is complete and marked notified in the transaction that made the event: no other comes.
     expect(receiver.received.filter(downloaded(share.id))).toHaveLength(1);
     expect(await countOf(share.id)).toBe(1);

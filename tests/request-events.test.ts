@@ -55,7 +55,16 @@ it('a guest upload through a request: a signed request.uploaded with who sent wh
 
   const [hit] = await receiver.waitForCount((r) => r.json.type === 'request.uploaded', 1);
   const verified = new Webhook(secret).verify(hit.body, { 'webhook-id': String(hit.headers['webhook-id']), 'webhook-timestamp': String(hit.headers['webhook-timestamp']), 'webhook-signature': String(hit.headers['webhook-signature']) }) as { data: Record<string, unknown> };
-  expect(verified.data).toEqual({ request_id: request.id, share_id: init.json.groupId, name: 'Dana <script>', file_count: 1, bytes: data.length });
+  // With PUBLIC_URL the share's whole link, and the files by name: a receiver needs no second call.
+  expect(verified.data).toEqual({
+    request_id: request.id,
+    share_id: init.json.groupId,
+    url: `http://files.example.test/f/${init.json.groupId}`,
+    name: 'Dana <script>',
+    file_count: 1,
+    files: ['clip.txt'],
+    bytes: data.length,
+  });
   // The uploader's e-mail and address stay out of the payload.
   expect(hit.body).not.toContain('dana@example.test');
 

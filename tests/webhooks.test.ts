@@ -62,7 +62,9 @@ describe('deliveries', () => {
     const big = Buffer.alloc(100_000, 7);
     const { share } = await uploadShare(member.token, { 'a.bin': big, 'b.txt': Buffer.from('whole') });
     const created = await receiver.waitFor(isType('share.created', share.id));
-    expect(created.json.data).toMatchObject({ share_id: share.id, file_count: 2, bytes: big.length + 5 });
+    // The share's link and its files' names come with it: a receiver needs no second call.
+    expect(created.json.data).toMatchObject({ share_id: share.id, url: `/f/${share.id}`, file_count: 2, bytes: big.length + 5 });
+    expect([...(created.json.data.files as string[])].sort()).toEqual(['a.bin', 'b.txt']);
 
     // A partial download (a Range that stops before the last byte), then a whole one.
     const partial = await fetch(`${baseUrl()}/f/${share.id}/a.bin`, { headers: { Range: 'bytes=0-99' } });
@@ -72,7 +74,7 @@ describe('deliveries', () => {
     expect(await whole.text()).toBe('whole');
 
     const got = await receiver.waitFor(isType('share.downloaded', share.id));
-    expect(got.json.data).toEqual({ share_id: share.id, path: 'b.txt', bytes: 5 });
+    expect(got.json.data).toEqual({ share_id: share.id, url: `/f/${share.id}`, path: 'b.txt', bytes: 5 });
     // Signed as Standard Webhooks say: the library verifies it with the secret.
     const verified = new Webhook(secret).verify(got.body, {
       'webhook-id': String(got.headers['webhook-id']),

@@ -67,7 +67,7 @@ export async function insertDownloadEvents(db: Db, list: { shareId: string; path
     db,
     list
       .filter((d) => ownerOf.has(d.shareId))
-      .map((d) => ({ type: 'share.downloaded', audience: 'owner' as const, userId: ownerOf.get(d.shareId) ?? null, data: { share_id: d.shareId, path: d.path, bytes: d.bytes } })),
+      .map((d) => ({ type: 'share.downloaded', audience: 'owner' as const, userId: ownerOf.get(d.shareId) ?? null, data: { share_id: d.shareId, url: `/f/${d.shareId}`, path: d.path, bytes: d.bytes } })),
   );
 }
 
@@ -102,7 +102,7 @@ export async function emitExpiredShares(db: Db, limit = 500): Promise<number> {
         type: 'share.expired',
         audience: 'owner' as const,
         userId: d.userId,
-        data: { share_id: d.id, note: d.note, expires_at: d.expiresAt!.toISOString() },
+        data: { share_id: d.id, url: `/f/${d.id}`, note: d.note, expires_at: d.expiresAt!.toISOString() },
       })),
     );
     return due.length;

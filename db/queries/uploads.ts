@@ -122,14 +122,14 @@ export async function publishGroup(
       // The event commits with the share it announces: a guest's upload is request.uploaded
       // (the owner did not create it), any other share.created.
       if (opts.requestId) {
-        await emitRequestUploaded(tx, { ownerId: group.userId, requestId: opts.requestId, shareId: group.id, name: group.receivedName, fileCount: items.length, bytes: total });
+        await emitRequestUploaded(tx, { ownerId: group.userId, requestId: opts.requestId, shareId: group.id, name: group.receivedName, fileCount: items.length, bytes: total, files: fileNames(items) });
       } else {
         await insertEvents(tx, [
           {
             type: 'share.created',
             audience: 'owner',
             userId: group.userId,
-            data: { share_id: group.id, note: group.note, file_count: items.length, bytes: total, expires_at: group.expiresAt?.toISOString() ?? null },
+            data: { share_id: group.id, url: `/f/${group.id}`, note: group.note, file_count: items.length, files: fileNames(items), bytes: total, expires_at: group.expiresAt?.toISOString() ?? null },
           },
         ]);
       }
@@ -140,6 +140,13 @@ export async function publishGroup(
     throw e;
   }
 }
+
+/**
+ * The files an event names, so a receiver needs no second call: the first 100 paths (a share
+ * holds up to 500; `file_count` says how many in all).
+ */
+export const EVENT_FILE_NAMES = 100;
+const fileNames = (items: { relativePath: string }[]) => items.slice(0, EVENT_FILE_NAMES).map((it) => it.relativePath);
 
 /** What a published share holds now: its files, bytes and which of `pathKeys` it already has. */
 export async function shareContents(db: Db, shareId: string, pathKeys: string[]): Promise<{ files: number; bytes: number; taken: string[] }> {

@@ -9,14 +9,14 @@ import type { Db } from '@/db/client';
  */
 export async function emitRequestUploaded(
   tx: Db,
-  e: { ownerId: string | null; requestId: string; shareId: string; name: string | null; fileCount: number; bytes: number },
+  e: { ownerId: string | null; requestId: string; shareId: string; name: string | null; fileCount: number; bytes: number; files: string[] },
 ): Promise<void> {
   await insertEvents(tx, [
     {
       type: 'request.uploaded',
       audience: 'owner',
       userId: e.ownerId,
-      data: { request_id: e.requestId, share_id: e.shareId, name: e.name, file_count: e.fileCount, bytes: e.bytes },
+      data: { request_id: e.requestId, share_id: e.shareId, url: `/f/${e.shareId}`, name: e.name, file_count: e.fileCount, files: e.files, bytes: e.bytes },
     },
   ]);
 }

@@ -1,4 +1,5 @@
 import 'server-only';
+import { deliveredData } from './payload';
 import { outboxSignal } from '@/db/queries/events';
 import { claimDueDeliveries, finishAttempt, type ClaimedDelivery } from '@/db/queries/webhooks';
 import { processState } from '../process-state';
@@ -121,7 +122,7 @@ async function claimForFreeSlots(rt: Runtime): Promise<void> {
 }
 
 async function deliverOne(rt: Runtime, d: ClaimedDelivery): Promise<void> {
-  const body = JSON.stringify({ type: d.type, timestamp: d.eventAt.toISOString(), data: d.data });
+  const body = JSON.stringify({ type: d.type, timestamp: d.eventAt.toISOString(), data: deliveredData(d.data, rt.env.publicUrl) });
   const r = await attemptDelivery({
     url: d.url,
     secret: d.secret,
