@@ -22,6 +22,14 @@ for (const [name, viewport, colorScheme] of [
     await expect(table.getByRole('row').filter({ hasText: 'user.created' }).filter({ hasText: member.username })).toHaveCount(1);
     await expect(table.getByRole('row').filter({ hasText: 'admin.login' }).first()).toBeVisible();
 
+    if (viewport.width < 640) {
+      // Stacked entries on a phone: short, and never wider than the screen.
+      const row = (await page.getByTestId('audit-row').first().boundingBox())!;
+      expect(row.height).toBeLessThan(160);
+      expect(row.x + row.width).toBeLessThanOrEqual(viewport.width);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+    }
+
     await page.getByLabel('Action').selectOption('user.created');
     await expect(table.getByRole('row').filter({ hasText: 'admin.login' })).toHaveCount(0);
     await expect(table.getByRole('row').filter({ hasText: member.username })).toHaveCount(1);

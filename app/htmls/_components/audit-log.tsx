@@ -132,25 +132,27 @@ export function AuditLog() {
       {entries.length === 0 ? (
         <p className="mt-3 text-sm text-muted">Nothing recorded{action || actor ? ' for this filter' : ' yet'}.</p>
       ) : (
-        <div className="mt-3 overflow-x-auto">
-          <table className="w-full text-left text-sm" aria-labelledby="audit-heading">
-            <thead className="text-xs text-muted">
-              <tr>
-                <th className="py-1 pr-3 font-medium">When</th>
-                <th className="py-1 pr-3 font-medium">Who</th>
-                <th className="py-1 pr-3 font-medium">What</th>
-                <th className="py-1 pr-3 font-medium">On</th>
+        <div className="mt-3 sm:overflow-x-auto">
+          {/* On a phone each entry is a stacked card (when and who, then what and on what), not a
+              700 px-tall table row; explicit roles keep it a table for assistive technology. */}
+          <table role="table" className="w-full text-left text-sm max-sm:block" aria-labelledby="audit-heading">
+            <thead role="rowgroup" className="text-xs text-muted max-sm:sr-only">
+              <tr role="row">
+                <th role="columnheader" className="py-1 pr-3 font-medium">When</th>
+                <th role="columnheader" className="py-1 pr-3 font-medium">Who</th>
+                <th role="columnheader" className="py-1 pr-3 font-medium">What</th>
+                <th role="columnheader" className="py-1 pr-3 font-medium">On</th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-zinc-200 dark:divide-zinc-800">
+            <tbody role="rowgroup" className="divide-y divide-zinc-200 dark:divide-zinc-800 max-sm:block">
               {entries.map((e) => (
-                <tr key={e.id}>
-                  <td className="py-1.5 pr-3 whitespace-nowrap">
+                <tr role="row" key={e.id} data-testid="audit-row" className="max-sm:flex max-sm:flex-wrap max-sm:gap-x-2 max-sm:py-2">
+                  <td role="cell" className="py-1.5 pr-3 whitespace-nowrap max-sm:p-0 max-sm:text-xs max-sm:text-muted">
                     <time dateTime={e.at}>{formatDate(e.at)}</time>
                   </td>
-                  <td className="py-1.5 pr-3">{e.actor}</td>
-                  <td className="py-1.5 pr-3">{e.action}</td>
-                  <td className="py-1.5 pr-3 break-all">{e.target}</td>
+                  <td role="cell" className="py-1.5 pr-3 max-sm:p-0 max-sm:text-xs max-sm:font-medium">{e.actor}</td>
+                  <td role="cell" className="py-1.5 pr-3 max-sm:w-full max-sm:p-0 max-sm:font-mono max-sm:text-xs">{e.action}</td>
+                  <td role="cell" className="py-1.5 pr-3 break-all max-sm:w-full max-sm:p-0">{e.target}</td>
                 </tr>
               ))}
             </tbody>
