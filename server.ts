@@ -71,6 +71,15 @@ function refuseApiPath(url: string): FastReply | null {
 
 export { parseEnv };
 
+/**
+ * A redirect that follows from the Referer alone (a root asset asked for by a project's page on
+ * the shared origin) may be kept by the browser, keyed by that Referer; every other redirect
+ * depends on settings that may change, so it is not kept.
+ */
+function redirectCaching(d: { byReferer?: true }): Record<string, string> {
+  return d.byReferer ? { 'Cache-Control': 'private, max-age=300', Vary: 'Referer' } : { 'Cache-Control': 'no-store' };
+}
+
 function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -175,7 +184,7 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
       );
     switch (decision.kind) {
       case 'redirect':
-        return writeNodeReply(res, { status: decision.status, headers: { Location: decision.location, 'Cache-Control': 'no-store' }, body: null }, method);
+        return writeNodeReply(res, { status: decision.status, headers: { Location: decision.location, ...redirectCaching(decision) }, body: null }, method);
       case 'not-found':
         // The hosted origin serves hosted sites and nothing else: no consoles, no API.
         return writeNodeReply(res, errorReply(notFound(), fastReq), method);

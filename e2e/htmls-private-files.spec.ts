@@ -25,6 +25,11 @@ test('the console leaves .git/, .env* and node_modules/ of a picked folder home,
     return (body.project.files as { path: string }[]).map((f) => f.path).sort();
   };
 
+  // The name check of a free name is no 404 in the console (it was, on every publish).
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
   await page.goto('/htmls');
   await page.getByLabel('Admin Token').fill(process.env.E2E_ADMIN_TOKEN!);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -41,6 +46,7 @@ test('the console leaves .git/, .env* and node_modules/ of a picked folder home,
   await page.getByRole('button', { name: 'Publish' }).click();
   await expect(page.getByTestId('site-link')).toBeVisible();
   expect(await files()).toEqual(['css/app.css', 'index.html']);
+  expect(errors.filter((t) => /404|Failed to load/.test(t))).toEqual([]);
 
   // Ticked: the same folder goes up whole, as a new version.
   await folder.setInputFiles(site);

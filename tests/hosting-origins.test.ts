@@ -96,7 +96,9 @@ describe('the hosted origin by default (a second listener)', () => {
     const js = await site('GET', '/assets/index-B1x.js?v=1', { headers: { Referer: page } });
     expect(js.status).toBe(302);
     expect(js.headers.get('location')).toBe(`/p/${vite}/assets/index-B1x.js?v=1`);
-    expect(js.headers.get('cache-control')).toBe('no-store');
+    // Kept by the browser for that Referer only: the same page's next view costs no round trip.
+    expect(js.headers.get('cache-control')).toBe('private, max-age=300');
+    expect(js.headers.get('vary')).toBe('Referer');
     const followed = await site('GET', '/icons.svg', { headers: { Referer: page }, redirect: 'follow' });
     expect([followed.status, followed.text]).toEqual([200, '<svg/>']);
     expect((await site('GET', '/', { headers: { Referer: page } })).headers.get('location')).toBe(`/p/${vite}/`);

@@ -57,11 +57,17 @@ export async function recordDownloads(db: Db, byShare: Map<string, number>, byIt
       sql`, `,
     );
     // A client's window row whose last response is older than the window is a finished
-    // download: closed, so this response starts a new one.
+    // download: closed, so this response starts a new one. So is a completed one that the client
+    // asks for from its first byte again (the same guest downloading it a second time, or a
+    // second play): that is a new download, not more ranges of the first.
+    const again = sql.join(
+      list.map((e) => sql`(${e.shareId}::text, ${e.key}::text, ${e.at.toISOString()}::timestamptz, ${e.covered.some(([from]) => from === 0)}::boolean)`),
+      sql`, `,
+    );
     await tx.execute(sql`UPDATE ${downloadActivity} a SET dl_key = NULL
-      FROM (VALUES ${keys}) AS v(group_id, dl_key, at)
+      FROM (VALUES ${again}) AS v(group_id, dl_key, at, from_start)
       WHERE a.group_id = v.group_id AND a.dl_key = v.dl_key AND v.dl_key LIKE 'c:%'
-        AND a.last_at < v.at - make_interval(mins => ${ACTIVITY_WINDOW_MINUTES})`);
+        AND (a.last_at < v.at - make_interval(mins => ${ACTIVITY_WINDOW_MINUTES}) OR (a.completed AND v.from_start))`);
     const values = sql.join(
       list.map(
         (e) =>

@@ -65,7 +65,8 @@ export type HostDecision =
   | { kind: 'app' }
   /** `site`: a project on an origin of its own, served at that origin's root. */
   | { kind: 'hosted'; sandbox: boolean; site?: string }
-  | { kind: 'redirect'; status: 302 | 307; location: string }
+  /** `byReferer`: the target depends only on the Referer (a root asset of a project's page): cacheable per Referer. */
+  | { kind: 'redirect'; status: 302 | 307; location: string; byReferer?: true }
   | { kind: 'not-found' };
 
 export interface HostRequest {
@@ -183,12 +184,13 @@ export function refererSite(req: HostRequest): string | null {
 /**
  * A path outside /p/ on a shared hosted origin. A build made for the root of an origin (an
  * untouched `vite build`: `/assets/index-….js`, `/icons.svg`) asks for it from one of its own
- * pages: it is sent into that project (302, never cached: it depends on the Referer). Without
+ * pages: it is sent into that project (302, kept by the browser per Referer for 5 minutes, so an
+ * untouched Vite page does not pay a round trip per asset on every view). Without
  * such a Referer the root leads home and anything else is 404: no project owns it.
  */
 function outsideSites(req: HostRequest, home: () => HostDecision): HostDecision {
   const from = (req.method === 'GET' || req.method === 'HEAD') && req.url.startsWith('/') ? refererSite(req) : null;
-  if (from) return { kind: 'redirect', status: 302, location: from + req.url };
+  if (from) return { kind: 'redirect', status: 302, location: from + req.url, byReferer: true };
   return req.url === '/' ? home() : { kind: 'not-found' };
 }
 

@@ -4,7 +4,11 @@ import { useEffect, useRef, useState } from 'react';
 import { DropZone } from '@/app/_components/drop-zone';
 import { CopyButton } from '@/app/_components/client-ui';
 import { Button, Card, ErrorText, Field, ProgressBar } from '@/app/_components/ui';
-import { callOperation } from '@/lib/client/api';
+import { api, callOperation } from '@/lib/client/api';
+import { endpointPath } from '@/lib/contract/endpoints';
+import { pageQueryString } from '@/lib/contract/list-types';
+import { LIST_MAX_LIMIT } from '@/lib/contract/lists';
+import type { ResponseOf } from '@/lib/contract/operations';
 import { filesFromDrop, filesFromList, isJunk, type PickedFile } from '@/lib/client/collect-files';
 import { describeError, formatBytes, formatEta, formatSpeed } from '@/lib/client/format';
 import { uploadSite, type SiteUploadResult } from '@/lib/client/hosted-upload';
@@ -226,10 +230,15 @@ function useProjectExists(slug: string, done: unknown): boolean {
   useEffect(() => {
     if (!/^[a-z0-9_-]{1,64}$/.test(settled)) return;
     let live = true;
-    callOperation('getProject', { params: { slug: settled } }).then(
-      () => live && setKnown({ slug: settled, exists: true }),
-      () => live && setKnown({ slug: settled, exists: false }),
-    );
+    // Searched in the list (200 either way) rather than asked for by name: a free name was a 404
+    // in the browser's console on every publish. Only when more than a page of projects contain
+    // the name is it asked for by name.
+    api<ResponseOf<'listProjects'>>(endpointPath('listProjects') + pageQueryString({ q: settled, limit: LIST_MAX_LIMIT }))
+      .then((r) => (r.projects.some((p) => p.slug === settled) ? true : r.next_cursor ? callOperation('getProject', { params: { slug: settled } }).then(() => true) : false))
+      .then(
+        (exists) => live && setKnown({ slug: settled, exists }),
+        () => live && setKnown({ slug: settled, exists: false }),
+      );
     return () => {
       live = false;
     };
