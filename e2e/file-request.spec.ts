@@ -41,17 +41,27 @@ test("a guest sends a folder through a file request, reloads mid-way, resumes, a
   await page.getByLabel('Message (optional)').fill('The whole trip');
   await page.getByTestId('request-folder').setInputFiles(dir);
   await expect(page.getByTestId('request-picked')).toContainText('3 files');
-  await page.getByRole('button', { name: 'Send' }).click();
+  // The chosen files are listed by name and size, each with its remove button.
+  const list = page.getByTestId('request-list');
+  await expect(list.getByTestId('request-file')).toHaveCount(3);
+  await expect(list.getByTestId('request-file').filter({ hasText: 'trip/big.bin' })).toContainText('60 MB');
+  await expect(list.getByRole('button', { name: 'Remove trip/notes/readme.txt' })).toBeVisible();
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(page.getByTestId('upload-progress')).toBeVisible();
   await expect.poll(() => gate.held.length, { timeout: 60_000 }).toBe(1);
 
   // A reload while bytes are in flight: the page asks first, then offers to continue.
   page.on('dialog', (d) => void d.accept());
   await page.reload();
+  // It names the files to choose again, and the name and message are still there.
   await expect(page.getByTestId('request-resume')).toContainText('3 files');
+  await expect(page.getByTestId('request-resume-files')).toContainText('trip/big.bin');
+  await expect(page.getByTestId('request-resume-files')).toContainText('trip/notes/readme.txt');
+  await expect(page.getByLabel('Your name (optional)')).toHaveValue('Dana');
+  await expect(page.getByLabel('Message (optional)')).toHaveValue('The whole trip');
   gate.allow = Infinity;
   await page.getByTestId('request-folder').setInputFiles(dir);
-  await page.getByRole('button', { name: 'Send (or continue)' }).click();
+  await page.getByRole('button', { name: 'Resume sending' }).click();
   await expect(page.getByTestId('request-done')).toContainText(`${username} received 3 files`, { timeout: 90_000 });
 
   // Four parts in all, each sent once: the reload resumed, it did not start over.
@@ -73,7 +83,7 @@ test("a guest sends a folder through a file request, reloads mid-way, resumes, a
   await context.close();
 });
 
-test('a file request page on a 390 px phone in dark mode: no sideways scroll, the limits and refusals in words', async ({ browser, request }) => {
+test('a file request page on a 390 px phone in dark mode: no sideways scroll, the real space left, wrong files flagged as they are picked and removed by keyboard, the server\'s reason shown', async ({ browser, request }) => {
   const admin = { Authorization: `Bearer ${process.env.E2E_ADMIN_TOKEN}` };
   const username = `reqp${Date.now().toString(36)}`;
   const password = 'member password';
@@ -84,14 +94,35 @@ test('a file request page on a 390 px phone in dark mode: no sideways scroll, th
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark', extraHTTPHeaders: ownClientAddress() });
   const page = await context.newPage();
   await page.goto(fileRequest.url);
-  await expect(page.getByTestId('request-limits')).toHaveText(/^Up to 1 file, 50 GB in all, PDF or video\.$/);
+  // No size limit of its own: the owner's 1 GB quota is the space left, not the service's 50 GB.
+  await expect(page.getByTestId('request-limits')).toHaveText(/^Up to 1 file, 1(\.0)? GB in all \(the space left\), PDF or video\.$/);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  const files = page.getByTestId('request-files');
+  await expect(files).toHaveAttribute('accept', '.pdf,video/*');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'htmls-request-phone-'));
   writeFileSync(path.join(dir, 'notes.txt'), 'not a pdf');
-  await page.getByTestId('request-files').setInputFiles(path.join(dir, 'notes.txt'));
+  // A PNG renamed .pdf: its name passes the page's check, its bytes do not pass the server's.
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+  writeFileSync(path.join(dir, 'scan.pdf'), png);
+  await files.setInputFiles(path.join(dir, 'notes.txt'));
+  const list = page.getByTestId('request-list');
+  await expect(list.getByTestId('request-file').filter({ hasText: 'notes.txt' }).getByTestId('request-file-refused')).toHaveText('Not a type this request takes (PDF or video).');
+  // A second pick adds to the list: two files where one is taken is said at once.
+  await files.setInputFiles(path.join(dir, 'scan.pdf'));
+  await expect(list.getByTestId('request-file')).toHaveCount(2);
+  await expect(page.getByTestId('request-list-refused')).toHaveText('This request takes at most 1 file; you chose 2. Remove 1.');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.getByLabel('Your name').fill('Sam');
-  await page.getByRole('button', { name: 'Send' }).click();
-  await expect(page.locator('form [role="alert"]')).toHaveText('notes.txt is not a type this request takes (PDF or video).');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page.locator('form [role="alert"]')).toHaveText('notes.txt: Not a type this request takes (PDF or video). Remove it to send the others.');
+  // Removed by keyboard: the refusals go with it.
+  await list.getByRole('button', { name: 'Remove notes.txt' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(list.getByTestId('request-file')).toHaveCount(1);
+  await expect(page.getByTestId('request-list-refused')).toHaveCount(0);
+  await expect(list.getByTestId('request-file-refused')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page.locator('form [role="alert"]')).toContainText('scan.pdf is really image/png');
   await context.close();
 });
 

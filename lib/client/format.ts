@@ -40,7 +40,8 @@ const SERVER: Record<ErrorCode, string | null> = {
   token_too_weak: null,
   webhook_url_not_allowed: null,
   size_mismatch: 'A file changed size while it was being sent. Share it again.',
-  type_not_allowed: 'This request does not take that type of file.',
+  // The server names the file and why ("is really image/png"): the generic sentence hid it.
+  type_not_allowed: null,
   unauthenticated: 'Your session has ended. Sign in again.',
   wrong_password: 'Wrong password.',
   forbidden: 'You are not allowed to do that.',

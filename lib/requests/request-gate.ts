@@ -1,5 +1,7 @@
 import 'server-only';
 import { findRequest, type RequestWithOwner } from '@/db/queries/requests';
+import { reservedBy } from '@/db/queries/uploads';
+import { findUserById } from '@/db/queries/users';
 import type { FileRequestRow } from '@/db/schema';
 import { requestUnlockCookie, unlockKey, verifyUnlock } from '../auth/unlock-cookie';
 import { requestIdSchema } from '../contract/requests';
@@ -24,6 +26,18 @@ export function effectiveLimits(env: Env, r: FileRequestRow): { maxFiles: number
     maxFiles: Math.min(r.maxFiles ?? MAX_SHARE_FILES, MAX_SHARE_FILES),
     maxBytes: Math.min(r.maxBytes === null ? MAX_SHARE_BYTES : Number(r.maxBytes), env.requestMaxBytes ?? MAX_SHARE_BYTES, MAX_SHARE_BYTES),
   };
+}
+
+/**
+ * What the request's owner can still receive: their quota less what is stored and what
+ * unfinished uploads hold (their own and their guests'), as the init's quota check counts it.
+ * The guest page shows the smaller of this and the request's own limit, never the quota itself.
+ */
+export async function ownerFreeBytes(rt: Runtime, userId: string): Promise<number> {
+  const owner = await findUserById(rt.db, userId);
+  if (!owner) return 0;
+  const held = await reservedBy(rt.db, userId);
+  return Math.max(0, Number(owner.quotaBytes) - Number(owner.usedBytes) - held.bytes);
 }
 
 /**

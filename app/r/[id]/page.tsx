@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { cookies } from 'next/headers';
 import { notFound } from 'next/navigation';
 import { requestUnlockCookie } from '@/lib/auth/unlock-cookie';
-import { effectiveLimits, guestRequest } from '@/lib/requests/request-gate';
+import { effectiveLimits, guestRequest, ownerFreeBytes } from '@/lib/requests/request-gate';
 import { assertMigrated, getRuntime } from '@/lib/runtime';
 import { RequestUpload, type GuestRequestView } from './_components/request-upload';
 
@@ -24,15 +24,20 @@ export default async function RequestPage({ params }: { params: Params }) {
   if (gate.state !== 'open') notFound();
   const { request: r, ownerName } = gate.found;
   const limits = effectiveLimits(rt.env, r);
+  // The real space left: a request without its own limit must not promise 50 GB to a guest
+  // when its owner has 2 GB free (the init refuses past the quota anyway).
+  const free = await ownerFreeBytes(rt, r.userId);
+  const byQuota = free < limits.maxBytes;
   const view: GuestRequestView = {
     id: r.id,
     note: r.note,
     ownerName,
     expiresAt: r.expiresAt ? r.expiresAt.toISOString() : null,
     maxFiles: limits.maxFiles,
-    maxBytes: limits.maxBytes,
+    maxBytes: Math.min(limits.maxBytes, free),
+    byQuota,
     limitedFiles: r.maxFiles !== null,
-    limitedBytes: r.maxBytes !== null || rt.env.requestMaxBytes !== undefined,
+    limitedBytes: r.maxBytes !== null || rt.env.requestMaxBytes !== undefined || byQuota,
     allowedTypes: r.allowedTypes,
     requireName: r.requireName,
     // The unlock cookie's Path keeps it off /api: the page hands its value to the upload's init.

@@ -7,8 +7,8 @@ import { UploadProgressView } from '@/app/files/_components/upload-progress';
 import { ApiError, api } from '@/lib/client/api';
 import { filesAndHandlesFromDrop, filesFromHandles, filesFromList, isJunk, type PickedFile } from '@/lib/client/collect-files';
 import { describeError, formatBytes } from '@/lib/client/format';
-import { formatBytesPair } from '@/lib/format-bytes';
 import { matchFiles } from '@/lib/client/match-files';
+import { acceptAttribute, fileRefusal, listRefusal, mergePicked, namesInWords, sendRefusal, typesInWords } from '@/lib/client/request-checks';
 import { forgetPendingUpload, listPendingUploads, markPartDone, savePendingUpload, type PendingUpload } from '@/lib/client/pending-uploads';
 import { blobSource, guestTransport } from '@/lib/client/share-upload';
 import { endpointPath } from '@/lib/contract/endpoints';
@@ -23,7 +23,9 @@ export interface GuestRequestView {
   ownerName: string;
   expiresAt: string | null;
   maxFiles: number;
+  /** The smaller of the request's limit and what its owner has free (byQuota: the latter). */
   maxBytes: number;
+  byQuota: boolean;
   limitedFiles: boolean;
   limitedBytes: boolean;
   allowedTypes: string[] | null;
@@ -31,46 +33,16 @@ export interface GuestRequestView {
   unlock: string | null;
 }
 
-/** "PDF or video", "JPG, PNG or PDF". */
-function typesInWords(types: string[]): string {
-  const words = types.map((t) => (t.endsWith('/*') ? t.slice(0, -2) : t.startsWith('.') ? t.slice(1).toUpperCase() : t));
-  return words.length === 1 ? words[0] : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
-}
-
 /** The request's limits in plain words: "Up to 10 files, 2.0 GB in all, PDF or video." */
-export function limitsInWords(r: Pick<GuestRequestView, 'maxFiles' | 'maxBytes' | 'limitedFiles' | 'limitedBytes' | 'allowedTypes'>): string {
-  const parts = [`up to ${r.maxFiles} ${r.maxFiles === 1 ? 'file' : 'files'}`, `${formatBytes(r.maxBytes)} in all`];
+export function limitsInWords(r: Pick<GuestRequestView, 'maxFiles' | 'maxBytes' | 'byQuota' | 'allowedTypes' | 'ownerName'>): string {
+  if (r.byQuota && r.maxBytes === 0) return `${r.ownerName} has no space left for files right now: tell them, so they can free some.`;
+  const parts = [`up to ${r.maxFiles} ${r.maxFiles === 1 ? 'file' : 'files'}`, `${formatBytes(r.maxBytes)} in all${r.byQuota ? ' (the space left)' : ''}`];
   if (r.allowedTypes) parts.push(typesInWords(r.allowedTypes));
   const s = parts.join(', ');
   return `${s[0].toUpperCase()}${s.slice(1)}.`;
 }
 
-const extensionOf = (name: string) => {
-  const base = name.slice(name.lastIndexOf('/') + 1).toLowerCase();
-  const dot = base.lastIndexOf('.');
-  return dot > 0 ? base.slice(dot) : '';
-};
-
-/** What the server will refuse, said before a byte is sent (the server checks again). */
-function checkPicked(r: GuestRequestView, files: PickedFile[]): string | null {
-  if (files.length === 0) return 'Choose at least one file.';
-  if (files.length > r.maxFiles) return `This request takes at most ${r.maxFiles} ${r.maxFiles === 1 ? 'file' : 'files'}; you chose ${files.length}.`;
-  const total = files.reduce((n, f) => n + f.file.size, 0);
-  if (total > r.maxBytes) {
-    const [max, got] = formatBytesPair(r.maxBytes, total);
-    return `This request takes at most ${max} in all; these files are ${got}.`;
-  }
-  if (r.allowedTypes) {
-    const allowed = r.allowedTypes;
-    const wrong = files.find((f) => {
-      const ext = extensionOf(f.path);
-      const type = f.file.type.toLowerCase();
-      return !allowed.some((a) => (a.startsWith('.') ? a === ext : a.endsWith('/*') ? type.startsWith(a.slice(0, -1)) : a === type));
-    });
-    if (wrong) return `${wrong.path} is not a type this request takes (${typesInWords(allowed)}).`;
-  }
-  return null;
-}
+const fieldsKey = (id: string) => `htmls-request-fields:${id}`;
 
 type Done = { files: number; bytes: number };
 
@@ -93,6 +65,31 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
   const [done, setDone] = useState<Done | null>(null);
   const control = useRef<AbortController | null>(null);
   const folderInput = useRef<HTMLInputElement>(null);
+  const fieldsLoaded = useRef(false);
+
+  // Name, e-mail and message outlive a reload (this tab only): a resumed upload needs them again.
+  useEffect(() => {
+    try {
+      const kept = JSON.parse(sessionStorage.getItem(fieldsKey(r.id)) ?? 'null') as { name?: string; email?: string; message?: string } | null;
+      if (kept) {
+        setName(kept.name ?? '');
+        setEmail(kept.email ?? '');
+        setMessage(kept.message ?? '');
+      }
+    } catch {
+      // Storage refused (private mode) or unreadable: the fields start blank.
+    }
+    fieldsLoaded.current = true;
+  }, [r.id]);
+
+  useEffect(() => {
+    if (!fieldsLoaded.current) return;
+    try {
+      sessionStorage.setItem(fieldsKey(r.id), JSON.stringify({ name, email, message }));
+    } catch {
+      // Not kept: nothing else depends on it.
+    }
+  }, [r.id, name, email, message]);
 
   useEffect(() => {
     void listPendingUploads().then((all) => setPending(all.find((u) => u.ownerId === owner && u.uploadToken) ?? null));
@@ -110,8 +107,14 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
 
   const choose = (files: PickedFile[], dropped: FileSystemHandle[] = []) => {
     setError(null);
-    setPicked(files.filter((f) => !isJunk(f.path)));
-    setHandles(dropped);
+    // Each pick adds to the list (Dropbox, Pingvin): a wrong file is removed, not everything picked again.
+    setPicked((list) => mergePicked(list, files.filter((f) => !isJunk(f.path))));
+    setHandles((list) => [...list, ...dropped]);
+  };
+
+  const remove = (path: string) => {
+    setError(null);
+    setPicked((list) => list.filter((f) => f.path !== path));
   };
 
   async function send(files: PickedFile[], resume: PendingUpload | null) {
@@ -169,6 +172,7 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
       if (record) await queue(() => forgetPendingUpload(record!.groupId));
       setPending(null);
       setPicked([]);
+      setHandles([]);
       setDone({ files: files.length, bytes: files.reduce((n, f) => n + f.file.size, 0) });
     } catch (e) {
       if (record && (isRetryable(e) || isCancel(e))) {
@@ -187,16 +191,18 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
     }
   }
 
+  /** The interrupted upload's files, when the list holds exactly them again: continue it instead of starting over. */
+  const resumeFiles = (() => {
+    if (!pending || picked.length !== pending.files.length) return null;
+    const m = matchFiles(pending.files, picked);
+    if (m.missing.length || m.changed.length) return null;
+    return pending.files.map((f) => ({ file: m.matched.get(f.clientPath)!, path: f.clientPath }));
+  })();
+
   function start() {
     if (r.requireName && !name.trim()) return setError('Enter your name: the person asking wants to know who sends.');
-    if (pending) {
-      // The same files as the interrupted upload: continue it instead of starting over.
-      const m = matchFiles(pending.files, picked);
-      if (m.missing.length === 0 && m.changed.length === 0 && picked.length === pending.files.length) {
-        return void send(pending.files.map((f) => ({ file: m.matched.get(f.clientPath)!, path: f.clientPath })), pending);
-      }
-    }
-    const refusal = checkPicked(r, picked);
+    if (pending && resumeFiles) return void send(resumeFiles, pending);
+    const refusal = sendRefusal(r, picked.map((f) => ({ path: f.path, size: f.file.size, type: f.file.type })));
     if (refusal) return setError(refusal);
     void send(picked, null);
   }
@@ -219,6 +225,7 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
   }
 
   const total = picked.reduce((n, f) => n + f.file.size, 0);
+  const tooMany = listRefusal(r, picked.map((f) => ({ size: f.file.size })));
   const title = r.note ? r.note.split('\n')[0].slice(0, 120) : `Send files to ${r.ownerName}`;
 
   return (
@@ -261,7 +268,10 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
               <div role="status" className="space-y-2 rounded-lg bg-amber-50 p-3 text-sm dark:bg-amber-950" data-testid="request-resume">
                 <p>
                   An upload from this browser was interrupted ({pending.files.length} {pending.files.length === 1 ? 'file' : 'files'},{' '}
-                  {formatBytes(pending.files.reduce((n, f) => n + f.size, 0))}). Choose the same files again to continue where it stopped.
+                  {formatBytes(pending.files.reduce((n, f) => n + f.size, 0))}). Choose the same files again to continue where it stopped:
+                </p>
+                <p className="break-words font-medium" data-testid="request-resume-files">
+                  {namesInWords(pending.files.map((f) => f.clientPath))}
                 </p>
                 <div className="flex flex-wrap gap-2">
                   {pending.handles?.length ? (
@@ -300,7 +310,7 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
               <div className="flex flex-wrap justify-center gap-2">
                 <label className="inline-flex cursor-pointer items-center rounded-md bg-white px-3 py-2 text-sm font-medium ring-1 ring-zinc-300 hover:bg-zinc-100 focus-within:ring-2 focus-within:ring-indigo-500 max-sm:min-h-11 dark:bg-zinc-900 dark:ring-zinc-700 dark:hover:bg-zinc-800">
                   Choose files
-                  <input type="file" multiple className="sr-only" data-testid="request-files" disabled={Boolean(progress)} onChange={(e) => choose(filesFromList(e.target.files))} />
+                  <input type="file" multiple accept={acceptAttribute(r.allowedTypes)} className="sr-only" data-testid="request-files" disabled={Boolean(progress)} onChange={(e) => choose(filesFromList(e.target.files))} />
                 </label>
                 <label className="inline-flex cursor-pointer items-center rounded-md bg-white px-3 py-2 text-sm font-medium ring-1 ring-zinc-300 hover:bg-zinc-100 focus-within:ring-2 focus-within:ring-indigo-500 max-sm:min-h-11 dark:bg-zinc-900 dark:ring-zinc-700 dark:hover:bg-zinc-800">
                   Choose a folder
@@ -319,9 +329,45 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
               </div>
             </DropZone>
             {picked.length ? (
-              <p className="text-sm" data-testid="request-picked">
-                {picked.length} {picked.length === 1 ? 'file' : 'files'}, {formatBytes(total)} chosen
-              </p>
+              <div className="space-y-2">
+                <p className="text-sm" data-testid="request-picked">
+                  {picked.length} {picked.length === 1 ? 'file' : 'files'}, {formatBytes(total)} chosen
+                </p>
+                <ul className="divide-y divide-zinc-200 rounded-md border border-zinc-200 text-sm dark:divide-zinc-800 dark:border-zinc-800" aria-label="Chosen files" data-testid="request-list">
+                  {picked.map((f) => {
+                    const why = fileRefusal(r, { path: f.path, size: f.file.size, type: f.file.type });
+                    return (
+                      <li key={f.path} className="flex items-start gap-2 px-3 py-2" data-testid="request-file">
+                        <div className="min-w-0 flex-1">
+                          <p className="break-all">
+                            {f.path} <span className="whitespace-nowrap text-subtle">· {formatBytes(f.file.size)}</span>
+                          </p>
+                          {why ? (
+                            <p className="text-red-700 dark:text-red-400" data-testid="request-file-refused">
+                              {why}
+                            </p>
+                          ) : null}
+                        </div>
+                        {progress ? null : (
+                          <button
+                            type="button"
+                            onClick={() => remove(f.path)}
+                            aria-label={`Remove ${f.path}`}
+                            className="shrink-0 rounded px-2 py-1 text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 focus-visible:outline focus-visible:outline-2 focus-visible:outline-indigo-500 max-sm:min-h-11 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-zinc-100"
+                          >
+                            Remove
+                          </button>
+                        )}
+                      </li>
+                    );
+                  })}
+                </ul>
+                {tooMany ? (
+                  <p className="text-sm text-red-700 dark:text-red-400" data-testid="request-list-refused">
+                    {tooMany}
+                  </p>
+                ) : null}
+              </div>
             ) : null}
             <ErrorText>{error}</ErrorText>
             {progress ? (
@@ -333,7 +379,7 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
               </>
             ) : (
               <Button type="submit" disabled={picked.length === 0} data-testid="request-send">
-                {pending ? 'Send (or continue)' : 'Send'}
+                {resumeFiles ? 'Resume sending' : 'Send'}
               </Button>
             )}
           </form>
