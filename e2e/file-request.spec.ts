@@ -95,7 +95,12 @@ test('a file request page on a 390 px phone in dark mode: no sideways scroll, th
   const page = await context.newPage();
   await page.goto(fileRequest.url);
   // No size limit of its own: the owner's 1 GB quota is the space left, not the service's 50 GB.
-  await expect(page.getByTestId('request-limits')).toHaveText(/^Up to 1 file, 1(\.0)? GB in all \(the space left\), PDF or video\.$/);
+  await expect(page.getByTestId('request-limits')).toHaveText('Up to 1 file, 1.0 GB in all (the space left), PDF or video.');
+  // What an unfinished upload holds is not free either: 100 MB held leaves 924 MB.
+  const held = await request.post(`/api/requests/${fileRequest.id}/upload`, { data: { name: 'Held', files: [{ clientPath: 'held.pdf', size: 100 * 1024 * 1024 }] } });
+  expect(held.status()).toBe(201);
+  await page.reload();
+  await expect(page.getByTestId('request-limits')).toHaveText('Up to 1 file, 924 MB in all (the space left), PDF or video.');
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   const files = page.getByTestId('request-files');
   await expect(files).toHaveAttribute('accept', '.pdf,video/*');
@@ -107,6 +112,7 @@ test('a file request page on a 390 px phone in dark mode: no sideways scroll, th
   await files.setInputFiles(path.join(dir, 'notes.txt'));
   const list = page.getByTestId('request-list');
   await expect(list.getByTestId('request-file').filter({ hasText: 'notes.txt' }).getByTestId('request-file-refused')).toHaveText('Not a type this request takes (PDF or video).');
+  await expect(page.getByTestId('request-picked')).toContainText('1 this request does not take');
   // A second pick adds to the list: two files where one is taken is said at once.
   await files.setInputFiles(path.join(dir, 'scan.pdf'));
   await expect(list.getByTestId('request-file')).toHaveCount(2);

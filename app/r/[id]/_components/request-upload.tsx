@@ -226,6 +226,7 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
 
   const total = picked.reduce((n, f) => n + f.file.size, 0);
   const tooMany = listRefusal(r, picked.map((f) => ({ size: f.file.size })));
+  const refused = picked.filter((f) => fileRefusal(r, { path: f.path, size: f.file.size, type: f.file.type })).length;
   const title = r.note ? r.note.split('\n')[0].slice(0, 120) : `Send files to ${r.ownerName}`;
 
   return (
@@ -330,14 +331,16 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
             </DropZone>
             {picked.length ? (
               <div className="space-y-2">
-                <p className="text-sm" data-testid="request-picked">
+                {/* Announced as it changes: a screen reader hears a refused pick without walking the list. */}
+                <p role="status" className="text-sm" data-testid="request-picked">
                   {picked.length} {picked.length === 1 ? 'file' : 'files'}, {formatBytes(total)} chosen
+                  {refused ? ` · ${refused} this request does not take (said below each)` : ''}
                 </p>
                 <ul className="divide-y divide-zinc-200 rounded-md border border-zinc-200 text-sm dark:divide-zinc-800 dark:border-zinc-800" aria-label="Chosen files" data-testid="request-list">
                   {picked.map((f) => {
                     const why = fileRefusal(r, { path: f.path, size: f.file.size, type: f.file.type });
                     return (
-                      <li key={f.path} className="flex items-start gap-2 px-3 py-2" data-testid="request-file">
+                      <li key={f.path} className="flex items-center gap-2 px-3 py-2" data-testid="request-file">
                         <div className="min-w-0 flex-1">
                           <p className="break-all">
                             {f.path} <span className="whitespace-nowrap text-subtle">· {formatBytes(f.file.size)}</span>
@@ -363,7 +366,7 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
                   })}
                 </ul>
                 {tooMany ? (
-                  <p className="text-sm text-red-700 dark:text-red-400" data-testid="request-list-refused">
+                  <p aria-live="polite" className="text-sm text-red-700 dark:text-red-400" data-testid="request-list-refused">
                     {tooMany}
                   </p>
                 ) : null}
