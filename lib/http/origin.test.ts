@@ -93,11 +93,11 @@ describe('decideHost', () => {
   it("a shared hosted origin sends a root path asked for by a project's page into that project; nothing else", () => {
     const e = env();
     const at = (url: string, referer?: string, method = 'GET', host = 'box.lan:3001') => decideHost(e, 3001, 'hosted', req(url, { host, ...(referer ? { referer } : {}) }, method));
-    expect(at('/assets/index-B1x.js', 'http://box.lan:3001/p/demo/')).toEqual({ kind: 'redirect', status: 302, location: '/p/demo/assets/index-B1x.js' });
-    expect(at('/icons.svg?v=2', 'http://box.lan:3001/p/demo/users/42?tab=1')).toEqual({ kind: 'redirect', status: 302, location: '/p/demo/icons.svg?v=2' });
-    expect(at('/', 'http://box.lan:3001/p/demo/about')).toEqual({ kind: 'redirect', status: 302, location: '/p/demo/' });
-    expect(at('/assets/a.js', 'http://box.lan:3001/p/demo@d3ploy/')).toEqual({ kind: 'redirect', status: 302, location: '/p/demo@d3ploy/assets/a.js' });
-    expect(at('/assets/a.js', 'http://box.lan:3001/p/demo')).toEqual({ kind: 'redirect', status: 302, location: '/p/demo/assets/a.js' });
+    expect(at('/assets/index-B1x.js', 'http://box.lan:3001/p/demo/')).toEqual({ kind: 'redirect', status: 302, location: '/p/demo/assets/index-B1x.js', byReferer: true });
+    expect(at('/icons.svg?v=2', 'http://box.lan:3001/p/demo/users/42?tab=1')).toEqual({ kind: 'redirect', status: 302, location: '/p/demo/icons.svg?v=2', byReferer: true });
+    expect(at('/', 'http://box.lan:3001/p/demo/about')).toEqual({ kind: 'redirect', status: 302, location: '/p/demo/', byReferer: true });
+    expect(at('/assets/a.js', 'http://box.lan:3001/p/demo@d3ploy/')).toEqual({ kind: 'redirect', status: 302, location: '/p/demo@d3ploy/assets/a.js', byReferer: true });
+    expect(at('/assets/a.js', 'http://box.lan:3001/p/demo')).toEqual({ kind: 'redirect', status: 302, location: '/p/demo/assets/a.js', byReferer: true });
     // No Referer, another origin's page, a page outside /p/, or a method that changes things: as before.
     expect(at('/assets/a.js')).toEqual({ kind: 'not-found' });
     expect(at('/')).toEqual({ kind: 'redirect', status: 302, location: 'http://box.lan:3000/' });
@@ -109,7 +109,7 @@ describe('decideHost', () => {
     expect(at('/api/x', 'http://box.lan:3001/p/demo/', 'POST')).toEqual({ kind: 'not-found' });
     // The same on a shared HOSTED_ORIGIN; the main origin's own paths are never touched.
     const o = env({ HOSTED_ORIGIN: 'https://u.example.com' });
-    expect(decideHost(o, null, 'main', req('/vite.svg', { host: 'u.example.com', referer: 'https://u.example.com/p/demo/' }))).toEqual({ kind: 'redirect', status: 302, location: '/p/demo/vite.svg' });
+    expect(decideHost(o, null, 'main', req('/vite.svg', { host: 'u.example.com', referer: 'https://u.example.com/p/demo/' }))).toEqual({ kind: 'redirect', status: 302, location: '/p/demo/vite.svg', byReferer: true });
     expect(decideHost(o, null, 'main', req('/vite.svg', { host: 'files.example.com', referer: 'https://u.example.com/p/demo/' }))).toEqual({ kind: 'app' });
     expect(decideHost(e, 3001, 'main', req('/vite.svg', { host: 'box.lan:3000', referer: 'http://box.lan:3000/p/demo/' }))).toEqual({ kind: 'app' });
   });
