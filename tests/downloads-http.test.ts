@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, useFileServer } from './support/file-server';
 import { useS3Storage } from './support/env';
-import { call } from './support/http';
+import { call, randomIp } from './support/http';
 import { createMember, type Member } from './support/members';
 import { DOWNLOAD_NAMES } from './support/download-names';
 import { uploadShare } from './support/shares';
@@ -246,7 +246,9 @@ describe('RFC 9110 range requests', () => {
     const names = Object.keys(files);
     const fetchBytes = (name: string, headers: Record<string, string>, stallMs: number) =>
       new Promise<Buffer>((resolve, reject) => {
-        http.get(`${base()}/f/${share.id}/${name}`, { headers, agent: false }, (res) => {
+        // Each reader a client of its own: this is about bytes under concurrency, not about one
+        // address's download slots (MAX_DOWNLOADS_PER_IP: tests/security-stalled-readers.test.ts).
+        http.get(`${base()}/f/${share.id}/${name}`, { headers: { 'X-Forwarded-For': randomIp(), ...headers }, agent: false }, (res) => {
           const chunks: Buffer[] = [];
           res.pause();
           setTimeout(() => res.resume(), stallMs);
