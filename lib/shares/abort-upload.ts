@@ -41,18 +41,8 @@ export async function discardGroup(rt: Runtime, groupId: string, opts: { onlyIfI
  * Janitor: uploads left pending past the TTL (24 h) are aborted and their reservation freed,
  * batch after batch until none is left (a batch that frees nothing ends the run).
  */
-export async function abortStaleUploads(rt: Runtime): Promise<number> {
-  let n = 0;
-  for (;;) {
-    const batch = await stalePendingGroups(rt.db, rt.env.pendingUploadTtlMs, 100);
-    let freed = 0;
-    // A few groups at once: each is a transaction, then its prefix's store calls.
-    await mapLimit(batch, 4, async (id) => {
-      if (await discardGroup(rt, id)) freed++;
-    });
-    n += freed;
-    if (batch.length < 100 || freed === 0) return n;
-  }
+export function abortStaleUploads(rt: Runtime): Promise<number> {
+  return discardInBatches(rt, (limit) => stalePendingGroups(rt.db, rt.env.pendingUploadTtlMs, limit));
 }
 
 /**
@@ -61,13 +51,19 @@ export async function abortStaleUploads(rt: Runtime): Promise<number> {
  * the request, the owner's quota or multi-part sessions for a day. One that started meanwhile
  * is kept (the delete re-checks it).
  */
-export async function abortIdleGuestUploads(rt: Runtime): Promise<number> {
+export function abortIdleGuestUploads(rt: Runtime): Promise<number> {
+  return discardInBatches(rt, (limit) => idleGuestGroups(rt.db, rt.env.guestIdleUploadMs, limit), { onlyIfIdle: true });
+}
+
+/** Discards the groups `next` names, 100 at a time, until a batch is short or frees nothing. */
+async function discardInBatches(rt: Runtime, next: (limit: number) => Promise<string[]>, opts?: { onlyIfIdle: true }): Promise<number> {
   let n = 0;
   for (;;) {
-    const batch = await idleGuestGroups(rt.db, rt.env.guestIdleUploadMs, 100);
+    const batch = await next(100);
     let freed = 0;
+    // A few groups at once: each is a transaction, then its prefix's store calls.
     await mapLimit(batch, 4, async (id) => {
-      if (await discardGroup(rt, id, { onlyIfIdle: true })) freed++;
+      if (await discardGroup(rt, id, opts)) freed++;
     });
     n += freed;
     if (batch.length < 100 || freed === 0) return n;
