@@ -1,11 +1,11 @@
 'use client';
 
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { PickedFile } from '@/lib/client/collect-files';
-import { forgetPendingUpload, markPartDone, savePendingUpload, type PendingUpload } from '@/lib/client/pending-uploads';
-import { blobSource, browserTransport } from '@/lib/client/share-upload';
-import { ApiError, callOperation } from '@/lib/client/api';
-import { runShareUpload } from '@/lib/upload-engine/engine';
+import type { PendingUpload } from '@/lib/client/pending-uploads';
+import { browserTransport } from '@/lib/client/share-upload';
+import { ApiError } from '@/lib/client/api';
+import { discardUpload, useBrowserUpload } from '@/lib/client/upload-runner';
 import { isCancel, isRetryable } from '@/lib/upload-engine/retry';
 import type { UploadOptions, UploadProgress } from '@/lib/upload-engine/types';
 import type { ShareDto } from '@/lib/shares/share-dto';
@@ -51,117 +51,67 @@ export interface UploadRunner {
 }
 
 /**
- * Runs one upload at a time on the engine, keeping its plan in IndexedDB until it completes
- * (so a reload, a crash or a closed tab can resume it), and warns before the page is left
- * while bytes are in flight.
+ * The console's upload runner (lib/client/upload-runner.ts, shared with the request page): one
+ * upload at a time, resumable after a reload, a crash or a closed tab, and kept with its files
+ * when paused or when the network gave out, so Continue needs no new pick.
  */
 export function useUploadRunner(ownerId: string | null, onGroupCreated: () => void = () => {}): UploadRunner {
-  const [progress, setProgress] = useState<UploadProgress | null>(null);
+  const upload = useBrowserUpload();
   const [groupId, setGroupId] = useState<string | null>(null);
   const [target, setTarget] = useState<string | null>(null);
   const [resuming, setResuming] = useState(false);
   const [paused, setPaused] = useState<PausedUpload | null>(null);
-  const controller = useRef<AbortController | null>(null);
   const discardOnStop = useRef(false);
-  const active = progress !== null;
 
-  useEffect(() => {
-    if (!active) return;
-    const warn = (e: BeforeUnloadEvent) => {
-      e.preventDefault();
-      e.returnValue = '';
-    };
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [active]);
-
-  async function run(
+  function run(
     files: PickedFile[],
     opts: { share?: NewShare; shareId?: string; resumeGroupId?: string; handles?: FileSystemHandle[]; record?: PendingUpload },
   ): Promise<ShareDto> {
-    const c = new AbortController();
-    controller.current = c;
     discardOnStop.current = false;
     // Resumed (here or from the list): it is no longer the paused one.
     setPaused((p) => (p && p.groupId === opts.resumeGroupId ? null : p));
-    let last = { loaded: 0, total: 0 };
-    let record = opts.record;
     // An addition resumed from this browser's record continues as the addition it was.
-    const shareId = opts.shareId ?? record?.addsTo;
+    const shareId = opts.shareId ?? opts.record?.addsTo;
     setTarget(shareId ?? null);
     setResuming(Boolean(opts.resumeGroupId));
-    setProgress({ stage: 'preparing', loaded: 0, total: files.reduce((n, f) => n + f.file.size, 0), speed: 0, eta: Infinity, files: [] });
-    // One IndexedDB write at a time: parts finishing together must not lose each other's mark.
-    let saving = Promise.resolve();
-    const queue = (fn: () => Promise<void>) => (saving = saving.then(fn, fn));
-    let group = opts.resumeGroupId ?? '';
-    try {
-      const share = await runShareUpload(
-        browserTransport,
-        files.map((f) => blobSource(f.file, f.path)),
+    return upload
+      .run(
         {
-          ...opts.share,
-          shareId,
+          files,
+          transport: browserTransport,
+          ownerId,
+          engine: { ...opts.share, shareId },
           resumeGroupId: opts.resumeGroupId,
-          signal: c.signal,
-          abortOnCancel: false,
-          onProgress: (p) => {
-            last = { loaded: p.loaded, total: p.total };
-            setProgress({ ...p, files: [...p.files] });
-          },
-          onPlan: async (plan) => {
-            group = plan.groupId;
+          record: opts.record,
+          handles: opts.handles,
+          onPlan: (plan) => {
             setGroupId(plan.groupId);
             if (!opts.resumeGroupId) onGroupCreated();
-            const byPath = new Map(files.map((f) => [f.path, f.file]));
-            // A resumed upload this browser knows is in IndexedDB already, with the parts marked since.
-            if (opts.resumeGroupId && record) return;
-            record ??= {
-              groupId: plan.groupId,
-              ownerId,
-              createdAt: new Date().toISOString(),
-              note: opts.share?.note ?? '',
-              files: plan.files.map((f) => ({ clientPath: f.clientPath, size: byPath.get(f.clientPath)?.size ?? 0, lastModified: byPath.get(f.clientPath)?.lastModified ?? 0 })),
-              partsDone: [],
-              totalParts: plan.totalParts,
-              handles: opts.handles?.length ? opts.handles : undefined,
-              addsTo: shareId,
-            };
-            const saved = record;
-            await queue(() => savePendingUpload(saved));
           },
-          onPartStored: (f, n) => void queue(() => markPartDone(group, `${f.uploadId}:${n}`)),
-          onAbandoned: (g) => void queue(() => forgetPendingUpload(g)),
         },
-      );
-      // The group this upload ran as: for an addition, not the share it answers.
-      await queue(() => forgetPendingUpload(group || share.id));
-      return share;
-    } catch (e) {
-      if (isCancel(e) && !discardOnStop.current) {
-        // Kept with its files: Continue picks up from the store's part list without a new pick.
-        if (group) setPaused({ groupId: group, files, record, ...last, shareId });
-        throw new ApiError(0, 'paused', 'Paused: the parts sent so far are kept.');
-      }
-      // The network or the server gave out after every retry: the engine kept the group, and
-      // Continue can try again with the same files.
-      if (group && isRetryable(e)) setPaused({ groupId: group, files, record, ...last, failed: true, shareId });
-      if (isCancel(e) && group) {
-        await callOperation('abortUpload', { body: { groupId: group } }).catch(() => {});
-        await queue(() => forgetPendingUpload(group));
-      }
-      throw e;
-    } finally {
-      await saving;
-      controller.current = null;
-      setProgress(null);
-      setGroupId(null);
-      setTarget(null);
-    }
+        async (outcome) => {
+          if (outcome.ok) return outcome.share;
+          const { error: e, groupId: group, record, loaded, total } = outcome;
+          if (isCancel(e) && !discardOnStop.current) {
+            // Kept with its files: Continue picks up from the store's part list without a new pick.
+            if (group) setPaused({ groupId: group, files, record, loaded, total, shareId });
+            throw new ApiError(0, 'paused', 'Paused: the parts sent so far are kept.');
+          }
+          // The network or the server gave out after every retry: the engine kept the group, and
+          // Continue can try again with the same files.
+          if (group && isRetryable(e)) setPaused({ groupId: group, files, record, loaded, total, failed: true, shareId });
+          if (isCancel(e) && group) await discardUpload(group);
+          throw e;
+        },
+      )
+      .finally(() => {
+        setGroupId(null);
+        setTarget(null);
+      });
   }
 
   return {
-    progress,
+    progress: upload.progress,
     groupId,
     target,
     start: (files, share, handles) => run(files, { share, handles }),
@@ -170,9 +120,9 @@ export function useUploadRunner(ownerId: string | null, onGroupCreated: () => vo
     resuming,
     cancel: () => {
       discardOnStop.current = true;
-      controller.current?.abort();
+      upload.stop();
     },
-    pause: () => controller.current?.abort(),
+    pause: () => upload.stop(),
     paused,
     continuePaused: () => {
       if (!paused) return Promise.reject(new ApiError(-1, 'not_paused', 'Nothing is paused.'));
@@ -181,8 +131,7 @@ export function useUploadRunner(ownerId: string | null, onGroupCreated: () => vo
     discardPaused: async () => {
       if (!paused) return;
       setPaused(null);
-      await callOperation('abortUpload', { body: { groupId: paused.groupId } }).catch(() => {});
-      await forgetPendingUpload(paused.groupId);
+      await discardUpload(paused.groupId);
     },
   };
 }

@@ -9,13 +9,12 @@ import { filesAndHandlesFromDrop, filesFromHandles, filesFromList, isJunk, type 
 import { describeError, formatBytes } from '@/lib/client/format';
 import { matchFiles } from '@/lib/client/match-files';
 import { acceptAttribute, fileRefusal, listRefusal, mergePicked, namesInWords, sendRefusal, typesInWords } from '@/lib/client/request-checks';
-import { forgetPendingUpload, listPendingUploads, markPartDone, savePendingUpload, type PendingUpload } from '@/lib/client/pending-uploads';
-import { blobSource, guestTransport } from '@/lib/client/share-upload';
+import { forgetPendingUpload, listPendingUploads, type PendingUpload } from '@/lib/client/pending-uploads';
+import { guestTransport } from '@/lib/client/share-upload';
+import { discardUpload, useBrowserUpload } from '@/lib/client/upload-runner';
 import { endpointPath } from '@/lib/contract/endpoints';
 import type { ResponseOf } from '@/lib/contract/operations';
-import { runShareUpload } from '@/lib/upload-engine/engine';
 import { isCancel, isRetryable } from '@/lib/upload-engine/retry';
-import type { UploadProgress } from '@/lib/upload-engine/types';
 
 export interface GuestRequestView {
   id: string;
@@ -60,10 +59,10 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
   const [picked, setPicked] = useState<PickedFile[]>([]);
   const [handles, setHandles] = useState<FileSystemHandle[]>([]);
   const [pending, setPending] = useState<PendingUpload | null>(null);
-  const [progress, setProgress] = useState<UploadProgress | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<Done | null>(null);
-  const control = useRef<AbortController | null>(null);
+  const upload = useBrowserUpload();
+  const progress = upload.progress;
   const folderInput = useRef<HTMLInputElement>(null);
   const fieldsLoaded = useRef(false);
 
@@ -95,16 +94,6 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
     void listPendingUploads().then((all) => setPending(all.find((u) => u.ownerId === owner && u.uploadToken) ?? null));
   }, [owner]);
 
-  useEffect(() => {
-    if (!progress) return;
-    const warn = (e: BeforeUnloadEvent) => {
-      e.preventDefault();
-      e.returnValue = '';
-    };
-    window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
-  }, [progress]);
-
   const choose = (files: PickedFile[], dropped: FileSystemHandle[] = []) => {
     setError(null);
     // Each pick adds to the list (Dropbox, Pingvin): a wrong file is removed, not everything picked again.
@@ -119,22 +108,14 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
 
   async function send(files: PickedFile[], resume: PendingUpload | null) {
     setError(null);
-    const c = new AbortController();
-    control.current = c;
     let token = resume?.uploadToken;
-    let record = resume;
-    let saving = Promise.resolve();
-    const queue = (fn: () => Promise<void>) => (saving = saving.then(fn, fn));
-    setProgress({ stage: 'preparing', loaded: 0, total: files.reduce((n, f) => n + f.file.size, 0), speed: 0, eta: Infinity, files: [] });
-    try {
-      await runShareUpload(
-        guestTransport(() => token),
-        files.map((f) => blobSource(f.file, f.path)),
-        {
+    await upload.run(
+      {
+        files,
+        transport: guestTransport(() => token),
+        ownerId: owner,
+        engine: {
           guest: true,
-          signal: c.signal,
-          abortOnCancel: false,
-          resumeGroupId: resume?.groupId,
           init: async (list, signal) => {
             const res = await api<ResponseOf<'requestUpload'>>(endpointPath('requestUpload', { id: r.id }), {
               method: 'POST',
@@ -144,51 +125,35 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
             token = res.uploadToken;
             return res;
           },
-          onProgress: (p) => setProgress({ ...p, files: [...p.files] }),
-          onPlan: async (plan) => {
-            if (record) return;
-            const byPath = new Map(files.map((f) => [f.path, f.file]));
-            record = {
-              groupId: plan.groupId,
-              ownerId: owner,
-              createdAt: new Date().toISOString(),
-              note: '',
-              files: plan.files.map((f) => ({ clientPath: f.clientPath, size: byPath.get(f.clientPath)?.size ?? 0, lastModified: byPath.get(f.clientPath)?.lastModified ?? 0 })),
-              partsDone: [],
-              totalParts: plan.totalParts,
-              handles: handles.length ? handles : undefined,
-              uploadToken: token,
-            };
-            const saved = record;
-            await queue(() => savePendingUpload(saved));
-          },
-          onPartStored: (f, n) => void queue(() => (record ? markPartDone(record.groupId, `${f.uploadId}:${n}`) : Promise.resolve())),
-          onAbandoned: (g) => void queue(() => forgetPendingUpload(g)),
         },
-      ).catch((e: unknown) => {
+        resumeGroupId: resume?.groupId,
+        record: resume,
+        handles,
+        uploadToken: () => token,
+      },
+      async (outcome) => {
         // Delivered by an attempt whose answer was lost (lib/upload-engine/engine.ts): sent.
-        if (!(e instanceof ApiError && e.code === 'already_completed')) throw e;
-      });
-      if (record) await queue(() => forgetPendingUpload(record!.groupId));
-      setPending(null);
-      setPicked([]);
-      setHandles([]);
-      setDone({ files: files.length, bytes: files.reduce((n, f) => n + f.file.size, 0) });
-    } catch (e) {
-      if (record && (isRetryable(e) || isCancel(e))) {
-        setPending(record);
-        setError(isCancel(e) ? 'Paused. Choose Continue to send the rest.' : `${describeError(e)} Choose Continue to try again: what arrived is kept.`);
-      } else {
-        // Refused (a limit, a closed request, a spent token): nothing is kept to resume.
-        if (record) await queue(() => forgetPendingUpload(record!.groupId));
-        setPending(null);
-        setError(e instanceof ApiError && e.status === 401 && resume ? 'That upload can no longer be continued. Send the files again.' : describeError(e));
-      }
-    } finally {
-      await saving;
-      control.current = null;
-      setProgress(null);
-    }
+        const delivered = !outcome.ok && outcome.error instanceof ApiError && outcome.error.code === 'already_completed';
+        if (outcome.ok || delivered) {
+          if (delivered && outcome.groupId) await forgetPendingUpload(outcome.groupId);
+          setPending(null);
+          setPicked([]);
+          setHandles([]);
+          setDone({ files: files.length, bytes: files.reduce((n, f) => n + f.file.size, 0) });
+          return;
+        }
+        const { error: e, record } = outcome;
+        if (record && (isRetryable(e) || isCancel(e))) {
+          setPending(record);
+          setError(isCancel(e) ? 'Paused. Choose Continue to send the rest.' : `${describeError(e)} Choose Continue to try again: what arrived is kept.`);
+        } else {
+          // Refused (a limit, a closed request, a spent token): nothing is kept to resume.
+          if (record) await forgetPendingUpload(record.groupId);
+          setPending(null);
+          setError(e instanceof ApiError && e.status === 401 && resume ? 'That upload can no longer be continued. Send the files again.' : describeError(e));
+        }
+      },
+    );
   }
 
   /** The interrupted upload's files, when the list holds exactly them again: continue it instead of starting over. */
@@ -220,8 +185,7 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
     if (!pending) return;
     const p = pending;
     setPending(null);
-    await api(endpointPath('abortUpload'), { method: 'POST', body: { groupId: p.groupId }, token: p.uploadToken }).catch(() => {});
-    await forgetPendingUpload(p.groupId);
+    await discardUpload(p.groupId, p.uploadToken);
   }
 
   const total = picked.reduce((n, f) => n + f.file.size, 0);
@@ -376,7 +340,7 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
             {progress ? (
               <>
                 <UploadProgressView progress={progress} />
-                <Button type="button" variant="secondary" onClick={() => control.current?.abort()}>
+                <Button type="button" variant="secondary" onClick={() => upload.stop()}>
                   Pause
                 </Button>
               </>
