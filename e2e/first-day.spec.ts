@@ -1,8 +1,17 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { startServer } from '../tests/support/server';
+import { freshServiceEnv } from '../tests/support/services';
+import { TestSmtp } from '../tests/support/smtp';
+import { WebhookReceiver } from '../tests/support/webhook-receiver';
 import { ownClientAddress } from './support/client-address';
+import { useConsoleSession } from './support/console-session';
+import { createMember, createShare, seedAgainst } from './support/seed';
 
 /**
  * Issue 27, Build 4: what the issue's reporter did on a first day, end to end in Chromium, so
@@ -141,8 +150,11 @@ test('first day: an untouched Vite build published from the console runs by its 
   expect(download.suggestedFilename()).toBe('photo.jpg');
   expect(readFileSync((await download.path())!).equals(readFileSync(path.join(MEDIA, 'photo.jpg')))).toBe(true);
 
-  // The second attempt, from the page as it was: refused, and the guest is told why.
-  await guest.getByRole('link', { name: 'Download notes.txt' }).click();
+  // The page follows the download at once (issue 41, item 9): no Download button is left.
+  await expect(guest.getByTestId('download-limit')).toContainText('can no longer be downloaded');
+  await expect(guest.getByRole('button', { name: 'Download notes.txt: no downloads are left' })).toBeDisabled();
+  // A second attempt by a file's address (a tab opened before, a bookmark): refused, and the guest is told why.
+  expect((await guest.goto(`${link}/notes.txt?download=1`))!.status()).toBe(410);
   await expect(guest.getByRole('heading', { name: 'Download limit reached' })).toBeVisible();
   await guest.goto(link);
   await expect(guest.getByTestId('download-limit')).toContainText('can no longer be downloaded');
@@ -213,4 +225,80 @@ test('first day: an untouched React Router build published on the default setup 
   await expect(site.getByTestId('route')).toHaveText('User 7');
   expect(failed).toEqual([]);
   await admin.close();
+});
+
+test('first day: one aria2c -x 8 download of a limit-1 share is one row in its Activity, one share.downloaded at the webhook and one line in the mail', async ({ browser }) => {
+  test.setTimeout(180_000);
+  // A real SMTP server and a webhook receiver of the test's, and a server of its own that mails
+  // and posts to them (the suite's server has no SMTP_URL; a receiver on 127.0.0.1 needs
+  // WEBHOOK_ALLOW_PRIVATE).
+  const smtp = await new TestSmtp().start();
+  const receiver = await new WebhookReceiver().start();
+  const server = await startServer({ ...(await freshServiceEnv()), SMTP_URL: smtp.url, WEBHOOK_ALLOW_PRIVATE: 'true' });
+  seedAgainst(server.url);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'htmls-first-day-aria2c-'));
+  try {
+    const member = await createMember();
+    const call = async (method: string, url: string, body?: unknown) => {
+      const r = await fetch(`${server.url}${url}`, {
+        method,
+        headers: { Authorization: `Bearer ${member.token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...ownClientAddress() },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      expect(r.ok, `${method} ${url}: ${r.status}`).toBe(true);
+      return r.status === 204 ? null : r.json();
+    };
+    // The member's address, confirmed by the link mailed to it (mail goes only to confirmed addresses).
+    const address = `${member.username}@example.test`;
+    await call('PATCH', '/api/auth/profile', { email: address });
+    const confirmation = await smtp.waitFor((m) => m.to.includes(address) && /^Confirm your e-mail/.test(m.subject));
+    const token = decodeURIComponent(/\/confirm-email\?token=([A-Za-z0-9_%-]+)/.exec(confirmation.text)![1]);
+    await call('POST', '/api/auth/email/confirm', { token });
+    const { webhook } = await call('POST', '/api/webhooks', { url: receiver.url, events: ['share.downloaded'] });
+
+    const data = randomBytes(5_000_000);
+    const share = await createShare(member.token, { 'big.bin': data }, { note: 'aria2c', max_downloads: 1 });
+    // Eight connections on 1 MiB pieces: several ranges of one item, under one download ticket.
+    await promisify(execFile)('aria2c', ['-q', '-x', '8', '-s', '8', '-k', '1M', '--header', `X-Forwarded-For: ${ownClientAddress()['X-Forwarded-For']}`, '-d', dir, '-o', 'big.bin', `${server.url}/f/${share.id}/big.bin`]);
+    expect(readFileSync(path.join(dir, 'big.bin')).equals(data)).toBe(true);
+
+    // The share's Activity, as its owner sees it: one download, completed, all its bytes.
+    const context = await browser.newContext({ extraHTTPHeaders: ownClientAddress(), baseURL: server.url });
+    await useConsoleSession(context, member, server.url);
+    const page = await context.newPage();
+    const chart = page.getByTestId('downloads-chart');
+    // Written off the byte path a second later: read again until the completed row is there.
+    await expect(async () => {
+      await page.goto('/files');
+      await page.locator('summary', { hasText: 'Activity' }).first().click();
+      await expect(chart).toHaveAttribute('aria-label', /: 1 in all, 1 completed$/, { timeout: 2000 });
+    }).toPass({ timeout: 30_000 });
+    const list = page.getByRole('list', { name: 'Downloads, newest first' });
+    await expect(list.getByRole('listitem')).toHaveCount(1);
+    await expect(list.getByText('Completed')).toHaveCount(1);
+    await expect(list.getByText('Partial')).toHaveCount(0);
+    await expect(page.locator('[data-testid^="share-"]').filter({ hasText: 'aria2c' }).getByTestId('downloads')).toHaveText('1 download of 1 allowed');
+
+    // One event: the row was made complete, and its event queued, in one transaction, so by now
+    // the webhook's delivery log holds every share.downloaded there will be — and mail is made
+    // from the same events, so one event is one mail line.
+    const event = await receiver.waitFor((r) => r.json.type === 'share.downloaded' && r.json.data.share_id === share.id);
+    expect(event.json.data).toMatchObject({ share_id: share.id, path: 'big.bin', bytes: data.length });
+    const { deliveries } = await call('GET', `/api/webhooks/${webhook.id}/deliveries`);
+    expect(deliveries.map((d: { type: string }) => d.type)).toEqual(['share.downloaded']);
+    expect(receiver.received.filter((r) => r.json.type === 'share.downloaded')).toHaveLength(1);
+
+    const mail = await smtp.waitFor((m) => m.to.includes(address) && /^Your share was downloaded/.test(m.subject));
+    expect(mail.subject).toBe('Your share was downloaded');
+    const lines = mail.text.split(/\r?\n/).filter((l) => l.startsWith('• '));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('big.bin');
+    expect(smtp.mails.filter((m) => /^Your share was downloaded/.test(m.subject))).toHaveLength(1);
+    await context.close();
+  } finally {
+    seedAgainst(undefined);
+    await server.stop();
+    await receiver.stop();
+    await smtp.stop();
+  }
 });
