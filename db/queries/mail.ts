@@ -55,7 +55,7 @@ export async function shareTitles(db: Db, ids: string[]): Promise<Map<string, st
   if (ids.length === 0) return new Map();
   const rows = await db.select({ id: shareGroups.id, note: shareGroups.note }).from(shareGroups).where(inArray(shareGroups.id, ids));
   const files = await db
-    .select({ id: shareItems.groupId, count: sql<number>`count(*)::int`, first: sql<string | null>`min(${shareItems.relativePath})` })
+    .select({ id: shareItems.groupId, count: sql<number>`count(*)::int`, first: sql<string | null>`min(${shareItems.relativePath} collate "C")` })
     .from(shareItems)
     .where(inArray(shareItems.groupId, ids))
     .groupBy(shareItems.groupId);
@@ -86,7 +86,7 @@ export async function receivedUpload(db: Db, shareId: string, limit: number): Pr
     .select({ path: shareItems.relativePath, size: shareItems.size })
     .from(shareItems)
     .where(eq(shareItems.groupId, shareId))
-    .orderBy(shareItems.relativePath)
+    .orderBy(sql`${shareItems.relativePath} collate "C"`)
     .limit(limit);
   const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(shareItems).where(eq(shareItems.groupId, shareId));
   return { ...group, files: files.map((f) => ({ path: f.path, size: Number(f.size) })), fileCount: Number(count?.n ?? 0) };
