@@ -116,7 +116,7 @@ describe('CLI messages, for a person', () => {
   it('shares: a pending upload shows as pending (not "offline … 0 files"), an expired share as expired', () => {
     const now = Date.parse('2026-01-01T00:00:00Z');
     const base: ShareDto = {
-      id: 'abc', note: '', status: 'offline', upload_state: 'pending', expires_at: null, has_password: false, user_id: 'u', username: 'u',
+      id: 'abc', note: '', title: 'Shared files', status: 'offline', upload_state: 'pending', expires_at: null, has_password: false, user_id: 'u', username: 'u',
       file_count: 0, total_bytes: 5 * 1024 ** 2, download_count: 0, max_downloads: null, created_at: '2026-01-01T00:00:00Z', url: '/f/abc', received: null, items: [],
     };
     const pending = shareLine({ ...base }, 'http://h', now);

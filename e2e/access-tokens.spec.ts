@@ -29,13 +29,34 @@ test('a member makes a token in /files → Access tokens, uploads with it by one
   const { share } = await put.json();
   expect(await (await request.get(`${share.items[0].url}`)).text()).toBe('hello from a token');
 
-  // The ShareX config carries a new shares:write token of its own.
-  const download = page.waitForEvent('download');
+  // The ShareX config carries a new shares:write token of its own: the dialog says so and asks
+  // how long it lives (issue 41, item 11).
   await page.getByRole('button', { name: 'Download ShareX config' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Download ShareX config' });
+  await expect(dialog).toContainText('Anyone who has the file can upload as you until the token expires or you revoke it');
+  const expiry = dialog.getByLabel('Token expires');
+  await expect(expiry).toHaveValue('90');
+  await expiry.selectOption({ label: 'Never' });
+  await expect(dialog.getByTestId('sharex-never')).toContainText('never expires');
+  await expiry.selectOption({ label: '30 days' });
+  await expect(dialog.getByTestId('sharex-never')).toHaveCount(0);
+  const download = page.waitForEvent('download');
+  await dialog.getByRole('button', { name: 'Download' }).click();
   const sxcu = JSON.parse(await (await (await download).createReadStream()).toArray().then((c) => Buffer.concat(c).toString()));
   expect(sxcu).toMatchObject({ RequestMethod: 'POST', Body: 'MultipartFormData', FileFormName: 'file' });
   expect(sxcu.Headers.Authorization).toMatch(/^Bearer htmls_pat_/);
   await expect(page.getByTestId('token-ShareX')).toContainText('shares:write');
+  await expect(dialog).toBeHidden();
+  // The token expires in 30 days, as chosen.
+  await expect(page.getByTestId('token-ShareX')).toContainText('expires');
+  const tokens = await page.evaluate(async () => {
+    const account = JSON.parse(localStorage.getItem('htmls-console-accounts') ?? '{}').member;
+    return (await (await fetch('/api/tokens', { headers: { 'X-Htmls-Account': account } })).json()).tokens;
+  });
+  const sharexToken = tokens.find((t: { name: string }) => t.name === 'ShareX');
+  const days = (Date.parse(sharexToken.expires_at) - Date.now()) / 86400_000;
+  expect(days).toBeGreaterThan(29.9);
+  expect(days).toBeLessThan(30.1);
 
   await page.getByRole('button', { name: 'Revoke laptop' }).click();
   await page.getByRole('button', { name: 'Revoke token' }).click();

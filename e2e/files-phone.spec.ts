@@ -13,12 +13,15 @@ test.use({ extraHTTPHeaders: ownClientAddress() });
  */
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
-/** Every visible control in the shown panel and the tab bar is at least 44 × 44 px. */
+/**
+ * Every visible control in the shown panel and the tab bar is at least 44 × 44 px. A checkbox's
+ * target is its label (a tap on it toggles the box): the label is measured, not the box.
+ */
 async function smallTargets(page: Page): Promise<string[]> {
   const { checked, small } = await page.evaluate(() => {
     const small: string[] = [];
     let checked = 0;
-    const controls = document.querySelectorAll<HTMLElement>('[role="tabpanel"] button, [role="tabpanel"] input:not(.sr-only), [role="tabpanel"] select, [role="tabpanel"] label:has(> input.sr-only), [role="tab"]');
+    const controls = document.querySelectorAll<HTMLElement>('[role="tabpanel"] button, [role="tabpanel"] input:not(.sr-only):not([type="checkbox"]), [role="tabpanel"] select, [role="tabpanel"] label:has(> input.sr-only), [role="tabpanel"] label:has(> input[type="checkbox"]), [role="tab"]');
     for (const el of controls) {
       const r = el.getBoundingClientRect();
       if (r.width === 0 && r.height === 0) continue; // not shown (another tab, a closed dialog)

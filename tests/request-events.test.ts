@@ -80,3 +80,36 @@ it('a guest upload through a request: a signed request.uploaded with who sent wh
   const log = await call('GET', `/api/webhooks/${hookId}/deliveries`, { token: owner.token });
   expect(log.json.deliveries.map((d: { type: string }) => d.type)).toEqual(['request.uploaded']);
 });
+
+it("the owner's mail names the files a guest sent, with their sizes, and carries the guest's message, escaped in HTML (issue 41, item 3)", async () => {
+  const request = (await call('POST', '/api/requests', { token: owner.token, body: { note: 'Holiday photos' } })).json.request;
+  const files: Record<string, Buffer> = { 'beach.jpg': Buffer.alloc(3000, 1), 'day 2/sunset.jpg': Buffer.alloc(1500, 2), 'notes.txt': Buffer.from('hello') };
+  const message = 'Here they are!\nThe <script>alert(1)</script> & "rest" follow.';
+  const init = await call('POST', `/api/requests/${request.id}/upload`, {
+    body: { name: 'Sam Rivera', email: 'sam@example.test', message, files: Object.entries(files).map(([clientPath, b]) => ({ clientPath, size: b.length })) },
+  });
+  expect(init.status, init.text).toBe(201);
+  const done: { uploadId: string; storageKey: string; parts: { partNumber: number; etag?: string }[] }[] = [];
+  for (const f of init.json.files as InitFile[]) {
+    const part = await putPart(init.json.uploadToken, { groupId: init.json.groupId, uploadId: f.uploadId, storageKey: f.storageKey, partNumber: 1 }, files[f.relativePath], init.json.mode);
+    expect(part.status).toBe(200);
+    done.push({ uploadId: f.uploadId, storageKey: f.storageKey, parts: [{ partNumber: 1, etag: part.etag }] });
+  }
+  const complete = await call('POST', '/api/shares/upload/complete', { token: init.json.uploadToken, body: { groupId: init.json.groupId, files: done } });
+  expect(complete.status, complete.text).toBe(200);
+
+  const got = await smtp.waitFor((m) => m.to.includes(EMAIL) && m.subject === 'You received 3 files through your file request');
+  // Lines end in CRLF on the wire.
+  const mail = { ...got, text: got.text.replace(/\r\n/g, '\n'), html: got.html.replace(/\r\n/g, '\n') };
+  expect(mail.text).toContain('“Sam Rivera” (sam@example.test) uploaded 3 files (4.4 KB) through your file request “Holiday photos”:');
+  expect(mail.text).toContain('• “beach.jpg” (2.9 KB)');
+  expect(mail.text).toContain('• “day 2/sunset.jpg” (1.5 KB)');
+  expect(mail.text).toContain('• “notes.txt” (5 B)');
+  expect(mail.text).toContain('“Sam Rivera” wrote:\n> Here they are!\n> The <script>alert(1)</script> & "rest" follow.');
+  // The same in the HTML part, as text: the message's markup is escaped, never markup.
+  for (const name of ['beach.jpg', 'day 2/sunset.jpg', 'notes.txt', 'sam@example.test']) expect(mail.html).toContain(name);
+  expect(mail.html).toContain('Here they are!\nThe &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;rest&quot; follow.');
+  expect(mail.html).not.toContain('<script>');
+  // Still nothing a guest wrote in the subject.
+  expect(mail.subject).not.toMatch(/Sam|Holiday|beach/);
+});

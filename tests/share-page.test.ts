@@ -36,6 +36,9 @@ describe('GET /f/:id — the guest page', () => {
     expect(html.includes('PREVIEW-BYTES'), 'PREVIEW-BYTES').toBe(false);
     // A share without a note is titled by its files (issue 41, item 11), never "Shared files".
     expect(html).toMatch(/<h1[^>]*>note-000\.txt and 499 more<\/h1>/);
+    // And so is its browser tab.
+    expect(html).toContain('<title>note-000.txt and 499 more · htmls</title>');
+    expect(html).not.toContain('<title>Shared files');
     expect(html.includes('Download all (500 files, 31 MB)'), 'Download all (500 files, 31 MB)').toBe(true);
     expect(html.includes(`/f/${id}/?zip&amp;folder=folder-00`), `/f/${id}/?zip&amp;folder=folder-00`).toBe(true);
     // Every item is listed (in the page's data), the first page of rows is rendered.

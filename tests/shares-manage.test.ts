@@ -80,6 +80,25 @@ describe('GET/PATCH/DELETE /api/shares', () => {
   });
 });
 
+describe('GET /api/shares — a share is titled by its note, else by its files (issue 41, item 11)', () => {
+  it('"report.pdf", "report.pdf and 2 more", the note\'s first line; the same in the list, the share and what a change answers', async () => {
+    const m = await createMember();
+    const one = (await uploadShare(m.token, { 'docs/report.pdf': Buffer.from('r') })).share;
+    // The first file in code-point order, whatever order they were sent in.
+    const many = (await uploadShare(m.token, { 'b.txt': Buffer.from('b'), 'Zeta.txt': Buffer.from('z'), 'a.txt': Buffer.from('a') })).share;
+    const noted = (await uploadShare(m.token, { 'x.bin': Buffer.from('x') }, { note: 'Quarterly numbers\nsecond line' })).share;
+    expect(one.title).toBe('report.pdf');
+    expect(many.title).toBe('Zeta.txt and 2 more');
+    expect(noted.title).toBe('Quarterly numbers');
+    const list = await call('GET', '/api/shares', { token: m.token });
+    const titles = Object.fromEntries(list.json.shares.map((s: { id: string; title: string }) => [s.id, s.title]));
+    expect(titles).toEqual({ [one.id]: 'report.pdf', [many.id]: 'Zeta.txt and 2 more', [noted.id]: 'Quarterly numbers' });
+    expect((await call('GET', `/api/shares/${many.id}`, { token: m.token })).json.share.title).toBe('Zeta.txt and 2 more');
+    // Clearing the note names it by its files again.
+    expect((await call('PATCH', `/api/shares/${noted.id}`, { token: m.token, body: { note: '' } })).json.share.title).toBe('x.bin');
+  });
+});
+
 describe('account deletion with shares', () => {
   it('removes the shares, their objects, pending uploads and sessions', async () => {
     const m = await registerMember();

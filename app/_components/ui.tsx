@@ -95,11 +95,27 @@ export function FormActions({ onCancel }: { onCancel: () => void }) {
   );
 }
 
+/**
+ * The one checkbox of both consoles (issue 41, item 11): the native input, so it is keyboard
+ * operable (Tab, Space) and announced as what it is, coloured with accent-color. Its label is
+ * the touch target: 44 px tall on phones (CHECKBOX_LABEL).
+ */
+export function Checkbox({ className = '', ...props }: Omit<InputHTMLAttributes<HTMLInputElement>, 'type'>) {
+  return (
+    <input
+      type="checkbox"
+      className={`size-5 shrink-0 cursor-pointer accent-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 disabled:cursor-not-allowed dark:accent-indigo-500 ${className}`}
+      {...props}
+    />
+  );
+}
+export const CHECKBOX_LABEL = 'flex cursor-pointer items-center gap-2 max-sm:min-h-11';
+
 /** A labelled checkbox on one line. */
 export function CheckboxField({ checked, onChange, children }: { checked: boolean; onChange: (checked: boolean) => void; children: ReactNode }) {
   return (
-    <label className="flex items-center gap-2 text-sm">
-      <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
+    <label className={`${CHECKBOX_LABEL} text-sm`}>
+      <Checkbox checked={checked} onChange={(e) => onChange(e.target.checked)} />
       {children}
     </label>
   );

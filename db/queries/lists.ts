@@ -70,6 +70,8 @@ export interface ShareSummaryRow {
   group: ShareGroupRow;
   username: string | null;
   fileCount: number;
+  /** Its first file in code-point order (lib/share-title.ts names a share by it), null while it holds none. */
+  firstPath: string | null;
   at: string;
 }
 
@@ -84,6 +86,7 @@ export async function pageShares(db: Db, owner: ShareOwner, p: PageQuery, reques
       group: shareGroups,
       username: users.username,
       fileCount: sql<number>`(select count(*) from ${shareItems} where ${shareItems.groupId} = ${shareGroups.id})::int`,
+      firstPath: sql<string | null>`(select min(${shareItems.relativePath} collate "C") from ${shareItems} where ${shareItems.groupId} = ${shareGroups.id})`,
       at: sql<string>`${shareGroups.createdAt}::text`,
     })
     .from(shareGroups)

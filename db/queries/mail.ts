@@ -2,7 +2,7 @@ import 'server-only';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { shareTitle } from '@/lib/share-title';
-import { events, mailDigests, shareGroups, shareItems, users, type UserRow } from '../schema';
+import { events, fileRequests, mailDigests, shareGroups, shareItems, users, type UserRow } from '../schema';
 
 export interface MailEvent {
   id: string;
@@ -55,12 +55,41 @@ export async function shareTitles(db: Db, ids: string[]): Promise<Map<string, st
   if (ids.length === 0) return new Map();
   const rows = await db.select({ id: shareGroups.id, note: shareGroups.note }).from(shareGroups).where(inArray(shareGroups.id, ids));
   const files = await db
-    .select({ id: shareItems.groupId, count: sql<number>`count(*)::int`, first: sql<string | null>`min(${shareItems.relativePath})` })
+    .select({ id: shareItems.groupId, count: sql<number>`count(*)::int`, first: sql<string | null>`min(${shareItems.relativePath} collate "C")` })
     .from(shareItems)
     .where(inArray(shareItems.groupId, ids))
     .groupBy(shareItems.groupId);
   const byId = new Map(files.map((f) => [f.id, f]));
   return new Map(rows.map((r) => [r.id, shareTitle(r.note, byId.get(r.id)?.first, Number(byId.get(r.id)?.count ?? 0))]));
+}
+
+/** What the owner's mail about a guest's upload says: who sent it, their message, the request, and the files. */
+export interface ReceivedUpload {
+  name: string | null;
+  email: string | null;
+  message: string | null;
+  requestNote: string | null;
+  /** The first `limit` files in path order, with their stored sizes. */
+  files: { path: string; size: number }[];
+  fileCount: number;
+}
+
+/** null when the share is gone (deleted before the mail went out). */
+export async function receivedUpload(db: Db, shareId: string, limit: number): Promise<ReceivedUpload | null> {
+  const [group] = await db
+    .select({ name: shareGroups.receivedName, email: shareGroups.receivedEmail, message: shareGroups.receivedMessage, requestNote: fileRequests.note })
+    .from(shareGroups)
+    .leftJoin(fileRequests, eq(fileRequests.id, shareGroups.requestId))
+    .where(eq(shareGroups.id, shareId));
+  if (!group) return null;
+  const files = await db
+    .select({ path: shareItems.relativePath, size: shareItems.size })
+    .from(shareItems)
+    .where(eq(shareItems.groupId, shareId))
+    .orderBy(sql`${shareItems.relativePath} collate "C"`)
+    .limit(limit);
+  const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(shareItems).where(eq(shareItems.groupId, shareId));
+  return { ...group, files: files.map((f) => ({ path: f.path, size: Number(f.size) })), fileCount: Number(count?.n ?? 0) };
 }
 
 export async function lastDigestAt(db: Db, shareId: string): Promise<Date | null> {

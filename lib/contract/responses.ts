@@ -70,6 +70,9 @@ export const shareItemSchema = z.object({
 export const shareSchema = z.object({
   id: z.string(),
   note: z.string(),
+  title: z
+    .string()
+    .describe('What a person calls the share: the first line of its note, else its files by name ("report.pdf", "report.pdf and 3 more", the first in path order); "Shared files" while it holds none'),
   status: z.enum(['online', 'offline']),
   upload_state: z.enum(['pending', 'complete']),
   expires_at: time.nullable(),

@@ -6,6 +6,7 @@ import {
   lastDigestAt,
   markDigestSent,
   postponeMailEvents,
+  receivedUpload,
   shareTitles,
   usersByIds,
   type MailEvent,
@@ -16,7 +17,7 @@ import type { UserRow } from '@/db/schema';
 import { sha256Hex } from '../auth/crypto';
 import { processState } from '../process-state';
 import { getServerSecret, type Runtime } from '../runtime';
-import { downloadsMail, expiringMail, uploadMail, type MailBody } from './mail-body';
+import { downloadsMail, expiringMail, UPLOAD_MAIL_FILES, uploadMail, type MailBody, type UploadMailData } from './mail-body';
 import { unsubscribeQuery } from './unsubscribe';
 
 /**
@@ -89,6 +90,20 @@ export async function sendMail(rt: Runtime, to: string, body: MailBody, headers:
 
 export const serviceUrl = baseUrl;
 
+/**
+ * A guest's upload as its mail tells it: the share as it is now (files with sizes, the sender's
+ * e-mail and message, which no event payload carries), else — the share deleted meanwhile —
+ * what the event named.
+ */
+async function uploadMailData(rt: Runtime, shareId: string, data: Record<string, unknown>): Promise<UploadMailData> {
+  const name = typeof data.name === 'string' ? data.name : null;
+  const bytes = Number(data.bytes ?? 0);
+  const upload = shareId ? await receivedUpload(rt.db, shareId, UPLOAD_MAIL_FILES) : null;
+  if (upload) return { ...upload, name: upload.name ?? name, bytes };
+  const files = Array.isArray(data.files) ? data.files.filter((f): f is string => typeof f === 'string') : [];
+  return { name, email: null, message: null, requestNote: null, files: files.map((path) => ({ path, size: null })), fileCount: Number(data.file_count ?? files.length), bytes };
+}
+
 /** One batch of due mail events; the number claimed. */
 export async function mailDue(rt: Runtime): Promise<number> {
   const smtpUrl = rt.env.mail.smtpUrl;
@@ -146,7 +161,8 @@ export async function mailDue(rt: Runtime): Promise<number> {
         await send(owner, kind, (links) => downloadsMail({ id: shareId, title }, downloads, links));
       } else if (kind === 'uploads') {
         if (!(await withinBudget(owner, group))) continue;
-        await send(owner, kind, (links) => uploadMail(first.data as { name: string | null; file_count: number; bytes: number }, links));
+        const upload = await uploadMailData(rt, shareId, first.data);
+        await send(owner, kind, (links) => uploadMail(upload, links));
       } else {
         if (!(await withinBudget(owner, group))) continue;
         await send(owner, kind, (links) => expiringMail({ id: shareId, title, expiresAt: new Date(String(first.data.expires_at)) }, links));

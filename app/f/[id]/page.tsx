@@ -1,15 +1,32 @@
 import type { Metadata } from 'next';
 import { cookies } from 'next/headers';
+import { cache } from 'react';
 import { notFound } from 'next/navigation';
 import { previewKind } from '@/lib/http/mime';
 import { assertMigrated, getRuntime } from '@/lib/runtime';
 import { guestAccess } from '@/lib/shares/access';
 import { limitedPreviewable } from '@/lib/shares/serve-preview';
+import { shareTitle } from '@/lib/share-title';
 import { ShareView, type ViewShare } from './_components/share-view';
 
-export const metadata: Metadata = { title: 'Shared files', referrer: 'no-referrer', robots: { index: false } };
-
 type Params = Promise<{ id: string }>;
+
+/** The share as this request's guest may see it: read once for the page and its <title>. */
+const openShare = cache(async (id: string) => {
+  const rt = await getRuntime();
+  await assertMigrated(rt);
+  const jar = await cookies();
+  return guestAccess(rt, id, jar.toString());
+});
+
+/** The tab says what the page's heading says: the share's note, else its files (lib/share-title.ts). */
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const { id } = await params;
+  const access = await openShare(id);
+  const open = access.state === 'open' || access.state === 'exhausted';
+  const title = open ? shareTitle(access.share.group.note, access.share.items.map((it) => it.relativePath).sort()[0], access.share.items.length) : 'Shared files';
+  return { title, referrer: 'no-referrer', robots: { index: false } };
+}
 
 /**
  * The guest page of a share. The 404/410/401 cases never reach here: server.ts (the one
@@ -22,10 +39,7 @@ type Params = Promise<{ id: string }>;
  */
 export default async function SharePage({ params }: { params: Params }) {
   const { id } = await params;
-  const rt = await getRuntime();
-  await assertMigrated(rt);
-  const jar = await cookies();
-  const access = await guestAccess(rt, id, jar.toString());
+  const access = await openShare(id);
   // server.ts's gate (gateSharePage) has answered 404, 410 and 401 with their own pages before
   // this renders; a share that changed state in between is simply not found. A share out of
   // downloads renders and says so.

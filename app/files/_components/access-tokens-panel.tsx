@@ -1,8 +1,8 @@
 'use client';
 
 import { useCallback, useEffect, useState } from 'react';
-import { ConfirmDialog, CopyButton } from '@/app/_components/client-ui';
-import { Button, Card, ErrorText, Field } from '@/app/_components/ui';
+import { ConfirmDialog, CopyButton, Dialog } from '@/app/_components/client-ui';
+import { Button, Card, Checkbox, CHECKBOX_LABEL, ErrorText, Field } from '@/app/_components/ui';
 import { api, callOperation } from '@/lib/client/api';
 import { describeError, formatDate } from '@/lib/client/format';
 import { sharexConfig, sharexFileName, snippets } from '@/lib/client/integrations';
@@ -28,6 +28,7 @@ export function AccessTokensPanel({ admin }: { admin: boolean }) {
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<Scope[]>(['shares:write']);
   const [days, setDays] = useState(90);
+  const [sharex, setSharex] = useState<{ days: number } | null>(null);
   const [secret, setSecret] = useState<{ name: string; value: string } | null>(null);
   const [revoking, setRevoking] = useState<Token | null>(null);
   const [error, setError] = useState('');
@@ -64,10 +65,14 @@ export function AccessTokensPanel({ admin }: { admin: boolean }) {
     }
   }
 
-  /** A new shares:write token, bound into a .sxcu file ShareX imports as is. */
-  async function downloadSharex() {
+  /**
+   * A new shares:write token, bound into a .sxcu file ShareX imports as is. The dialog says so
+   * and asks how long it lives: a file that uploads as you should not do so for ever unasked.
+   */
+  async function downloadSharex(expiryDays: number) {
     try {
-      const made = await create({ name: 'ShareX', scopes: ['shares:write'], expires_at: null });
+      const made = await create({ name: 'ShareX', scopes: ['shares:write'], expires_at: expiryOf(expiryDays) });
+      setSharex(null);
       const blob = new Blob([JSON.stringify(sharexConfig(origin, made.secret), null, 2)], { type: 'application/json' });
       const a = document.createElement('a');
       a.href = URL.createObjectURL(blob);
@@ -75,6 +80,7 @@ export function AccessTokensPanel({ admin }: { admin: boolean }) {
       a.click();
       URL.revokeObjectURL(a.href);
     } catch (err) {
+      setSharex(null);
       setError(describeError(err));
     }
   }
@@ -93,9 +99,9 @@ export function AccessTokensPanel({ admin }: { admin: boolean }) {
         <fieldset className="space-y-1">
           <legend className="mb-1 text-sm font-medium">Scopes</legend>
           {offered.map((s) => (
-            // 44 px boxes on phones (touch targets), like every control of the console there.
-            <label key={s} className="flex items-center gap-2 text-sm">
-              <input type="checkbox" className="shrink-0 max-sm:h-11 max-sm:w-11" checked={scopes.includes(s)} onChange={(e) => toggle(s, e.target.checked)} />
+            // 44 px tall labels on phones (touch targets), like every control of the console there.
+            <label key={s} className={`${CHECKBOX_LABEL} text-sm`}>
+              <Checkbox checked={scopes.includes(s)} onChange={(e) => toggle(s, e.target.checked)} />
               <span>
                 <code>{s}</code> — {SCOPE_DESCRIPTIONS[s]}
               </span>
@@ -104,20 +110,14 @@ export function AccessTokensPanel({ admin }: { admin: boolean }) {
         </fieldset>
         <label className="block text-sm">
           <span className="mb-1 block font-medium">Expires</span>
-          <select value={days} onChange={(e) => setDays(Number(e.target.value))} className="rounded-md border border-zinc-300 bg-white px-3 py-2 max-sm:min-h-11 dark:border-zinc-700 dark:bg-zinc-900">
-            {EXPIRIES.map((x) => (
-              <option key={x.days} value={x.days}>
-                {x.label}
-              </option>
-            ))}
-          </select>
+          <ExpirySelect value={days} onChange={setDays} />
         </label>
         <ErrorText>{error}</ErrorText>
         <div className="flex flex-wrap gap-2">
           <Button type="submit" disabled={scopes.length === 0}>
             Create token
           </Button>
-          <Button type="button" variant="secondary" onClick={downloadSharex}>
+          <Button type="button" variant="secondary" onClick={() => setSharex({ days: 90 })}>
             Download ShareX config
           </Button>
         </div>
@@ -171,6 +171,31 @@ export function AccessTokensPanel({ admin }: { admin: boolean }) {
           ))}
         </div>
       </details>
+      <Dialog open={sharex !== null} onClose={() => setSharex(null)} title="Download ShareX config">
+        <div className="space-y-3 text-sm">
+          <p className="text-subtle">
+            The file holds a new access token, <strong>ShareX</strong>, that creates shares as you (<code>shares:write</code>). Anyone who has the file can upload
+            as you until the token expires or you revoke it here.
+          </p>
+          <label className="block">
+            <span className="mb-1 block font-medium">Token expires</span>
+            <ExpirySelect value={sharex?.days ?? 90} onChange={(d) => setSharex({ days: d })} />
+          </label>
+          {sharex?.days === 0 ? (
+            <p className="text-amber-800 dark:text-amber-300" data-testid="sharex-never">
+              This token never expires: revoke it under Access tokens when you stop using ShareX.
+            </p>
+          ) : null}
+          <div className="flex justify-end gap-2">
+            <Button type="button" variant="secondary" onClick={() => setSharex(null)}>
+              Cancel
+            </Button>
+            <Button type="button" onClick={() => sharex && downloadSharex(sharex.days)}>
+              Download
+            </Button>
+          </div>
+        </div>
+      </Dialog>
       <ConfirmDialog
         open={revoking !== null}
         title={`Revoke ${revoking?.name ?? ''}?`}
@@ -188,5 +213,17 @@ export function AccessTokensPanel({ admin }: { admin: boolean }) {
         onClose={() => setRevoking(null)}
       />
     </Card>
+  );
+}
+
+function ExpirySelect({ value, onChange }: { value: number; onChange: (days: number) => void }) {
+  return (
+    <select value={value} onChange={(e) => onChange(Number(e.target.value))} className="rounded-md border border-zinc-300 bg-white px-3 py-2 max-sm:min-h-11 dark:border-zinc-700 dark:bg-zinc-900">
+      {EXPIRIES.map((x) => (
+        <option key={x.days} value={x.days}>
+          {x.label}
+        </option>
+      ))}
+    </select>
   );
 }

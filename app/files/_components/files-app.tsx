@@ -28,29 +28,45 @@ const TABS: (MobileTab & { id: Tab })[] = [
   { id: 'requests', label: 'Requests', icon: <RequestsIcon /> },
   { id: 'settings', label: 'Settings', icon: <SettingsIcon /> },
 ];
-const isTab = (s: string): s is Tab => TABS.some((t) => t.id === s);
+
+/**
+ * Where in /files one is, as the URL's fragment says it (issue 41, item 11): `/files#requests`,
+ * `#tokens`, `#settings`… — a section or tab can be bookmarked and linked, and Back and Forward
+ * go through the ones visited. Both layouts read the one place: a wide screen's section and a
+ * phone's tab follow from it (`#upload`, the default, has no fragment).
+ */
+type Place = View | Tab;
+const PLACES: readonly Place[] = ['upload', 'shares', 'requests', 'profile', 'tokens', 'users', 'settings'];
+const isPlace = (s: string): s is Place => (PLACES as readonly string[]).includes(s);
+const tabOf = (p: Place): Tab => (p === 'profile' || p === 'tokens' || p === 'users' ? 'settings' : p);
+const viewOf = (p: Place, hasProfile: boolean): View => (p === 'upload' ? 'shares' : p === 'settings' ? (hasProfile ? 'profile' : 'tokens') : p);
+const placeInUrl = (): Place => {
+  const hash = window.location.hash.slice(1);
+  return isPlace(hash) ? hash : 'upload';
+};
 
 export function FilesApp() {
   // undefined while this console checks its session with the server (the page itself is the
   // same for everyone: a cookie alone does not say who signed in here — lib/client/console-session.ts).
   const [session, setSession] = useState<FilesSession | null | undefined>(undefined);
-  const [view, setView] = useState<View>('shares');
-  const [tab, setTab] = useState<Tab>('upload');
+  const [place, setPlace] = useState<Place>('upload');
   const narrow = useMediaQuery(NARROW);
   const idBase = useId();
   const shares = useShares(session != null, session?.user?.id ?? null);
 
-  // /files#shares and #settings open that tab (a reload keeps it); a share-sheet launch
-  // (?shared=) always opens Upload, where the files are.
+  // The fragment opens its place (a reload and a bookmark keep it), and Back and Forward move
+  // between places; a share-sheet launch (?shared=) always opens Upload, where the files are.
   useEffect(() => {
-    const hash = window.location.hash.slice(1);
-    if (isTab(hash) && !new URLSearchParams(window.location.search).has('shared')) setTab(hash);
+    if (!new URLSearchParams(window.location.search).has('shared')) setPlace(placeInUrl());
+    const follow = () => setPlace(placeInUrl());
+    window.addEventListener('popstate', follow);
+    return () => window.removeEventListener('popstate', follow);
   }, []);
-  function selectTab(id: string) {
-    if (!isTab(id)) return;
-    setTab(id);
+  function go(id: string) {
+    if (!isPlace(id) || id === place) return;
+    setPlace(id);
     const { pathname, search } = window.location;
-    window.history.replaceState(window.history.state, '', id === 'upload' ? `${pathname}${search}` : `${pathname}${search}#${id}`);
+    window.history.pushState(window.history.state, '', id === 'upload' ? `${pathname}${search}` : `${pathname}${search}#${id}`);
   }
 
   const refresh = useCallback(async () => {
@@ -71,8 +87,8 @@ export function FilesApp() {
   async function logout() {
     await callOperation('logout').catch(() => {});
     setSession(null);
-    setView('shares');
-    setTab('upload');
+    setPlace('upload');
+    window.history.replaceState(window.history.state, '', window.location.pathname);
   }
 
   if (session === undefined) return <main aria-busy="true" className="min-h-dvh" />;
@@ -86,6 +102,10 @@ export function FilesApp() {
     { id: 'tokens' as const, label: 'Access tokens' },
     ...(session.role === 'admin' ? [{ id: 'users' as const, label: 'Users' }] : []),
   ];
+  // A section this account does not have (#users for a member) shows Shares.
+  const wanted = viewOf(place, user !== null);
+  const view: View = views.some((v) => v.id === wanted) ? wanted : 'shares';
+  const tab = tabOf(place);
 
   // Wide screens: today's header, section links and one view. Phones (below 640 px): the same
   // components on three tabs above a bottom tab bar; CSS picks what is seen, so the server's
@@ -121,7 +141,7 @@ export function FilesApp() {
           {views.map((v) => (
             <button
               key={v.id}
-              onClick={() => setView(v.id)}
+              onClick={() => go(v.id)}
               aria-current={view === v.id ? 'page' : undefined}
               className={`border-b-2 px-3 py-2 text-sm font-medium ${view === v.id ? 'border-indigo-600 text-indigo-700 dark:text-indigo-300' : 'border-transparent text-zinc-600 hover:text-zinc-900 dark:text-zinc-400 dark:hover:text-zinc-100'}`}
             >
@@ -135,7 +155,7 @@ export function FilesApp() {
           session={session}
           data={shares}
           onUsageChanged={refresh}
-          onShowList={narrow ? () => selectTab('shares') : undefined}
+          onShowList={narrow ? () => go('shares') : undefined}
           layout={(upload, list) => (
             <>
               <section {...mobilePanelProps(idBase, 'upload', narrow)} className={shownOn(view === 'shares', tab === 'upload')}>
@@ -158,7 +178,7 @@ export function FilesApp() {
           {session.role === 'admin' && (view === 'users' || settingsOpen) ? <UsersPanel selfId={user?.id ?? null} onChanged={refresh} /> : null}
         </section>
       </main>
-      <MobileTabBar tabs={TABS} active={tab} onChange={selectTab} label="Sections" idBase={idBase} />
+      <MobileTabBar tabs={TABS} active={tab} onChange={go} label="Sections" idBase={idBase} />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import { Button, Card, ErrorText, Field, SuccessText } from '@/app/_components/ui';
+import { Button, Card, Checkbox, CHECKBOX_LABEL, ErrorText, Field, SuccessText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
 import { describeError } from '@/lib/client/format';
 import type { UserDto } from '@/lib/users/user-dto';
@@ -96,19 +96,8 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
             <legend className="text-sm font-medium">E-mail me (when the server sends e-mail, to the address above)</legend>
             <div className="mt-2 flex flex-col gap-1 sm:flex-row sm:gap-6">
               {NOTIFY.map(([key, label]) => (
-                <label key={key} className="flex min-h-11 min-w-11 cursor-pointer items-center gap-2 text-sm">
-                  <input
-                    type="checkbox"
-                    className="peer sr-only"
-                    checked={form.notify[key]}
-                    onChange={(e) => setForm({ ...form, notify: { ...form.notify, [key]: e.target.checked } })}
-                  />
-                  <span
-                    aria-hidden="true"
-                    className="grid size-5 place-items-center rounded border border-zinc-400 text-white peer-checked:border-indigo-600 peer-checked:bg-indigo-600 peer-focus-visible:ring-2 peer-focus-visible:ring-indigo-500 dark:border-zinc-500"
-                  >
-                    {form.notify[key] ? '✓' : ''}
-                  </span>
+                <label key={key} className={`${CHECKBOX_LABEL} min-w-11 text-sm`}>
+                  <Checkbox checked={form.notify[key]} onChange={(e) => setForm({ ...form, notify: { ...form.notify, [key]: e.target.checked } })} />
                   {label}
                 </label>
               ))}

@@ -111,8 +111,8 @@ export function ShareRow({
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <div className="flex flex-wrap items-center gap-2">
-            <a href={s.url} target="_blank" rel="noreferrer" className="font-medium text-indigo-700 hover:underline dark:text-indigo-300">
-              {s.note || `${s.file_count} ${s.file_count === 1 ? 'file' : 'files'}`}
+            <a href={s.url} target="_blank" rel="noreferrer" className="break-all font-medium text-indigo-700 hover:underline dark:text-indigo-300" data-testid="share-title">
+              {s.title}
             </a>
             {pending ? <Badge tone="amber">upload unfinished</Badge> : <Badge tone={s.status === 'online' ? 'green' : 'zinc'}>{s.status}</Badge>}
             {s.has_password ? <Badge tone="indigo">
@@ -128,6 +128,8 @@ export function ShareRow({
               </span>
             ) : null}
           </div>
+          {/* The title is the note's first line: the rest of a longer note below it. */}
+          {s.note.trim() && s.note.trim() !== s.title ? <p className="mt-1 whitespace-pre-wrap break-words text-xs text-subtle">{s.note}</p> : null}
           {s.received && (s.received.email || s.received.message) ? (
             <p className="mt-1 break-words text-xs text-subtle">
               {s.received.email ? <a href={`mailto:${s.received.email}`} className="underline">{s.received.email}</a> : null}
@@ -158,7 +160,7 @@ export function ShareRow({
           {!pending ? (
             <>
               <CopyButton text={link} />
-              <ShareLinkButton url={link} title={s.note || undefined} />
+              <ShareLinkButton url={link} title={s.title} />
               <Button variant="secondary" onClick={() => setOpen('qr')}>
                 QR
               </Button>

@@ -55,7 +55,7 @@ export function ShareCreated({ share, password = null }: { share: ShareDto; pass
         </a>
         <div className="flex flex-wrap gap-2">
           <CopyButton text={link} />
-          <ShareLinkButton url={link} title={share.note || undefined} />
+          <ShareLinkButton url={link} title={share.title} />
         </div>
         {password ? (
           <div className="space-y-1 border-t border-green-200 pt-2 dark:border-green-900" data-testid="generated-password">

@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useState } from 'react';
 import { CopyButton } from '@/app/_components/client-ui';
-import { Badge, Button, Card, ErrorText, Field } from '@/app/_components/ui';
+import { Badge, Button, Card, Checkbox, CHECKBOX_LABEL, ErrorText, Field } from '@/app/_components/ui';
 import { api, callOperation } from '@/lib/client/api';
 import { describeError, formatDate } from '@/lib/client/format';
 import { ADMIN_EVENT_TYPES, EVENT_TYPES, type EventType } from '@/lib/contract/event-types';
@@ -169,19 +169,8 @@ export function WebhooksPanel({ admin }: { admin: boolean }) {
           <legend className="text-sm font-medium">Events</legend>
           <div className="mt-1 flex flex-wrap gap-x-5">
             {types.map((t) => (
-              <label key={t} className="flex min-h-11 min-w-11 cursor-pointer items-center gap-2 text-sm">
-                <input
-                  type="checkbox"
-                  className="peer sr-only"
-                  checked={events.includes(t)}
-                  onChange={(e) => setEvents(e.target.checked ? [...events, t] : events.filter((x) => x !== t))}
-                />
-                <span
-                  aria-hidden="true"
-                  className="grid size-5 place-items-center rounded border border-zinc-400 text-white peer-checked:border-indigo-600 peer-checked:bg-indigo-600 peer-focus-visible:ring-2 peer-focus-visible:ring-indigo-500 dark:border-zinc-500"
-                >
-                  {events.includes(t) ? '✓' : ''}
-                </span>
+              <label key={t} className={`${CHECKBOX_LABEL} min-w-11 text-sm`}>
+                <Checkbox checked={events.includes(t)} onChange={(e) => setEvents(e.target.checked ? [...events, t] : events.filter((x) => x !== t))} />
                 {t}
               </label>
             ))}

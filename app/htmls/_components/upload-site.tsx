@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { DropZone } from '@/app/_components/drop-zone';
 import { CopyButton } from '@/app/_components/client-ui';
-import { Button, Card, ErrorText, Field, ProgressBar } from '@/app/_components/ui';
+import { Button, Card, Checkbox, CHECKBOX_LABEL, ErrorText, Field, ProgressBar } from '@/app/_components/ui';
 import { api, callOperation } from '@/lib/client/api';
 import { endpointPath } from '@/lib/contract/endpoints';
 import { pageQueryString } from '@/lib/contract/list-types';
@@ -122,8 +122,8 @@ export function UploadSite({ hostedBase, onDone }: { hostedBase: string | null; 
             </p>
           ) : null}
           {skipped > 0 || includePrivate || isZip ? (
-            <label className="mt-2 inline-flex items-center gap-2 text-xs text-subtle" data-testid="site-private-note">
-              <input type="checkbox" checked={includePrivate} onChange={(e) => setIncludePrivate(e.target.checked)} />
+            <label className={`${CHECKBOX_LABEL} mt-2 text-xs text-subtle`} data-testid="site-private-note">
+              <Checkbox checked={includePrivate} onChange={(e) => setIncludePrivate(e.target.checked)} />
               {includePrivate
                 ? 'Publishing dotfiles and node_modules (they are served too)'
                 : skipped > 0
@@ -144,8 +144,8 @@ export function UploadSite({ hostedBase, onDone }: { hostedBase: string | null; 
           <Field label="Note (shown in the directory)" value={note} maxLength={2000} onChange={(e) => setNote(e.target.value)} />
           <Field label="Password (optional)" value={password} autoComplete="off" onChange={(e) => setPassword(e.target.value)} />
           <div className="space-y-2 self-end text-sm">
-            <label className="flex items-center gap-2">
-              <input type="checkbox" checked={spa} onChange={(e) => setSpa(e.target.checked)} />
+            <label className={CHECKBOX_LABEL}>
+              <Checkbox checked={spa} onChange={(e) => setSpa(e.target.checked)} />
               Single-page app (unknown paths serve the index file)
             </label>
             {exists ? (
