@@ -122,9 +122,9 @@ describe('CLI messages, for a person', () => {
     const pending = shareLine({ ...base }, 'http://h', now);
     expect(pending).toMatch(/^abc +pending +5\.0 MB +upload not finished/);
     expect(pending).not.toMatch(/offline|0 files/);
-    const expired = shareLine({ ...base, status: 'online', upload_state: 'complete', file_count: 1, expires_at: '2025-12-31T00:00:00.000Z' }, 'http://h', now);
-    expect(expired).toMatch(/^abc +expired .* 1 file +expired 2025-12-31T00:00:00\.000Z +http:\/\/h\/f\/abc$/);
-    const limited = shareLine({ ...base, status: 'online', upload_state: 'complete', file_count: 2, max_downloads: 3, download_count: 1, has_password: true }, 'http://h', now);
-    expect(limited).toMatch(/^abc +online .* 2 files +no expiry +password +1\/3 downloads +http:\/\/h\/f\/abc$/);
+    const expired = shareLine({ ...base, title: 'movie.mp4', status: 'online', upload_state: 'complete', file_count: 1, expires_at: '2025-12-31T00:00:00.000Z' }, 'http://h', now);
+    expect(expired).toMatch(/^abc +expired .* 1 file +expired 2025-12-31T00:00:00\.000Z +http:\/\/h\/f\/abc  — movie\.mp4$/);
+    const limited = shareLine({ ...base, title: 'a.txt and 1 more', status: 'online', upload_state: 'complete', file_count: 2, max_downloads: 3, download_count: 1, has_password: true }, 'http://h', now);
+    expect(limited).toMatch(/^abc +online .* 2 files +no expiry +password +1\/3 downloads +http:\/\/h\/f\/abc  — a\.txt and 1 more$/);
   });
 });

@@ -17,7 +17,7 @@ export function shareLine(s: ShareSummaryDto, baseUrl: string, now = Date.now())
   const files = `${s.file_count} ${s.file_count === 1 ? 'file' : 'files'}`;
   const expiry = !s.expires_at ? 'no expiry' : `${state === 'expired' ? 'expired' : 'expires'} ${s.expires_at}`;
   const limit = s.max_downloads === null ? '' : `  ${s.download_count}/${s.max_downloads} downloads`;
-  return `${head}  ${files}  ${expiry}${s.has_password ? '  password' : ''}${limit}  ${baseUrl}${s.url}${s.note ? `  — ${s.note}` : ''}`;
+  return `${head}  ${files}  ${expiry}${s.has_password ? '  password' : ''}${limit}  ${baseUrl}${s.url}${s.note || s.file_count ? `  — ${s.title}` : ''}`;
 }
 
 export default defineCommand({
