@@ -1,5 +1,5 @@
 /**
- * A per-process object shared by both copies of lib/ in this process (server.ts's and Next's
+ * A per-process object shared by both copies of lib/ and db/ in this process (server.ts's and Next's
  * bundle), so a cache cleared by an API route is cleared for the fast path too.
  */
 export function processState<T extends object>(name: string, init: () => T): T {

@@ -1,6 +1,6 @@
 import 'server-only';
 import { PgTransaction } from 'drizzle-orm/pg-core';
-import { processState } from '@/lib/process-state';
+import { processState } from './process-state';
 import type { Db } from './client';
 
 /**

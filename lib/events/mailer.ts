@@ -6,7 +6,7 @@ import {
   lastDigestAt,
   markDigestSent,
   postponeMailEvents,
-  shareTitles,
+  shareNamings,
   usersByIds,
   type MailEvent,
   type NotifyKind,
@@ -15,6 +15,7 @@ import { hitRateLimit, peekRateLimit } from '@/db/queries/rate-limits';
 import type { UserRow } from '@/db/schema';
 import { sha256Hex } from '../auth/crypto';
 import { processState } from '../process-state';
+import { shareTitle } from '../share-title';
 import { getServerSecret, type Runtime } from '../runtime';
 import { downloadsMail, expiringMail, uploadMail, type MailBody } from './mail-body';
 import { unsubscribeQuery } from './unsubscribe';
@@ -119,7 +120,8 @@ export async function mailDue(rt: Runtime): Promise<number> {
     const key = e.type === 'share.downloaded' ? `d:${String(e.data.share_id)}` : e.id;
     groups.set(key, [...(groups.get(key) ?? []), e]);
   }
-  const titles = await shareTitles(rt.db, claimed.map((e) => String(e.data.share_id ?? '')).filter(Boolean));
+  const namings = await shareNamings(rt.db, claimed.map((e) => String(e.data.share_id ?? '')).filter(Boolean));
+  const titles = new Map([...namings].map(([id, n]) => [id, shareTitle(n.note, n.firstPath, n.fileCount)]));
   for (const group of groups.values()) {
     const first = group[0];
     const kind = kindOf[first.type];
