@@ -16,7 +16,7 @@ import type { Runtime } from '../runtime';
 import { sharedFileKey, sharedGroupPrefix } from '../storage/keys';
 import { discardGroup } from './abort-upload';
 import { publishGroup } from './publish-group';
-import { checkPendingCaps, checkQuota, MIN_RESERVATION } from './init-upload';
+import { checkPendingCaps, checkQuota, MIN_RESERVATION } from './start-uploads';
 import { toShareDto, type ShareDto } from './share-dto';
 
 /** S3 takes at most 5 GiB in one part. */
