@@ -57,12 +57,5 @@ export const COMMON_OPTIONS = {
   help: { type: 'boolean', short: 'h', description: 'Show this help' },
 } as const satisfies Options;
 
-/** A mistake in how the command was called: exit code 2. */
-export class UsageError extends Error {}
-
-/** The person pressed Ctrl-C at a prompt: exit code 130, like a shell. */
-export class Cancelled extends Error {
-  constructor() {
-    super('Cancelled');
-  }
-}
+// The CLI's two errors live in errors.ts (credentials.ts throws one, and this module names its types).
+export { Cancelled, UsageError } from './errors';

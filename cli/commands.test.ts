@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { COMMON_OPTIONS } from './command';
 import { COMMANDS } from './commands';
 import { formatSpeed } from '../lib/client/format';
-import type { ShareDto } from '../lib/shares/share-dto';
+import type { ShareDto } from '../lib/contract/dtos';
 import { shareLine } from './commands/shares';
 import { parseExpiry, parseMaxDownloads, requirePaths } from './format-args';
 import { commandHelp, overview } from './help';

@@ -7,7 +7,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { configDir } from '../lib/client/node/sdk';
-import { UsageError } from './command';
+import { UsageError } from './errors';
 
 export interface Credentials {
   url: string;

@@ -1,13 +1,12 @@
 import 'server-only';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema';
 import { withCommitHooks } from './transaction';
 
-export type Schema = typeof schema;
-/** Both drivers' databases and their transactions share this surface. */
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+// In a module of their own, so db/transaction.ts can name them without importing this one.
+import type { Db } from './types';
+export type { Db, Schema } from './types';
 export type DbKind = 'pglite' | 'postgres';
 
 export interface DbHandle {

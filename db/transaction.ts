@@ -1,7 +1,7 @@
 import 'server-only';
 import { PgTransaction } from 'drizzle-orm/pg-core';
-import { processState } from '@/lib/process-state';
-import type { Db } from './client';
+import { processState } from './process-state';
+import type { Db } from './types';
 
 /**
  * After-commit hooks: work a change must trigger only once it is committed (dropping this

@@ -1,5 +1,5 @@
 import { formatBytes } from '../../lib/client/format';
-import type { ShareSummaryDto } from '../../lib/shares/share-dto';
+import type { ShareSummaryDto } from '../../lib/contract/dtos';
 import { defineCommand } from '../command';
 
 /** What a share is to its owner right now: an unfinished upload and an expired link say so. */

@@ -3,7 +3,7 @@ import { and, desc, eq, inArray, notExists, notInArray, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../client';
 import { deploys, hostedFiles, type DeployRow, type HostedFileRow } from '../schema';
-import { bumpHostingEpoch, insertProject, lockProject, updateProjectRow, type ProjectPatch } from './projects';
+import { batchesInUse, bumpHostingEpoch, insertProject, lockProject, updateProjectRow, type ProjectPatch } from './projects';
 import { cancelDeletion, scheduleDeletion } from './storage-gc';
 import { insertEvents } from './events';
 
@@ -79,15 +79,6 @@ async function pruneDeploys(db: Db, slug: string, keep: number, activeId: string
     );
   await db.delete(deploys).where(inArray(deploys.id, doomed));
   return { orphans, batchesInUse: await batchesInUse(db, slug) };
-}
-
-/** The upload batches (third key segment) some file of the project still points into. */
-export async function batchesInUse(db: Db, slug: string): Promise<Set<string>> {
-  const rows = await db
-    .selectDistinct({ batch: sql<string>`split_part(${hostedFiles.storageKey}, '/', 3)` })
-    .from(hostedFiles)
-    .where(eq(hostedFiles.slug, slug));
-  return new Set(rows.map((r) => r.batch));
 }
 
 /** Makes one of a project's deploys live (rollback); says which of the two was missing. */

@@ -1,6 +1,6 @@
 import 'server-only';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
-import { processState } from '@/lib/process-state';
+import { processState } from '../process-state';
 import type { Db } from '../client';
 import { afterCommit } from '../transaction';
 import { events, shareGroups, webhookDeliveries, webhooks } from '../schema';

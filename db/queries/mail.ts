@@ -1,7 +1,6 @@
 import 'server-only';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { shareTitle } from '@/lib/share-title';
 import { events, fileRequests, mailDigests, shareGroups, shareItems, users, type UserRow } from '../schema';
 
 export interface MailEvent {
@@ -50,8 +49,14 @@ export async function usersByIds(db: Db, ids: string[]): Promise<Map<string, Use
   return new Map(rows.map((u) => [u.id, u]));
 }
 
-/** How each share is named in a mail (lib/share-title.ts): its note, else its first file and how many more. */
-export async function shareTitles(db: Db, ids: string[]): Promise<Map<string, string>> {
+/** What a share is named after in a mail (lib/share-title.ts): its note, its first file's path and how many files it holds. */
+export interface ShareNaming {
+  note: string;
+  firstPath: string | null;
+  fileCount: number;
+}
+
+export async function shareNamings(db: Db, ids: string[]): Promise<Map<string, ShareNaming>> {
   if (ids.length === 0) return new Map();
   const rows = await db.select({ id: shareGroups.id, note: shareGroups.note }).from(shareGroups).where(inArray(shareGroups.id, ids));
   const files = await db
@@ -60,7 +65,7 @@ export async function shareTitles(db: Db, ids: string[]): Promise<Map<string, st
     .where(inArray(shareItems.groupId, ids))
     .groupBy(shareItems.groupId);
   const byId = new Map(files.map((f) => [f.id, f]));
-  return new Map(rows.map((r) => [r.id, shareTitle(r.note, byId.get(r.id)?.first, Number(byId.get(r.id)?.count ?? 0))]));
+  return new Map(rows.map((r) => [r.id, { note: r.note, firstPath: byId.get(r.id)?.first ?? null, fileCount: Number(byId.get(r.id)?.count ?? 0) }]));
 }
 
 /** What the owner's mail about a guest's upload says: who sent it, their message, the request, and the files. */

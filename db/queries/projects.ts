@@ -2,7 +2,6 @@ import 'server-only';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { deploys, hostedFiles, projects, type HostedFileRow, type ProjectRow } from '../schema';
-import { batchesInUse } from './deploys';
 import { bumpEpoch, EPOCH } from './settings';
 import { scheduleDeletion } from './storage-gc';
 
@@ -88,6 +87,15 @@ export async function updateProjectRow(db: Db, slug: string, patch: ProjectPatch
     .where(eq(projects.slug, slug))
     .returning();
   return row ?? null;
+}
+
+/** The upload batches (third key segment) some file of the project still points into. */
+export async function batchesInUse(db: Db, slug: string): Promise<Set<string>> {
+  const rows = await db
+    .selectDistinct({ batch: sql<string>`split_part(${hostedFiles.storageKey}, '/', 3)` })
+    .from(hostedFiles)
+    .where(eq(hostedFiles.slug, slug));
+  return new Set(rows.map((r) => r.batch));
 }
 
 /** Deletes the project with every deploy; returns the upload batches its objects live in. */

@@ -1,6 +1,6 @@
 import 'server-only';
 import { eq, sql } from 'drizzle-orm';
-import { processState } from '@/lib/process-state';
+import { processState } from '../process-state';
 import type { Db } from '../client';
 import { afterCommit } from '../transaction';
 import { settings } from '../schema';

@@ -1,12 +1,8 @@
 import 'server-only';
-import { and, eq, inArray, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { insertEvents } from './events';
-import { emitRequestUploaded } from '@/lib/events/emit';
-import { sharedGroupPrefix } from '@/lib/storage/keys';
 import { bumpEpoch, EPOCH } from './settings';
 import { ownedBy } from './shares';
-import { scheduleDeletion } from './storage-gc';
 import { fileRequests, pendingUploads, shareGroups, shareItems, uploadPartCrcs, users, type ShareGroupRow, type UserRow } from '../schema';
 import { insertRows } from './insert-rows';
 
@@ -70,83 +66,56 @@ export class RequestRefusedError extends Error {
 }
 
 /**
- * pending → complete, in one transaction: the conditional update decides a race with another
- * complete or an abort (false when it lost), then the items, the usage and the sessions. A
- * guest's upload (`request`) is also counted toward its request, on a conditional update that
- * decides races for its last slot: when the request is closed, expired, full or gone meanwhile
- * the whole transaction rolls back and this answers 'request_refused'; when the owner's quota has
- * no room for it beside their own uploads, 'quota_refused'.
+ * pending → complete, inside the caller's transaction `tx` (lib/shares/publish-group.ts opens it
+ * and writes the event): the conditional update decides a race with another complete or an
+ * abort (false when it lost), then the items, the usage and the sessions. A guest's upload
+ * (`requestId`) is also counted toward its request, on a conditional update that decides races
+ * for its last slot: when the request is closed, expired, full or gone meanwhile this throws
+ * RequestRefusedError('request') so the caller rolls back; when the owner's quota has no room
+ * for it beside their own uploads, RequestRefusedError('quota').
  */
-export async function publishGroup(
-  db: Db,
+export async function completePendingGroup(
+  tx: Db,
   group: ShareGroupRow,
   items: Omit<typeof shareItems.$inferInsert, 'groupId'>[],
   opts: { status?: 'online' | 'offline'; requestId?: string | null } = {},
-): Promise<boolean | 'request_refused' | 'quota_refused'> {
+): Promise<boolean> {
   const total = items.reduce((n, it) => n + Number(it.size), 0);
-  try {
-    return await db.transaction(async (tx) => {
-      const [row] = await tx
-        .update(shareGroups)
-        .set({ uploadState: 'complete', status: opts.status ?? 'online', totalBytes: total, reservedBytes: 0, uploadTokenHash: null, updatedAt: sql`now()` })
-        .where(and(eq(shareGroups.id, group.id), eq(shareGroups.uploadState, 'pending')))
-        .returning({ id: shareGroups.id });
-      if (!row) return false;
-      if (opts.requestId) {
-        const counted = await tx
-          .update(fileRequests)
-          .set({ uploadCount: sql`${fileRequests.uploadCount} + 1`, receivedBytes: sql`${fileRequests.receivedBytes} + ${total}` })
-          .where(
-            and(
-              eq(fileRequests.id, opts.requestId),
-              eq(fileRequests.status, 'open'),
-              sql`(${fileRequests.expiresAt} is null or ${fileRequests.expiresAt} > now())`,
-              sql`(${fileRequests.maxUploads} is null or ${fileRequests.uploadCount} < ${fileRequests.maxUploads})`,
-            ),
-          )
-          .returning({ id: fileRequests.id });
-        if (counted.length === 0) throw new RequestRefusedError();
-      }
-      // A guest's files must fit beside what the owner holds and has reserved for their own
-      // uploads: guests reserve from a budget of their own, so the owner's uploads come first.
-      if (opts.requestId && group.userId) {
-        const owner = await lockUser(tx, group.userId);
-        const own = await reservedBy(tx, group.userId, 'own');
-        if (!owner || Number(owner.usedBytes) + own.bytes + total > Number(owner.quotaBytes)) throw new RequestRefusedError('quota');
-      }
-      await insertRows(tx, shareItems, items.map((it) => ({ ...it, groupId: group.id })));
-      await tx.delete(pendingUploads).where(eq(pendingUploads.groupId, group.id));
-      if (group.userId) {
-        await tx.update(users).set({ usedBytes: sql`${users.usedBytes} + ${total}` }).where(eq(users.id, group.userId));
-      }
-      // The event commits with the share it announces: a guest's upload is request.uploaded
-      // (the owner did not create it), any other share.created.
-      if (opts.requestId) {
-        await emitRequestUploaded(tx, { ownerId: group.userId, requestId: opts.requestId, shareId: group.id, name: group.receivedName, fileCount: items.length, bytes: total, files: fileNames(items) });
-      } else {
-        await insertEvents(tx, [
-          {
-            type: 'share.created',
-            audience: 'owner',
-            userId: group.userId,
-            data: { share_id: group.id, url: `/f/${group.id}`, note: group.note, file_count: items.length, files: fileNames(items), bytes: total, expires_at: group.expiresAt?.toISOString() ?? null },
-          },
-        ]);
-      }
-      return true;
-    });
-  } catch (e) {
-    if (e instanceof RequestRefusedError) return e.why === 'quota' ? 'quota_refused' : 'request_refused';
-    throw e;
+  const [row] = await tx
+    .update(shareGroups)
+    .set({ uploadState: 'complete', status: opts.status ?? 'online', totalBytes: total, reservedBytes: 0, uploadTokenHash: null, updatedAt: sql`now()` })
+    .where(and(eq(shareGroups.id, group.id), eq(shareGroups.uploadState, 'pending')))
+    .returning({ id: shareGroups.id });
+  if (!row) return false;
+  if (opts.requestId) {
+    const counted = await tx
+      .update(fileRequests)
+      .set({ uploadCount: sql`${fileRequests.uploadCount} + 1`, receivedBytes: sql`${fileRequests.receivedBytes} + ${total}` })
+      .where(
+        and(
+          eq(fileRequests.id, opts.requestId),
+          eq(fileRequests.status, 'open'),
+          sql`(${fileRequests.expiresAt} is null or ${fileRequests.expiresAt} > now())`,
+          sql`(${fileRequests.maxUploads} is null or ${fileRequests.uploadCount} < ${fileRequests.maxUploads})`,
+        ),
+      )
+      .returning({ id: fileRequests.id });
+    if (counted.length === 0) throw new RequestRefusedError();
   }
+  // A guest's files must fit beside what the owner holds and has reserved for their own
+  // uploads: guests reserve from a budget of their own, so the owner's uploads come first.
+  if (opts.requestId && group.userId) {
+    const owner = await lockUser(tx, group.userId);
+    const own = await reservedBy(tx, group.userId, 'own');
+    if (!owner || Number(owner.usedBytes) + own.bytes + total > Number(owner.quotaBytes)) throw new RequestRefusedError('quota');
+  }
+  await insertRows(tx, shareItems, items.map((it) => ({ ...it, groupId: group.id })));
+  await tx.delete(pendingUploads).where(eq(pendingUploads.groupId, group.id));
+  if (group.userId) {
+    await tx.update(users).set({ usedBytes: sql`${users.usedBytes} + ${total}` }).where(eq(users.id, group.userId));
+  }
+  return true;
 }
-
-/**
- * The files an event names, so a receiver needs no second call: the first 100 paths (a share
- * holds up to 500; `file_count` says how many in all).
- */
-export const EVENT_FILE_NAMES = 100;
-const fileNames = (items: { relativePath: string }[]) => items.slice(0, EVENT_FILE_NAMES).map((it) => it.relativePath);
 
 /** What a published share holds now: its files, bytes and which of `pathKeys` it already has. */
 export async function shareContents(db: Db, shareId: string, pathKeys: string[]): Promise<{ files: number; bytes: number; taken: string[] }> {
@@ -204,15 +173,6 @@ export async function publishAddition(
   });
 }
 
-/** Deletes a group only while it is still pending: its row, or null when it was not. */
-async function deletePendingGroup(db: Db, id: string, also?: SQL): Promise<{ id: string; addsTo: string | null } | null> {
-  const [gone] = await db
-    .delete(shareGroups)
-    .where(and(eq(shareGroups.id, id), eq(shareGroups.uploadState, 'pending'), also))
-    .returning({ id: shareGroups.id, addsTo: shareGroups.addsTo });
-  return gone ?? null;
-}
-
 /**
  * The rows of completed additions (files added to a share) older than `olderThanMs`: they only
  * kept a repeated complete answering 409, and their files belong to the share now.
@@ -267,16 +227,15 @@ export async function markGuestUploadStarted(db: Db, groupId: string): Promise<v
 }
 
 /**
- * Drops a pending group's records and schedules its prefix (its parts and objects) for deletion
- * in one transaction; null when the group was no longer pending (a complete won the race), or
- * with `onlyIfIdle` when a guest's upload started meanwhile.
+ * Deletes a group only while it is still pending (with `onlyIfIdle`, only while a guest's upload
+ * has not started either): its id and the share it adds to, or null when it was not.
  */
-export async function discardPendingGroup(db: Db, groupId: string, opts: { onlyIfIdle?: boolean } = {}): Promise<string[] | null> {
-  return db.transaction(async (tx) => {
-    const gone = await deletePendingGroup(tx, groupId, opts.onlyIfIdle ? notStarted() : undefined);
-    if (!gone) return null;
-    return scheduleDeletion(tx, [sharedGroupPrefix(gone.id, gone.addsTo)]);
-  });
+export async function deletePendingGroup(db: Db, id: string, opts: { onlyIfIdle?: boolean } = {}): Promise<{ id: string; addsTo: string | null } | null> {
+  const [gone] = await db
+    .delete(shareGroups)
+    .where(and(eq(shareGroups.id, id), eq(shareGroups.uploadState, 'pending'), opts.onlyIfIdle ? notStarted() : undefined))
+    .returning({ id: shareGroups.id, addsTo: shareGroups.addsTo });
+  return gone ?? null;
 }
 
 /** What an owner already holds in unfinished uploads: reserved bytes, uploads and files. */

@@ -87,8 +87,10 @@ function operation(op: Op) {
   const responses: Record<string, unknown> = {
     [op.status]: op.response ? { description: 'Success', content: { [JSON_TYPE]: { schema: outputSchema(op.response) } } } : { description: 'Success, no body' },
   };
-  // A Bearer that is not a live session counts as a failed login: any authenticated route may answer 429.
-  const errors = op.auth === 'none' || op.errors.includes(429) ? op.errors : [...op.errors, 429];
+  // Any operation may answer 429: server.ts takes each address's request budget before every
+  // JSON route (lib/http/request-budget.ts; the byte routes, which skip it, are authenticated),
+  // and a Bearer that is not a live session counts as a failed login.
+  const errors = op.errors.includes(429) ? op.errors : [...op.errors, 429];
   for (const status of errors) responses[status] = errorResponse(status, op.violations ?? false);
   responses.default = { description: 'Internal error (no detail), or 503 while migrations are pending', content: { [JSON_TYPE]: { schema: { $ref: `${REF}Error` } } } };
   return {

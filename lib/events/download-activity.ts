@@ -1,21 +1,18 @@
 import 'server-only';
 import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import type { FastRequest } from '../http/fast';
 import { recordDownload } from '../shares/count-downloads';
 import { clientHash, type LimitedDownload } from '../shares/download-tickets';
 
-/** An address kept for the activity log only to its network: IPv4 /24, IPv6 /48. */
+/** An address kept for the activity log only to its network: IPv4 /24, IPv6 /48 (parsed by ipaddr.js). */
 export function truncateAddress(ip: string): string {
   // The request's address may be a /64 already (lib/http/client-ip.ts counts IPv6 clients so).
   const bare = ip.replace(/\/\d+$/, '');
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare);
-  const addr = mapped ? mapped[1] : bare;
-  if (isIP(addr) === 4) return addr.replace(/\.\d+$/, '.0');
-  if (isIP(addr) === 6) {
-    const head = addr.split('::')[0].split(':').slice(0, 3);
-    return `${head.join(':')}::`;
-  }
-  return '';
+  if (!isIP(bare)) return '';
+  const a = ipaddr.process(bare);
+  if (a.kind() === 'ipv4') return `${(a as ipaddr.IPv4).octets.slice(0, 3).join('.')}.0`;
+  return `${(a as ipaddr.IPv6).parts.slice(0, 3).map((p) => p.toString(16)).join(':')}::`;
 }
 
 /**

@@ -7,7 +7,7 @@ import {
   markDigestSent,
   postponeMailEvents,
   receivedUpload,
-  shareTitles,
+  shareNamings,
   usersByIds,
   type MailEvent,
   type NotifyKind,
@@ -16,6 +16,7 @@ import { hitRateLimit, peekRateLimit } from '@/db/queries/rate-limits';
 import type { UserRow } from '@/db/schema';
 import { sha256Hex } from '../auth/crypto';
 import { processState } from '../process-state';
+import { shareTitle } from '../share-title';
 import { getServerSecret, type Runtime } from '../runtime';
 import { downloadsMail, expiringMail, UPLOAD_MAIL_FILES, uploadMail, type MailBody, type UploadMailData } from './mail-body';
 import { unsubscribeQuery } from './unsubscribe';
@@ -134,7 +135,8 @@ export async function mailDue(rt: Runtime): Promise<number> {
     const key = e.type === 'share.downloaded' ? `d:${String(e.data.share_id)}` : e.id;
     groups.set(key, [...(groups.get(key) ?? []), e]);
   }
-  const titles = await shareTitles(rt.db, claimed.map((e) => String(e.data.share_id ?? '')).filter(Boolean));
+  const namings = await shareNamings(rt.db, claimed.map((e) => String(e.data.share_id ?? '')).filter(Boolean));
+  const titles = new Map([...namings].map(([id, n]) => [id, shareTitle(n.note, n.firstPath, n.fileCount)]));
   for (const group of groups.values()) {
     const first = group[0];
     const kind = kindOf[first.type];

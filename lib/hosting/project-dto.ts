@@ -1,16 +1,10 @@
 import 'server-only';
-import type { z } from 'zod';
-import type { deploySchema, fileSchema, projectSchema, projectSummarySchema } from '../contract/responses';
+import type { FileDto, ProjectDto, ProjectSummaryDto, DeployDto } from '../contract/dtos';
 import type { ProjectSummaryRow } from '@/db/queries/lists';
 import type { DeployRow, HostedFileRow, ProjectRow } from '@/db/schema';
 
-export type FileDto = z.output<typeof fileSchema>;
-
-export type ProjectDto = z.output<typeof projectSchema>;
-
-export type ProjectSummaryDto = z.output<typeof projectSummarySchema>;
-
-export type DeployDto = z.output<typeof deploySchema>;
+// The response types live in the contract (clients import them from there).
+export type { FileDto, ProjectDto, ProjectSummaryDto, DeployDto } from '../contract/dtos';
 
 export function toFileDto(f: HostedFileRow): FileDto {
   return {

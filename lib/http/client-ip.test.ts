@@ -24,4 +24,14 @@ describe('normalizeIp', () => {
     expect(normalizeIp('::ffff:192.0.2.1')).toBe('192.0.2.1');
     expect(normalizeIp('192.0.2.1')).toBe('192.0.2.1');
   });
+
+  it('reads every IPv6 spelling of an address as the same client (compressed, zero-padded, upper case, zone, IPv4 inside)', () => {
+    expect(normalizeIp('2001:0DB8:0001:0002::1')).toBe('2001:db8:1:2::/64');
+    expect(normalizeIp('::1')).toBe('0:0:0:0::/64');
+    expect(normalizeIp('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(normalizeIp('64:ff9b::192.0.2.1')).toBe('64:ff9b:0:0::/64');
+    expect(normalizeIp('::FFFF:192.0.2.1')).toBe('192.0.2.1');
+    expect(normalizeIp('0:0:0:0:0:ffff:192.0.2.1')).toBe('192.0.2.1');
+    expect(normalizeIp('unknown')).toBe('unknown');
+  });
 });

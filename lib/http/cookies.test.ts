@@ -10,6 +10,20 @@ describe('cookieValue', () => {
     expect(cookieValue('a', 'a')).toBeUndefined();
     expect(cookieValue(undefined, 'a')).toBeUndefined();
     expect(cookieValue('=1; a=2', 'a')).toBe('2');
+    expect(cookieValue('a=%41', 'a')).toBe('%41');
+  });
+});
+
+describe('parseCookies', () => {
+  it('keeps the first of a name, percent-decodes what decodes and keeps what does not', () => {
+    expect(parseCookies('a=1; b=x%20y; a=2; c=%E0%A4%A')).toMatchObject({ a: '1', b: 'x y', c: '%E0%A4%A' });
+    expect(parseCookies(null)).toEqual({});
+    expect(parseCookies('')).toEqual({});
+  });
+
+  it('reads a cookie named after an Object property as a cookie, and an absent one as absent', () => {
+    expect(parseCookies('constructor=1').constructor).toBe('1');
+    expect(parseCookies('a=1').toString).toBeUndefined();
   });
 });
 

@@ -1,40 +1,23 @@
 import 'server-only';
+import { parseCookie } from 'cookie';
 export const ADMIN_COOKIE = 'htmls_admin_session';
 export const USER_COOKIE = 'htmls_user_session';
 export const COOKIE_MAX_AGE = 7 * 24 * 3600;
 
-export function parseCookies(header: string | null | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!header) return out;
-  for (const part of header.split(';')) {
-    const i = part.indexOf('=');
-    if (i < 0) continue;
-    const name = part.slice(0, i).trim();
-    if (!name || name in out) continue;
-    const raw = part.slice(i + 1).trim();
-    try {
-      out[name] = decodeURIComponent(raw);
-    } catch {
-      out[name] = raw;
-    }
-  }
-  return out;
+/**
+ * The Cookie header's cookies, the first of each name (RFC 6265 §5.4 orders a more specific
+ * path first), values percent-decoded when they decode — the maintained `cookie` package's
+ * parser. The object has no prototype, so a cookie named `constructor` is only a cookie.
+ */
+export function parseCookies(header: string | null | undefined): Record<string, string | undefined> {
+  return header ? parseCookie(header) : {};
 }
 
-/**
- * One cookie's raw value, the first of that name as parseCookies finds it, without parsing
- * the others (the hosted hot path reads one cookie per request).
- */
+const raw = (value: string) => value;
+
+/** One cookie's raw value (not percent-decoded), the first of that name as parseCookies finds it. */
 export function cookieValue(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (let i = 0; i < header.length; ) {
-    let end = header.indexOf(';', i);
-    if (end < 0) end = header.length;
-    const eq = header.indexOf('=', i);
-    if (eq > i && eq < end && header.slice(i, eq).trim() === name) return header.slice(eq + 1, end).trim();
-    i = end + 1;
-  }
-  return undefined;
+  return header ? parseCookie(header, { decode: raw })[name] : undefined;
 }
 
 export function serializeCookie(
@@ -56,7 +39,10 @@ export function serializeCookie(
 
 export const clearCookie = (name: string, secure: boolean, path = '/') => serializeCookie(name, '', { maxAge: 0, secure, path });
 
-/** How many cookies named `name` the Cookie header carries. */
+/**
+ * How many cookies named `name` the Cookie header carries (a parser keeps one of each name, so
+ * tossed duplicates are counted here).
+ */
 export function countCookies(header: string | null | undefined, name: string): number {
   if (!header) return 0;
   let n = 0;

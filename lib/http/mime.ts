@@ -1,4 +1,5 @@
 import 'server-only';
+import type { PreviewKind } from '../contract/dtos';
 /** Content types decided by the server from the extension, never taken from a client. */
 const TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',
@@ -114,7 +115,7 @@ export function isActiveType(type: string): boolean {
   );
 }
 
-export const previewKind = (type: string): 'video' | 'audio' | 'image' | 'text' | null => {
+export const previewKind = (type: string): PreviewKind => {
   const t = type.split(';')[0];
   if (t.startsWith('video/') && t !== 'video/x-matroska' && t !== 'video/x-msvideo') return 'video';
   if (t.startsWith('audio/')) return 'audio';

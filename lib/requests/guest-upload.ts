@@ -10,7 +10,7 @@ import { AppError } from '../errors';
 import { formatBytes, formatBytesPair } from '../format-bytes';
 import type { Runtime } from '../runtime';
 import { capabilities } from '../shares/capabilities';
-import { checkQuota, planFiles, startUploads, type PlannedFile } from '../shares/init-upload';
+import { checkQuota, planFiles, startUploads, type PlannedFile } from '../shares/start-uploads';
 import { describeTypes, nameAllowed } from './allowed-types';
 import { effectiveLimits, expiredError, fullError, guestRequest, isExpired, isFull, missingError, ownerMayReceive } from './request-gate';
 import type { FileRequestRow } from '@/db/schema';

@@ -1,9 +1,9 @@
 import 'server-only';
-import type { z } from 'zod';
+import type { RequestDto } from '../contract/dtos';
 import type { RequestWithOwner } from '@/db/queries/requests';
-import type { requestSchema } from '../contract/responses';
 
-export type RequestDto = z.output<typeof requestSchema>;
+// The response types live in the contract (clients import them from there).
+export type { RequestDto } from '../contract/dtos';
 
 /** The one shape a file request leaves the server in: never its password hash. */
 export function toRequestDto({ request: r, username }: RequestWithOwner): RequestDto {

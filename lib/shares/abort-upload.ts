@@ -1,11 +1,13 @@
 import 'server-only';
 import { findShareGroup } from '@/db/queries/shares';
-import { discardPendingGroup, idleGuestGroups, stalePendingGroups } from '@/db/queries/uploads';
+import { scheduleDeletion } from '@/db/queries/storage-gc';
+import { deletePendingGroup, idleGuestGroups, stalePendingGroups } from '@/db/queries/uploads';
 import type { Uploader } from './uploader';
 import { AppError } from '../errors';
 import { mapLimit } from '../map-limit';
 import type { Runtime } from '../runtime';
 import { runDeletions } from '../storage/gc';
+import { sharedGroupPrefix } from '../storage/keys';
 import { ownGroupOrThrow } from './own-group';
 import { forgetPendingParts } from './pending-parts';
 
@@ -30,7 +32,10 @@ export async function abortUpload(rt: Runtime, caller: Uploader, groupId: string
  * being pending: of an abort and a complete, exactly one wins. False when it was not pending.
  */
 export async function discardGroup(rt: Runtime, groupId: string, opts: { onlyIfIdle?: boolean } = {}): Promise<boolean> {
-  const gcIds = await discardPendingGroup(rt.db, groupId, opts);
+  const gcIds = await rt.db.transaction(async (tx) => {
+    const gone = await deletePendingGroup(tx, groupId, opts);
+    return gone ? scheduleDeletion(tx, [sharedGroupPrefix(gone.id, gone.addsTo)]) : null;
+  });
   if (!gcIds) return false;
   forgetPendingParts(groupId);
   await runDeletions(rt, gcIds);

@@ -9,7 +9,7 @@ import { formatBytes } from '../format-bytes';
 import { pathKey } from '../paths/relative-path';
 import type { Runtime } from '../runtime';
 import { capabilities } from './capabilities';
-import { ownerCheck, planFiles, startUploads } from './init-upload';
+import { ownerCheck, planFiles, startUploads } from './start-uploads';
 
 /**
  * POST /api/shares/upload/init with `share_id`: files added to one of the caller's published

@@ -1,6 +1,6 @@
 import 'server-only';
 import { findShare, findShareGroup, listPendingUploads } from '@/db/queries/shares';
-import { partCrcsOf, publishAddition, publishGroup, type PartCrcRow } from '@/db/queries/uploads';
+import { partCrcsOf, publishAddition, type PartCrcRow } from '@/db/queries/uploads';
 import type { PendingUploadRow, ShareGroupRow } from '@/db/schema';
 import { isGuest, type Uploader } from './uploader';
 import { checkReceivedUpload, refusalAfterPublish } from '../requests/complete-guest';
@@ -12,6 +12,7 @@ import { processState } from '../process-state';
 import type { Runtime } from '../runtime';
 import { isStorageNotFound, type ObjectInfo, type PartInfo } from '../storage/types';
 import { discardGroup } from './abort-upload';
+import { publishGroup } from './publish-group';
 import { checkAddition } from './add-to-share';
 import { expectedPartSize } from './capabilities';
 import { crc32OfParts } from '../zip/crc32-combine';

@@ -1,56 +1,22 @@
 import 'server-only';
-import { randomUUID } from 'node:crypto';
-import { insertPendingUploads, reservePendingGroup, setPendingGroupPassword, type HeldByOwner } from '@/db/queries/uploads';
-import { isAdmin, ownerIdOf, type Principal } from '../auth/principal';
+import { reservePendingGroup, setPendingGroupPassword } from '@/db/queries/uploads';
+import { ownerIdOf, type Principal } from '../auth/principal';
 import { randomId } from '../auth/crypto';
 import { limitPasswordSetting, setterKey } from '../auth/password-setting';
 import { hashPassword } from '../auth/passwords';
-import { MAX_SHARE_BYTES, MAX_SHARE_FILES, type InitInput } from '../contract/shares';
+import type { InitInput } from '../contract/shares';
 import type { InitResult } from '../contract/upload-protocol';
-import { AppError } from '../errors';
-import { formatBytes } from '../format-bytes';
-import { contentTypeFor } from '../http/mime';
-import { mapLimit } from '../map-limit';
-import { pathKey, sanitizeRelativePath } from '../paths/relative-path';
 import type { Runtime } from '../runtime';
-import { sharedFileKey } from '../storage/keys';
 import { discardGroup } from './abort-upload';
 import { initAddition } from './add-to-share';
-import { capabilities, partCountFor } from './capabilities';
-import { rememberPendingParts } from './pending-parts';
+import { capabilities } from './capabilities';
+import { ownerCheck, planFiles, startUploads } from './start-uploads';
 
 /**
  * POST /api/shares/upload/init: checks every limit and the quota before anything is stored,
  * reserves the bytes under a lock on the owner's row (parallel inits cannot both squeeze in),
  * then starts one multi-part upload and writes one pending session per file.
  */
-export type PlannedFile = InitInput['files'][number] & { relativePath: string };
-
-/**
- * The files of an init as they will be stored: the service's limits (500 files, 50 GB), each
- * sanitized path unique, and the bytes the upload reserves while pending.
- */
-export function planFiles(list: InitInput['files']): { files: PlannedFile[]; total: number; reserve: number } {
-  if (list.length > MAX_SHARE_FILES) {
-    throw new AppError('too_many_files', `A share holds at most ${MAX_SHARE_FILES} files; this one has ${list.length}`);
-  }
-  const seen = new Map<string, string>();
-  const files = list.map((f) => {
-    const relativePath = sanitizeRelativePath(f.clientPath);
-    const key = pathKey(relativePath);
-    const earlier = seen.get(key);
-    if (earlier !== undefined) throw new AppError('duplicate_path', `"${f.clientPath}" and "${earlier}" are the same path`);
-    seen.set(key, f.clientPath);
-    return { ...f, relativePath };
-  });
-  const total = files.reduce((n, f) => n + f.size, 0);
-  // Every file holds at least MIN_RESERVATION of the quota while pending: its session costs
-  // something even when the file is empty, so the quota bounds them too.
-  const reserve = files.reduce((n, f) => n + Math.max(f.size, MIN_RESERVATION), 0);
-  if (total > MAX_SHARE_BYTES) throw new AppError('too_large', 'A share holds at most 50 GB');
-  return { files, total, reserve };
-}
-
 export async function initUpload(rt: Runtime, principal: Principal, input: InitInput, origin: string): Promise<InitResult> {
   if (input.share_id) return initAddition(rt, principal, { ...input, share_id: input.share_id }, origin);
   const { files, reserve } = planFiles(input.files);
@@ -83,99 +49,4 @@ export async function initUpload(rt: Runtime, principal: Principal, input: InitI
     throw e;
   }
   return startUploads(rt, groupId, caps, files, ownerId);
-}
-
-/**
- * One multi-part upload per file of a pending group just reserved, and its pending sessions;
- * on any failure the group is discarded with whatever it stored.
- */
-export async function startUploads(
-  rt: Runtime,
-  groupId: string,
-  caps: { mode: 'direct' | 'proxy'; partSize: number },
-  files: PlannedFile[],
-  ownerId: string | null,
-  addsTo: string | null = null,
-): Promise<InitResult> {
-  try {
-    const started = await mapLimit(files, 32, async (f) => {
-      const storageKey = sharedFileKey(groupId, f.relativePath, addsTo);
-      const uploadId = await rt.storage.createMultipart(storageKey, { contentType: contentTypeFor(f.relativePath), partSize: caps.partSize });
-      return { ...f, storageKey, uploadId, partCount: partCountFor(f.size, caps.partSize) };
-    });
-    const rows = started.map((f) => ({
-      id: randomUUID(),
-      groupId,
-      userId: ownerId,
-      uploadId: f.uploadId,
-      storageKey: f.storageKey,
-      partCount: f.partCount,
-      clientPath: f.clientPath,
-      relativePath: f.relativePath,
-      declaredSize: f.size,
-      contentType: contentTypeFor(f.relativePath),
-    }));
-    await insertPendingUploads(rt.db, rows);
-    // Proxy parts come back to this server: what they need of their upload is known from here on.
-    if (caps.mode === 'proxy') rememberPendingParts(
-      rows.map((r) => ({ id: r.id, groupId, ownerId, uploadId: r.uploadId, storageKey: r.storageKey, partCount: r.partCount, declaredSize: r.declaredSize, partSize: caps.partSize })),
-    );
-    return {
-      groupId,
-      mode: caps.mode,
-      partSize: caps.partSize,
-      files: started.map((f) => ({ clientPath: f.clientPath, relativePath: f.relativePath, uploadId: f.uploadId, storageKey: f.storageKey, partCount: f.partCount })),
-    };
-  } catch (e) {
-    await discardGroup(rt, groupId).catch(() => {});
-    throw e;
-  }
-}
-
-/**
- * What an init checks under the owner's row lock: the pending caps and, but for the
- * administrator, the quota with what is already reserved. Null for the Admin Token's own shares.
- */
-export function ownerCheck(rt: Runtime, principal: Principal, files: number, reserve: number): Parameters<typeof reservePendingGroup>[2] {
-  const ownerId = ownerIdOf(principal);
-  if (ownerId === null) return null;
-  return {
-    id: ownerId,
-    check: (owner, held) => {
-      if (!owner || !held) throw new AppError('unauthenticated', 'Sign in to continue');
-      checkPendingCaps(rt, held, files);
-      if (!isAdmin(principal)) checkQuota(Number(owner.quotaBytes), Number(owner.usedBytes), held, reserve);
-    },
-  };
-}
-
-/** Bytes of quota each pending file holds at least (an empty file too). */
-export const MIN_RESERVATION = 1024;
-
-/**
- * A member holds at most MAX_PENDING_UPLOADS unfinished uploads and MAX_PENDING_FILES files in
- * them: each is a multi-part session in the store, and nothing else bounds empty files.
- * Runs under the owner's row lock, so parallel inits cannot both take the last slot.
- */
-export function checkPendingCaps(rt: Runtime, held: HeldByOwner, newFiles: number): void {
-  const { maxPendingUploads, maxPendingFiles } = rt.env;
-  if (held.uploads >= maxPendingUploads) {
-    throw new AppError('too_many_pending', `You have ${held.uploads} unfinished uploads (at most ${maxPendingUploads}): resume or discard one first`);
-  }
-  if (held.files + newFiles > maxPendingFiles) {
-    throw new AppError('too_many_pending', `Unfinished uploads may hold at most ${maxPendingFiles} files; ${held.files} are waiting and this one adds ${newFiles}: resume or discard one first`);
-  }
-}
-
-/** A refusal a person can act on: sizes in human units, and what holds the rest of the quota. */
-export function checkQuota(quota: number, used: number, reserved: { bytes: number; uploads: number }, wanted: number): void {
-  const free = Math.max(0, quota - used - reserved.bytes);
-  if (wanted <= free) return;
-  const held =
-    reserved.uploads > 0
-      ? ` ${formatBytes(reserved.bytes)} is held by ${reserved.uploads === 1 ? 'an unfinished upload' : `${reserved.uploads} unfinished uploads`}: resume or discard ${reserved.uploads === 1 ? 'it' : 'them'} to free it.`
-      : '';
-  // Two sizes that round alike would read as a contradiction: then say the bytes.
-  const [need, have] = formatBytes(wanted) === formatBytes(free) ? [`${wanted.toLocaleString('en-US')} bytes`, `${free.toLocaleString('en-US')} bytes`] : [formatBytes(wanted), formatBytes(free)];
-  throw new AppError('quota_exceeded', `This upload needs ${need} but only ${have} of your quota is free.${held}`);
 }

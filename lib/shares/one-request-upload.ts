@@ -2,7 +2,7 @@ import 'server-only';
 import { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import { findShare, findShareGroup } from '@/db/queries/shares';
-import { publishGroup, reservePendingGroup } from '@/db/queries/uploads';
+import { reservePendingGroup } from '@/db/queries/uploads';
 import type { ShareGroupRow, shareItems } from '@/db/schema';
 import { randomId } from '../auth/crypto';
 import { limitPasswordSetting, setterKey } from '../auth/password-setting';
@@ -15,7 +15,8 @@ import { pathKey, sanitizeRelativePath } from '../paths/relative-path';
 import type { Runtime } from '../runtime';
 import { sharedFileKey, sharedGroupPrefix } from '../storage/keys';
 import { discardGroup } from './abort-upload';
-import { checkPendingCaps, checkQuota, MIN_RESERVATION } from './init-upload';
+import { publishGroup } from './publish-group';
+import { checkPendingCaps, checkQuota, MIN_RESERVATION } from './start-uploads';
 import { toShareDto, type ShareDto } from './share-dto';
 
 /** S3 takes at most 5 GiB in one part. */

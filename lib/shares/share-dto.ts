@@ -1,17 +1,13 @@
 import 'server-only';
-import type { z } from 'zod';
-import type { shareItemSchema, shareSchema, shareSummarySchema } from '../contract/responses';
+import type { ShareItemDto, ShareDto, ShareSummaryDto } from '../contract/dtos';
 import type { ShareSummaryRow } from '@/db/queries/lists';
 import type { ShareWithItems } from '@/db/queries/shares';
 import type { ShareGroupRow } from '@/db/schema';
 import { encodeUrlPath } from '../paths/relative-path';
 import { shareTitle } from '../share-title';
 
-export type ShareItemDto = z.output<typeof shareItemSchema>;
-
-export type ShareDto = z.output<typeof shareSchema>;
-
-export type ShareSummaryDto = z.output<typeof shareSummarySchema>;
+// The response types live in the contract (clients import them from there).
+export type { ShareItemDto, ShareDto, ShareSummaryDto } from '../contract/dtos';
 
 export const shareItemUrl = (id: string, relativePath: string) => `/f/${id}/${encodeUrlPath(relativePath)}`;
 

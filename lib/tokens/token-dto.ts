@@ -1,9 +1,9 @@
 import 'server-only';
+import type { AccessTokenDto } from '../contract/dtos';
 import type { AccessTokenRow } from '@/db/schema';
-import type { z } from 'zod';
-import type { accessTokenSchema } from '../contract/responses';
 
-export type AccessTokenDto = z.output<typeof accessTokenSchema>;
+// The response types live in the contract (clients import them from there).
+export type { AccessTokenDto } from '../contract/dtos';
 
 export const toAccessTokenDto = (t: AccessTokenRow): AccessTokenDto => ({
   id: t.id,

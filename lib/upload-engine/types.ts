@@ -4,7 +4,7 @@
  * XMLHttpRequest transport, Node supplies file ranges and an http.request transport.
  */
 import type { InitFile, InitResult } from '../contract/upload-protocol';
-import type { ShareDto } from '../shares/share-dto';
+import type { ShareDto } from '../contract/dtos';
 
 export type { ShareDto };
 

@@ -1,9 +1,9 @@
 import 'server-only';
-import type { z } from 'zod';
-import type { userSchema } from '../contract/responses';
+import type { UserDto } from '../contract/dtos';
 import type { UserRow } from '@/db/schema';
 
-export type UserDto = z.output<typeof userSchema>;
+// The response types live in the contract (clients import them from there).
+export type { UserDto } from '../contract/dtos';
 
 /** The only shape a user leaves the server in: never the password hash. */
 export function toUserDto(u: UserRow): UserDto {

@@ -1,7 +1,7 @@
 'use client';
 
 import { Button, Card } from '@/app/_components/ui';
-import type { UserDto } from '@/lib/users/user-dto';
+import type { UserDto } from '@/lib/contract/dtos';
 import { QuotaMeter } from './quota-meter';
 
 /** The Settings tab's top (phones): who is signed in, the quota meter and Sign out. */

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Button, Card, ErrorText, Field, SuccessText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
 import { describeError, parseSize } from '@/lib/client/format';
-import type { UserDto } from '@/lib/users/user-dto';
+import type { UserDto } from '@/lib/contract/dtos';
 
 /** The administrator creates a member or another administrator. */
 export function CreateUserCard({ onCreated }: { onCreated: () => void }) {

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { ErrorText, Field, FormActions } from '@/app/_components/ui';
 import { parseSize } from '@/lib/client/format';
 import type { BodyOf } from '@/lib/contract/operations';
-import type { UserDto } from '@/lib/users/user-dto';
+import type { UserDto } from '@/lib/contract/dtos';
 import { quotaText } from './quota-text';
 
 /** The administrator's edit form for one user: quota, name, a new password. */

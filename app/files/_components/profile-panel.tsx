@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Button, Card, Checkbox, CHECKBOX_LABEL, ErrorText, Field, SuccessText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
 import { describeError } from '@/lib/client/format';
-import type { UserDto } from '@/lib/users/user-dto';
+import type { UserDto } from '@/lib/contract/dtos';
 
 const NOTIFY = [
   ['downloads', 'when a download of my share completes'],

@@ -1,5 +1,5 @@
 import { formatBytes } from '@/lib/client/format';
-import type { UserDto } from '@/lib/users/user-dto';
+import type { UserDto } from '@/lib/contract/dtos';
 
 /**
  * Used, held by unfinished uploads, and free: the three numbers init checks against. A

@@ -8,7 +8,7 @@ import { filesFromHandles, type PickedFile } from '@/lib/client/collect-files';
 import { describeError, formatBytes } from '@/lib/client/format';
 import { matchFiles, type PlannedFile } from '@/lib/client/match-files';
 import type { PendingUpload } from '@/lib/client/pending-uploads';
-import type { ShareSummaryDto } from '@/lib/shares/share-dto';
+import type { ShareSummaryDto } from '@/lib/contract/dtos';
 import { FilePicker } from './file-picker';
 
 /**

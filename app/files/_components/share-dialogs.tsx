@@ -5,7 +5,7 @@ import { Dialog, QrCode } from '@/app/_components/client-ui';
 import { PasswordChangeFields } from '@/app/_components/password-change-fields';
 import { Button, Field, FormActions } from '@/app/_components/ui';
 import type { BodyOf } from '@/lib/contract/operations';
-import type { ShareSummaryDto } from '@/lib/shares/share-dto';
+import type { ShareSummaryDto } from '@/lib/contract/dtos';
 import { DownloadLimitField } from './download-limit-field';
 import { toLocalInput } from './expiry-picker';
 import { generatePassword } from './upload-form';

@@ -8,7 +8,7 @@ import { isJunk, type PickedFile } from '@/lib/client/collect-files';
 import { describeError, formatBytes } from '@/lib/client/format';
 import { forgetPendingUpload, type PendingUpload } from '@/lib/client/pending-uploads';
 import { endpointPath } from '@/lib/contract/endpoints';
-import type { ShareDto, ShareItemDto, ShareSummaryDto } from '@/lib/shares/share-dto';
+import type { ShareDto, ShareItemDto, ShareSummaryDto } from '@/lib/contract/dtos';
 import { FilePicker } from './file-picker';
 import { ResumeDialog } from './resume-dialog';
 import { UploadProgressView } from './upload-progress';

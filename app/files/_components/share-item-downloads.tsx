@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { callOperation } from '@/lib/client/api';
 import { describeError } from '@/lib/client/format';
-import type { ShareItemDto } from '@/lib/shares/share-dto';
+import type { ShareItemDto } from '@/lib/contract/dtos';
 
 /**
  * "Downloads per file" of one share: list entries carry no items (API.md: lists page), so the

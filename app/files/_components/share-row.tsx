@@ -10,7 +10,7 @@ import { describeError, formatBytes, formatDate } from '@/lib/client/format';
 import { forgetPendingUpload, type PendingUpload } from '@/lib/client/pending-uploads';
 import { discardWording } from '@/lib/client/pending-wording';
 import type { BodyOf } from '@/lib/contract/operations';
-import type { ShareSummaryDto } from '@/lib/shares/share-dto';
+import type { ShareSummaryDto } from '@/lib/contract/dtos';
 import { ResumeDialog } from './resume-dialog';
 import { EditShareDialog, QrDialog } from './share-dialogs';
 import { ShareActivity } from './share-activity';

@@ -1,3 +1,3 @@
-import type { UserDto } from '@/lib/users/user-dto';
+import type { UserDto } from '@/lib/contract/dtos';
 
 export type FilesSession = { role: 'admin' | 'member'; user: UserDto | null };

@@ -5,7 +5,7 @@ import { Button, Card, ErrorText, Field } from '@/app/_components/ui';
 import { isJunk, type PickedFile } from '@/lib/client/collect-files';
 import { formatBytes } from '@/lib/client/format';
 import { useSharedItems } from '@/lib/client/use-shared-items';
-import type { ShareDto } from '@/lib/shares/share-dto';
+import type { ShareDto } from '@/lib/contract/dtos';
 import { DownloadLimitField } from './download-limit-field';
 import { ExpiryPicker, expiryFromChoice, type ExpiryChoice } from './expiry-picker';
 import { FilePicker } from './file-picker';

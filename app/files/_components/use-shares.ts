@@ -4,7 +4,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { ApiError, callOperation } from '@/lib/client/api';
 import { forgetPendingUpload, listPendingUploads, type PendingUpload } from '@/lib/client/pending-uploads';
 import { usePagedList, useSettled } from '@/lib/client/use-paged-list';
-import type { ShareSummaryDto } from '@/lib/shares/share-dto';
+import type { ShareSummaryDto } from '@/lib/contract/dtos';
 
 export interface SharesData {
   /** The shares of the pages loaded so far, newest first (null until the first page). */

@@ -8,7 +8,7 @@ import { ApiError } from '@/lib/client/api';
 import { discardUpload, useBrowserUpload } from '@/lib/client/upload-runner';
 import { isCancel, isRetryable } from '@/lib/upload-engine/retry';
 import type { UploadOptions, UploadProgress } from '@/lib/upload-engine/types';
-import type { ShareDto } from '@/lib/shares/share-dto';
+import type { ShareDto } from '@/lib/contract/dtos';
 
 /** The share's own fields, as the engine takes them: note, expiry and password always given; maxDownloads null or left out is unlimited. */
 export type NewShare = Required<Pick<UploadOptions, 'note' | 'expiresAt' | 'password'>> & Pick<UploadOptions, 'maxDownloads'>;

@@ -8,7 +8,7 @@ import { describeError, formatBytes, formatDate } from '@/lib/client/format';
 import { usePagedList, useSettled } from '@/lib/client/use-paged-list';
 import { LoadMore, SearchBox } from '@/app/_components/paging';
 import type { BodyOf } from '@/lib/contract/operations';
-import type { UserDto } from '@/lib/users/user-dto';
+import type { UserDto } from '@/lib/contract/dtos';
 import { CreateUserCard } from './create-user-card';
 import { DefaultQuotaCard } from './default-quota-card';
 import { EditUserForm } from './edit-user-form';

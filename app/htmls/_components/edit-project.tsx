@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { PasswordChangeFields } from '@/app/_components/password-change-fields';
 import { CheckboxField, Field, FormActions } from '@/app/_components/ui';
 import type { BodyOf } from '@/lib/contract/operations';
-import type { ProjectSummaryDto } from '@/lib/hosting/project-dto';
+import type { ProjectSummaryDto } from '@/lib/contract/dtos';
 
 export function EditProject({ project, onSave, onCancel }: { project: ProjectSummaryDto; onSave: (body: BodyOf<'updateProject'>) => Promise<void>; onCancel: () => void }) {
   const [note, setNote] = useState(project.note);

@@ -6,7 +6,7 @@ import { Badge, Button, ErrorText } from '@/app/_components/ui';
 import { LockIcon } from '@/app/_components/icons';
 import { callOperation } from '@/lib/client/api';
 import { describeError, formatBytes, formatDate } from '@/lib/client/format';
-import type { FileDto, ProjectSummaryDto } from '@/lib/hosting/project-dto';
+import type { FileDto, ProjectSummaryDto } from '@/lib/contract/dtos';
 import { siteUrl } from '@/lib/hosting/site-url';
 import { DeployHistory } from './deploy-history';
 import { DeployTokenButton } from './deploy-token';

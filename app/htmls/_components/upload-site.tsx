@@ -15,7 +15,7 @@ import { uploadSite, type SiteUploadResult } from '@/lib/client/hosted-upload';
 import { isPrivatePath } from '@/lib/client/private-paths';
 import { SpeedMeter } from '@/lib/client/share-upload';
 import { useSettled } from '@/lib/client/use-paged-list';
-import type { ProjectDto } from '@/lib/hosting/project-dto';
+import type { ProjectDto } from '@/lib/contract/dtos';
 import { siteUrl } from '@/lib/hosting/site-url';
 import { SLUG } from '@/lib/hosting/slug-grammar';
 

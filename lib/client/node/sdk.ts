@@ -17,8 +17,7 @@ import { appendSiteFields, type SiteFields } from '../site-fields';
 import { collectFiles } from './local-files';
 import { apiRequest, fileSource, nodeTransport } from './node-transport';
 import { fingerprint, readState, removeState, stateRecorder, writeState, type UploadState } from './upload-state';
-import type { ProjectDto } from '@/lib/hosting/project-dto';
-import type { ShareDto } from '@/lib/shares/share-dto';
+import type { ProjectDto, ShareDto } from '@/lib/contract/dtos';
 
 export { ApiError };
 export type { PageQuery };

@@ -3,12 +3,10 @@
 import { useMemo, useState } from 'react';
 import { FolderIcon } from '@/app/_components/icons';
 import { formatBytes } from '@/lib/format-bytes';
-import type { previewKind } from '@/lib/http/mime';
+import type { PreviewKind } from '@/lib/contract/dtos';
 import { encodeUrlPath } from '@/lib/paths/relative-path';
 import { LazyPreview } from './lazy-preview';
 
-/** What the server's previewKind says of a file's type (a type only: mime.ts stays on the server). */
-export type PreviewKind = ReturnType<typeof previewKind>;
 /** One item as the page ships it: [relative path, size, preview kind] — compact for 500 rows. */
 export type Item = [path: string, size: number, preview: PreviewKind];
 

@@ -2,14 +2,14 @@
 
 import { useEffect, useRef, useState } from 'react';
 import { formatBytes } from '@/lib/format-bytes';
-import type { previewKind } from '@/lib/http/mime';
+import type { PreviewKind } from '@/lib/contract/dtos';
 
 /** The bytes a text preview asks for (one Range request). */
 const TEXT_PREVIEW_BYTES = 4096;
 /** Larger images wait for a click: a preview should not cost a 50 MB photo per row. */
 const IMAGE_AUTO_BYTES = 8 * 1024 * 1024;
 
-type Kind = NonNullable<ReturnType<typeof previewKind>>;
+type Kind = NonNullable<PreviewKind>;
 
 /**
  * Whether playing a video or audio counts: null without a download limit (the preview plays

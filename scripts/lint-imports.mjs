@@ -1,0 +1,42 @@
+// npm run lint:imports — the import rules the layers hold to (docs/architecture.md; STYLE.md
+// rules 17 and 25): no import cycle among the server's and the app's modules (type-only imports
+// count: a cycle of types is a cycle of modules someone will one day make a value), nothing in
+// db/ imports lib/ or app/, and no client module (a 'use client' file, lib/client/,
+// lib/upload-engine/, cli/, and what they import) imports a server-only module, not even for a
+// type. Exits 1 naming each offence. CI runs it before the tests (.ci/run).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import madge from 'madge';
+
+const root = process.cwd();
+const res = await madge(['lib', 'db', 'app', 'cli', 'server.ts', 'proxy.ts'].map((p) => path.join(root, p)), {
+  baseDir: root,
+  fileExtensions: ['ts', 'tsx'],
+  tsConfig: path.join(root, 'tsconfig.json'),
+  excludeRegExp: [/\.test\.tsx?$/],
+});
+const problems = [];
+for (const cycle of res.circular()) problems.push(`import cycle: ${[...cycle, cycle[0]].join(' → ')}`);
+for (const [file, deps] of Object.entries(res.obj())) {
+  if (!file.startsWith('db/')) continue;
+  for (const dep of deps) if (/^(lib|app)\//.test(dep)) problems.push(`db/ imports ${dep.split('/')[0]}/: ${file} → ${dep}`);
+}
+const graph = res.obj();
+const head = (file) => readFileSync(path.join(root, file), 'utf8').slice(0, 400);
+const serverOnly = (file) => /^import 'server-only';/m.test(head(file));
+const clientRoots = Object.keys(graph).filter((f) => /^(lib\/client|lib\/upload-engine|cli)\//.test(f) || /^\s*['"]use client['"]/.test(head(f)));
+const seen = new Set(clientRoots);
+for (const queue = [...clientRoots]; queue.length; ) {
+  const file = queue.shift();
+  for (const dep of graph[file] ?? []) {
+    if (serverOnly(dep)) problems.push(`a client module imports a server-only one: ${file} → ${dep}`);
+    else if (!seen.has(dep)) queue.push(dep), seen.add(dep);
+  }
+}
+const files = Object.keys(graph).length;
+if (files < 300) problems.push(`only ${files} modules read: is madge resolving the sources?`);
+if (problems.length) {
+  console.error(problems.join('\n'));
+  process.exit(1);
+}
+console.log(`imports: ${files} modules (${seen.size} on the client side), no cycle, db/ imports nothing from lib/ or app/, no client module imports a server-only one`);
