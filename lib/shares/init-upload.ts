@@ -10,7 +10,6 @@ import type { InitResult } from '../contract/upload-protocol';
 import { AppError } from '../errors';
 import { formatBytes } from '../format-bytes';
 import { contentTypeFor } from '../http/mime';
-import { mapLimit } from '../map-limit';
 import { pathKey, sanitizeRelativePath } from '../paths/relative-path';
 import type { Runtime } from '../runtime';
 import { sharedFileKey } from '../storage/keys';
@@ -22,7 +21,7 @@ import { rememberPendingParts } from './pending-parts';
 /**
  * POST /api/shares/upload/init: checks every limit and the quota before anything is stored,
  * reserves the bytes under a lock on the owner's row (parallel inits cannot both squeeze in),
- * then starts one multi-part upload and writes one pending session per file.
+ * then writes one pending session per file (the store's uploads start at each file's first part).
  */
 export type PlannedFile = InitInput['files'][number] & { relativePath: string };
 
@@ -86,8 +85,10 @@ export async function initUpload(rt: Runtime, principal: Principal, input: InitI
 }
 
 /**
- * One multi-part upload per file of a pending group just reserved, and its pending sessions;
- * on any failure the group is discarded with whatever it stored.
+ * The pending sessions of a group just reserved, one per file. The store's multi-part uploads
+ * start at each file's first part (lib/shares/store-upload.ts), so an init that sends nothing
+ * holds nothing in the store; the client's `uploadId` is a handle made here. On any failure the
+ * group is discarded.
  */
 export async function startUploads(
   rt: Runtime,
@@ -98,18 +99,14 @@ export async function startUploads(
   addsTo: string | null = null,
 ): Promise<InitResult> {
   try {
-    const started = await mapLimit(files, 32, async (f) => {
-      const storageKey = sharedFileKey(groupId, f.relativePath, addsTo);
-      const uploadId = await rt.storage.createMultipart(storageKey, { contentType: contentTypeFor(f.relativePath), partSize: caps.partSize });
-      return { ...f, storageKey, uploadId, partCount: partCountFor(f.size, caps.partSize) };
-    });
-    const rows = started.map((f) => ({
+    const rows = files.map((f) => ({
       id: randomUUID(),
       groupId,
       userId: ownerId,
-      uploadId: f.uploadId,
-      storageKey: f.storageKey,
-      partCount: f.partCount,
+      uploadId: randomId(24),
+      storeUploadId: null,
+      storageKey: sharedFileKey(groupId, f.relativePath, addsTo),
+      partCount: partCountFor(f.size, caps.partSize),
       clientPath: f.clientPath,
       relativePath: f.relativePath,
       declaredSize: f.size,
@@ -118,13 +115,13 @@ export async function startUploads(
     await insertPendingUploads(rt.db, rows);
     // Proxy parts come back to this server: what they need of their upload is known from here on.
     if (caps.mode === 'proxy') rememberPendingParts(
-      rows.map((r) => ({ id: r.id, groupId, ownerId, uploadId: r.uploadId, storageKey: r.storageKey, partCount: r.partCount, declaredSize: r.declaredSize, partSize: caps.partSize })),
+      rows.map((r) => ({ id: r.id, groupId, ownerId, uploadId: r.uploadId, storeUploadId: null, storageKey: r.storageKey, contentType: r.contentType, partCount: r.partCount, declaredSize: r.declaredSize, partSize: caps.partSize })),
     );
     return {
       groupId,
       mode: caps.mode,
       partSize: caps.partSize,
-      files: started.map((f) => ({ clientPath: f.clientPath, relativePath: f.relativePath, uploadId: f.uploadId, storageKey: f.storageKey, partCount: f.partCount })),
+      files: rows.map((r) => ({ clientPath: r.clientPath, relativePath: r.relativePath, uploadId: r.uploadId, storageKey: r.storageKey, partCount: r.partCount })),
     };
   } catch (e) {
     await discardGroup(rt, groupId).catch(() => {});
