@@ -144,6 +144,7 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
   const limits: ListenerLimits = {
     requestTimeoutMs: env.requestTimeoutMs,
     stallTimeoutMs: env.stallTimeoutMs,
+    firstByteTimeoutMs: env.firstByteTimeoutMs,
     perIp: env.trustProxy > 0 ? 0 : env.maxConnectionsPerIp,
     total: env.maxConnections,
   };

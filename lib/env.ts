@@ -103,6 +103,12 @@ const schema = z.object({
    */
   STALL_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /**
+   * Seconds a response may wait for its client to take any of it (its write buffer never drained)
+   * before its connection, store read and download slot are dropped; shorter than the stall timeout
+   * (a value at or above it leaves only the stall timeout). Decimals allowed (tests).
+   */
+  FIRST_BYTE_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3600).default(30),
+  /**
    * Downloads (share items, ZIPs, hosted files not served from memory) at once per client
    * address, both listeners together; more wait their turn (one per slot, up to 10 s), then 429.
    * 0: no cap.
@@ -207,6 +213,7 @@ export type Env = {
   maxConnections: number;
   requestTimeoutMs: number;
   stallTimeoutMs: number;
+  firstByteTimeoutMs: number;
   maxDownloadsPerIp: number;
   requestsPerSecondPerIp: number;
   /** scrypt's log2 N for new password hashes (lib/auth/passwords.ts). */
@@ -295,6 +302,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     maxConnections: v.MAX_CONNECTIONS,
     requestTimeoutMs: v.REQUEST_TIMEOUT_SECONDS * 1000,
     stallTimeoutMs: v.STALL_TIMEOUT_SECONDS * 1000,
+    firstByteTimeoutMs: Math.round(v.FIRST_BYTE_TIMEOUT_SECONDS * 1000),
     maxDownloadsPerIp: v.MAX_DOWNLOADS_PER_IP,
     requestsPerSecondPerIp: v.REQUESTS_PER_SECOND_PER_IP,
     passwordScryptLogN: v.PASSWORD_SCRYPT_LOG_N,

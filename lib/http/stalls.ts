@@ -28,6 +28,38 @@ export function dropStalledResponse(res: ServerResponse, ms: number): void {
 }
 
 /**
+ * Drops the connection of a response whose client has taken none of it (issue 39, item 10a): the
+ * response's write buffer filled (the kernel's buffers too) and has never drained, `ms` after the
+ * response began (checked each `ms` until it drains or ends). A reconnecting attacker's downloads
+ * that are opened and never read then hold their connection and download slot for this short
+ * window rather than the whole stall timeout; a client that has taken any of it is left to the
+ * stall guard. A response still being prepared, with nothing waiting, is no such response.
+ */
+export function dropUnreadResponse(res: ServerResponse, ms: number): void {
+  let drained = false;
+  const timer = setInterval(() => {
+    const socket = res.socket;
+    if (drained || !socket || socket.destroyed || res.writableFinished) return clear();
+    if (res.writableNeedDrain || socket.writableLength > 0) {
+      clear();
+      socket.destroy();
+    }
+  }, ms);
+  timer.unref();
+  const onDrain = () => {
+    drained = true;
+    clear();
+  };
+  const clear = () => {
+    clearInterval(timer);
+    res.off('drain', onDrain);
+    res.off('close', clear);
+  };
+  res.on('drain', onDrain);
+  res.once('close', clear);
+}
+
+/**
  * A long body (an upload part, a site, a complete) must bring `MIN_BODY_BYTES_PER_SPAN` in each
  * span of `ms`, or it is answered 408 (if nothing was sent yet) and its connection closed. Counted
  * on the socket, so nothing here reads the body or changes its flow.
