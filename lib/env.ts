@@ -120,6 +120,11 @@ const schema = z.object({
    * upload parts do not count (MAX_DOWNLOADS_PER_IP caps them). 0: no budget.
    */
   REQUESTS_PER_SECOND_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(30),
+  /**
+   * The same budget per principal — a session cookie or Bearer token, keyed by its hash before any
+   * lookup — so one member flooding from many addresses spends one budget. 0: no budget.
+   */
+  REQUESTS_PER_SECOND_PER_PRINCIPAL: z.coerce.number().int().min(0).max(1_000_000).default(30),
   /** Who may make file requests (/r/<id> links that receive files): nobody, administrators, or every member. */
   FILE_REQUESTS: z.enum(['off', 'admin', 'members']).default('members'),
   /** The largest max_bytes a file request may have (bytes); unset: the service's 50 GB. */
@@ -216,6 +221,7 @@ export type Env = {
   firstByteTimeoutMs: number;
   maxDownloadsPerIp: number;
   requestsPerSecondPerIp: number;
+  requestsPerSecondPerPrincipal: number;
   /** scrypt's log2 N for new password hashes (lib/auth/passwords.ts). */
   passwordScryptLogN: number;
   fileRequests: 'off' | 'admin' | 'members';
@@ -305,6 +311,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     firstByteTimeoutMs: Math.round(v.FIRST_BYTE_TIMEOUT_SECONDS * 1000),
     maxDownloadsPerIp: v.MAX_DOWNLOADS_PER_IP,
     requestsPerSecondPerIp: v.REQUESTS_PER_SECOND_PER_IP,
+    requestsPerSecondPerPrincipal: v.REQUESTS_PER_SECOND_PER_PRINCIPAL,
     passwordScryptLogN: v.PASSWORD_SCRYPT_LOG_N,
     fileRequests: v.FILE_REQUESTS,
     requestMaxBytes: v.REQUEST_MAX_BYTES,
