@@ -103,8 +103,8 @@ const schema = z.object({
    */
   STALL_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /**
-   * Seconds a response may wait for its client to take any of it (its write buffer never drained)
-   * before its connection, store read and download slot are dropped; shorter than the stall timeout
+   * Seconds within which a response whose client takes none of it (bytes waiting, the socket
+   * taking nothing across half of this) has its connection, store read and download slot dropped; shorter than the stall timeout
    * (a value at or above it leaves only the stall timeout). Decimals allowed (tests).
    */
   FIRST_BYTE_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3600).default(30),

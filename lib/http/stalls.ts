@@ -28,34 +28,35 @@ export function dropStalledResponse(res: ServerResponse, ms: number): void {
 }
 
 /**
- * Drops the connection of a response whose client has taken none of it (issue 39, item 10a): the
- * response's write buffer filled (the kernel's buffers too) and has never drained, `ms` after the
- * response began (checked each `ms` until it drains or ends). A reconnecting attacker's downloads
- * that are opened and never read then hold their connection and download slot for this short
- * window rather than the whole stall timeout; a client that has taken any of it is left to the
- * stall guard. A response still being prepared, with nothing waiting, is no such response.
+ * Drops the connection of a response whose client takes none of it (issue 39, item 10a), sooner
+ * than the stall guard: checked every half `ms`, a response with bytes waiting whose socket took
+ * nothing more since the last check (the kernel's buffers filled at once, and the client reads
+ * nothing) is cut. Once the socket has taken more across two checks with bytes waiting, the
+ * client is reading, and the stall guard alone watches it. A reconnecting attacker's downloads
+ * that are opened and never read then hold their connection and download slot for about `ms`
+ * instead of the whole stall timeout. A response still being prepared, or one the client keeps
+ * up with, has nothing waiting and is left alone.
  */
 export function dropUnreadResponse(res: ServerResponse, ms: number): void {
-  let drained = false;
+  let last = -1;
   const timer = setInterval(() => {
     const socket = res.socket;
-    if (drained || !socket || socket.destroyed || res.writableFinished) return clear();
-    if (res.writableNeedDrain || socket.writableLength > 0) {
-      clear();
-      socket.destroy();
+    if (!socket || socket.destroyed || res.writableFinished) return clear();
+    // What the kernel has taken on this connection (bytesWritten counts what is still queued too).
+    const taken = socket.bytesWritten - socket.writableLength;
+    const waiting = res.writableNeedDrain || socket.writableLength > 0;
+    if (waiting && last >= 0) {
+      if (taken === last) socket.destroy();
+      // Either way this guard is done: cut, or the client reads and the stall guard takes over.
+      return clear();
     }
-  }, ms);
+    last = waiting ? taken : -1;
+  }, Math.max(1, ms / 2));
   timer.unref();
-  const onDrain = () => {
-    drained = true;
-    clear();
-  };
   const clear = () => {
     clearInterval(timer);
-    res.off('drain', onDrain);
     res.off('close', clear);
   };
-  res.on('drain', onDrain);
   res.once('close', clear);
 }
 
