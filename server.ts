@@ -30,7 +30,7 @@ import { decideHost, localSiteOf, type Listener } from './lib/http/origin';
 import { errorReply, jsonErrorReply } from './lib/http/reply-errors';
 import { configureListener, connectionTable, guardRequest, type ListenerLimits } from './lib/http/connection-limits';
 import { takeDownloadSlot } from './lib/http/download-slots';
-import { requestBudget } from './lib/http/request-budget';
+import { principalKeyOf, requestBudget } from './lib/http/request-budget';
 import { AppError, noSuchApiRoute, notFound } from './lib/errors';
 import { closeRuntime } from './lib/runtime';
 import { stopJanitor } from './lib/janitor';
@@ -144,10 +144,12 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
   const limits: ListenerLimits = {
     requestTimeoutMs: env.requestTimeoutMs,
     stallTimeoutMs: env.stallTimeoutMs,
+    firstByteTimeoutMs: env.firstByteTimeoutMs,
     perIp: env.trustProxy > 0 ? 0 : env.maxConnectionsPerIp,
     total: env.maxConnections,
   };
   const budget = requestBudget(env.requestsPerSecondPerIp, env.requestsPerSecondPerIp * 10);
+  const principalBudget = requestBudget(env.requestsPerSecondPerPrincipal, env.requestsPerSecondPerPrincipal * 10);
   const handler = (served: Listener | 'inner') => (req: IncomingMessage, res: ServerResponse) => {
     let listener: Listener;
     guardRequest(req, res, limits);
@@ -207,8 +209,13 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
     // Everything past here costs a session lookup, a query or a page render: one address's
     // flood is refused here, in memory, before any of that (byte streams above never count).
     const wait = budget.take(ip);
-    if (wait > 0) {
-      const refused = new AppError('rate_limited', 'Too many requests from this address; slow down', { 'Retry-After': String(wait) });
+    // …and one member's session or token from many addresses (hashed, without a lookup).
+    const principal = wait > 0 || env.requestsPerSecondPerPrincipal <= 0 ? undefined : principalKeyOf(req.headers);
+    const principalWait = principal ? principalBudget.take(principal) : 0;
+    if (wait > 0 || principalWait > 0) {
+      const refused = new AppError('rate_limited', wait > 0 ? 'Too many requests from this address; slow down' : 'Too many requests with this sign-in; slow down', {
+        'Retry-After': String(wait || principalWait),
+      });
       return writeNodeReply(res, API.test(url) ? jsonErrorReply(refused) : errorReply(refused, fastReq), method);
     }
     if (REQUEST_SUBPATH.test(url)) return runFast(res, method, () => serveRequestUnlock(fastReq));

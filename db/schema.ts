@@ -351,7 +351,14 @@ export const pendingUploads = pgTable(
       .notNull()
       .references(() => shareGroups.id, { onDelete: 'cascade' }),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** The client's handle for this file's upload (the protocol's `uploadId`), made at init. */
     uploadId: text('upload_id').notNull(),
+    /**
+     * The store's multi-part upload, started by the file's first part (or first part URL), not
+     * at init: an init that sends nothing holds no session in the store (issue 39). Null until
+     * then; set once, by a conditional update, so racing first parts start exactly one.
+     */
+    storeUploadId: text('store_upload_id'),
     storageKey: text('storage_key').notNull(),
     partCount: integer('part_count').notNull(),
     clientPath: text('client_path').notNull(),

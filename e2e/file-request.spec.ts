@@ -225,3 +225,42 @@ test("an unfinished guest upload is worded as the guest's: no Resume, and Discar
   await expect(notice).toHaveCount(0);
   await context.close();
 });
+
+test("the owner discards every guest's unfinished upload on the request's view with Discard all, after a confirm (issue 39, item 1)", async ({ browser, request }) => {
+  const member = await createMember('Uma Owner');
+  const context = await browser.newContext({ extraHTTPHeaders: ownClientAddress() });
+  await useConsoleSession(context, member);
+  const page = await context.newPage();
+  await page.goto('/files');
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Requests' }).click();
+  await page.getByRole('button', { name: 'New request' }).click();
+  const form = page.getByTestId('request-form');
+  await form.getByLabel('What you ask for (shown to senders)').fill('Holiday photos');
+  await form.getByRole('button', { name: 'Create request link' }).click();
+  const row = page.locator('[data-testid^="request-"]').filter({ hasText: 'Holiday photos' });
+  const id = (await row.getByRole('link', { name: 'Holiday photos' }).getAttribute('href'))!.split('/').pop()!;
+  // Two guests start uploads and go away.
+  for (const name of ['Dana', 'Eli']) {
+    const init = await request.post(`/api/requests/${id}/upload`, { data: { name, files: [{ clientPath: `${name}.jpg`, size: 3000 }] } });
+    expect(init.status()).toBe(201);
+  }
+
+  await row.getByRole('button', { name: 'Uploads' }).click();
+  const unfinished = row.getByTestId('request-unfinished');
+  await expect(unfinished).toContainText('2 guests’ uploads are unfinished, holding');
+  await expect(unfinished).toContainText('only the sender can resume them');
+  // Cancelling the confirm keeps them.
+  await unfinished.getByRole('button', { name: 'Discard all' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('Discard 2 guests’ unfinished uploads?');
+  await expect(dialog).not.toContainText(member.username);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(row.getByTestId('request-uploads')).toContainText('Dana');
+  await unfinished.getByRole('button', { name: 'Discard all' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Discard all' }).click();
+  await expect(unfinished).toHaveCount(0);
+  await expect(row.getByTestId('request-uploads')).toContainText('Nothing received yet.');
+  const left = await request.get(`/api/shares?request=${id}`, { headers: { Authorization: `Bearer ${member.token}` } });
+  expect((await left.json()).shares).toEqual([]);
+  await context.close();
+});

@@ -103,6 +103,12 @@ const schema = z.object({
    */
   STALL_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /**
+   * Seconds within which a response whose client takes none of it (bytes waiting, the socket
+   * taking nothing across half of this) has its connection, store read and download slot dropped; shorter than the stall timeout
+   * (a value at or above it leaves only the stall timeout). Decimals allowed (tests).
+   */
+  FIRST_BYTE_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3600).default(30),
+  /**
    * Downloads (share items, ZIPs, hosted files not served from memory) at once per client
    * address, both listeners together; more wait their turn (one per slot, up to 10 s), then 429.
    * 0: no cap.
@@ -114,6 +120,11 @@ const schema = z.object({
    * upload parts do not count (MAX_DOWNLOADS_PER_IP caps them). 0: no budget.
    */
   REQUESTS_PER_SECOND_PER_IP: z.coerce.number().int().min(0).max(1_000_000).default(30),
+  /**
+   * The same budget per principal — a session cookie or Bearer token, keyed by its hash before any
+   * lookup — so one member flooding from many addresses spends one budget. 0: no budget.
+   */
+  REQUESTS_PER_SECOND_PER_PRINCIPAL: z.coerce.number().int().min(0).max(1_000_000).default(30),
   /** Who may make file requests (/r/<id> links that receive files): nobody, administrators, or every member. */
   FILE_REQUESTS: z.enum(['off', 'admin', 'members']).default('members'),
   /** The largest max_bytes a file request may have (bytes); unset: the service's 50 GB. */
@@ -207,8 +218,10 @@ export type Env = {
   maxConnections: number;
   requestTimeoutMs: number;
   stallTimeoutMs: number;
+  firstByteTimeoutMs: number;
   maxDownloadsPerIp: number;
   requestsPerSecondPerIp: number;
+  requestsPerSecondPerPrincipal: number;
   /** scrypt's log2 N for new password hashes (lib/auth/passwords.ts). */
   passwordScryptLogN: number;
   fileRequests: 'off' | 'admin' | 'members';
@@ -295,8 +308,10 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     maxConnections: v.MAX_CONNECTIONS,
     requestTimeoutMs: v.REQUEST_TIMEOUT_SECONDS * 1000,
     stallTimeoutMs: v.STALL_TIMEOUT_SECONDS * 1000,
+    firstByteTimeoutMs: Math.round(v.FIRST_BYTE_TIMEOUT_SECONDS * 1000),
     maxDownloadsPerIp: v.MAX_DOWNLOADS_PER_IP,
     requestsPerSecondPerIp: v.REQUESTS_PER_SECOND_PER_IP,
+    requestsPerSecondPerPrincipal: v.REQUESTS_PER_SECOND_PER_PRINCIPAL,
     passwordScryptLogN: v.PASSWORD_SCRYPT_LOG_N,
     fileRequests: v.FILE_REQUESTS,
     requestMaxBytes: v.REQUEST_MAX_BYTES,

@@ -1,7 +1,8 @@
 /**
  * `npm run bench [-- --quick] [-- --webhook] [-- --size 1024] [-- --rss-size 10240] [-- --storage fs|s3] [-- --runs 3] [-- --only downloads,hosted]`
  * (without --storage: an fs pass, then an s3 pass when S3_ENDPOINT and keys are set; a table each;
- * --only: just these sections of hosted, uploads, small-files, deletes, curl-put, downloads, zip, redirect (s3 only), directory, upload-rss, scale;
+ * --only: just these sections of hosted, uploads, small-files, deletes, curl-put, downloads, zip, redirect (s3 only), directory, upload-rss, scale, flood;
+ * flood (only when named, like scale) times a 1 MiB range while one member floods share-password PATCHes;
  * scale seeds 1,000 members, 100,000 shares and 1,000,000 items, or `--scale-factor` of that)
  *
  * Starts the production server on a fresh data directory (and, with --storage s3, the S3
@@ -24,6 +25,7 @@ import { migrate, startServer, tempDir, TEST_ADMIN_TOKEN } from '../tests/suppor
 import { api, hasCommand, log, makeFile, MiB, PROJECTS, quick, request, RSS_SIZE, rssOf, rows, RUNS, SIZE, startNginx, storageArg, type BenchContext } from './bench/common';
 import { s3FromEnv } from '../tests/support/env';
 import { benchDeletes } from './bench/deletes';
+import { benchFlood } from './bench/flood';
 import { benchDirectory, seedDirectory } from './bench/directory';
 import { benchScale, seedScale } from './bench/scale';
 import { benchSmallFiles } from './bench/small-files';
@@ -34,7 +36,7 @@ import { benchRedirect } from './bench/redirect';
 import { benchUploadRss, benchUploads, uploadOnce } from './bench/uploads';
 import { benchZipDownloads } from './bench/zip-downloads';
 
-const SECTIONS = ['hosted', 'uploads', 'small-files', 'deletes', 'curl-put', 'downloads', 'zip', 'redirect', 'directory', 'upload-rss', 'scale'] as const;
+const SECTIONS = ['hosted', 'uploads', 'small-files', 'deletes', 'curl-put', 'downloads', 'zip', 'redirect', 'directory', 'upload-rss', 'scale', 'flood'] as const;
 const onlyArg = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] ?? '' : null;
 const only = onlyArg === null ? null : new Set(onlyArg.split(',').map((s) => s.trim()));
 if (only) for (const s of only) if (!(SECTIONS as readonly string[]).includes(s)) throw new Error(`--only: unknown section ${s} (one of ${SECTIONS.join(', ')})`);
@@ -184,6 +186,14 @@ async function main() {
       tables.push({ title: `scale: ${kind}`, rows: [...rows] });
     }
     only.delete('scale');
+  }
+  if (only?.has('flood')) {
+    rows.length = 0;
+    const env: Record<string, string | undefined> = await freshServiceEnv();
+    for (const k of Object.keys(env)) if (k.startsWith('S3_') || k === 'STORAGE') delete env[k];
+    await benchFlood(env);
+    tables.push({ title: `flood: fs${process.env.DATABASE_URL ? ', PostgreSQL' : ', PGlite'}`, rows: [...rows] });
+    only.delete('flood');
   }
   for (const storage of only?.size === 0 ? [] : passes) {
     rows.length = 0;

@@ -8,6 +8,8 @@ import { useFileServer } from './support/file-server';
 import { adminSession, call, cookieFrom, randomIp } from './support/http';
 import { createMember, type Member } from './support/members';
 import { putPart, uploadShare, type InitFile } from './support/shares';
+import { TEST_ADMIN_TOKEN } from './support/server';
+import { testStore } from './support/store';
 
 useFileServer({ REQUEST_MAX_PENDING: '3', REQUEST_MAX_BYTES: String(200 * 1024 ** 2) });
 
@@ -410,5 +412,49 @@ describe('limits, at init and again at complete', () => {
       expect((await initGuest(id, { 'a.txt': Buffer.from('a') })).status).toBe(404);
       expect((await call('GET', `/r/${id}`)).status).toBe(404);
     }
+  });
+});
+
+describe('DELETE /api/requests/:id/uploads (issue 39, item 1)', () => {
+  it("discards every unfinished guest upload: the quota they held returns, their parts are gone, finished ones stay; audited", async () => {
+    const owner = await createMember({ quota: 10_000 });
+    const req = await newRequest(owner);
+    const done = await guestUpload(req.id, { 'kept.bin': Buffer.alloc(1000, 1) }, { name: 'Finished Fay' });
+    expect(done.complete?.status, done.complete?.text).toBe(200);
+    // One guest sent a part and stopped; another sent nothing. Together they hold the rest.
+    const started = await initGuest(req.id, { 'a.bin': Buffer.alloc(4000) }, { name: 'Dana' });
+    expect(started.status, started.text).toBe(201);
+    const f = started.json.files[0] as InitFile;
+    const part = await putPart(started.json.uploadToken, { groupId: started.json.groupId, uploadId: f.uploadId, storageKey: f.storageKey, partNumber: 1 }, Buffer.alloc(4000, 2), started.json.mode);
+    expect(part.status, part.text).toBe(200);
+    const idle = await initGuest(req.id, { 'b.bin': Buffer.alloc(4000) });
+    expect(idle.status, idle.text).toBe(201);
+    const refused = await initGuest(req.id, { 'c.bin': Buffer.alloc(4000) });
+    expect([refused.status, refused.json.code]).toEqual([413, 'quota_exceeded']);
+
+    // Only the owner (or the administrator) may: another member and a guest's token get nothing.
+    const stranger = await createMember();
+    expect((await call('DELETE', `/api/requests/${req.id}/uploads`, { token: stranger.token })).status).toBe(404);
+    expect((await call('DELETE', `/api/requests/${req.id}/uploads`, { token: started.json.uploadToken })).status).toBe(401);
+    expect((await call('DELETE', `/api/requests/${req.id}/uploads`)).status).toBe(401);
+    expect((await call('DELETE', '/api/requests/nope/uploads', { token: owner.token })).status).toBe(404);
+
+    const discarded = await call('DELETE', `/api/requests/${req.id}/uploads`, { token: owner.token });
+    expect(discarded.status, discarded.text).toBe(200);
+    expect(discarded.json).toEqual({ discarded: 2 });
+    expect(await pendingReserved(owner)).toEqual([]);
+    for (const g of [started.json.groupId, idle.json.groupId]) {
+      expect(await testStore().listMultipartUploads(`shared/${g}/`)).toEqual([]);
+      expect(await testStore().list(`shared/${g}/`)).toEqual([]);
+    }
+    // The guest's token is spent, the finished upload stays, and the freed room takes a new sender.
+    expect((await call('POST', '/api/shares/upload/status', { token: started.json.uploadToken, body: { groupId: started.json.groupId } })).status).toBe(401);
+    expect((await call('GET', `/api/shares?request=${req.id}`, { token: owner.token })).json.shares.map((s: any) => s.received?.name)).toEqual(['Finished Fay']);
+    expect((await initGuest(req.id, { 'c.bin': Buffer.alloc(4000) })).status).toBe(201);
+    // Nothing left to discard is no error; the action is in the audit log.
+    expect((await call('DELETE', `/api/requests/${req.id}/uploads`, { token: owner.token })).json).toEqual({ discarded: 1 });
+    const audit = await call('GET', '/api/audit?action=request.uploads_discarded', { token: TEST_ADMIN_TOKEN });
+    expect(audit.status, audit.text).toBe(200);
+    expect(audit.json.entries.some((e: any) => e.target === req.id)).toBe(true);
   });
 });

@@ -366,6 +366,8 @@ describe('responses match the document', () => {
     expect(done.json.share.received).toMatchObject({ request_id: id, name: 'Guest' });
     await check('POST', '/api/shares/upload/abort', {}, { token: uploadToken, body: { groupId } });
     await check('POST', '/api/requests/{id}/upload', { id }, { body: { name: 'Again', files: [{ clientPath: 'b.txt', size: 1 }] } });
+    await check('DELETE', '/api/requests/{id}/uploads', { id }, { token: m.token });
+    await check('DELETE', '/api/requests/{id}/uploads', { id: 'nosuchrequest' }, { token: m.token });
     await check('DELETE', '/api/requests/{id}', { id }, { token: m.token });
     await check('DELETE', '/api/requests/{id}', { id }, { token: m.token });
   });

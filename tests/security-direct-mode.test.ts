@@ -88,9 +88,11 @@ requires('s3').describe('direct mode on a store that refuses unsigned headers', 
     expect((await rawPut(signed.json.url, {}, Buffer.alloc(0))).status).toBe(403);
     // A header that claims the signed length while more bytes follow: the extra is not a part.
     await lyingPut(signed.json.url, 1, Buffer.alloc(1024 * 1024));
-    expect((await store.listParts(f.storageKey, f.uploadId)).every((p) => p.size === 1)).toBe(true);
+    // The part URL started the file's one store upload (the client's uploadId is the server's handle).
+    const [stored] = await store.listMultipartUploads(`shared/${init.json.groupId}/`);
+    expect((await store.listParts(f.storageKey, stored.uploadId)).every((p) => p.size === 1)).toBe(true);
     expect((await rawPut(signed.json.url, {}, Buffer.from('x'))).status).toBe(200);
-    expect(await store.listParts(f.storageKey, f.uploadId)).toMatchObject([{ partNumber: 1, size: 1 }]);
+    expect(await store.listParts(f.storageKey, stored.uploadId)).toMatchObject([{ partNumber: 1, size: 1 }]);
   });
 
   it('the janitor aborts a pending upload whose stored part exceeds its declaration, keeping the others', async () => {
@@ -99,10 +101,18 @@ requires('s3').describe('direct mode on a store that refuses unsigned headers', 
       (await call('POST', '/api/shares/upload/init', { base: server.url, token, body: { files: [{ clientPath: 'f.bin', size }] } })).json;
     const bad = await start(1);
     const good = await start(10);
-    // A store that ignored the signed length: 5 MB lands in the 1-byte file's part 1.
-    const f = bad.files[0];
+    // A store that ignored the signed length: 5 MB lands in the 1-byte file's part 1. Asking for
+    // a part URL starts each file's store upload; the parts go in under the store's upload id.
+    const storeUploadOf = async (init: any) => {
+      const f = init.files[0];
+      const ref = { groupId: init.groupId, uploadId: f.uploadId, storageKey: f.storageKey, partNumber: 1 };
+      expect((await call('POST', '/api/shares/upload/part-url', { base: server.url, token, body: ref })).status).toBe(200);
+      const [u] = await store.listMultipartUploads(`shared/${init.groupId}/`);
+      return { storageKey: f.storageKey as string, uploadId: u.uploadId };
+    };
+    const f = await storeUploadOf(bad);
     await store.uploadPart(f.storageKey, f.uploadId, 1, Readable.from([Buffer.alloc(5 * 1024 * 1024)]), 5 * 1024 * 1024);
-    const g = good.files[0];
+    const g = await storeUploadOf(good);
     await store.uploadPart(g.storageKey, g.uploadId, 1, Readable.from([Buffer.alloc(10)]), 10);
     const groups = async () => ((await call('GET', '/api/shares', { base: server.url, token })).json.shares as { id: string }[]).map((s) => s.id);
     await expect.poll(groups, { timeout: 30_000, interval: 250 }).toEqual([good.groupId]);

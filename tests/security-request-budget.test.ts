@@ -3,16 +3,18 @@
  * requests a second slowed everyone's downloads 100–1,000×. Each address now has a request budget
  * taken in memory before any database work; past it the answer is an immediate 429 with
  * Retry-After, other addresses are untouched, and byte streams (share items) never count.
- * The budget here is 2 a second (a burst of 20) so the flood is short; the default is 30.
+ * The same holds per principal: one member's session or token sending from many addresses (the
+ * review's share-password PATCH flood) spends one budget.
+ * The budgets here are 2 a second (a burst of 20) so the floods are short; the default is 30.
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { baseUrl, useFileServer } from './support/file-server';
-import { call } from './support/http';
+import { call, randomIp } from './support/http';
 import { createMember } from './support/members';
 import { uploadShare } from './support/shares';
 
-useFileServer({ REQUESTS_PER_SECOND_PER_IP: '2' });
+useFileServer({ REQUESTS_PER_SECOND_PER_IP: '2', REQUESTS_PER_SECOND_PER_PRINCIPAL: '2' });
 
 describe('the per-address request budget', () => {
   it('refuses one address past its budget at once, serves another, and never counts its downloads', async () => {
@@ -39,5 +41,32 @@ describe('the per-address request budget', () => {
     const item = await fetch(`${baseUrl()}/f/${share.id}/clip.bin`, { headers: { 'X-Forwarded-For': flooder } });
     expect(item.status).toBe(200);
     expect(Buffer.from(await item.arrayBuffer()).equals(body)).toBe(true);
+  });
+});
+
+describe('the per-principal request budget', () => {
+  it("refuses one member's token flooding from many addresses, before its password PATCHes hash; another member goes on", async () => {
+    const m = await createMember();
+    const other = await createMember();
+    const { share } = await uploadShare(m.token, { 'a.bin': randomBytes(100) });
+    const { share: theirs } = await uploadShare(other.token, { 'b.bin': randomBytes(100) });
+    // Each request from an address of its own: the per-address budget never sees two.
+    const flood = await Promise.all(Array.from({ length: 60 }, () => call('GET', `/api/shares/${share.id}`, { token: m.token, ip: randomIp() })));
+    const refused = flood.filter((a) => a.status === 429);
+    // The burst of 20, less what the member's upload took of it (its init and complete).
+    expect(flood.length - refused.length).toBeGreaterThanOrEqual(15);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused[0].json).toMatchObject({ code: 'rate_limited', error: expect.stringContaining('sign-in') });
+    expect(Number(refused[0].headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // The review's flood: share-password PATCHes from many addresses. The budget the GET flood
+    // spent refills at 2 a second, so a few may pass meanwhile; the rest are refused in memory
+    // (the budget's answer, not the database-counted password limit's).
+    const patches = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => call('PATCH', `/api/shares/${share.id}`, { token: m.token, ip: randomIp(), body: { password: `flood password ${i}` } })),
+    );
+    const byBudget = patches.filter((p) => p.status === 429 && String(p.json?.error).includes('sign-in'));
+    expect(byBudget.length).toBeGreaterThan(patches.length / 2);
+    // Another member, from any address, is untouched.
+    expect((await call('GET', `/api/shares/${theirs.id}`, { token: other.token, ip: randomIp() })).status).toBe(200);
   });
 });

@@ -11,7 +11,7 @@ import { call, randomIp } from './support/http';
 import { createMember, type Member } from './support/members';
 import { putPart, type InitFile } from './support/shares';
 import { startServer, TEST_ADMIN_TOKEN } from './support/server';
-import { openStore } from './support/store';
+import { openStore, testStore } from './support/store';
 
 useFileServer({ MAX_PENDING_UPLOADS: '12', MAX_PENDING_FILES: '40' });
 
@@ -217,5 +217,54 @@ describe('a guest upload that stores nothing is gone within minutes (item 1)', (
       store.close?.();
       await server.stop();
     }
+  });
+});
+
+describe("the store's multi-part uploads start at a file's first part (item 1)", () => {
+  it('an init starts none; eight racing first parts of one file start exactly one; status, complete and abort cope with files that have none', async () => {
+    const owner = await createMember();
+    const req = await newRequest(owner);
+    const init = await initGuest(req.id, [5, 6, 7]);
+    expect(init.status, init.text).toBe(201);
+    const { groupId, uploadToken, mode } = init.json;
+    const store = testStore();
+    const uploads = async () => (await store.listMultipartUploads(`shared/${groupId}/`)).map((u) => u.key);
+    // The review's 500-file inits left 500 open uploads each in the bucket: now an init leaves none.
+    expect(await uploads()).toEqual([]);
+    // Eight first parts of one file at once (retries, parallel part URLs): one store upload.
+    const [f, g] = init.json.files as InitFile[];
+    const ref = { groupId, uploadId: f.uploadId, storageKey: f.storageKey, partNumber: 1 };
+    const sent = await Promise.all(Array.from({ length: 8 }, () => putPart(uploadToken, ref, Buffer.alloc(5, 3), mode)));
+    for (const r of sent) expect(r.status, r.text).toBe(200);
+    expect(await uploads()).toEqual([f.storageKey]);
+    // Status names the stored part, and none for the files not started.
+    const status = await call('POST', '/api/shares/upload/status', { token: uploadToken, body: { groupId } });
+    expect(status.status, status.text).toBe(200);
+    expect(status.json.files.map((x: any) => [x.relativePath, x.parts.length])).toEqual([
+      ['f0.bin', 1],
+      ['f1.bin', 0],
+      ['f2.bin', 0],
+    ]);
+    // A complete naming a file that never started is refused as incomplete, not a fault.
+    const early = await call('POST', '/api/shares/upload/complete', {
+      token: uploadToken,
+      body: {
+        groupId,
+        files: (init.json.files as InitFile[]).map((x) => ({ uploadId: x.uploadId, storageKey: x.storageKey, parts: [{ partNumber: 1, etag: sent[0].etag }] })),
+      },
+    });
+    expect(early.status, early.text).toBe(409);
+    expect(early.json.code).toBe('upload_not_complete');
+    // A second file's first part starts its own; the abort removes both, and the never-started third is no error.
+    expect((await putPart(uploadToken, { groupId, uploadId: g.uploadId, storageKey: g.storageKey, partNumber: 1 }, Buffer.alloc(6, 4), mode)).status).toBe(200);
+    expect((await uploads()).sort()).toEqual([f.storageKey, g.storageKey].sort());
+    const abort = await call('POST', '/api/shares/upload/abort', { token: uploadToken, body: { groupId } });
+    expect(abort.status, abort.text).toBe(200);
+    expect(await uploads()).toEqual([]);
+    expect(await store.list(`shared/${groupId}/`)).toEqual([]);
+    // A part after the abort starts nothing.
+    const late = await putPart(uploadToken, { groupId, uploadId: init.json.files[2].uploadId, storageKey: init.json.files[2].storageKey, partNumber: 1 }, Buffer.alloc(7, 5), mode);
+    expect(late.status).not.toBe(200);
+    expect(await uploads()).toEqual([]);
   });
 });

@@ -175,6 +175,36 @@ describe('stalled readers against a 2 s stall timeout and 3 download sockets', (
   });
 });
 
+describe('a download its client takes nothing of is dropped sooner (issue 39, item 10a)', () => {
+  let server: RunningServer;
+  let share: string;
+  beforeAll(async () => {
+    // A long stall guard and a 1 s first-byte window: only the window can cut these in time.
+    server = await startServer({
+      ...(await migratedServiceEnv()),
+      STALL_TIMEOUT_SECONDS: '600',
+      FIRST_BYTE_TIMEOUT_SECONDS: '1',
+      MAX_DOWNLOADS_PER_IP: '1',
+      UPLOAD_MODE: 'proxy',
+    });
+    share = await uploadBigShare(server.url);
+  });
+  afterAll(() => server?.stop());
+
+  it('GET /f/:id/:item — a reader that opens and never reads is cut within the window and its download slot comes back; a reader that reads is not', { timeout: 120_000 }, async () => {
+    const ip = '10.88.0.1';
+    const held = await stalledGet(server.url, `/f/${share}/big.bin`, ip);
+    expect(await held.status).toBe(200);
+    // Cut by the server while the client still reads nothing (well before the 600 s stall guard).
+    await expect.poll(() => closedByServer(held.socket), { timeout: 30_000, interval: 100 }).toBe(true);
+    // The address's one download slot is free again: a whole download goes through.
+    expect((await download(`${server.url}/f/${share}/big.bin`, ip)).equals(big)).toBe(true);
+    held.socket.resume();
+    await held.closed;
+    expect(held.received()).toBeLessThan(big.length);
+  });
+});
+
 describe('downloads per address, both listeners together', () => {
   let server: RunningServer;
   let share: string;
@@ -182,7 +212,8 @@ describe('downloads per address, both listeners together', () => {
   const PER_IP = 3;
   beforeAll(async () => {
     // The default stall timeout: the held downloads stay held for this test's few steps.
-    server = await startServer({ ...(await migratedServiceEnv()), MAX_DOWNLOADS_PER_IP: String(PER_IP) });
+    // (The first-byte window at the stall timeout leaves only the stall guard, as the comment says.)
+    server = await startServer({ ...(await migratedServiceEnv()), MAX_DOWNLOADS_PER_IP: String(PER_IP), FIRST_BYTE_TIMEOUT_SECONDS: '60' });
     share = await uploadBigShare(server.url);
     slug = `stall-${randomBytes(4).toString('hex')}`;
     const site = await call('POST', '/api/upload', { base: server.url, token: TEST_ADMIN_TOKEN, raw: siteForm({ 'index.html': '<p>hi</p>', 'big.bin': big }, { slug }) });

@@ -52,6 +52,20 @@ export async function insertPendingUploads(db: Db, rows: (typeof pendingUploads.
   await insertRows(db, pendingUploads, rows);
 }
 
+/**
+ * Records `storeUploadId` as the pending file's store upload unless one is recorded already, in
+ * one conditional statement: of two first parts racing, one's upload is kept and both get it.
+ * Returns the recorded id (the caller's or the earlier one), or null when the pending row is gone.
+ */
+export async function claimStoreUpload(db: Db, pendingId: string, storeUploadId: string): Promise<string | null> {
+  const [row] = await db
+    .update(pendingUploads)
+    .set({ storeUploadId: sql`coalesce(${pendingUploads.storeUploadId}, ${storeUploadId})` })
+    .where(eq(pendingUploads.id, pendingId))
+    .returning({ storeUploadId: pendingUploads.storeUploadId });
+  return row?.storeUploadId ?? null;
+}
+
 /** A group, only when its owner is `ownerId` (null: the Admin Token's own shares). */
 export async function findOwnShareGroup(db: Db, id: string, ownerId: string | null): Promise<ShareGroupRow | null> {
   const [g] = await db.select().from(shareGroups).where(and(eq(shareGroups.id, id), ownedBy({ ownerId })));

@@ -54,6 +54,7 @@ export const endpoints = {
   updateRequest: e('PATCH', '/api/requests/{id}'),
   deleteRequest: e('DELETE', '/api/requests/{id}'),
   requestUpload: e('POST', '/api/requests/{id}/upload'),
+  discardRequestUploads: e('DELETE', '/api/requests/{id}/uploads'),
   listConcepts: e('GET', '/api/concepts'),
   createConcept: e('POST', '/api/concepts'),
   getConcept: e('GET', '/api/concepts/{id}'),

@@ -177,7 +177,7 @@ export const auditEntrySchema = z.object({
   id: z.string(),
   at: time,
   actor: z.string().describe("A member's username, or 'Admin Token'"),
-  action: z.string().describe('admin.login, admin_token.changed, user.created, user.updated, user.deleted, settings.updated, site.deployed, site.rolled_back, project.updated, project.deleted, file.deleted, file.status'),
+  action: z.string().describe('admin.login, admin_token.changed, user.created, user.updated, user.deleted, settings.updated, site.deployed, site.rolled_back, project.updated, project.deleted, file.deleted, file.status, request.uploads_discarded'),
   target: z.string(),
   address: z.string(),
 });

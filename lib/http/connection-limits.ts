@@ -11,7 +11,7 @@ import { AppError } from '../errors';
 import { normalizeIp } from './client-ip';
 import { processState } from '../process-state';
 import { jsonErrorReply } from './reply-errors';
-import { dropStalledResponse, requireBodyRate } from './stalls';
+import { dropStalledResponse, dropUnreadResponse, requireBodyRate } from './stalls';
 import { LONGEST_REQUEST_MS } from './timeouts';
 
 /** A listener's limits (server.ts's two listeners, the hosted front's, the front's inner one). */
@@ -20,6 +20,8 @@ export interface ListenerLimits {
   requestTimeoutMs: number;
   /** STALL_TIMEOUT_SECONDS: how long a reply may sit unread, an upload body trickle. */
   stallTimeoutMs: number;
+  /** FIRST_BYTE_TIMEOUT_SECONDS: how long a reply may wait for its client to take any of it (absent: the stall timeout). */
+  firstByteTimeoutMs?: number;
   /** Open connections per peer address (0: none, behind a proxy or on loopback). */
   perIp: number;
   /** Open connections on this listener (0: none). */
@@ -42,12 +44,14 @@ export function configureListener(server: Server, limits: ListenerLimits, connec
 /**
  * The per-request rules, first thing in every listener's handler: only uploads may take long
  * to arrive, at a minimum pace; anything else has REQUEST_TIMEOUT_SECONDS. No response may sit
- * unread for longer than STALL_TIMEOUT_SECONDS.
+ * unread for longer than STALL_TIMEOUT_SECONDS, nor wait longer than FIRST_BYTE_TIMEOUT_SECONDS
+ * for its client to take its first bytes.
  */
 export function guardRequest(req: IncomingMessage, res: ServerResponse, limits: ListenerLimits): void {
   if (takesLongBody(req.method ?? 'GET', req.url ?? '/')) requireBodyRate(req, res, limits.stallTimeoutMs);
   else limitRequestTime(req, res, limits.requestTimeoutMs);
   dropStalledResponse(res, limits.stallTimeoutMs);
+  if (limits.firstByteTimeoutMs && limits.firstByteTimeoutMs < limits.stallTimeoutMs) dropUnreadResponse(res, limits.firstByteTimeoutMs);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requestBudget } from './request-budget';
+import { principalKeyOf, requestBudget } from './request-budget';
 
 describe('the per-address request budget', () => {
   it('lets a burst through, then refuses with the seconds to wait, and refills with time', () => {
@@ -27,5 +27,29 @@ describe('the per-address request budget', () => {
     t += 2000; // every bucket full again: the next new address sweeps them
     expect(budget.take('new')).toBe(0);
     expect(budget.take('a0')).toBe(0);
+  });
+});
+
+describe('the per-principal key', () => {
+  it('is one short hash per secret, from a Bearer or a session cookie, and never the secret itself', () => {
+    const bearer = principalKeyOf({ authorization: 'Bearer htmls_pat_abc123' });
+    expect(bearer).toMatch(/^[\w-]{22}$/);
+    expect(bearer).not.toContain('abc123');
+    expect(principalKeyOf({ authorization: 'bearer   htmls_pat_abc123 ' })).toBe(bearer);
+    expect(principalKeyOf({ authorization: 'Bearer htmls_pat_abc124' })).not.toBe(bearer);
+    const session = principalKeyOf({ cookie: 'theme=dark; htmls_user_session=s3cr3t' });
+    expect(session).toBeDefined();
+    expect(principalKeyOf({ cookie: 'htmls_admin_session=s3cr3t' })).toBe(session);
+    expect(principalKeyOf({ cookie: 'theme=dark' })).toBeUndefined();
+    expect(principalKeyOf({})).toBeUndefined();
+  });
+
+  it('made-up keys faster than they refill do not grow the budget without bound', () => {
+    const budget = requestBudget(1, 10, () => 0);
+    // 25,000 keys at one instant: none refills, so only the oldest-half eviction bounds the map.
+    for (let i = 0; i < 25_000; i++) budget.take(`k${i}`);
+    // The newest keys are still counted: a second burst from one of them runs out.
+    for (let i = 0; i < 9; i++) expect(budget.take('k24999')).toBe(0);
+    expect(budget.take('k24999')).toBeGreaterThan(0);
   });
 });

@@ -8,9 +8,16 @@
  * not take from it: they have their own per-address slots (lib/http/download-slots.ts), so a
  * flood of pages and API calls never queues a download.
  *
+ * The same budget is kept per principal (principalKeyOf): a member's session or token flooding
+ * from many addresses spends one.
+ *
  * In-process on purpose: a budget counts what this process spends; behind several instances
  * each holds its own (a proxy in front can add a shared limit).
  */
+import { createHash } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { ADMIN_COOKIE, cookieValue, USER_COOKIE } from './cookies';
+
 export interface Budget {
   /** 0 when `address` may go on, else the seconds until it may. */
   take(address: string): number;
@@ -36,6 +43,12 @@ export function requestBudget(perSecond: number, burst: number, now: () => numbe
       refill(b, t);
       if (b.tokens >= burst) buckets.delete(k);
     }
+    // Keys made up faster than they refill (a flood of made-up tokens) must not grow the map
+    // without end, nor make every request sweep it: the oldest half goes (they start afresh).
+    for (const k of buckets.keys()) {
+      if (buckets.size < SWEEP_AT / 2) break;
+      buckets.delete(k);
+    }
   };
   return {
     take(address) {
@@ -52,4 +65,20 @@ export function requestBudget(perSecond: number, burst: number, now: () => numbe
       return Math.max(1, Math.ceil((1 - b.tokens) / perSecond));
     },
   };
+}
+
+/**
+ * Who a request claims to be, known without the database (issue 39, item 8): its Bearer token or
+ * session cookie, as a short hash (the map never holds a live secret). One member's session or
+ * token sending from many addresses — a flood of share-password PATCHes on a botnet or a phone
+ * network's many exits — then spends one budget, as one address does. A made-up token is a key
+ * of its own, and its address's budget bounds those. Undefined when the request carries neither.
+ */
+export function principalKeyOf(headers: IncomingHttpHeaders): string | undefined {
+  const auth = headers.authorization;
+  const bearer = auth ? /^Bearer[ ]+([^\s]+)[ ]*$/i.exec(auth)?.[1] : undefined;
+  const cookie = headers.cookie;
+  const secret = bearer ?? (cookie ? (cookieValue(cookie, USER_COOKIE) ?? cookieValue(cookie, ADMIN_COOKIE)) : undefined);
+  if (!secret) return undefined;
+  return createHash('sha256').update(secret).digest('base64url').slice(0, 22);
 }

@@ -28,6 +28,39 @@ export function dropStalledResponse(res: ServerResponse, ms: number): void {
 }
 
 /**
+ * Drops the connection of a response whose client takes none of it (issue 39, item 10a), sooner
+ * than the stall guard: checked every half `ms`, a response with bytes waiting whose socket took
+ * nothing more since the last check (the kernel's buffers filled at once, and the client reads
+ * nothing) is cut. Once the socket has taken more across two checks with bytes waiting, the
+ * client is reading, and the stall guard alone watches it. A reconnecting attacker's downloads
+ * that are opened and never read then hold their connection and download slot for about `ms`
+ * instead of the whole stall timeout. A response still being prepared, or one the client keeps
+ * up with, has nothing waiting and is left alone.
+ */
+export function dropUnreadResponse(res: ServerResponse, ms: number): void {
+  let last = -1;
+  const timer = setInterval(() => {
+    const socket = res.socket;
+    if (!socket || socket.destroyed || res.writableFinished) return clear();
+    // What the kernel has taken on this connection (bytesWritten counts what is still queued too).
+    const taken = socket.bytesWritten - socket.writableLength;
+    const waiting = res.writableNeedDrain || socket.writableLength > 0;
+    if (waiting && last >= 0) {
+      if (taken === last) socket.destroy();
+      // Either way this guard is done: cut, or the client reads and the stall guard takes over.
+      return clear();
+    }
+    last = waiting ? taken : -1;
+  }, Math.max(1, ms / 2));
+  timer.unref();
+  const clear = () => {
+    clearInterval(timer);
+    res.off('close', clear);
+  };
+  res.once('close', clear);
+}
+
+/**
  * A long body (an upload part, a site, a complete) must bring `MIN_BODY_BYTES_PER_SPAN` in each
  * span of `ms`, or it is answered 408 (if nothing was sent yet) and its connection closed. Counted
  * on the socket, so nothing here reads the body or changes its flow.

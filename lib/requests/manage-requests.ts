@@ -90,6 +90,21 @@ export async function updateRequest(rt: Runtime, principal: Principal, id: strin
 }
 
 /**
+ * DELETE /api/requests/:id/uploads: every guest upload to the request still unfinished is
+ * discarded with its parts, and the quota it holds freed (issue 39: the owner sees what
+ * guests hold and can let it go). One a guest completes meanwhile stays (the discard is
+ * conditional on pending). Answers how many were discarded.
+ */
+export async function discardRequestUploads(rt: Runtime, principal: Principal, id: string): Promise<number> {
+  if (!(await findRequest(rt.db, id, requestOwnerOf(principal)))) throw notFound('No such file request');
+  let n = 0;
+  await mapLimit(await pendingGroupsOfRequest(rt.db, id), 4, async (g) => {
+    if (await discardGroup(rt, g)) n++;
+  });
+  return n;
+}
+
+/**
  * DELETE /api/requests/:id: the request and its unfinished guest uploads; files already
  * received stay, as the owner's shares (their `received` still names the request and sender).
  */

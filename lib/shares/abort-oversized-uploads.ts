@@ -19,10 +19,11 @@ export async function abortOversizedUploads(rt: Runtime): Promise<number> {
     if (page.length === 0) break;
     after = page[page.length - 1].pending.id;
     for (const { pending: p, partSize } of page) {
-      if (doomed.has(p.groupId)) continue;
+      // A file whose first part URL was never asked for holds nothing in the store.
+      if (doomed.has(p.groupId) || !p.storeUploadId) continue;
       let parts: PartInfo[];
       try {
-        parts = await rt.storage.listParts(p.storageKey, p.uploadId);
+        parts = await rt.storage.listParts(p.storageKey, p.storeUploadId);
       } catch (e) {
         if (isStorageNotFound(e)) continue;
         throw e;

@@ -73,7 +73,7 @@ async function completeOnce(rt: Runtime, caller: Uploader, input: CompleteInput)
     stored = await mapLimit(pending, STORE_CONCURRENCY, async (p, i) => {
       const parts = checked[i] as PartInfo[] | ObjectInfo;
       const object = Array.isArray(parts)
-        ? await rt.storage.completeMultipart(p.storageKey, p.uploadId, parts.map((x) => ({ partNumber: x.partNumber, etag: x.etag, size: x.size })))
+        ? await rt.storage.completeMultipart(p.storageKey, p.storeUploadId!, parts.map((x) => ({ partNumber: x.partNumber, etag: x.etag, size: x.size })))
         : parts;
       return { pending: p, object, parts: Array.isArray(parts) ? parts : null };
     });
@@ -202,7 +202,9 @@ async function storedState(rt: Runtime, group: ShareGroupRow, p: PendingUploadRo
   const declared = Number(p.declaredSize);
   let parts;
   try {
-    parts = await rt.storage.listParts(p.storageKey, p.uploadId);
+    // No store upload yet: no part of this file ever arrived.
+    if (!p.storeUploadId) throw new AppError('upload_not_complete', `${p.relativePath} has no uploaded parts`);
+    parts = await rt.storage.listParts(p.storageKey, p.storeUploadId);
   } catch (e) {
     if (!isStorageNotFound(e)) throw e;
     const done = await rt.storage.head(p.storageKey);

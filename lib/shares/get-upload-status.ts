@@ -32,8 +32,10 @@ export async function getUploadStatus(rt: Runtime, caller: Uploader, groupId: st
 
 /** Parts already stored; a file an earlier complete attempt already merged counts as done. */
 async function partsForStatus(rt: Runtime, p: PendingUploadRow) {
+  // No store upload yet: no part has arrived.
+  if (!p.storeUploadId) return { completed: false, parts: [] };
   try {
-    const parts = await rt.storage.listParts(p.storageKey, p.uploadId);
+    const parts = await rt.storage.listParts(p.storageKey, p.storeUploadId);
     return { completed: false, parts: parts.map((x) => ({ partNumber: x.partNumber, size: x.size, etag: x.etag })) };
   } catch (e) {
     if (!isStorageNotFound(e)) throw e;

@@ -15,7 +15,7 @@ import { ownerCheck, planFiles, startUploads } from './start-uploads';
 /**
  * POST /api/shares/upload/init: checks every limit and the quota before anything is stored,
  * reserves the bytes under a lock on the owner's row (parallel inits cannot both squeeze in),
- * then starts one multi-part upload and writes one pending session per file.
+ * then writes one pending session per file (the store's uploads start at each file's first part).
  */
 export async function initUpload(rt: Runtime, principal: Principal, input: InitInput, origin: string): Promise<InitResult> {
   if (input.share_id) return initAddition(rt, principal, { ...input, share_id: input.share_id }, origin);

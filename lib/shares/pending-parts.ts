@@ -6,7 +6,7 @@ import type { Runtime } from '../runtime';
 /**
  * What a proxy part needs of its pending upload, kept in memory from init: none of it changes
  * while the upload is pending (the group, owner, store key and upload id, the part count, the
- * declared size and part size). A part of a 500-file share is then one database round trip (its
+ * declared size and part size) but the store's upload id, which the first part sets once. A part of a 500-file share is then one database round trip (its
  * session) instead of three. Whether the upload is still pending is the store's to say: a part
  * of an aborted or completed upload finds no upload there (404), on every instance.
  */
@@ -15,8 +15,12 @@ export interface PendingPart {
   groupId: string;
   /** null: the Admin Token's own upload. */
   ownerId: string | null;
+  /** The client's handle (the protocol's uploadId). */
   uploadId: string;
+  /** The store's multi-part upload: null until the file's first part starts it. */
+  storeUploadId: string | null;
   storageKey: string;
+  contentType: string;
   partCount: number;
   declaredSize: number;
   partSize: number;

@@ -1,13 +1,13 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { insertPendingUploads, type HeldByOwner, type reservePendingGroup } from '@/db/queries/uploads';
+import { randomId } from '../auth/crypto';
 import { isAdmin, ownerIdOf, type Principal } from '../auth/principal';
 import { MAX_SHARE_BYTES, MAX_SHARE_FILES, type InitInput } from '../contract/shares';
 import type { InitResult } from '../contract/upload-protocol';
 import { AppError } from '../errors';
 import { formatBytes } from '../format-bytes';
 import { contentTypeFor } from '../http/mime';
-import { mapLimit } from '../map-limit';
 import { pathKey, sanitizeRelativePath } from '../paths/relative-path';
 import type { Runtime } from '../runtime';
 import { sharedFileKey } from '../storage/keys';
@@ -19,7 +19,7 @@ import { rememberPendingParts } from './pending-parts';
  * The steps every init shares — a member's (init-upload.ts), an addition to a share
  * (add-to-share.ts), a guest's (lib/requests/guest-upload.ts) and the one-request upload: the
  * files planned against the service's limits, the owner's caps and quota checked under the
- * row lock, and the multi-part uploads started.
+ * row lock, and the pending sessions written (the store's uploads start at each first part).
  */
 
 export type PlannedFile = InitInput['files'][number] & { relativePath: string };
@@ -50,8 +50,10 @@ export function planFiles(list: InitInput['files']): { files: PlannedFile[]; tot
 }
 
 /**
- * One multi-part upload per file of a pending group just reserved, and its pending sessions;
- * on any failure the group is discarded with whatever it stored.
+ * The pending sessions of a group just reserved, one per file. The store's multi-part uploads
+ * start at each file's first part (lib/shares/store-upload.ts), so an init that sends nothing
+ * holds nothing in the store; the client's `uploadId` is a handle made here. On any failure the
+ * group is discarded.
  */
 export async function startUploads(
   rt: Runtime,
@@ -62,18 +64,14 @@ export async function startUploads(
   addsTo: string | null = null,
 ): Promise<InitResult> {
   try {
-    const started = await mapLimit(files, 32, async (f) => {
-      const storageKey = sharedFileKey(groupId, f.relativePath, addsTo);
-      const uploadId = await rt.storage.createMultipart(storageKey, { contentType: contentTypeFor(f.relativePath), partSize: caps.partSize });
-      return { ...f, storageKey, uploadId, partCount: partCountFor(f.size, caps.partSize) };
-    });
-    const rows = started.map((f) => ({
+    const rows = files.map((f) => ({
       id: randomUUID(),
       groupId,
       userId: ownerId,
-      uploadId: f.uploadId,
-      storageKey: f.storageKey,
-      partCount: f.partCount,
+      uploadId: randomId(24),
+      storeUploadId: null,
+      storageKey: sharedFileKey(groupId, f.relativePath, addsTo),
+      partCount: partCountFor(f.size, caps.partSize),
       clientPath: f.clientPath,
       relativePath: f.relativePath,
       declaredSize: f.size,
@@ -82,13 +80,13 @@ export async function startUploads(
     await insertPendingUploads(rt.db, rows);
     // Proxy parts come back to this server: what they need of their upload is known from here on.
     if (caps.mode === 'proxy') rememberPendingParts(
-      rows.map((r) => ({ id: r.id, groupId, ownerId, uploadId: r.uploadId, storageKey: r.storageKey, partCount: r.partCount, declaredSize: r.declaredSize, partSize: caps.partSize })),
+      rows.map((r) => ({ id: r.id, groupId, ownerId, uploadId: r.uploadId, storeUploadId: null, storageKey: r.storageKey, contentType: r.contentType, partCount: r.partCount, declaredSize: r.declaredSize, partSize: caps.partSize })),
     );
     return {
       groupId,
       mode: caps.mode,
       partSize: caps.partSize,
-      files: started.map((f) => ({ clientPath: f.clientPath, relativePath: f.relativePath, uploadId: f.uploadId, storageKey: f.storageKey, partCount: f.partCount })),
+      files: rows.map((r) => ({ clientPath: r.clientPath, relativePath: r.relativePath, uploadId: r.uploadId, storageKey: r.storageKey, partCount: r.partCount })),
     };
   } catch (e) {
     await discardGroup(rt, groupId).catch(() => {});

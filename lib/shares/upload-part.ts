@@ -12,6 +12,7 @@ import { isStorageNotFound } from '../storage/types';
 import { expectedPartSize } from './capabilities';
 import { directUploadsAllowed } from './direct-uploads';
 import { isGuest, uploaderOwnerId, type Uploader } from './uploader';
+import { ensureStoreUpload } from './store-upload';
 import { knownPendingPart, recordPartCrcSoon, rememberPendingParts, type PendingPart } from './pending-parts';
 
 const PRESIGN_SECONDS = 15 * 60;
@@ -52,8 +53,9 @@ export async function presignPartUrl(rt: Runtime, caller: Uploader, input: PartR
   }
   checkPartNumber(pending, input.partNumber);
   if (isGuest(caller)) await guestUploadStarted(rt, group.id);
+  const storeUploadId = await ensureStoreUpload(rt, { ...pending, partSize: group.partSize });
   const size = expectedPartSize(Number(pending.declaredSize), group.partSize, input.partNumber);
-  const p = await rt.storage.presignPart(pending.storageKey, pending.uploadId, input.partNumber, size, PRESIGN_SECONDS);
+  const p = await rt.storage.presignPart(pending.storageKey, storeUploadId, input.partNumber, size, PRESIGN_SECONDS);
   return { url: p.url, headers: p.headers, expiresAt: p.expiresAt.toISOString() };
 }
 
@@ -76,7 +78,9 @@ async function pendingPartFor(rt: Runtime, caller: Uploader, ref: PartRef): Prom
     groupId: group.id,
     ownerId: group.userId,
     uploadId: pending.uploadId,
+    storeUploadId: pending.storeUploadId,
     storageKey: pending.storageKey,
+    contentType: pending.contentType,
     partCount: pending.partCount,
     declaredSize: Number(pending.declaredSize),
     partSize: group.partSize,
@@ -99,11 +103,14 @@ export async function uploadChunk(rt: Runtime, caller: Uploader, ref: PartRef, b
     throw new AppError('size_mismatch', `Part ${ref.partNumber} of this file must be exactly ${expected} bytes, not ${contentLength}`);
   }
   if (isGuest(caller)) await guestUploadStarted(rt, pending.groupId);
+  // The first part starts the store's upload; later ones find it in memory (or, from another
+  // instance's first part, in the row the claim reads).
+  pending.storeUploadId ??= await ensureStoreUpload(rt, pending);
   // The parts' CRC-32s make the file's, which the "Download all" ZIP needs (zlib's CRC is far
   // faster than the socket).
   let crc = 0;
   try {
-    const { etag } = await rt.storage.uploadPart(pending.storageKey, pending.uploadId, ref.partNumber, body, contentLength, (chunk) => {
+    const { etag } = await rt.storage.uploadPart(pending.storageKey, pending.storeUploadId, ref.partNumber, body, contentLength, (chunk) => {
       crc = crc32(chunk, crc);
     });
     recordPartCrcSoon(rt, { pendingUploadId: pending.id, partNumber: ref.partNumber, etag, size: contentLength, crc32: crc });

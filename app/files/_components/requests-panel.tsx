@@ -118,6 +118,7 @@ function RequestForm({ initial, onDone, onCancel }: { initial?: FileRequest; onD
 
 function RequestRow({ r, showOwner, onChanged }: { r: FileRequest; showOwner: boolean; onChanged: () => void }) {
   const [open, setOpen] = useState<null | 'edit' | 'qr' | 'delete' | 'uploads'>(null);
+  const [discarding, setDiscarding] = useState(false);
   const [uploads, setUploads] = useState<Received[] | null>(null);
   const [error, setError] = useState('');
   const link = absolute(r.url);
@@ -133,9 +134,7 @@ function RequestRow({ r, showOwner, onChanged }: { r: FileRequest; showOwner: bo
     }
   }
 
-  async function showUploads() {
-    if (open === 'uploads') return setOpen(null);
-    setOpen('uploads');
+  async function loadUploads() {
     try {
       const page = await api<ResponseOf<'listShares'>>(`${endpointPath('listShares')}?request=${encodeURIComponent(r.id)}&limit=200`);
       setUploads(page.shares);
@@ -143,6 +142,15 @@ function RequestRow({ r, showOwner, onChanged }: { r: FileRequest; showOwner: bo
       setError(describeError(e));
     }
   }
+
+  async function showUploads() {
+    if (open === 'uploads') return setOpen(null);
+    setOpen('uploads');
+    await loadUploads();
+  }
+
+  const unfinished = uploads?.filter((s) => s.upload_state === 'pending') ?? [];
+  const held = unfinished.reduce((n, s) => n + s.total_bytes, 0);
 
   return (
     <li className="py-3" data-testid={`request-${r.id}`}>
@@ -212,8 +220,36 @@ function RequestRow({ r, showOwner, onChanged }: { r: FileRequest; showOwner: bo
               <strong>{s.received?.name || 'A guest'}</strong> · {s.file_count} {s.file_count === 1 ? 'file' : 'files'} · {formatBytes(s.total_bytes)} · {s.upload_state === 'pending' ? 'arriving' : s.status} · {formatDate(s.created_at)}
             </li>
           ))}
+          {unfinished.length > 0 ? (
+            <li className="flex flex-wrap items-center gap-2 pt-1" data-testid="request-unfinished">
+              <span className="text-muted">
+                {unfinished.length === 1 ? 'A guest’s upload is' : `${unfinished.length} guests’ uploads are`} unfinished, holding {formatBytes(held)} of your space; only the sender can resume {unfinished.length === 1 ? 'it' : 'them'}.
+              </span>
+              <Button variant="secondary" onClick={() => setDiscarding(true)}>
+                Discard all
+              </Button>
+            </li>
+          ) : null}
         </ul>
       ) : null}
+      <ConfirmDialog
+        open={discarding}
+        title={unfinished.length === 1 ? 'Discard the guest’s unfinished upload?' : `Discard ${unfinished.length} guests’ unfinished uploads?`}
+        text={`Guests started ${unfinished.length === 1 ? 'this upload' : 'these uploads'} through your file request and have not finished; only they can resume. The parts uploaded so far are deleted and the ${formatBytes(held)} they hold is freed. Finished uploads stay. This cannot be undone.`}
+        action="Discard all"
+        onClose={() => setDiscarding(false)}
+        onConfirm={async () => {
+          setDiscarding(false);
+          setError('');
+          try {
+            await callOperation('discardRequestUploads', { params: { id: r.id } });
+            await loadUploads();
+            onChanged();
+          } catch (e) {
+            setError(describeError(e));
+          }
+        }}
+      />
       <ConfirmDialog
         open={open === 'delete'}
         title="Delete this request?"

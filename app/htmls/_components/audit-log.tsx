@@ -10,7 +10,7 @@ type Entry = ResponseOf<'listAudit'>['entries'][number];
 type History = ResponseOf<'storageHistory'>;
 
 /** Kept in step with AUDIT_ACTIONS (lib/contract/events.ts, which carries zod). */
-const ACTIONS = ['admin.login', 'admin_token.changed', 'user.created', 'user.updated', 'user.deleted', 'settings.updated', 'site.deployed', 'site.rolled_back', 'project.updated', 'project.deleted', 'file.deleted', 'file.status'];
+const ACTIONS = ['admin.login', 'admin_token.changed', 'user.created', 'user.updated', 'user.deleted', 'settings.updated', 'site.deployed', 'site.rolled_back', 'project.updated', 'project.deleted', 'file.deleted', 'file.status', 'request.uploads_discarded'];
 const COLORS = ['#6366f1', '#10b981', '#f59e0b', '#ef4444', '#0ea5e9', '#a855f7'];
 
 const query = (action: string, actor: string, extra: Record<string, string> = {}) => {
