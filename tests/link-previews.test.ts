@@ -153,3 +153,50 @@ describe('GET /f/:id.png — the card image', () => {
     expect((await call('POST', `/f/${a.id}.png`, { headers: { Accept: 'application/json' } })).status).toBe(405);
   });
 });
+
+describe('GET /api/oembed', () => {
+  it('the page links its oEmbed; an open share is a link with its card as thumbnail, a locked one the generic card without', async () => {
+    const owner = await createMember();
+    const open = (await uploadShare(owner.token, { 'a.txt': Buffer.from('abc') }, { note: 'Open card' })).share;
+    const { oembed } = await unfurl(`/f/${open.id}`);
+    expect(oembed).toBe(`${baseUrl()}/api/oembed?url=${encodeURIComponent(`${baseUrl()}/f/${open.id}`)}&format=json`);
+    const r = await call('GET', oembed!.slice(baseUrl().length));
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual({
+      version: '1.0',
+      type: 'link',
+      title: 'Open card',
+      description: '1 file · 3 B',
+      provider_name: 'htmls',
+      provider_url: `${baseUrl()}/`,
+      cache_age: 300,
+      thumbnail_url: `${baseUrl()}/f/${open.id}.png`,
+      thumbnail_width: 1200,
+      thumbnail_height: 630,
+    });
+
+    const locked = (await uploadShare(owner.token, { 'alpha-secret.mov': Buffer.alloc(10) }, { note: 'Alpha', password: 'correct horse' })).share;
+    const g = await call('GET', `/api/oembed?url=${encodeURIComponent(`${baseUrl()}/f/${locked.id}`)}`);
+    expect(g.status).toBe(200);
+    expect(g.json.title).toBe('Shared files');
+    expect(g.json.thumbnail_url).toBeUndefined();
+    expect(g.text).not.toMatch(/Alpha|alpha-secret|10 B/);
+  });
+
+  it('400 without a url, with a relative one or another format; 404 for another site, another path of ours, an offline or unknown share', async () => {
+    const owner = await createMember();
+    const off = (await uploadShare(owner.token, { 'a.txt': Buffer.from('abc') })).share;
+    expect((await call('PATCH', `/api/shares/${off.id}`, { token: owner.token, body: { status: 'offline' } })).status).toBe(200);
+    const ask = (q: string) => call('GET', `/api/oembed?${q}`);
+    const u = (s: string) => `url=${encodeURIComponent(s)}`;
+    for (const q of ['', 'format=json', u('/f/abc'), `${u(`${baseUrl()}/f/${off.id}`)}&format=xml`]) {
+      const r = await ask(q);
+      expect([r.status, r.json?.code], q).toEqual([400, 'invalid_request']);
+    }
+    for (const target of [`https://evil.example/f/${off.id}`, `${baseUrl()}/files`, `${baseUrl()}/f/${off.id}/a.txt`, `${baseUrl()}/f/${off.id}`, `${baseUrl()}/f/nosuchshare`]) {
+      const r = await ask(u(target));
+      expect([r.status, r.json?.code], target).toEqual([404, 'not_found']);
+      expect(r.text).not.toContain('a.txt');
+    }
+  });
+});
