@@ -11,6 +11,10 @@ const nextConfig = {
   // Image optimization is off (images.unoptimized), so sharp and its libvips (~20 MB) never load.
   outputFileTracingExcludes: { '*': ['node_modules/sharp/**', 'node_modules/@img/**'] },
   reactStrictMode: true,
+  // Link unfurlers read only <head>: the share page's card tags (generateMetadata) must be in it,
+  // not streamed into the body. The same names as lib/shares/download-tickets.ts's UNFURLERS.
+  htmlLimitedBots:
+    /Slackbot|Slack-ImgProxy|facebookexternalhit|Facebot|Twitterbot|Discordbot|WhatsApp|TelegramBot|LinkedInBot|SkypeUriPreview|Iframely|Embedly|redditbot|Applebot|Googlebot|bingbot|DuckDuckBot|Mattermost|vkShare|Pinterest|Mastodon|Bluesky|Zulip/i,
   // Nothing uses next/image; left on, /_next/image would transcode any public image for anyone.
   images: { unoptimized: true },
   // Tests and scripts are type-checked by `npm run typecheck`, not by every build.

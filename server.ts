@@ -41,6 +41,7 @@ import { handleShareFile, handleShareFiles } from './lib/shares/one-request-hand
 import { flushDownloadCounts } from './lib/shares/count-downloads';
 import { gateSharePage, serveShareItem } from './lib/shares/serve-share-item';
 import { isShareZipUrl, serveShareZip } from './lib/shares/serve-share-zip';
+import { isShareCardUrl, serveShareCard } from './lib/shares/serve-share-card';
 import { gateRequestPage, serveRequestUnlock } from './lib/requests/serve-request-page';
 
 const SHARE_ITEM = /^\/f\/[^/?]+\/[^?]/;
@@ -219,6 +220,8 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
       return writeNodeReply(res, API.test(url) ? jsonErrorReply(refused) : errorReply(refused, fastReq), method);
     }
     if (REQUEST_SUBPATH.test(url)) return runFast(res, method, () => serveRequestUnlock(fastReq));
+    // A share's link-preview card image (/f/<id>.png): a page-like cost, under the same budget.
+    if (isShareCardUrl(url)) return runFast(res, method, () => serveShareCard(fastReq));
     req.headers[CLIENT_IP_HEADER] = ip;
     if (REQUEST_PAGE.test(url)) {
       // The file request's upload page renders in Next; its 404/410/401 answers are decided here.

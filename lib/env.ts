@@ -127,6 +127,8 @@ const schema = z.object({
   REQUESTS_PER_SECOND_PER_PRINCIPAL: z.coerce.number().int().min(0).max(1_000_000).default(30),
   /** Who may make file requests (/r/<id> links that receive files): nobody, administrators, or every member. */
   FILE_REQUESTS: z.enum(['off', 'admin', 'members']).default('members'),
+  /** Link previews of shares (OpenGraph tags, the card image, oEmbed): `off` gives every share the generic card. */
+  LINK_PREVIEWS: z.enum(['on', 'off']).default('on'),
   /** The largest max_bytes a file request may have (bytes); unset: the service's 50 GB. */
   REQUEST_MAX_BYTES: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
   /** Unfinished guest uploads one file request may hold at once. */
@@ -225,6 +227,7 @@ export type Env = {
   /** scrypt's log2 N for new password hashes (lib/auth/passwords.ts). */
   passwordScryptLogN: number;
   fileRequests: 'off' | 'admin' | 'members';
+  linkPreviews: boolean;
   requestMaxBytes?: number;
   requestMaxPending: number;
   guestIdleUploadMs: number;
@@ -314,6 +317,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     requestsPerSecondPerPrincipal: v.REQUESTS_PER_SECOND_PER_PRINCIPAL,
     passwordScryptLogN: v.PASSWORD_SCRYPT_LOG_N,
     fileRequests: v.FILE_REQUESTS,
+    linkPreviews: v.LINK_PREVIEWS === 'on',
     requestMaxBytes: v.REQUEST_MAX_BYTES,
     requestMaxPending: v.REQUEST_MAX_PENDING,
     guestIdleUploadMs: v.GUEST_IDLE_UPLOAD_MINUTES * 60_000,

@@ -298,6 +298,10 @@ describe('responses match the document', () => {
     await check('GET', '/api/shares/{id}', { id: done.json.share.id }, { token: m.token });
     await check('GET', '/api/shares/{id}', { id: 'nosuchshare' }, { token: m.token });
     await check('GET', '/api/shares/{id}/activity', { id: done.json.share.id }, { token: m.token });
+    const page = `${baseUrl()}/f/${done.json.share.id}`;
+    await check('GET', '/api/oembed', {}, {}, `?url=${encodeURIComponent(page)}&format=json`);
+    await check('GET', '/api/oembed', {}, {}, `?url=${encodeURIComponent(`${page}/x`)}`);
+    await check('GET', '/api/oembed', {}, {}, '?format=xml');
     await check('GET', '/api/shares/{id}/activity', { id: 'nosuchshare' }, { token: m.token });
     await check('PATCH', '/api/shares/{id}', { id: done.json.share.id }, { token: m.token, body: { expires_at: '2099-01-01T00:00:00Z', password: 'pw-123456' } });
     // Files added to the share, then one removed; its only file cannot be (409), a made-up one is a 404.

@@ -10,6 +10,7 @@ const e = <const M extends Method, const P extends string>(method: M, path: P) =
 
 export const endpoints = {
   health: e('GET', '/api/health'),
+  oembed: e('GET', '/api/oembed'),
   login: e('POST', '/api/auth/login'),
   register: e('POST', '/api/auth/register'),
   logout: e('POST', '/api/auth/logout'),

@@ -109,6 +109,25 @@ function shareZipPath() {
   return { get, head: { ...get, operationId: 'headShareZip', summary: 'As GET ?zip, without a body: the exact length and ETag' } };
 }
 
+/** The link-preview card of a share (lib/shares/serve-share-card.ts, docs/link-previews.md). */
+function shareCardPath() {
+  const get = {
+    summary: "A share's link-preview card: a 1200×630 PNG (og:image of the share page)",
+    description:
+      'Title, file count, size and expiry of an open share; the one generic card (no name, size or count) for a locked or expired share or with LINK_PREVIEWS=off. Reads no file and never counts a download. Rate-limited like the pages (REQUESTS_PER_SECOND_PER_IP); cached five minutes by ETag.',
+    operationId: 'getShareCard',
+    security: [],
+    parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9]{1,64}$' } }, { name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } }],
+    responses: {
+      200: { description: 'The card', headers: { ETag: header('Hash of the card'), 'Cache-Control': header('`public, max-age=300`') }, content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } } },
+      304: { description: 'Not modified (If-None-Match)' },
+      404: { description: 'No such share, or offline or still uploading', content: page },
+      429: { description: 'rate_limited (Retry-After)', content: page },
+    },
+  };
+  return { get, head: { ...get, operationId: 'headShareCard', summary: 'As GET, without a body' } };
+}
+
 export function guestDownloadPaths(): Record<string, Record<string, unknown>> {
-  return { '/f/{id}/{path}': shareItemPath(), '/f/{id}': shareZipPath() };
+  return { '/f/{id}/{path}': shareItemPath(), '/f/{id}': shareZipPath(), '/f/{id}.png': shareCardPath() };
 }

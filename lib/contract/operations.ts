@@ -16,6 +16,7 @@ import { listQuerySchema } from './lists';
 import * as R from './responses';
 import type { OperationScope } from './scopes';
 import { createTokenSchema, pageQuerySchema } from './tokens';
+import { oembedQuerySchema } from './oembed';
 import { abortSchema, chunkQuerySchema, completeSchema, initSchema, oneRequestQuerySchema, partUrlSchema, resumeSchema, shareItemQuerySchema, updateShareSchema } from './shares';
 import { createRequestSchema, requestIdSchema, requestUploadSchema, updateRequestSchema } from './requests';
 import { confirmEmailSchema, createUserSchema, profileSchema, registerSchema, settingsSchema, updateUserSchema } from './users';
@@ -64,6 +65,16 @@ const shareListQuerySchema = listQuerySchema.extend({ request: requestIdSchema.o
 
 export const operations = {
   health: { ...endpoints.health, summary: 'Health of the database, the store and the migrations', auth: 'none', scope: 'public', allowPendingMigrations: true, status: 200, response: R.healthSchema, errors: [503] },
+  oembed: {
+    ...endpoints.oembed,
+    summary: "oEmbed for a share page (/f/<id> of this service): its card as a link, generic when locked or expired (docs/link-previews.md)",
+    auth: 'none',
+    scope: 'public',
+    query: oembedQuerySchema,
+    status: 200,
+    response: R.oembedSchema,
+    errors: [400, 404, 429],
+  },
   login: { ...endpoints.login, summary: 'Sign in with username and password, or the Admin Token', auth: 'none', scope: 'public', body: loginSchema, status: 200, response: R.loginResultSchema, errors: [400, 401, 403, 429] },
   register: { ...endpoints.register, summary: 'Register a member account (default quota) and sign in', auth: 'none', scope: 'public', body: registerSchema, status: 201, response: obj({ user: R.userSchema, token: z.string(), expires_at: z.string() }), errors: [400, 409, 429] },
   logout: { ...endpoints.logout, summary: 'Revoke the session and clear the cookies (refused from another origin)', auth: 'none', scope: 'public', refuseCrossSite: true, status: 200, response: R.okSchema, errors: [403] },

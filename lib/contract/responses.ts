@@ -263,3 +263,17 @@ components.add(projectSummarySchema, { id: 'ProjectSummary' });
 components.add(errorSchema, { id: 'Error' });
 components.add(validationErrorSchema, { id: 'ValidationError' });
 components.add(conceptSchema, { id: 'Concept' });
+
+/** GET /api/oembed (oEmbed 1.0, type "link"): a share page's card; the thumbnail only on a specific card. */
+export const oembedSchema = z.object({
+  version: z.literal('1.0'),
+  type: z.literal('link'),
+  title: z.string(),
+  description: z.string().describe('Not in oEmbed 1.0, read by some consumers: what og:description says'),
+  provider_name: z.literal('htmls'),
+  provider_url: z.string(),
+  cache_age: z.number().int(),
+  thumbnail_url: z.string().optional(),
+  thumbnail_width: z.literal(1200).optional(),
+  thumbnail_height: z.literal(630).optional(),
+});

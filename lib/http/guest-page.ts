@@ -46,6 +46,13 @@ export const ICON = `data:image/svg+xml,${encodeURIComponent(
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512"><defs><linearGradient id="b" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#6366f1"/><stop offset="1" stop-color="#4338ca"/></linearGradient></defs><rect width="512" height="512" rx="96" fill="url(#b)"/><g fill="none" stroke="#fff" stroke-width="44" stroke-linecap="round" stroke-linejoin="round"><path d="M256 312V146"/><path d="M180 218l76-76 76 76"/><path d="M146 286v48a36 36 0 0 0 36 36h148a36 36 0 0 0 36-36v-48"/></g></svg>',
 )}`;
 
+/**
+ * What a chat app shows for a link that leads here (locked, expired, offline, missing): the
+ * generic card — the page's heading and nothing of the share's own, no image (docs/link-previews.md).
+ */
+const GENERIC_CARD_TAGS = (heading: string) =>
+  `<meta property="og:site_name" content="htmls"><meta property="og:type" content="website"><meta property="og:title" content="${escapeHtml(heading)}"><meta property="og:description" content="Open the link to see what it holds."><meta name="twitter:card" content="summary">`;
+
 export interface GuestPageOptions {
   title: string;
   heading: string;
@@ -76,6 +83,7 @@ export function guestPageHtml(opts: GuestPageOptions): string {
 <meta name="theme-color" media="(prefers-color-scheme: light)" content="#fafafa"><meta name="theme-color" media="(prefers-color-scheme: dark)" content="#09090b">
 <link rel="icon" href="${ICON}" type="image/svg+xml">
 <title>${escapeHtml(opts.title)}</title>
+${GENERIC_CARD_TAGS(opts.heading)}
 <style>${STYLE}</style></head>
 <body><main>
 <div class="glyph" aria-hidden="true"><svg viewBox="0 0 24 24">${GLYPHS[opts.tone]}</svg></div>

@@ -134,7 +134,7 @@ export async function limitedDownload(
 
 /**
  * Link-preview fetchers (chat apps, social sites, search engines): they never count. On a share
- * with a limit they get the share page instead of the bytes — a User-Agent is not proof, so
+ * item or ZIP URL they get the share page (its card) instead of the bytes — a User-Agent is not proof, so
  * claiming to be one never yields a file without counting.
  */
 const UNFURLERS =

@@ -89,7 +89,8 @@ async function handle(rt: Runtime, req: FastRequest): Promise<FastReply> {
     headers['Content-Disposition'] = contentDisposition(name, 'inline');
     return servePreview(req, rt.storage, item, group.maxDownloads !== null, headers);
   }
-  if (isUnfurler(req) && group.maxDownloads !== null) return { status: 303, headers: { Location: `/f/${id}`, 'Content-Length': '0' }, body: null };
+  // A chat app unfurling a pasted link gets the page (its card), never the file's bytes.
+  if (isUnfurler(req)) return { status: 303, headers: { Location: `/f/${id}`, 'Content-Length': '0' }, body: null };
   const limited = await limitedDownload(rt, req, group, itemTarget(item.id), item.id, Number(item.size));
   if (access.state === 'exhausted' && !limited?.held) throw refusal('exhausted');
 

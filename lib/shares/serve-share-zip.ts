@@ -48,7 +48,8 @@ export async function serveShareZip(req: FastRequest): Promise<FastReply> {
     const zip = planShareZip({ id, note: access.share.group.note }, access.share.items, folder || null);
     if (!zip) throw notFound('No file in this folder');
     const { group } = access.share;
-    if (isUnfurler(req) && group.maxDownloads !== null) return { status: 303, headers: { Location: `/f/${id}`, 'Content-Length': '0' }, body: null };
+    // A chat app unfurling a pasted link gets the page (its card), never the file's bytes.
+    if (isUnfurler(req)) return { status: 303, headers: { Location: `/f/${id}`, 'Content-Length': '0' }, body: null };
     // With a limit: a ticket per client and folder (lib/shares/download-tickets.ts).
     const limited = await limitedDownload(rt, req, group, zipTarget(folder), null, zip.plan.total);
     if (access.state === 'exhausted' && !limited?.held) throw refusal('exhausted');

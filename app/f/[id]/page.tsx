@@ -1,11 +1,14 @@
 import type { Metadata } from 'next';
-import { cookies } from 'next/headers';
+import { cookies, headers } from 'next/headers';
 import { cache } from 'react';
 import { notFound } from 'next/navigation';
 import { previewKind } from '@/lib/http/mime';
 import { assertMigrated, getRuntime } from '@/lib/runtime';
 import { guestAccess } from '@/lib/shares/access';
 import { limitedPreviewable } from '@/lib/shares/serve-preview';
+import { ownOrigin } from '@/lib/http/origin';
+import { shareCard, shareCardPath } from '@/lib/shares/link-preview';
+import { oembedHref } from '@/lib/shares/oembed';
 import { shareTitle } from '@/lib/share-title';
 import { ShareView, type ViewShare } from './_components/share-view';
 
@@ -19,13 +22,31 @@ const openShare = cache(async (id: string) => {
   return guestAccess(rt, id, jar.toString());
 });
 
-/** The tab says what the page's heading says: the share's note, else its files (lib/share-title.ts). */
+/**
+ * The tab says what the page's heading says: the share's note, else its files (lib/share-title.ts).
+ * Unfurlers read the same description as OpenGraph and Twitter card tags, the card image and the
+ * oEmbed link (lib/shares/link-preview.ts): all from the share the page loads anyway.
+ */
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { id } = await params;
   const access = await openShare(id);
-  const open = access.state === 'open' || access.state === 'exhausted';
-  const title = open ? shareTitle(access.share.group.note, access.share.items.map((it) => it.relativePath).sort()[0], access.share.items.length) : 'Shared files';
-  return { title, referrer: 'no-referrer', robots: { index: false } };
+  const rt = await getRuntime();
+  const shown = access.state === 'open' || access.state === 'exhausted';
+  const card = shareCard(rt.env, shown ? { state: access.state, group: access.share.group, paths: access.share.items.map((it) => it.relativePath) } : { state: access.state });
+  const origin = ownOrigin(rt.env, await headers(), 'http://localhost/');
+  const url = `${origin}/f/${id}`;
+  const image = { url: `${origin}${shareCardPath(id)}`, width: 1200, height: 630, type: 'image/png', alt: card.title };
+  // The tab of a guest who unlocked a password share still names it; its card stays generic.
+  const title = shown ? shareTitle(access.share.group.note, access.share.items.map((it) => it.relativePath).sort()[0], access.share.items.length) : 'Shared files';
+  return {
+    title,
+    description: card.description,
+    referrer: 'no-referrer',
+    robots: { index: false },
+    openGraph: { type: 'website', siteName: 'htmls', title: card.title, description: card.description, url, images: [image] },
+    twitter: { card: 'summary_large_image', title: card.title, description: card.description, images: [image.url] },
+    alternates: { types: { 'application/json+oembed': oembedHref(origin, url) } },
+  };
 }
 
 /**
