@@ -30,7 +30,8 @@ TARBALL="$ROOT/dist/htmls-$VERSION.tgz"
 mkdir "$WORK/release" && tar -C "$WORK/release" -xzf "$TARBALL"
 APP="$WORK/release/htmls"
 echo "tarball $(du -h "$TARBALL" | cut -f1), unpacked $(du -sh "$APP" | cut -f1) (node_modules $(du -sh "$APP/node_modules" | cut -f1))"
-for p in esbuild typescript @resvg/resvg-js @napi-rs/keyring @inquirer/password @next/swc-linux-x64-gnu @next/swc-linux-x64-musl sharp vitest @playwright/test; do
+# (@resvg/resvg-js is in it: it draws the shares' link-preview cards, checked below.)
+for p in esbuild typescript @napi-rs/keyring @inquirer/password @next/swc-linux-x64-gnu @next/swc-linux-x64-musl sharp vitest @playwright/test; do
   if [ -e "$APP/node_modules/$p" ]; then echo "$p is in the release" >&2; exit 1; fi
 done
 # Nothing but the folder and Node: an empty environment, a PATH without the checkout's tools.
@@ -60,6 +61,13 @@ mkdir "$WORK/site" && echo '<p>released</p>' >"$WORK/site/index.html"
 "$HTMLS" deploy "$WORK/site" --slug release-smoke
 curl -fsSL "$HOSTED/p/release-smoke/" >"$WORK/page.html"
 grep -q released "$WORK/page.html"
+
+echo "--- a share's link-preview card is drawn, not the blank fallback (its native renderer is in the release)"
+printf 'preview\n' >"$WORK/card.txt"
+LINK=$("$HTMLS" share "$WORK/card.txt" | head -1)
+curl -fsS -o "$WORK/card.png" "$LINK.png"
+node -e "const b = require('fs').readFileSync(process.argv[1]);
+  if (b.readUInt32BE(16) !== 1200 || b.readUInt32BE(20) !== 630) { console.error('the card is ' + b.readUInt32BE(16) + '×' + b.readUInt32BE(20) + ', not 1200×630'); process.exit(1); }" "$WORK/card.png"
 
 echo "--- SIGTERM to npm start stops the release's server"
 PORT_ONLY=${URL##*:}
