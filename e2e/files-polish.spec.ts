@@ -77,8 +77,8 @@ test('a share without a note is titled by its files in the /files list', async (
   const many = await createShare(member.token, { 'b.txt': Buffer.from('b'), 'a.txt': Buffer.from('a'), 'c.txt': Buffer.from('c'), 'd.txt': Buffer.from('d') });
   await useConsoleSession(page.context(), member);
   await page.goto('/files#shares');
-  await expect(page.getByTestId(`share-${one.id}`).getByTestId('share-title')).toHaveText('report.pdf');
-  await expect(page.getByTestId(`share-${many.id}`).getByTestId('share-title')).toHaveText('a.txt and 3 more');
+  await expect(page.getByTestId(`share-${one.id}`).getByTestId('row-title')).toHaveText('report.pdf');
+  await expect(page.getByTestId(`share-${many.id}`).getByTestId('row-title')).toHaveText('a.txt and 3 more');
   // The share page says the same.
   await page.goto(`/f/${many.id}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('a.txt and 3 more');

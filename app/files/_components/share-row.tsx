@@ -111,7 +111,7 @@ export function ShareRow({
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <div className="flex flex-wrap items-center gap-2">
-            <a href={s.url} target="_blank" rel="noreferrer" className="break-all font-medium text-indigo-700 hover:underline dark:text-indigo-300" data-testid="share-title">
+            <a href={s.url} target="_blank" rel="noreferrer" className="break-all font-medium text-indigo-700 hover:underline dark:text-indigo-300" data-testid="row-title">
               {s.title}
             </a>
             {pending ? <Badge tone="amber">upload unfinished</Badge> : <Badge tone={s.status === 'online' ? 'green' : 'zinc'}>{s.status}</Badge>}
