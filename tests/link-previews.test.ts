@@ -113,7 +113,7 @@ describe('unfurlers never download', () => {
     // added nothing (counts are written in batches: waiting on the real one covers them too).
     const real = await call('GET', `/f/${id}/a.txt`, { headers: { 'User-Agent': BROWSER } });
     expect([real.status, real.text.length]).toEqual([200, body.length]);
-    await expect.poll(async () => (await call('GET', `/api/shares/${id}`, { token: owner.token })).json.share.download_count).toBe(1);
+    await expect.poll(async () => (await call('GET', `/api/shares/${id}`, { token: owner.token })).json.share.download_count, { timeout: 15_000, interval: 100 }).toBe(1);
     const after = (await call('GET', `/api/shares/${id}`, { token: owner.token })).json.share;
     expect([after.download_count, after.items[0].download_count]).toEqual([1, 1]);
   });
