@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Browser } from '@playwright/test';
 import { gateChunks } from './support/chunk-gate';
 import { ownClientAddress } from './support/client-address';
 import { useConsoleSession } from './support/console-session';
@@ -190,8 +190,9 @@ test('the owner makes a request in /files, copies its link and QR code, sees wha
   await context.close();
 });
 
-test("an unfinished guest upload is worded as the guest's: no Resume, and Discard names the guest (issue 41, item 4)", async ({ browser, request }) => {
-  const member = await createMember('Olivia Owner');
+/** A member signed in to /files who has just made a request: its row in Requests and its id. */
+async function newRequestInConsole(browser: Browser, owner: string, note: string) {
+  const member = await createMember(owner);
   const context = await browser.newContext({ extraHTTPHeaders: ownClientAddress() });
   await useConsoleSession(context, member);
   const page = await context.newPage();
@@ -199,10 +200,15 @@ test("an unfinished guest upload is worded as the guest's: no Resume, and Discar
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Requests' }).click();
   await page.getByRole('button', { name: 'New request' }).click();
   const form = page.getByTestId('request-form');
-  await form.getByLabel('What you ask for (shown to senders)').fill('Tax papers');
+  await form.getByLabel('What you ask for (shown to senders)').fill(note);
   await form.getByRole('button', { name: 'Create request link' }).click();
-  const row = page.locator('[data-testid^="request-"]').filter({ hasText: 'Tax papers' });
-  const id = (await row.getByRole('link', { name: 'Tax papers' }).getAttribute('href'))!.split('/').pop()!;
+  const row = page.locator('[data-testid^="request-"]').filter({ hasText: note });
+  const id = (await row.getByRole('link', { name: note }).getAttribute('href'))!.split('/').pop()!;
+  return { member, context, page, row, id };
+}
+
+test("an unfinished guest upload is worded as the guest's: no Resume, and Discard names the guest (issue 41, item 4)", async ({ browser, request }) => {
+  const { member, context, page, row, id } = await newRequestInConsole(browser, 'Olivia Owner', 'Tax papers');
   // A guest starts an upload and goes away.
   const init = await request.post(`/api/requests/${id}/upload`, { data: { name: 'Dana', files: [{ clientPath: 'return.pdf', size: 2000 }] } });
   expect(init.status()).toBe(201);
@@ -227,18 +233,7 @@ test("an unfinished guest upload is worded as the guest's: no Resume, and Discar
 });
 
 test("the owner discards every guest's unfinished upload on the request's view with Discard all, after a confirm (issue 39, item 1)", async ({ browser, request }) => {
-  const member = await createMember('Uma Owner');
-  const context = await browser.newContext({ extraHTTPHeaders: ownClientAddress() });
-  await useConsoleSession(context, member);
-  const page = await context.newPage();
-  await page.goto('/files');
-  await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Requests' }).click();
-  await page.getByRole('button', { name: 'New request' }).click();
-  const form = page.getByTestId('request-form');
-  await form.getByLabel('What you ask for (shown to senders)').fill('Holiday photos');
-  await form.getByRole('button', { name: 'Create request link' }).click();
-  const row = page.locator('[data-testid^="request-"]').filter({ hasText: 'Holiday photos' });
-  const id = (await row.getByRole('link', { name: 'Holiday photos' }).getAttribute('href'))!.split('/').pop()!;
+  const { member, context, page, row, id } = await newRequestInConsole(browser, 'Uma Owner', 'Holiday photos');
   // Two guests start uploads and go away.
   for (const name of ['Dana', 'Eli']) {
     const init = await request.post(`/api/requests/${id}/upload`, { data: { name, files: [{ clientPath: `${name}.jpg`, size: 3000 }] } });
