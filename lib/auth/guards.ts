@@ -28,7 +28,12 @@ const satisfies = (p: Principal, need: AuthNeed) =>
 
 /** The token of an `Authorization: Bearer <token>` header, if the header is one. */
 export function bearerToken(headers: HeaderSource): string | undefined {
-  return /^Bearer[ ]+([^\s]+)[ ]*$/i.exec(headerOf(headers, 'authorization') ?? '')?.[1];
+  return bearerOf(headerOf(headers, 'authorization'));
+}
+
+/** The token of an Authorization header's value, if it is `Bearer <token>`. */
+export function bearerOf(authorization: string | undefined): string | undefined {
+  return /^Bearer[ ]+([^\s]+)[ ]*$/i.exec(authorization ?? '')?.[1];
 }
 
 /** What the operation asks of an access token, and the route's path parameters (`{slug}`). */

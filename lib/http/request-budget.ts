@@ -16,6 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { bearerOf } from '../auth/guards';
 import { ADMIN_COOKIE, cookieValue, USER_COOKIE } from './cookies';
 
 export interface Budget {
@@ -75,8 +76,7 @@ export function requestBudget(perSecond: number, burst: number, now: () => numbe
  * of its own, and its address's budget bounds those. Undefined when the request carries neither.
  */
 export function principalKeyOf(headers: IncomingHttpHeaders): string | undefined {
-  const auth = headers.authorization;
-  const bearer = auth ? /^Bearer[ ]+([^\s]+)[ ]*$/i.exec(auth)?.[1] : undefined;
+  const bearer = bearerOf(headers.authorization);
   const cookie = headers.cookie;
   const secret = bearer ?? (cookie ? (cookieValue(cookie, USER_COOKIE) ?? cookieValue(cookie, ADMIN_COOKIE)) : undefined);
   if (!secret) return undefined;
