@@ -1,3 +1,5 @@
+import unfurlers from './lib/shares/unfurlers.json' with { type: 'json' };
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Compression belongs to the reverse proxy; Next would gzip every response on the CPU we
@@ -12,9 +14,8 @@ const nextConfig = {
   outputFileTracingExcludes: { '*': ['node_modules/sharp/**', 'node_modules/@img/**'] },
   reactStrictMode: true,
   // Link unfurlers read only <head>: the share page's card tags (generateMetadata) must be in it,
-  // not streamed into the body. The same names as lib/shares/download-tickets.ts's UNFURLERS.
-  htmlLimitedBots:
-    /Slackbot|Slack-ImgProxy|facebookexternalhit|Facebot|Twitterbot|Discordbot|WhatsApp|TelegramBot|LinkedInBot|SkypeUriPreview|Iframely|Embedly|redditbot|Applebot|Googlebot|bingbot|DuckDuckBot|Mattermost|vkShare|Pinterest|Mastodon|Bluesky|Zulip/i,
+  // not streamed into the body. The one list, lib/shares/unfurlers.json, also decides downloads.
+  htmlLimitedBots: new RegExp(unfurlers.join('|'), 'i'),
   // Nothing uses next/image; left on, /_next/image would transcode any public image for anyone.
   images: { unoptimized: true },
   // Tests and scripts are type-checked by `npm run typecheck`, not by every build.

@@ -8,6 +8,7 @@ import type { FastRequest } from '../http/fast';
 import { isSecureRequest } from '../http/origin';
 import { getServerSecret, type Runtime } from '../runtime';
 import { hmac, safeEqual } from '../auth/crypto';
+import unfurlers from './unfurlers.json';
 
 /**
  * Downloads of a share with a download limit (docs/downloads.md). A download is a guest's
@@ -137,7 +138,6 @@ export async function limitedDownload(
  * item or ZIP URL they get the share page (its card) instead of the bytes — a User-Agent is not proof, so
  * claiming to be one never yields a file without counting.
  */
-const UNFURLERS =
-  /Slackbot|Slack-ImgProxy|facebookexternalhit|Facebot|Twitterbot|Discordbot|WhatsApp|TelegramBot|LinkedInBot|SkypeUriPreview|Iframely|Embedly|redditbot|Applebot|Googlebot|bingbot|DuckDuckBot|Mattermost|vkShare|Pinterest|Mastodon|Bluesky|Zulip/i;
+const UNFURLERS = new RegExp(unfurlers.join('|'), 'i');
 
 export const isUnfurler = (req: FastRequest): boolean => UNFURLERS.test(req.header('user-agent') ?? '');
