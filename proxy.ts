@@ -1,6 +1,5 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { getEnv } from './lib/env';
-import { pageCsp } from './lib/security/csp';
+import { server } from './lib/http/next-link';
 
 /**
  * Redirects /admin to /htmls and gives our server-rendered pages a per-request CSP nonce.
@@ -13,7 +12,7 @@ export function proxy(request: NextRequest) {
     return NextResponse.redirect(new URL('/htmls', request.url));
   }
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
-  const csp = pageCsp(nonce, getEnv(), process.env.NODE_ENV === 'development');
+  const csp = server().csp(nonce, process.env.NODE_ENV === 'development');
   const headers = new Headers(request.headers);
   headers.set('x-nonce', nonce);
   headers.set('content-security-policy', csp);

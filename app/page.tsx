@@ -1,7 +1,6 @@
 import Link from 'next/link';
 import { LockIcon } from '@/app/_components/icons';
-import { listPublicProjects } from '@/db/queries/directory';
-import { assertMigrated, getRuntime } from '@/lib/runtime';
+import { server } from '@/lib/http/next-link';
 
 const PER_PAGE = 50;
 
@@ -11,9 +10,7 @@ export default async function DirectoryPage({ searchParams }: { searchParams: Se
   const sp = await searchParams;
   const q = (Array.isArray(sp.q) ? sp.q[0] : sp.q)?.trim().slice(0, 100) ?? '';
   const page = Math.min(10_000, Math.max(1, Number.parseInt(String(sp.page ?? '1'), 10) || 1));
-  const rt = await getRuntime();
-  await assertMigrated(rt);
-  const { projects, hasMore } = await listPublicProjects(rt.db, { q: q || undefined, page, perPage: PER_PAGE });
+  const { projects, hasMore } = await server().pages.directoryPage({ q: q || undefined, page, perPage: PER_PAGE });
   const href = (p: number) => `/?${new URLSearchParams({ ...(q ? { q } : {}), page: String(p) })}`;
 
   return (

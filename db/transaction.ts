@@ -1,6 +1,5 @@
 import 'server-only';
 import { PgTransaction } from 'drizzle-orm/pg-core';
-import { processState } from './process-state';
 import type { Db } from './types';
 
 /**
@@ -9,9 +8,7 @@ import type { Db } from './types';
  * db.transaction() through runTransaction(), so a query module registers its hook with
  * afterCommit(tx, …) and no use case has to remember it.
  */
-// A processState: the runtime's database may come from server.ts's copy of db/ and a change from
-// Next's bundle's copy.
-const hooksOf = processState('commit-hooks', () => new WeakMap<object, (() => void)[]>());
+const hooksOf = new WeakMap<object, (() => void)[]>();
 
 type Begin = (fn: (tx: Db) => Promise<unknown>, config?: unknown) => Promise<unknown>;
 

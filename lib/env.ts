@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { processState } from './process-state';
 
 /** The bounds of PASSWORD_SCRYPT_LOG_N: 2^18 is 256 MiB a hash (lib/auth/passwords.ts runs two at a time). */
 export const SCRYPT_LOG_N_MIN = 10;
@@ -375,7 +374,7 @@ function hostedSettings(v: z.infer<typeof schema>, problems: string[]): HostedSe
   return { mode: 'port', port };
 }
 
-const parsed = processState<{ env?: Env }>('env', () => ({}));
+const parsed: { env?: Env } = {};
 
 /** The one reader of process.env: parsed once per process, unless installEnv() came first. */
 export function getEnv(): Env {

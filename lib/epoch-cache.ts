@@ -2,7 +2,6 @@ import 'server-only';
 import { onEpochBump, type EpochKey } from '@/db/queries/settings';
 import { BoundedCache } from './bounded-cache';
 import { readRecently, watchEpoch } from './epoch-watch';
-import { processState } from './process-state';
 import type { Runtime } from './runtime';
 
 /**
@@ -13,7 +12,7 @@ import type { Runtime } from './runtime';
 export const GUEST_CACHE_STALE_MS = 10_000;
 
 export interface EpochCacheOptions<V> {
-  /** The processState name (one cache per process, whichever copy of lib/ asks). */
+  /** What it caches (for diagnostics). */
   name: string;
   /** The database counter every change to what the cache holds bumps (lib/epoch-watch.ts). */
   epoch: EpochKey;
@@ -47,11 +46,11 @@ export interface EpochCache<V> {
  * its request and is never kept.
  */
 export function epochCache<V>(opts: EpochCacheOptions<V>): EpochCache<V> {
-  const state = processState(opts.name, () => ({
+  const state = {
     gen: 0,
     entries: new BoundedCache<string, V>({ maxEntries: opts.maxEntries }),
     loading: new Map<string, Promise<V>>(),
-  }));
+  };
   // An entry exists only once the epoch is watched: without a staleness limit it is fresh.
   const fresh = () => opts.staleAfterMs === undefined || readRecently(opts.epoch, opts.staleAfterMs);
   const forget = () => {

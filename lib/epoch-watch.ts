@@ -1,6 +1,5 @@
 import 'server-only';
 import { readEpoch, type EpochKey } from '@/db/queries/settings';
-import { processState } from './process-state';
 import type { Runtime } from './runtime';
 
 /**
@@ -11,8 +10,8 @@ import type { Runtime } from './runtime';
  * While the database is unreachable nothing is dropped, and guests keep being served.
  */
 const POLL_MS = 250;
-const state = processState('epoch-watch', () => new Map<EpochKey, { ready: Promise<void>; readAt: number; timer?: NodeJS.Timeout }>());
-const readers = processState('epoch-readers', () => new Map<EpochKey, (at: number) => void>());
+const state = new Map<EpochKey, { ready: Promise<void>; readAt: number; timer?: NodeJS.Timeout }>();
+const readers = new Map<EpochKey, (at: number) => void>();
 
 /** `fn` learns the time of every reading of `key` (Infinity on PGlite: no poll, always current). */
 export function onEpochRead(key: EpochKey, fn: (at: number) => void): void {

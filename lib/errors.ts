@@ -1,3 +1,6 @@
+/** The error codes of the HTTP contract and how server errors map to them. */
+import { StorageNotFoundError, StorageUnavailableError } from './storage/errors';
+
 export const statusByCode = {
   invalid_request: 400,
   invalid_path: 400,
@@ -78,13 +81,13 @@ export function toErrorBody(err: unknown): { status: number; body: ErrorBody; he
 function mapInfrastructureError(err: unknown): AppError | undefined {
   const e = err as { name?: string; code?: string; $metadata?: unknown; errno?: unknown } | undefined;
   if (!e || typeof e !== 'object') return;
-  if (e.name === 'StorageNotFoundError') {
+  if (err instanceof StorageNotFoundError) {
     // An object its record names has gone from the store (removed behind the service's back,
     // or a clean-up racing the request): what the guest asked for is not there.
     console.error('[htmls] object missing from the store:', (err as Error).message);
     return notFound();
   }
-  if (e.name === 'StorageUnavailableError') {
+  if (err instanceof StorageUnavailableError) {
     console.error('[htmls] storage unavailable:', err);
     return new AppError('storage_unavailable', 'The object store is unavailable; try again shortly');
   }

@@ -1,11 +1,10 @@
 import 'server-only';
-import { processState } from './process-state';
 
 /**
  * What this instance's janitor did since it started, shown on /api/health: operators (and the
  * tests) see that it runs, and that the lease gives one instance each interval.
  */
-const stats = processState('janitor-stats', () => ({ runs: 0, lastRunAt: null as string | null }));
+const stats = { runs: 0, lastRunAt: null as string | null };
 
 export function countJanitorRun(): void {
   stats.runs += 1;

@@ -6,7 +6,6 @@ import { purgeExpiredSessions } from '@/db/queries/sessions';
 import type { Runtime } from './runtime';
 import { LONGEST_REQUEST_MS } from './http/timeouts';
 import { countJanitorRun } from './janitor-stats';
-import { processState } from './process-state';
 import { runDeletions } from './storage/gc';
 import { sweepZipSpools } from './hosting/unpack-zip';
 
@@ -33,7 +32,7 @@ export function registerJanitorTask(task: Task): void {
   tasks.push(task);
 }
 
-const state = processState('janitor', () => ({ timers: [] as NodeJS.Timeout[], running: false, lease: null as string | null, rt: null as Runtime | null }));
+const state = { timers: [] as NodeJS.Timeout[], running: false, lease: null as string | null, rt: null as Runtime | null };
 
 /**
  * Runs every task once if this instance holds the lease; true when it ran. The embedded

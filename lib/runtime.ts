@@ -5,7 +5,6 @@ import { applyMigrations, migrationsApplied } from '@/db/migrate';
 import { getOrCreateSetting, SETTING } from '@/db/queries/settings';
 import { getEnv, type Env } from './env';
 import { AppError } from './errors';
-import { processState } from './process-state';
 import { createStorage } from './storage';
 import type { CopyProbeResult, StorageDriver } from './storage/types';
 
@@ -22,12 +21,8 @@ export interface Runtime {
   copyProbe?: { at: number; result: Promise<CopyProbeResult>; settled?: CopyProbeResult };
 }
 
-/**
- * Process-wide singletons are processState(): server.ts (loaded by tsx) and the route
- * handlers (bundled by Next) are two copies of this module in one process, and PGlite
- * must be opened only once.
- */
-const shared = processState<{ runtime?: Promise<Runtime> }>('runtime', () => ({}));
+/** The process's runtime: PGlite must be opened only once (lib/ is loaded once: lib/http/next-link.ts). */
+const shared: { runtime?: Promise<Runtime> } = {};
 
 export function getRuntime(): Promise<Runtime> {
   return (shared.runtime ??= createRuntime(getEnv()));

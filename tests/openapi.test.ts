@@ -31,10 +31,14 @@ function routeExports(): RouteExport[] {
         if (!e.name.startsWith('[...')) walk(p);
       }
       else if (e.name === 'route.ts') {
-        const apiPath = `/${path.relative(path.join(ROOT, 'app'), path.dirname(p)).split(path.sep).join('/')}`.replace(/\[(\w+)\]/g, '{$1}');
-        const src = readFileSync(p, 'utf8');
-        for (const m of src.matchAll(/export (?:const|async function|function) (GET|POST|PUT|PATCH|DELETE)\b(?: = route\(operations\.(\w+),)?/g)) {
-          out.push({ op: `${m[1]} ${apiPath}`, name: m[2] ?? null });
+        // Each route file is an adapter into lib/http/api/<its own path>.ts (lib/http/next-link.ts).
+        const dir = path.relative(path.join(ROOT, 'app/api'), path.dirname(p)).split(path.sep).join('/');
+        const apiPath = `/api/${dir}`.replace(/\[(\w+)\]/g, '{$1}');
+        const adapters = [...readFileSync(p, 'utf8').matchAll(/export const (GET|POST|PUT|PATCH|DELETE) = api\('([^']+)', '(\w+)'\)/g)];
+        const src = readFileSync(path.join(ROOT, 'lib/http/api', `${dir}.ts`), 'utf8');
+        for (const [, method, key, named] of adapters) {
+          const m = src.match(new RegExp(`export (?:const|async function|function) ${method}\\b(?: = route\\(operations\\.(\\w+),)?`));
+          out.push({ op: `${method} ${apiPath}`, name: key === dir && named === method && m ? (m[1] ?? null) : null });
         }
       }
     }

@@ -1,8 +1,6 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
-import { getEnv } from '@/lib/env';
-import { getHostedPort } from '@/lib/hosting/hosted-port';
-import { hostedOriginFor, isSecureRequest } from '@/lib/http/origin';
+import { server } from '@/lib/http/next-link';
 import { AppWorker } from '@/app/_components/app-worker';
 import { HtmlsApp } from './_components/htmls-app';
 
@@ -16,13 +14,12 @@ export default async function HtmlsPage() {
   // Request time first: the page is rendered per request (its CSP nonce), never at build, where
   // the environment need not be valid.
   const h = await headers();
-  const env = getEnv();
-  const hostedBase = hostedOriginFor(env, getHostedPort(), h.get('host') ?? undefined, isSecureRequest(env, h));
+  const { hostedBase, sandbox } = server().pages.htmlsPage(h);
   return (
     <>
       <AppWorker scope="/htmls" />
       {/* About the setup, not an account: shown with the login too. */}
-      {env.hosted.mode === 'sandbox' ? (
+      {sandbox ? (
         <p role="alert" className="mx-auto mt-4 max-w-5xl rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
           Hosted sites are served on this origin inside a CSP sandbox (HOSTED_PORT=0 without HOSTED_ORIGIN): their own fetch calls, module
           scripts, localStorage and the assets of password-protected sites do not work. Set HOSTED_ORIGIN, or leave HOSTED_PORT unset so

@@ -1,10 +1,4 @@
-import { offlinePageHtml, PASSWORD_PAGE_CSP } from '@/lib/http/password-page';
+import { api } from '@/lib/http/next-link';
 
-export const dynamic = 'force-static';
-
-// GET /offline — the page the service worker keeps and shows when a navigation has no network
-export function GET() {
-  return new Response(offlinePageHtml(), {
-    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': PASSWORD_PAGE_CSP, 'Cache-Control': 'no-cache' },
-  });
-}
+// /offline: lib/http/pages/offline.ts through the one server (lib/http/next-link.ts)
+export const GET = api('offline', 'GET');

@@ -1,6 +1,5 @@
 import 'server-only';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
-import { processState } from '../process-state';
 import type { Db } from '../client';
 import { afterCommit } from '../transaction';
 import { events, shareGroups, webhookDeliveries, webhooks } from '../schema';
@@ -25,7 +24,7 @@ export const MAIL_TYPES: readonly string[] = ['share.downloaded', 'request.uploa
 export const MAX_PENDING_PER_WEBHOOK = 1000;
 
 /** Wakes this instance's delivery worker once the events are committed (set by the worker). */
-export const outboxSignal = processState('outbox-signal', () => ({ wake: null as null | (() => void) }));
+export const outboxSignal = { wake: null as null | (() => void) };
 
 export async function insertEvents(db: Db, list: NewEvent[]): Promise<string[]> {
   if (list.length === 0) return [];

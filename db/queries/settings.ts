@@ -1,6 +1,5 @@
 import 'server-only';
 import { eq, sql } from 'drizzle-orm';
-import { processState } from '../process-state';
 import type { Db } from '../client';
 import { afterCommit } from '../transaction';
 import { settings } from '../schema';
@@ -25,10 +24,9 @@ export type EpochKey = (typeof EPOCH)[keyof typeof EPOCH];
 
 /**
  * What runs on this instance when an epoch moved here: the caches of what it guards
- * (lib/epoch-cache.ts) drop their entries. A processState: server.ts's copy of db/ and Next's
- * bundle's share one list, whichever copy made the change.
+ * (lib/epoch-cache.ts) drop their entries.
  */
-const epochListeners = processState('epoch-listeners', () => new Map<EpochKey, Set<() => void>>());
+const epochListeners = new Map<EpochKey, Set<() => void>>();
 
 export function onEpochBump(key: EpochKey, listener: () => void): void {
   const set = epochListeners.get(key) ?? new Set();

@@ -1,6 +1,5 @@
 import { createHash, randomBytes, scryptSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { secondCopy } from '../../tests/support/module-copy';
 import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from './passwords';
 
 describe('verifyPassword', () => {
@@ -72,16 +71,6 @@ describe('verifyPassword', () => {
     await expect(verifyPassword('x', stored, 'other address')).resolves.toBe(true);
     await Promise.all([...mine, ...checks]);
     await expect(hashPassword('fifth', 'member', 10)).resolves.toMatch(/^v3:10:/);
-  });
-
-  it('two copies of this module in one process (the compiled server’s and Next’s bundle) share the one bound on hashes at once', async () => {
-    // Another instance of the module, as Next's bundle holds beside the compiled server.
-    const copy = await secondCopy<typeof import('./passwords')>(new URL('./passwords.ts', import.meta.url));
-    expect(copy.hashPassword).not.toBe(hashPassword);
-    const filling = spread(17, 'member', (key) => hashPassword('filler', key, 10));
-    await expect(copy.hashPassword('from the other copy', 'other', 10)).rejects.toMatchObject({ code: 'rate_limited' });
-    await Promise.all(filling);
-    await expect(copy.hashPassword('from the other copy', 'other', 10)).resolves.toMatch(/^v3:10:/);
   });
 
   it('still accepts the older plain SHA-256 hex hashes of guest passwords (any case), and nothing else', async () => {

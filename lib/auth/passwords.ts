@@ -3,7 +3,6 @@ import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { AppError } from '../errors';
 import { getEnv, SCRYPT_LOG_N_MIN, SCRYPT_LOG_N_MAX } from '../env';
-import { processState } from '../process-state';
 import { safeEqual, sha256Hex } from './crypto';
 
 const scryptOnPool = promisify(scrypt) as (
@@ -37,12 +36,12 @@ type Lane = 'verify' | 'set';
  * password changes) each load a copy of this module, and a bound per copy would let both fill the
  * whole pool.
  */
-const hashing = processState('scrypt-lanes', () => ({
+const hashing = {
   running: 0,
   setting: 0,
   waiting: { verify: [] as (() => void)[], set: [] as (() => void)[] },
   held: new Map<string, number>(),
-}));
+};
 
 const busy = () => new AppError('rate_limited', 'The server is busy checking passwords; try again in a few seconds', { 'Retry-After': '2' });
 

@@ -1,6 +1,5 @@
 import 'server-only';
 import { mirrorUnlockKey, sendUnlock } from '../hosting/front-link';
-import { processState } from '../process-state';
 import { getServerSecret, type Runtime } from '../runtime';
 import { getAdminCredentialHash } from './admin-credential';
 import { hmac, safeEqual } from './crypto';
@@ -12,7 +11,7 @@ export const projectUnlockCookie = (slug: string) => `htmls_project_unlock_${slu
 export const shareUnlockCookie = (id: string) => `htmls_share_unlock_${id}`;
 export const requestUnlockCookie = (id: string) => `htmls_request_unlock_${id}`;
 
-const cache = processState<{ key?: string; at: number; reading?: Promise<string>; rt?: Runtime }>('unlock-key', () => ({ at: 0 }));
+const cache: { key?: string; at: number; reading?: Promise<string>; rt?: Runtime } = { at: 0 };
 
 /**
  * The HMAC key of unlock cookies: derived from the server secret and the current admin
@@ -64,7 +63,7 @@ export function refreshUnlockKey(): void {
 export const unlockSubjectKey = (s: UnlockSubject) => `${s.kind}\n${s.id}\n${s.createdAt.getTime()}\n${s.passwordHash}\n`;
 
 /** Cookies verifyUnlock accepted, by subject key + value: the key they were checked under. */
-const verified = processState('unlock-verified', () => newVerifiedUnlocks<string>());
+const verified = newVerifiedUnlocks<string>();
 
 /** Remembers a cookie verifyUnlock accepted under `key`, for verifiedUnlock. */
 export function rememberUnlock(key: string, subjectKey: string, value: string): void {

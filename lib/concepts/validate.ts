@@ -1,5 +1,5 @@
 import 'server-only';
-import Ajv2020 from 'ajv/dist/2020';
+import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import conceptSchemaFile from '../../public/schemas/concept-1.0.json';
 

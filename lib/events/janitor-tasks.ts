@@ -3,9 +3,8 @@ import { purgeOldActivity } from '@/db/queries/activity';
 import { purgeOldAudit, snapshotStorage } from '@/db/queries/audit';
 import { emitExpiredShares, emitExpiringShares, purgeOldEvents } from '@/db/queries/events';
 import { registerJanitorTask } from '../janitor';
-import { processState } from '../process-state';
 
-const registered = processState('event-janitor-tasks', () => ({ done: false }));
+const registered = { done: false };
 
 /** The janitor's share of events: share.expired as expiries pass, and the retention of the logs. */
 export function registerEventTasks(): void {

@@ -15,7 +15,6 @@ import {
 import { hitRateLimit, peekRateLimit } from '@/db/queries/rate-limits';
 import type { UserRow } from '@/db/schema';
 import { sha256Hex } from '../auth/crypto';
-import { processState } from '../process-state';
 import { shareTitle } from '../share-title';
 import { getServerSecret, type Runtime } from '../runtime';
 import { downloadsMail, expiringMail, UPLOAD_MAIL_FILES, uploadMail, type MailBody, type UploadMailData } from './mail-body';
@@ -32,7 +31,7 @@ import { unsubscribeQuery } from './unsubscribe';
 const LEASE_SECONDS = 120;
 const RETRY_MS = 60_000;
 
-const transport = processState('mail-transport', () => ({ url: '', t: null as Transporter | null }));
+const transport = { url: '', t: null as Transporter | null };
 
 function transporter(url: string): Transporter {
   if (transport.url !== url || !transport.t) {

@@ -2,7 +2,6 @@ import 'server-only';
 import { deliveredData } from './payload';
 import { outboxSignal } from '@/db/queries/events';
 import { claimDueDeliveries, finishAttempt, type ClaimedDelivery } from '@/db/queries/webhooks';
-import { processState } from '../process-state';
 import type { Runtime } from '../runtime';
 import { attemptDelivery, DELIVERY_TIMEOUT_MS, SHORT_TIMEOUT_MS } from './deliver';
 import { mailDue } from './mailer';
@@ -51,12 +50,12 @@ interface WorkerState {
   /** Attempts in flight on this instance. */
   inFlight: Set<Promise<void>>;
 }
-const state = processState<WorkerState>('event-worker', () => ({
+const state: WorkerState = {
   timer: null,
   claims: { running: null, again: false },
   mail: { running: null, again: false },
   inFlight: new Set(),
-}));
+};
 
 export function startEventWorker(rt: Runtime): void {
   if (state.timer) return;

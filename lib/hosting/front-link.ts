@@ -16,7 +16,6 @@
  */
 import type { S3Settings } from '../env';
 import type { ConnectionTable, ListenerLimits } from '../http/connection-limits';
-import { processState } from '../process-state';
 
 /** Int32 slots of `ints`. */
 export const SITE_GEN = 0;
@@ -94,7 +93,7 @@ interface Link {
 }
 
 /** `keyGen`: the unlock key's generation, moved when the key changes or is forgotten. */
-const state = processState<{ link: Link | null; keyGen: number }>('hosted-front', () => ({ link: null, keyGen: 0 }));
+const state: { link: Link | null; keyGen: number } = { link: null, keyGen: 0 };
 
 /** Connects a started front; `siteGen` and `sitesReadAt` are the current values to start from. */
 export function attachFront(shared: SharedState, post: Link['post'], now: { siteGen: number; sitesReadAt: number }): void {

@@ -3,7 +3,6 @@ import { verifiedUnlock } from '../auth/unlock-cookie';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastReply, FastRequest } from '../http/fast';
 import { isPooled } from '../storage/chunk-pool';
-import { processState } from '../process-state';
 import { frontAttached, sendKeep } from './front-link';
 import { answerFrom, newReplies, plainRequest, replyKey, type ReplyChecks, type ReplyLock } from './reply-answer';
 import { siteGeneration, sitesFresh } from './site-cache';
@@ -21,7 +20,7 @@ import { siteGeneration, sitesFresh } from './site-cache';
  */
 export type { ReplyLock };
 
-const state = processState('hosted-replies', () => ({ entries: newReplies() }));
+const state = { entries: newReplies() };
 
 const checks: ReplyChecks = { generation: siteGeneration, fresh: sitesFresh, unlocked: (subject, value) => verifiedUnlock(subject, value) };
 

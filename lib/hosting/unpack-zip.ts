@@ -9,9 +9,9 @@ import yauzl, { type Entry } from 'yauzl';
 import { isJunk } from '../client/collect-files';
 import { isPrivatePath } from '../client/private-paths';
 import { AppError, badRequest } from '../errors';
-import { processState } from '../process-state';
 import { HOSTED_LIMITS } from './limits';
 import type { StagedUpload } from './stage-files';
+import { StorageUnavailableError } from '../storage/errors';
 
 /** A zip upload spooled to a temporary file: a zip's directory sits at its end. */
 export interface SpooledZip {
@@ -26,7 +26,7 @@ const SPOOL_PREFIX = 'htmls-zip-';
  * for the process: Next's bundle writes spools (POST /api/upload), the compiled server's janitor
  * sweeps, and each loads its own copy of this module.
  */
-const liveSpools = processState('zip-spools', () => new Set<string>());
+const liveSpools = new Set<string>();
 
 /** Writes the uploaded zip to a private temporary folder, refusing more than `limit` bytes. */
 export async function spoolZip(stream: Readable, name: string, limit: number): Promise<SpooledZip> {
@@ -81,7 +81,7 @@ function zipError(e: unknown): unknown {
   if (/invalid relative path|absolute path|invalid characters in fileName/i.test(message)) {
     return new AppError('invalid_path', `The zip holds an entry that points outside the site (${message})`);
   }
-  if ((e as Error)?.name === 'StorageUnavailableError') return e;
+  if (e instanceof StorageUnavailableError) return e;
   return badRequest('The .zip file could not be read: it is damaged or not a zip');
 }
 

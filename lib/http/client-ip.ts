@@ -1,11 +1,10 @@
 import 'server-only';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { processState } from '../process-state';
 
 /** Header server.ts sets on every request it hands to Next; incoming copies are dropped. */
 export const CLIENT_IP_HEADER = 'x-htmls-client-ip';
-const customServer = processState('custom-server', () => ({ running: false }));
+const customServer = { running: false };
 
 export function markCustomServer(): void {
   customServer.running = true;

@@ -8,7 +8,6 @@
  * answers the front with those headers, no body, and where the bytes are.
  */
 import { Readable } from 'node:stream';
-import { processState } from '../process-state';
 import type { ByteRange, StorageDriver } from '../storage/types';
 
 /** Below this a body crosses the hop (a cached or small file costs one write either way). */
@@ -30,7 +29,7 @@ const HANDOFF = Symbol('htmls.handoff');
  * The front's per-start secret, which opens the object header's value: a header of that name
  * that some other part of a reply carried (a site's own header rules, one day) is not a handoff.
  */
-const token = processState<{ value: string }>('handoff-token', () => ({ value: '' }));
+const token: { value: string } = { value: '' };
 export function setHandoffToken(value: string): void {
   token.value = value;
 }

@@ -8,7 +8,6 @@ import type { CompleteInput } from '../contract/shares';
 import { AppError, notFound } from '../errors';
 import { mapLimit } from '../map-limit';
 import { pathKey } from '../paths/relative-path';
-import { processState } from '../process-state';
 import type { Runtime } from '../runtime';
 import { isStorageNotFound, type ObjectInfo, type PartInfo } from '../storage/types';
 import { discardGroup } from './abort-upload';
@@ -19,6 +18,7 @@ import { crc32OfParts } from '../zip/crc32-combine';
 import { ownGroupOrThrow } from './own-group';
 import { flushPartCrcs, forgetPendingParts } from './pending-parts';
 import { toShareDto, type ShareDto } from './share-dto';
+import { StorageInvalidPartError } from '../storage/errors';
 
 /** Store calls in flight at once: a 500-file share completes in a few seconds on S3. */
 const STORE_CONCURRENCY = 32;
@@ -29,12 +29,14 @@ const alreadyCompleted = () => new AppError('already_completed', 'This upload is
  * holds (ListParts), never from what the client says, then publishes the share in one
  * transaction whose conditional update decides the race with a second complete or an abort.
  */
+/** The completes running in this process, by group. */
+const running = new Map<string, Promise<unknown>>();
+
 export async function completeUpload(rt: Runtime, caller: Uploader, input: CompleteInput): Promise<ShareDto> {
   // Completes of one group in this process run one after the other: the later ones then find
   // it complete (409) instead of racing the first one's merges in the store, where each store
   // fails its own way (NoSuchUpload, a 500 from radosgw…). Across instances the conditional
   // publish below still decides.
-  const running = processState('completingGroups', () => new Map<string, Promise<unknown>>());
   const before = running.get(input.groupId);
   const mine = (async () => {
     await before?.catch(() => {});
@@ -79,7 +81,7 @@ async function completeOnce(rt: Runtime, caller: Uploader, input: CompleteInput)
     });
   } catch (e) {
     if (isStorageNotFound(e)) throw await whyGone(rt, group.id);
-    if ((e as Error)?.name === 'StorageInvalidPartError') {
+    if (e instanceof StorageInvalidPartError) {
       throw new AppError('upload_not_complete', 'A part changed while the upload was completing; send it again');
     }
     // A store refusing a merge whose upload an abort is removing under it answers in its own

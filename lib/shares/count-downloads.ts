@@ -1,14 +1,12 @@
 import 'server-only';
 import { recordDownloads, type DownloadEntry } from '@/db/queries/activity';
-import { processState } from '../process-state';
 import { getRuntime } from '../runtime';
 
 /**
  * Download counts and the download activity log off the byte path: countDownload() and
  * recordDownload() only add to an in-process buffer; a timer writes it every second (one
  * transaction with the share.downloaded events: db/queries/activity.ts), and
- * flushDownloadCounts() writes the rest at shutdown. A failed write keeps its counts for the next tick. The buffer is a processState():
- * server.ts and Next's bundle are two copies of this module in one process.
+ * flushDownloadCounts() writes the rest at shutdown. A failed write keeps its counts for the next tick.
  */
 const FLUSH_MS = 1000;
 
@@ -22,7 +20,7 @@ interface Buffered {
   flushing: Promise<void> | null;
 }
 
-const state = processState<Buffered>('download-counts', () => ({ byShare: new Map(), byItem: new Map(), writing: new Map(), activity: [], timer: null, flushing: null }));
+const state: Buffered = { byShare: new Map(), byItem: new Map(), writing: new Map(), activity: [], timer: null, flushing: null };
 
 const bump = (m: Map<string, number>, k: string, n: number) => m.set(k, (m.get(k) ?? 0) + n);
 

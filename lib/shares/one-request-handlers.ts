@@ -12,6 +12,7 @@ import { readMultipart } from '../hosting/read-multipart';
 import { isStorageNotFound } from '../storage/types';
 import { OneRequestShare } from './one-request-upload';
 import type { ShareDto } from './share-dto';
+import { StorageIncompleteBodyError } from '../storage/errors';
 
 /**
  * The one-request share uploads, answered by server.ts before Next like the chunk upload (a
@@ -117,7 +118,7 @@ async function storeOrDiscard(share: OneRequestShare, body: Readable, work: () =
   } catch (e) {
     await share.discard().catch((err) => console.error('[htmls] discarding a one-request upload failed; the janitor will retry:', err));
     // A client that went away is not a server fault: no 5xx, no log.
-    if (e === body.errored || (e as Error)?.name === 'StorageIncompleteBodyError') {
+    if (e === body.errored || e instanceof StorageIncompleteBodyError) {
       throw new AppError('invalid_request', 'The connection closed before the whole body arrived');
     }
     // The group was aborted meanwhile (POST /api/shares/upload/abort): its uploads are gone.

@@ -1,6 +1,5 @@
 import 'server-only';
 import { recordPartCrcs, type PartCrcRow } from '@/db/queries/uploads';
-import { processState } from '../process-state';
 import type { Runtime } from '../runtime';
 
 /**
@@ -29,7 +28,8 @@ export interface PendingPart {
 /** Enough for every member's pending files at their cap; the oldest go first past it. */
 const MAX_KNOWN = 20_000;
 // Shared by both copies of lib/ in this process: init runs in Next's, the chunk route in server.ts's.
-const known = () => processState('pendingParts', () => new Map<string, PendingPart>());
+const knownParts = new Map<string, PendingPart>();
+const known = () => knownParts;
 const keyOf = (uploadId: string, storageKey: string) => `${uploadId}\u0000${storageKey}`;
 
 export function rememberPendingParts(parts: PendingPart[]): void {
@@ -60,7 +60,8 @@ interface CrcQueue {
   /** Ends the gathering wait at once: a complete wants the rows now. */
   wake: (() => void) | null;
 }
-const crcQueue = () => processState('partCrcQueue', (): CrcQueue => ({ rows: [], flushing: null, wake: null }));
+const queue: CrcQueue = { rows: [], flushing: null, wake: null };
+const crcQueue = () => queue;
 
 export function recordPartCrcSoon(rt: Runtime, row: PartCrcRow): void {
   const q = crcQueue();

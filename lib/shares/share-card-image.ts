@@ -3,7 +3,6 @@ import { createHash } from 'node:crypto';
 import { BoundedCache } from '../bounded-cache';
 import { AppError } from '../errors';
 import { escapeHtml } from '../http/html';
-import { processState } from '../process-state';
 import type { ShareCard } from './link-preview';
 
 /**
@@ -17,12 +16,12 @@ const W = 1200;
 const H = 630;
 const QUEUE = 4;
 
-const state = () =>
-  processState('share-card-image', () => ({
+const cards = {
   cache: new BoundedCache<string, Buffer>({ maxEntries: 500, maxBytes: 32 * 1024 * 1024, sizeOf: (b) => b.length }),
   tail: Promise.resolve() as Promise<unknown>,
   waiting: 0,
-  }));
+};
+const state = () => cards;
 
 const FONT = `font-family="'DejaVu Sans','Liberation Sans',Arial,Helvetica,sans-serif"`;
 

@@ -3,7 +3,6 @@ import type { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import { findOwnPendingUpload } from '@/db/queries/shares';
 import { markGuestUploadStarted } from '@/db/queries/uploads';
-import { processState } from '../process-state';
 import type { PendingUploadRow, ShareGroupRow } from '@/db/schema';
 import type { ChunkResult, PartRef, PartUrlResult } from '../contract/upload-protocol';
 import { AppError, notFound } from '../errors';
@@ -14,11 +13,13 @@ import { directUploadsAllowed } from './direct-uploads';
 import { isGuest, uploaderOwnerId, type Uploader } from './uploader';
 import { ensureStoreUpload } from './store-upload';
 import { knownPendingPart, recordPartCrcSoon, rememberPendingParts, type PendingPart } from './pending-parts';
+import { StorageIncompleteBodyError } from '../storage/errors';
 
 const PRESIGN_SECONDS = 15 * 60;
 
 /** Guests' uploads this process has already marked started: one write per upload, not per part. */
-const started = () => processState('guestUploadsStarted', () => new Set<string>());
+const startedUploads = new Set<string>();
+const started = () => startedUploads;
 
 /**
  * A guest's first part (or, in direct mode, its first part URL) marks the upload started, before
@@ -117,7 +118,7 @@ export async function uploadChunk(rt: Runtime, caller: Uploader, ref: PartRef, b
     return { partNumber: ref.partNumber, etag };
   } catch (e) {
     // A client that went away is not a server fault (nor a database outage): no 5xx, no log.
-    if (e === body.errored || (e as Error)?.name === 'StorageIncompleteBodyError') {
+    if (e === body.errored || e instanceof StorageIncompleteBodyError) {
       throw new AppError('invalid_request', 'The connection closed before the whole part arrived');
     }
     if (isStorageNotFound(e)) throw notFound('This upload was completed or cancelled');

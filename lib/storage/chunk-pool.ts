@@ -1,5 +1,4 @@
 import 'server-only';
-import { processState } from '../process-state';
 
 /**
  * Read buffers of the fs store, used again once the socket has taken their bytes.
@@ -19,7 +18,7 @@ const FREE_MAX = 16;
 /** The fs store's read size; a range up to this size is one positional read (readRange). */
 export const CHUNK = 1024 * 1024;
 
-const { owned, free } = processState('chunk-pool', () => ({ owned: new WeakSet<ArrayBuffer>(), free: [] as Buffer[] }));
+const { owned, free } = { owned: new WeakSet<ArrayBuffer>(), free: [] as Buffer[] };
 
 /** A CHUNK-sized buffer from the pool (its contents are old bytes). */
 export function takeChunk(): Buffer {

@@ -95,27 +95,8 @@ export interface StorageDriver {
   close?(): void;
 }
 
-export class StorageNotFoundError extends Error {
-  override name = 'StorageNotFoundError';
-}
-
-export class StorageUnavailableError extends Error {
-  override name = 'StorageUnavailableError';
-}
-
-export class StorageInvalidKeyError extends Error {
-  override name = 'StorageInvalidKeyError';
-}
-
-/** Complete named a part the store does not hold as named (replaced meanwhile, or too small). */
-export class StorageInvalidPartError extends Error {
-  override name = 'StorageInvalidPartError';
-}
-
-/** The body ended before the announced size (a client that went away mid-part). */
-export class StorageIncompleteBodyError extends Error {
-  override name = 'StorageIncompleteBodyError';
-}
+export { StorageIncompleteBodyError, StorageInvalidKeyError, StorageInvalidPartError, StorageNotFoundError, StorageUnavailableError } from './errors';
+import { StorageInvalidKeyError, StorageNotFoundError } from './errors';
 
 const MAX_KEY_BYTES = 1024;
 
@@ -135,4 +116,4 @@ export function assertKey(key: string): void {
  * By name, not instanceof: server.ts (tsx) and the Next bundle each load their own copy of
  * this module, and the one runtime's driver throws the first copy's classes.
  */
-export const isStorageNotFound = (e: unknown): boolean => (e as Error | null)?.name === 'StorageNotFoundError';
+export const isStorageNotFound = (e: unknown): boolean => e instanceof StorageNotFoundError;

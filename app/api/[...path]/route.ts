@@ -1,13 +1,10 @@
-import { errorResponse } from '@/lib/http/route';
-import { noSuchApiRoute } from '@/lib/errors';
+import { api } from '@/lib/http/next-link';
 
-// Any /api path no route claims: the contract's JSON 404 on every method, never Next's page.
-const unknownRoute = async () => errorResponse(noSuchApiRoute());
-
-export const GET = unknownRoute;
-export const HEAD = unknownRoute;
-export const POST = unknownRoute;
-export const PUT = unknownRoute;
-export const PATCH = unknownRoute;
-export const DELETE = unknownRoute;
-export const OPTIONS = unknownRoute;
+// /api/[...path]: lib/http/api/[...path].ts through the one server (lib/http/next-link.ts)
+export const GET = api('[...path]', 'GET');
+export const HEAD = api('[...path]', 'HEAD');
+export const POST = api('[...path]', 'POST');
+export const PUT = api('[...path]', 'PUT');
+export const PATCH = api('[...path]', 'PATCH');
+export const DELETE = api('[...path]', 'DELETE');
+export const OPTIONS = api('[...path]', 'OPTIONS');

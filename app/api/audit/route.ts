@@ -1,6 +1,4 @@
-import { operations } from '@/lib/contract/operations';
-import { listAudit } from '@/lib/events/audit';
-import { json, route } from '@/lib/http/route';
+import { api } from '@/lib/http/next-link';
 
-// GET /api/audit — the audit log of administrative actions, newest first, filtered by action and actor (administrator)
-export const GET = route(operations.listAudit, async ({ rt, query }) => json(await listAudit(rt, query)));
+// /api/audit: lib/http/api/audit.ts through the one server (lib/http/next-link.ts)
+export const GET = api('audit', 'GET');

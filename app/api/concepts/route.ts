@@ -1,12 +1,5 @@
-import { createConcept } from '@/lib/concepts/create-concept';
-import { listConceptDocs } from '@/lib/concepts/list-concepts';
-import { operations } from '@/lib/contract/operations';
-import { json, route } from '@/lib/http/route';
+import { api } from '@/lib/http/next-link';
 
-// GET /api/concepts?tag= — every concept, or those with a tag, by id (administrator)
-export const GET = route(operations.listConcepts, async ({ rt, query }) =>
-  json({ concepts: await listConceptDocs(rt, query.tag) }),
-);
-
-// POST /api/concepts — store a new concept, validated against the Concept 1.0 schema
-export const POST = route(operations.createConcept, async ({ rt, body }) => json({ concept: await createConcept(rt, body) }, 201));
+// /api/concepts: lib/http/api/concepts.ts through the one server (lib/http/next-link.ts)
+export const GET = api('concepts', 'GET');
+export const POST = api('concepts', 'POST');

@@ -1,6 +1,4 @@
-import { operations } from '@/lib/contract/operations';
-import { listProjects } from '@/lib/hosting/list-projects';
-import { json, route } from '@/lib/http/route';
+import { api } from '@/lib/http/next-link';
 
-// GET /api/files — a page of hosted projects, newest first, with counts (GET /api/projects/:slug has the files)
-export const GET = route(operations.listProjects, async ({ rt, query }) => json(await listProjects(rt, query)));
+// /api/files: lib/http/api/files.ts through the one server (lib/http/next-link.ts)
+export const GET = api('files', 'GET');

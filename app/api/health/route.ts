@@ -1,9 +1,4 @@
-import { operations } from '@/lib/contract/operations';
-import { checkHealth } from '@/lib/health';
-import { json, route } from '@/lib/http/route';
+import { api } from '@/lib/http/next-link';
 
-// GET /api/health — database, storage and migration status (503 when not ok)
-export const GET = route(operations.health, async ({ rt }) => {
-  const h = await checkHealth(rt);
-  return json(h, h.ok ? 200 : 503);
-});
+// /api/health: lib/http/api/health.ts through the one server (lib/http/next-link.ts)
+export const GET = api('health', 'GET');

@@ -1,7 +1,4 @@
-import { operations } from '@/lib/contract/operations';
-import { ownOrigin } from '@/lib/http/origin';
-import { json, route } from '@/lib/http/route';
-import { shareOembed } from '@/lib/shares/share-oembed';
+import { api } from '@/lib/http/next-link';
 
-// GET /api/oembed — oEmbed of a share page of this service (?url=…&format=json)
-export const GET = route(operations.oembed, async ({ req, rt, query }) => json(await shareOembed(rt, ownOrigin(rt.env, req.headers, req.url), query)));
+// /api/oembed: lib/http/api/oembed.ts through the one server (lib/http/next-link.ts)
+export const GET = api('oembed', 'GET');

@@ -1,8 +1,4 @@
-import { openApiDocument } from '@/lib/contract/openapi';
-import { operations } from '@/lib/contract/operations';
-import { json, route } from '@/lib/http/route';
+import { api } from '@/lib/http/next-link';
 
-let cached: Record<string, unknown> | undefined;
-
-// GET /api/openapi.json — the OpenAPI 3.1 document of every /api route
-export const GET = route(operations.openapi, async () => json((cached ??= openApiDocument())));
+// /api/openapi.json: lib/http/api/openapi.json.ts through the one server (lib/http/next-link.ts)
+export const GET = api('openapi.json', 'GET');

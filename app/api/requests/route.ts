@@ -1,9 +1,5 @@
-import { operations } from '@/lib/contract/operations';
-import { json, route } from '@/lib/http/route';
-import { createRequest, listRequests } from '@/lib/requests/manage-requests';
+import { api } from '@/lib/http/next-link';
 
-// GET /api/requests — a page of the caller's file requests (the administrator: everyone's)
-export const GET = route(operations.listRequests, async ({ rt, principal, query }) => json(await listRequests(rt, principal!, query)));
-
-// POST /api/requests — a new file request: a link /r/<id> that receives files
-export const POST = route(operations.createRequest, async ({ rt, principal, body }) => json({ request: await createRequest(rt, principal!, body) }, 201));
+// /api/requests: lib/http/api/requests.ts through the one server (lib/http/next-link.ts)
+export const GET = api('requests', 'GET');
+export const POST = api('requests', 'POST');

@@ -1,6 +1,4 @@
-import { operations } from '@/lib/contract/operations';
-import { json, route } from '@/lib/http/route';
-import { listSharesFor } from '@/lib/shares/list-shares';
+import { api } from '@/lib/http/next-link';
 
-// GET /api/shares — a page of the caller's shares (the administrator: everyone's), newest first, without items
-export const GET = route(operations.listShares, async ({ rt, principal, query }) => json(await listSharesFor(rt, principal!, query)));
+// /api/shares: lib/http/api/shares.ts through the one server (lib/http/next-link.ts)
+export const GET = api('shares', 'GET');

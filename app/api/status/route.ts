@@ -1,8 +1,4 @@
-import { operations } from '@/lib/contract/operations';
-import { setFileStatus } from '@/lib/hosting/change-files';
-import { json, route } from '@/lib/http/route';
+import { api } from '@/lib/http/next-link';
 
-// PATCH /api/status — set one hosted file online or offline
-export const PATCH = route(operations.setFileStatus, async ({ rt, body }) =>
-  json({ file: await setFileStatus(rt, body.id, body.status) }),
-);
+// /api/status: lib/http/api/status.ts through the one server (lib/http/next-link.ts)
+export const PATCH = api('status', 'PATCH');

@@ -1,6 +1,4 @@
-import { operations } from '@/lib/contract/operations';
-import { uploadProject } from '@/lib/hosting/upload-project';
-import { json, route } from '@/lib/http/route';
+import { api } from '@/lib/http/next-link';
 
-// POST /api/upload — multipart upload of a site or one .zip (streamed): a new deploy of a new project, an append or a replace
-export const POST = route(operations.uploadSite, async ({ rt, req, principal }) => json(await uploadProject(rt, req, principal!), 201));
+// /api/upload: lib/http/api/upload.ts through the one server (lib/http/next-link.ts)
+export const POST = api('upload', 'POST');

@@ -1,13 +1,5 @@
-import { setterKey } from '@/lib/auth/password-setting';
-import { operations } from '@/lib/contract/operations';
-import { json, route } from '@/lib/http/route';
-import { createAccount } from '@/lib/users/create-account';
-import { listAccounts } from '@/lib/users/list-accounts';
+import { api } from '@/lib/http/next-link';
 
-// GET /api/users — a page of users with quota and usage, newest first (administrator)
-export const GET = route(operations.listUsers, async ({ rt, query }) => json(await listAccounts(rt, query)));
-
-// POST /api/users — create a user (administrator); quota defaults to the setting
-export const POST = route(operations.createUser, async ({ rt, body, principal }) =>
-  json({ user: await createAccount(rt, body, setterKey(principal!)) }, 201),
-);
+// /api/users: lib/http/api/users.ts through the one server (lib/http/next-link.ts)
+export const GET = api('users', 'GET');
+export const POST = api('users', 'POST');

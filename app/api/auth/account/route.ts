@@ -1,13 +1,4 @@
-import { clearSessionCookies } from '@/lib/auth/session-cookies';
-import { operations } from '@/lib/contract/operations';
-import { route } from '@/lib/http/route';
-import { deleteAccount } from '@/lib/users/delete-account';
+import { api } from '@/lib/http/next-link';
 
-// DELETE /api/auth/account — the member deletes their account, shares, objects and sessions
-export const DELETE = route(operations.deleteOwnAccount, async ({ rt, req, principal }) => {
-  if (principal?.kind !== 'user') throw new Error('unreachable');
-  await deleteAccount(rt, principal.user.id);
-  const res = new Response(null, { status: 204 });
-  for (const c of clearSessionCookies(rt, req)) res.headers.append('Set-Cookie', c);
-  return res;
-});
+// /api/auth/account: lib/http/api/auth/account.ts through the one server (lib/http/next-link.ts)
+export const DELETE = api('auth/account', 'DELETE');

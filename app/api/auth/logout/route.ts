@@ -1,11 +1,4 @@
-import { logOut } from '@/lib/auth/log-out';
-import { operations } from '@/lib/contract/operations';
-import { route } from '@/lib/http/route';
+import { api } from '@/lib/http/next-link';
 
-// POST /api/auth/logout — revokes the presented session(s) and clears both cookies (route() refuses
-// another site's browser first: the operation's refuseCrossSite)
-export const POST = route(operations.logout, async ({ rt, req }) => {
-  const res = Response.json({ ok: true });
-  for (const c of await logOut(rt, req)) res.headers.append('Set-Cookie', c);
-  return res;
-});
+// /api/auth/logout: lib/http/api/auth/logout.ts through the one server (lib/http/next-link.ts)
+export const POST = api('auth/logout', 'POST');

@@ -1,14 +1,4 @@
-import { changeAdminToken } from '@/lib/auth/change-admin-token';
-import { sessionCookie } from '@/lib/auth/session-cookies';
-import { operations } from '@/lib/contract/operations';
-import { json, route } from '@/lib/http/route';
+import { api } from '@/lib/http/next-link';
 
-// PATCH /api/auth/token — replace the Admin Token; answers with a new admin session
-export const PATCH = route(operations.changeAdminToken, async ({ rt, req, body }) => {
-  const s = await changeAdminToken(rt, body.token);
-  return json(
-    { ok: true, token: s.token, expires_at: s.expiresAt.toISOString() },
-    200,
-    { 'Set-Cookie': sessionCookie(rt, req, 'admin', s.token) },
-  );
-});
+// /api/auth/token: lib/http/api/auth/token.ts through the one server (lib/http/next-link.ts)
+export const PATCH = api('auth/token', 'PATCH');

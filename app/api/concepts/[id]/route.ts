@@ -1,19 +1,6 @@
-import { deleteConcept } from '@/lib/concepts/delete-concept';
-import { getConcept } from '@/lib/concepts/get-concept';
-import { putConcept } from '@/lib/concepts/replace-concept';
-import { operations } from '@/lib/contract/operations';
-import { json, noContent, route } from '@/lib/http/route';
+import { api } from '@/lib/http/next-link';
 
-// GET /api/concepts/:id — one concept (administrator)
-export const GET = route(operations.getConcept, async ({ rt, params }) => json({ concept: await getConcept(rt, params.id) }));
-
-// PUT /api/concepts/:id — replace a concept; its id must stay the same
-export const PUT = route(operations.replaceConcept, async ({ rt, params, body }) =>
-  json({ concept: await putConcept(rt, params.id, body) }),
-);
-
-// DELETE /api/concepts/:id
-export const DELETE = route(operations.deleteConcept, async ({ rt, params }) => {
-  await deleteConcept(rt, params.id);
-  return noContent();
-});
+// /api/concepts/[id]: lib/http/api/concepts/[id].ts through the one server (lib/http/next-link.ts)
+export const GET = api('concepts/[id]', 'GET');
+export const PUT = api('concepts/[id]', 'PUT');
+export const DELETE = api('concepts/[id]', 'DELETE');

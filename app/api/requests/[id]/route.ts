@@ -1,15 +1,6 @@
-import { operations } from '@/lib/contract/operations';
-import { json, noContent, route } from '@/lib/http/route';
-import { deleteRequest, getRequest, updateRequest } from '@/lib/requests/manage-requests';
+import { api } from '@/lib/http/next-link';
 
-// GET /api/requests/:id — one file request (another member's: 404)
-export const GET = route(operations.getRequest, async ({ rt, principal, params }) => json({ request: await getRequest(rt, principal!, params.id) }));
-
-// PATCH /api/requests/:id — settings, close or reopen; null clears a limit
-export const PATCH = route(operations.updateRequest, async ({ rt, principal, params, body }) => json({ request: await updateRequest(rt, principal!, params.id, body) }));
-
-// DELETE /api/requests/:id — the request and its unfinished uploads; received files stay
-export const DELETE = route(operations.deleteRequest, async ({ rt, principal, params }) => {
-  await deleteRequest(rt, principal!, params.id);
-  return noContent();
-});
+// /api/requests/[id]: lib/http/api/requests/[id].ts through the one server (lib/http/next-link.ts)
+export const GET = api('requests/[id]', 'GET');
+export const PATCH = api('requests/[id]', 'PATCH');
+export const DELETE = api('requests/[id]', 'DELETE');

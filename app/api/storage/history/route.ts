@@ -1,6 +1,4 @@
-import { operations } from '@/lib/contract/operations';
-import { getStorageHistory } from '@/lib/events/audit';
-import { json, route } from '@/lib/http/route';
+import { api } from '@/lib/http/next-link';
 
-// GET /api/storage/history — each member's stored bytes per day (administrator)
-export const GET = route(operations.storageHistory, async ({ rt, query }) => json(await getStorageHistory(rt, query.days)));
+// /api/storage/history: lib/http/api/storage/history.ts through the one server (lib/http/next-link.ts)
+export const GET = api('storage/history', 'GET');

@@ -1,9 +1,4 @@
-import { operations } from '@/lib/contract/operations';
-import { noContent, route } from '@/lib/http/route';
-import { revokeAccessToken } from '@/lib/tokens/manage-tokens';
+import { api } from '@/lib/http/next-link';
 
-// DELETE /api/tokens/:id — revoke one of the caller's tokens; it stops working at once
-export const DELETE = route(operations.deleteToken, async ({ rt, principal, params }) => {
-  await revokeAccessToken(rt, principal!, params.id);
-  return noContent();
-});
+// /api/tokens/[id]: lib/http/api/tokens/[id].ts through the one server (lib/http/next-link.ts)
+export const DELETE = api('tokens/[id]', 'DELETE');

@@ -1,18 +1,5 @@
-import { assertNotAccessToken } from '@/lib/auth/scopes';
-import { setterKey } from '@/lib/auth/password-setting';
-import { operations } from '@/lib/contract/operations';
-import { json, noContent, route } from '@/lib/http/route';
-import { deleteAccount } from '@/lib/users/delete-account';
-import { updateAccount } from '@/lib/users/update-account';
+import { api } from '@/lib/http/next-link';
 
-// PATCH /api/users/:id — quota, status, role, profile or password (administrator)
-export const PATCH = route(operations.updateUser, async ({ rt, params, body, principal }) => {
-  if (body.password !== undefined) assertNotAccessToken(principal!, 'change passwords');
-  return json({ user: await updateAccount(rt, params.id, body, setterKey(principal!)) });
-});
-
-// DELETE /api/users/:id — as account deletion (administrator)
-export const DELETE = route(operations.deleteUser, async ({ rt, params }) => {
-  await deleteAccount(rt, params.id);
-  return noContent();
-});
+// /api/users/[id]: lib/http/api/users/[id].ts through the one server (lib/http/next-link.ts)
+export const PATCH = api('users/[id]', 'PATCH');
+export const DELETE = api('users/[id]', 'DELETE');

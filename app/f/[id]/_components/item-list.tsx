@@ -3,15 +3,11 @@
 import { useMemo, useState } from 'react';
 import { FolderIcon } from '@/app/_components/icons';
 import { formatBytes } from '@/lib/format-bytes';
-import type { PreviewKind } from '@/lib/contract/dtos';
 import { encodeUrlPath } from '@/lib/paths/relative-path';
 import { LazyPreview } from './lazy-preview';
 
-/** One item as the page ships it: [relative path, size, preview kind] — compact for 500 rows. */
-export type Item = [path: string, size: number, preview: PreviewKind];
-
-/** The share's download limit as the page shows it. */
-export type DownloadLimit = { max: number; left: number };
+export type { DownloadLimit, ShareViewItem as Item } from '@/lib/contract/pages';
+import type { DownloadLimit, ShareViewItem as Item } from '@/lib/contract/pages';
 
 /** Rows rendered at first (and on the server); "Show more" adds as many again. */
 const PAGE = 60;

@@ -1,23 +1,11 @@
 import { formatBytes } from '@/lib/format-bytes';
 import { shareTitle } from '@/lib/share-title';
-import { ItemList, type DownloadLimit, type Item } from './item-list';
+import { ItemList } from './item-list';
 import { LimitRefresh } from './limit-refresh';
 import { LocalTime, RelativeTime } from './local-time';
 
-type ViewItem = Item;
-
-export interface ViewShare {
-  id: string;
-  note: string;
-  /** The owner's display name (else username). */
-  sharedBy: string;
-  createdAt: string;
-  expiresAt: string | null;
-  totalBytes: number;
-  items: ViewItem[];
-  /** The download limit and what is left of it (null: unlimited). */
-  limit: DownloadLimit | null;
-}
+export type { ViewShare } from '@/lib/contract/pages';
+import type { DownloadLimit, ViewShare } from '@/lib/contract/pages';
 
 /** The guest view: note, who shared it and when, expiry, "Download all", then the item list. */
 export function ShareView({ share }: { share: ViewShare }) {

@@ -16,21 +16,8 @@ import { endpointPath } from '@/lib/contract/endpoints';
 import type { ResponseOf } from '@/lib/contract/operations';
 import { isCancel, isRetryable } from '@/lib/upload-engine/retry';
 
-export interface GuestRequestView {
-  id: string;
-  note: string;
-  ownerName: string;
-  expiresAt: string | null;
-  maxFiles: number;
-  /** The smaller of the request's limit and what its owner has free (byQuota: the latter). */
-  maxBytes: number;
-  byQuota: boolean;
-  limitedFiles: boolean;
-  limitedBytes: boolean;
-  allowedTypes: string[] | null;
-  requireName: boolean;
-  unlock: string | null;
-}
+export type { GuestRequestView } from '@/lib/contract/pages';
+import type { GuestRequestView } from '@/lib/contract/pages';
 
 /** The request's limits in plain words: "Up to 10 files, 2.0 GB in all, PDF or video." */
 export function limitsInWords(r: Pick<GuestRequestView, 'maxFiles' | 'maxBytes' | 'byQuota' | 'allowedTypes' | 'ownerName'>): string {

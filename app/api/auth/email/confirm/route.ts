@@ -1,9 +1,4 @@
-import { operations } from '@/lib/contract/operations';
-import { json, route } from '@/lib/http/route';
-import { confirmEmail } from '@/lib/users/email-confirmation';
+import { api } from '@/lib/http/next-link';
 
-// POST /api/auth/email/confirm — the confirmation link's token; no login (the mailbox is the proof)
-export const POST = route(operations.confirmEmail, async ({ rt, body }) => {
-  await confirmEmail(rt, body.token);
-  return json({ ok: true as const });
-});
+// /api/auth/email/confirm: lib/http/api/auth/email/confirm.ts through the one server (lib/http/next-link.ts)
+export const POST = api('auth/email/confirm', 'POST');

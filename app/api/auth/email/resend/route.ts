@@ -1,10 +1,4 @@
-import { operations } from '@/lib/contract/operations';
-import { json, route } from '@/lib/http/route';
-import { resendConfirmation } from '@/lib/users/email-confirmation';
-import { toUserDto } from '@/lib/users/user-dto';
+import { api } from '@/lib/http/next-link';
 
-// POST /api/auth/email/resend — a new confirmation link for the member's unconfirmed address
-export const POST = route(operations.resendEmailConfirmation, async ({ rt, principal }) => {
-  if (principal?.kind !== 'user') throw new Error('unreachable');
-  return json({ user: toUserDto(await resendConfirmation(rt, principal.user)) });
-});
+// /api/auth/email/resend: lib/http/api/auth/email/resend.ts through the one server (lib/http/next-link.ts)
+export const POST = api('auth/email/resend', 'POST');

@@ -1,6 +1,4 @@
-import { operations } from '@/lib/contract/operations';
-import { listDeploys } from '@/lib/hosting/deploys';
-import { json, route } from '@/lib/http/route';
+import { api } from '@/lib/http/next-link';
 
-// GET /api/projects/:slug/deploys — the project's kept deploys, newest first, the live one marked
-export const GET = route(operations.listDeploys, async ({ rt, params }) => json({ deploys: await listDeploys(rt, params.slug) }));
+// /api/projects/[slug]/deploys: lib/http/api/projects/[slug]/deploys.ts through the one server (lib/http/next-link.ts)
+export const GET = api('projects/[slug]/deploys', 'GET');

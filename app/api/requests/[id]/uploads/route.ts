@@ -1,6 +1,4 @@
-import { operations } from '@/lib/contract/operations';
-import { json, route } from '@/lib/http/route';
-import { discardRequestUploads } from '@/lib/requests/manage-requests';
+import { api } from '@/lib/http/next-link';
 
-// DELETE /api/requests/:id/uploads — discard the guests' unfinished uploads to a request
-export const DELETE = route(operations.discardRequestUploads, async ({ rt, principal, params }) => json({ discarded: await discardRequestUploads(rt, principal!, params.id) }));
+// /api/requests/[id]/uploads: lib/http/api/requests/[id]/uploads.ts through the one server (lib/http/next-link.ts)
+export const DELETE = api('requests/[id]/uploads', 'DELETE');

@@ -1,6 +1,4 @@
-import { operations } from '@/lib/contract/operations';
-import { getShareActivity } from '@/lib/events/share-activity';
-import { json, route } from '@/lib/http/route';
+import { api } from '@/lib/http/next-link';
 
-// GET /api/shares/:id/activity — downloads per day and the newest downloads (another member's share: 404)
-export const GET = route(operations.getShareActivity, async ({ rt, principal, params }) => json({ activity: await getShareActivity(rt, principal!, params.id) }));
+// /api/shares/[id]/activity: lib/http/api/shares/[id]/activity.ts through the one server (lib/http/next-link.ts)
+export const GET = api('shares/[id]/activity', 'GET');

@@ -1,9 +1,4 @@
-import { operations } from '@/lib/contract/operations';
-import { noContent, route } from '@/lib/http/route';
-import { removeShareItem } from '@/lib/shares/delete-share-item';
+import { api } from '@/lib/http/next-link';
 
-// DELETE /api/shares/:id/items?path= — one file out of a published share (not its only one)
-export const DELETE = route(operations.deleteShareItem, async ({ rt, principal, params, query }) => {
-  await removeShareItem(rt, principal!, params.id, query.path);
-  return noContent();
-});
+// /api/shares/[id]/items: lib/http/api/shares/[id]/items.ts through the one server (lib/http/next-link.ts)
+export const DELETE = api('shares/[id]/items', 'DELETE');

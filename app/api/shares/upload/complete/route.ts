@@ -1,9 +1,4 @@
-import { operations } from '@/lib/contract/operations';
-import { json, route } from '@/lib/http/route';
-import { uploaderFor } from '@/lib/shares/uploader';
-import { completeUpload } from '@/lib/shares/complete-upload';
+import { api } from '@/lib/http/next-link';
 
-// POST /api/shares/upload/complete — merges the parts the store holds and publishes the share
-export const POST = route(operations.completeUpload, async ({ rt, principal, uploadToken, body }) =>
-  json({ share: await completeUpload(rt, await uploaderFor(rt, { principal, uploadToken }, body.groupId), body) }),
-);
+// /api/shares/upload/complete: lib/http/api/shares/upload/complete.ts through the one server (lib/http/next-link.ts)
+export const POST = api('shares/upload/complete', 'POST');

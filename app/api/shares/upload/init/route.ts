@@ -1,9 +1,4 @@
-import { operations } from '@/lib/contract/operations';
-import { ownOrigin } from '@/lib/http/origin';
-import { json, route } from '@/lib/http/route';
-import { initUpload } from '@/lib/shares/init-upload';
+import { api } from '@/lib/http/next-link';
 
-// POST /api/shares/upload/init — checks limits and quota, creates the offline group and uploads
-export const POST = route(operations.initUpload, async ({ rt, req, principal, body }) =>
-  json(await initUpload(rt, principal!, body, req.headers.get('origin') ?? ownOrigin(rt.env, req.headers, req.url)), 201),
-);
+// /api/shares/upload/init: lib/http/api/shares/upload/init.ts through the one server (lib/http/next-link.ts)
+export const POST = api('shares/upload/init', 'POST');

@@ -1,9 +1,4 @@
-import { operations } from '@/lib/contract/operations';
-import { json, route } from '@/lib/http/route';
-import { uploaderFor } from '@/lib/shares/uploader';
-import { presignPartUrl } from '@/lib/shares/upload-part';
+import { api } from '@/lib/http/next-link';
 
-// POST /api/shares/upload/part-url — a short-lived presigned UploadPart URL (direct mode)
-export const POST = route(operations.partUrl, async ({ rt, principal, uploadToken, body }) =>
-  json(await presignPartUrl(rt, await uploaderFor(rt, { principal, uploadToken }, body.groupId), body)),
-);
+// /api/shares/upload/part-url: lib/http/api/shares/upload/part-url.ts through the one server (lib/http/next-link.ts)
+export const POST = api('shares/upload/part-url', 'POST');

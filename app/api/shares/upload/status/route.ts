@@ -1,9 +1,4 @@
-import { operations } from '@/lib/contract/operations';
-import { json, route } from '@/lib/http/route';
-import { uploaderFor } from '@/lib/shares/uploader';
-import { getUploadStatus } from '@/lib/shares/get-upload-status';
+import { api } from '@/lib/http/next-link';
 
-// POST /api/shares/upload/status — the parts the store already holds, to resume an upload
-export const POST = route(operations.uploadStatus, async ({ rt, principal, uploadToken, body }) =>
-  json(await getUploadStatus(rt, await uploaderFor(rt, { principal, uploadToken }, body.groupId), body.groupId)),
-);
+// /api/shares/upload/status: lib/http/api/shares/upload/status.ts through the one server (lib/http/next-link.ts)
+export const POST = api('shares/upload/status', 'POST');

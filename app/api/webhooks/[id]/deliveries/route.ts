@@ -1,6 +1,4 @@
-import { operations } from '@/lib/contract/operations';
-import { webhookDeliveries } from '@/lib/events/webhooks';
-import { json, route } from '@/lib/http/route';
+import { api } from '@/lib/http/next-link';
 
-// GET /api/webhooks/:id/deliveries — the webhook's newest deliveries
-export const GET = route(operations.listDeliveries, async ({ rt, principal, params }) => json(await webhookDeliveries(rt, principal!, params.id)));
+// /api/webhooks/[id]/deliveries: lib/http/api/webhooks/[id]/deliveries.ts through the one server (lib/http/next-link.ts)
+export const GET = api('webhooks/[id]/deliveries', 'GET');

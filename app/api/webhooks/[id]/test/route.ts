@@ -1,6 +1,4 @@
-import { operations } from '@/lib/contract/operations';
-import { sendTestEvent } from '@/lib/events/webhooks';
-import { json, route } from '@/lib/http/route';
+import { api } from '@/lib/http/next-link';
 
-// POST /api/webhooks/:id/test — send a webhook.test event to this webhook now
-export const POST = route(operations.testWebhook, async ({ rt, principal, params }) => json(await sendTestEvent(rt, principal!, params.id), 202));
+// /api/webhooks/[id]/test: lib/http/api/webhooks/[id]/test.ts through the one server (lib/http/next-link.ts)
+export const POST = api('webhooks/[id]/test', 'POST');

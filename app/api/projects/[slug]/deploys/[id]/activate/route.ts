@@ -1,6 +1,4 @@
-import { operations } from '@/lib/contract/operations';
-import { activateDeploy } from '@/lib/hosting/deploys';
-import { json, route } from '@/lib/http/route';
+import { api } from '@/lib/http/next-link';
 
-// POST /api/projects/:slug/deploys/:id/activate — make a kept deploy live (rollback)
-export const POST = route(operations.activateDeploy, async ({ rt, params }) => json({ project: await activateDeploy(rt, params.slug, params.id) }));
+// /api/projects/[slug]/deploys/[id]/activate: lib/http/api/projects/[slug]/deploys/[id]/activate.ts through the one server (lib/http/next-link.ts)
+export const POST = api('projects/[slug]/deploys/[id]/activate', 'POST');

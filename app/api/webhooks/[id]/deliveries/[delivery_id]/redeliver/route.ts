@@ -1,6 +1,4 @@
-import { operations } from '@/lib/contract/operations';
-import { redeliverDelivery } from '@/lib/events/webhooks';
-import { json, route } from '@/lib/http/route';
+import { api } from '@/lib/http/next-link';
 
-// POST /api/webhooks/:id/deliveries/:delivery_id/redeliver — send that event to the webhook again
-export const POST = route(operations.redeliver, async ({ rt, principal, params }) => json(await redeliverDelivery(rt, principal!, params.id, params.delivery_id), 202));
+// /api/webhooks/[id]/deliveries/[delivery_id]/redeliver: lib/http/api/webhooks/[id]/deliveries/[delivery_id]/redeliver.ts through the one server (lib/http/next-link.ts)
+export const POST = api('webhooks/[id]/deliveries/[delivery_id]/redeliver', 'POST');

@@ -1,0 +1,22 @@
+import 'server-only';
+/**
+ * Everything Next's pages, route handlers and proxy call on the server, installed by server.ts
+ * before Next starts (lib/http/next-link.ts is their side). Next's bundle holds none of these
+ * modules: there is one copy of the server's code and state per process.
+ */
+import { apiModules } from './api';
+import * as confirmEmail from './pages/confirm-email';
+import * as offline from './pages/offline';
+import * as unsubscribe from './pages/unsubscribe';
+import { openShare, shareMetadata, shareView } from './pages/share-page';
+import { requestView } from './pages/request-page';
+import { csp, directoryPage, htmlsPage } from './pages/console-pages';
+
+export const nextSurface = {
+  /** Route handlers by their path under app/ (the /api ones under app/api). */
+  routes: { ...apiModules, unsubscribe, 'confirm-email': confirmEmail, offline },
+  pages: { openShare, shareMetadata, shareView, requestView, directoryPage, htmlsPage },
+  csp,
+};
+
+export type NextSurface = typeof nextSurface;

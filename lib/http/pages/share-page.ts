@@ -1,0 +1,66 @@
+import 'server-only';
+import type { Metadata } from 'next';
+import { previewKind } from '../mime';
+import { assertMigrated, getRuntime } from '../../runtime';
+import { guestAccess, type GuestAccess } from '../../shares/access';
+import { limitedPreviewable } from '../../shares/serve-preview';
+import { ownOrigin, type HeaderSource } from '../origin';
+import { shareCard, shareCardPath } from '../../shares/link-preview';
+import { oembedHref } from '../../shares/oembed';
+import { shareTitle } from '../../share-title';
+import type { ViewShare } from '../../contract/pages';
+
+/** The share as this request's guest may see it (its cookies decide a password share's access). */
+export async function openShare(id: string, cookieHeader: string): Promise<GuestAccess> {
+  const rt = await getRuntime();
+  await assertMigrated(rt);
+  return guestAccess(rt, id, cookieHeader);
+}
+
+/**
+ * The tab says what the page's heading says: the share's note, else its files (lib/share-title.ts).
+ * Unfurlers read the same description as OpenGraph and Twitter card tags, the card image and the
+ * oEmbed link (lib/shares/link-preview.ts): all from the share the page loads anyway.
+ */
+export async function shareMetadata(id: string, access: GuestAccess, headers: HeaderSource): Promise<Metadata> {
+  const rt = await getRuntime();
+  const shown = access.state === 'open' || access.state === 'exhausted';
+  const card = shareCard(rt.env, shown ? { state: access.state, group: access.share.group, paths: access.share.items.map((it) => it.relativePath) } : { state: access.state });
+  const origin = ownOrigin(rt.env, headers, 'http://localhost/');
+  const url = `${origin}/f/${id}`;
+  const image = { url: `${origin}${shareCardPath(id)}`, width: 1200, height: 630, type: 'image/png', alt: card.title };
+  // The tab of a guest who unlocked a password share still names it; its card stays generic.
+  const title = shown ? shareTitle(access.share.group.note, access.share.items.map((it) => it.relativePath).sort()[0], access.share.items.length) : 'Shared files';
+  return {
+    title,
+    description: card.description,
+    referrer: 'no-referrer',
+    robots: { index: false },
+    openGraph: { type: 'website', siteName: 'htmls', title: card.title, description: card.description, url, images: [image] },
+    twitter: { card: 'summary_large_image', title: card.title, description: card.description, images: [image.url] },
+    alternates: { types: { 'application/json+oembed': oembedHref(origin, url) } },
+  };
+}
+
+/**
+ * What the share page shows, or null when it is not open (server.ts's gate answered 404, 410
+ * and 401 before the page renders; a share that changed state in between is simply not found).
+ * O(items) small work, no object read: names, sizes and preview kinds only.
+ */
+export function shareView(access: GuestAccess): ViewShare | null {
+  if (access.state !== 'open' && access.state !== 'exhausted') return null;
+  const { group, items, ownerName } = access.share;
+  const max = group.maxDownloads;
+  // With a limit, previews are bounded (lib/shares/serve-preview.ts): some files have none.
+  const preview = (type: string, size: number) => (max === null || limitedPreviewable(type, size) ? previewKind(type) : null);
+  return {
+    id: group.id,
+    note: group.note,
+    sharedBy: ownerName ?? 'the administrator',
+    createdAt: group.createdAt.toISOString(),
+    expiresAt: group.expiresAt ? group.expiresAt.toISOString() : null,
+    totalBytes: Number(group.totalBytes),
+    items: items.map((it) => [it.relativePath, Number(it.size), preview(it.contentType, Number(it.size))]),
+    limit: max === null ? null : { max, left: Math.max(0, max - Number(group.downloadCount)) },
+  };
+}
