@@ -21,6 +21,8 @@ import { FRONT_IP_HEADER, FRONT_SECRET_HEADER, frontHits, frontObjects } from '.
 import { setHostedPort } from './lib/hosting/hosted-port';
 import { startFront, type Front } from './lib/hosting/start-front';
 import { setHandoffToken } from './lib/http/handoff';
+import { installSurface } from './lib/http/next-link';
+import { nextSurface } from './lib/http/next-surface';
 import { answerCached } from './lib/hosting/reply-cache';
 import { siteScope } from './lib/hosting/reply-answer';
 import { replyScope, serveHosted } from './lib/hosting/serve-hosted';
@@ -36,31 +38,15 @@ import { closeRuntime } from './lib/runtime';
 import { stopJanitor } from './lib/janitor';
 import { stopEventWorker } from './lib/events/worker';
 import { stopEpochWatches } from './lib/epoch-watch';
-import { handleChunk } from './lib/shares/chunk-handler';
-import { handleShareFile, handleShareFiles } from './lib/shares/one-request-handlers';
 import { flushDownloadCounts } from './lib/shares/count-downloads';
-import { gateSharePage, serveShareItem } from './lib/shares/serve-share-item';
-import { isShareZipUrl, serveShareZip } from './lib/shares/serve-share-zip';
-import { isShareCardUrl, serveShareCard } from './lib/shares/serve-share-card';
-import { gateRequestPage, serveRequestUnlock } from './lib/requests/serve-request-page';
-
-const SHARE_ITEM = /^\/f\/[^/?]+\/[^?]/;
-const SHARE_PAGE = /^\/f\/[^/?]+\/?(\?|$)/;
-const CHUNK = /^\/api\/shares\/upload\/chunk(\?|$)/;
-const SHARE_FILE = /^\/api\/shares\/file\/[^?]*(\?|$)/;
-const SHARE_FILES = /^\/api\/shares\/files(\?|$)/;
-const API = /^\/api(\/|\?|$)/;
-const REQUEST_PAGE = /^\/r\/[^/?]+\/?(\?|$)/;
-const REQUEST_SUBPATH = /^\/r\/[^/?]+\/[^?]/;
+import { guestRouteOf, isApiPath, splitUrl, takesLongBody } from './lib/http/routes';
 
 /**
  * The /api answers Next cannot give as the contract's JSON: an undecodable path (Next would
  * answer a plain-text 500) is 400 invalid_request, and /api itself 404 (every other unknown
  * route reaches app/api/[...path]). Null: on to Next.
  */
-function refuseApiPath(url: string): FastReply | null {
-  const q = url.indexOf('?');
-  const pathname = q < 0 ? url : url.slice(0, q);
+function refuseApiPath(pathname: string): FastReply | null {
   try {
     decodeURIComponent(pathname);
   } catch {
@@ -126,6 +112,8 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
   const { dev = false, log = console.log } = opts;
   installEnv(env);
   markCustomServer();
+  // Next's pages and route handlers reach lib/ and db/ through this one copy (lib/http/next-link.ts).
+  installSurface(nextSurface);
   await boot(log);
 
   if (!dev) {
@@ -153,7 +141,7 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
   const principalBudget = requestBudget(env.requestsPerSecondPerPrincipal, env.requestsPerSecondPerPrincipal * 10);
   const handler = (served: Listener | 'inner') => (req: IncomingMessage, res: ServerResponse) => {
     let listener: Listener;
-    guardRequest(req, res, limits);
+    guardRequest(req, res, limits, takesLongBody(req.method ?? 'GET', req.url ?? '/'));
     let ip: string;
     if (served === 'inner') {
       // The hosted front's miss: what it did not answer, for the client it names.
@@ -198,15 +186,15 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
       }
     }
     const url = req.url ?? '/';
-    if (API.test(url)) {
-      const refused = refuseApiPath(url);
+    const { pathname } = splitUrl(url);
+    const api = isApiPath(pathname);
+    if (api) {
+      const refused = refuseApiPath(pathname);
       if (refused) return writeNodeReply(res, refused, method);
     }
-    if (SHARE_ITEM.test(url)) return download(() => serveShareItem(fastReq));
-    if (CHUNK.test(url)) return runFast(res, method, () => handleChunk(fastReq));
-    if (SHARE_FILE.test(url)) return runFast(res, method, () => handleShareFile(fastReq));
-    if (SHARE_FILES.test(url)) return runFast(res, method, () => handleShareFiles(fastReq));
-    if (isShareZipUrl(url)) return download(() => serveShareZip(fastReq));
+    // The table (lib/http/routes.ts) says what the listener answers itself and how.
+    const route = guestRouteOf(url);
+    if (route?.kind === 'bytes') return route.download ? download(() => route.serve(fastReq)) : runFast(res, method, () => route.serve(fastReq));
     // Everything past here costs a session lookup, a query or a page render: one address's
     // flood is refused here, in memory, before any of that (byte streams above never count).
     const wait = budget.take(ip);
@@ -217,23 +205,13 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
       const refused = new AppError('rate_limited', wait > 0 ? 'Too many requests from this address; slow down' : 'Too many requests with this sign-in; slow down', {
         'Retry-After': String(wait || principalWait),
       });
-      return writeNodeReply(res, API.test(url) ? jsonErrorReply(refused) : errorReply(refused, fastReq), method);
+      return writeNodeReply(res, api ? jsonErrorReply(refused) : errorReply(refused, fastReq), method);
     }
-    if (REQUEST_SUBPATH.test(url)) return runFast(res, method, () => serveRequestUnlock(fastReq));
-    // A share's link-preview card image (/f/<id>.png): a page-like cost, under the same budget.
-    if (isShareCardUrl(url)) return runFast(res, method, () => serveShareCard(fastReq));
+    if (route?.kind === 'budgeted') return runFast(res, method, () => route.serve(fastReq));
     req.headers[CLIENT_IP_HEADER] = ip;
-    if (REQUEST_PAGE.test(url)) {
-      // The file request's upload page renders in Next; its 404/410/401 answers are decided here.
-      gateRequestPage(fastReq).then(
-        (reply) => (reply ? writeNodeReply(res, reply, method) : handle(req, res)),
-        () => handle(req, res),
-      );
-      return;
-    }
-    if (SHARE_PAGE.test(url)) {
-      // The share page renders in Next; its 404/410/401 answers are decided here first.
-      gateSharePage(fastReq).then(
+    if (route?.kind === 'page') {
+      // The page renders in Next; its 404/410/401 answers are decided here, once.
+      route.gate(fastReq).then(
         (reply) => (reply ? writeNodeReply(res, reply, method) : handle(req, res)),
         () => handle(req, res),
       );

@@ -42,6 +42,8 @@ export interface Operation {
   query?: z.ZodObject;
   /** The JSON body limit when it is not the default (1 MiB; 4 KiB for anonymous routes). */
   maxBodyBytes?: number;
+  /** Its body may take long to arrive (as every rawBody's): the long time limit at a minimum pace (lib/http/routes.ts). */
+  longBody?: true;
   /** Only /api/health answers while migrations are pending. */
   allowPendingMigrations?: true;
   /** A browser request from another site is refused even without a session (logout: signing out is a change too). */
@@ -110,7 +112,7 @@ export const operations = {
   initUpload: { ...endpoints.initUpload, summary: 'Check limits and quota, create the offline group and one multi-part upload per file; with share_id, add the files to that published share of the caller (guests see them once complete)', auth: 'session', scope: 'shares:write', body: initSchema, status: 201, response: R.initResultSchema, errors: [400, 401, 409, 413, 429] },
   partUrl: { ...endpoints.partUrl, summary: "A presigned UploadPart URL (direct mode); it signs the part's exact length, so PUT exactly that many bytes with the returned headers", auth: 'session', uploadToken: true, scope: 'shares:write', body: partUrlSchema, status: 200, response: R.partUrlResultSchema, errors: [400, 401, 404] },
   uploadChunk: { ...endpoints.uploadChunk, summary: 'One part through the server (proxy mode); Content-Length required', auth: 'session', uploadToken: true, scope: 'shares:write', rawBody: 'octets', query: chunkQuerySchema, status: 200, response: R.chunkResultSchema, errors: [400, 401, 404, 408, 413] },
-  completeUpload: { ...endpoints.completeUpload, summary: 'Merge the stored parts and publish the share', auth: 'session', uploadToken: true, scope: 'shares:write', body: completeSchema, maxBodyBytes: 8 * 1024 * 1024, status: 200, response: obj({ share: R.shareSchema }), errors: [400, 401, 404, 409, 410, 413, 502] },
+  completeUpload: { ...endpoints.completeUpload, summary: 'Merge the stored parts and publish the share', auth: 'session', uploadToken: true, scope: 'shares:write', body: completeSchema, maxBodyBytes: 8 * 1024 * 1024, longBody: true, status: 200, response: obj({ share: R.shareSchema }), errors: [400, 401, 404, 409, 410, 413, 502] },
   abortUpload: { ...endpoints.abortUpload, summary: "Abort every part upload of the group and delete its records (the administrator: any member's)", auth: 'session', uploadToken: true, scope: 'shares:write', body: abortSchema, status: 200, response: R.okSchema, errors: [400, 401, 404, 409] },
   uploadStatus: { ...endpoints.uploadStatus, summary: 'Parts the store already holds, to resume an upload', auth: 'session', uploadToken: true, scope: 'shares:write', body: resumeSchema, status: 200, response: R.uploadStatusSchema, errors: [400, 401, 404, 409] },
   listRequests: { ...endpoints.listRequests, summary: "A page of the caller's file requests (the administrator: everyone's), newest first", auth: 'session', scope: 'requests:read', query: listQuerySchema, status: 200, response: obj({ requests: z.array(R.requestSchema), next_cursor: R.nextCursorSchema }), errors: [400, 401] },

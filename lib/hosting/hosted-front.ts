@@ -175,7 +175,8 @@ function run(opts: FrontOptions): void {
   }
 
   const server = createServer({ connectionsCheckingInterval: 5000 }, (req, res) => {
-    guardRequest(req, res, opts.limits);
+    // The hosted origin serves files: no request to it has a body worth waiting for.
+    guardRequest(req, res, opts.limits, false);
     // `<slug>.localhost` is that project's own origin: the same URL is another file there.
     const own = localSiteOf(req.headers.host);
     if (answerFrom(replies, checks, req, res, own ? siteScope(own) : '')) return;

@@ -9,7 +9,6 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { AppError } from '../errors';
 import { normalizeIp } from './client-ip';
-import { processState } from '../process-state';
 import { jsonErrorReply } from './reply-errors';
 import { dropStalledResponse, dropUnreadResponse, requireBodyRate } from './stalls';
 import { LONGEST_REQUEST_MS } from './timeouts';
@@ -42,26 +41,18 @@ export function configureListener(server: Server, limits: ListenerLimits, connec
 }
 
 /**
- * The per-request rules, first thing in every listener's handler: only uploads may take long
- * to arrive, at a minimum pace; anything else has REQUEST_TIMEOUT_SECONDS. No response may sit
+ * The per-request rules, first thing in every listener's handler: only uploads (`longBody`:
+ * lib/http/routes.ts takesLongBody) may take long to arrive, at a minimum pace; anything else has REQUEST_TIMEOUT_SECONDS. No response may sit
  * unread for longer than STALL_TIMEOUT_SECONDS, nor wait longer than FIRST_BYTE_TIMEOUT_SECONDS
  * for its client to take its first bytes.
  */
-export function guardRequest(req: IncomingMessage, res: ServerResponse, limits: ListenerLimits): void {
-  if (takesLongBody(req.method ?? 'GET', req.url ?? '/')) requireBodyRate(req, res, limits.stallTimeoutMs);
+export function guardRequest(req: IncomingMessage, res: ServerResponse, limits: ListenerLimits, longBody: boolean): void {
+  if (longBody) requireBodyRate(req, res, limits.stallTimeoutMs);
   else limitRequestTime(req, res, limits.requestTimeoutMs);
   dropStalledResponse(res, limits.stallTimeoutMs);
   if (limits.firstByteTimeoutMs && limits.firstByteTimeoutMs < limits.stallTimeoutMs) dropUnreadResponse(res, limits.firstByteTimeoutMs);
 }
 
-/**
- * Routes whose bodies may legitimately take long (a 48-64 MB part on a slow phone, a site's
- * deploy, a 500-file complete, a one-request share): they keep the long server-wide limit. Every other request must
- * have arrived, headers and body, within the short one.
- */
-const LONG_BODY = /^\/api\/(?:shares\/upload\/(?:chunk|complete)|shares\/files?|upload)(?:[/?]|$)/;
-
-export const takesLongBody = (method: string, url: string) => method !== 'GET' && method !== 'HEAD' && LONG_BODY.test(url);
 
 /**
  * Open connections per peer address, both listeners together (issue 22: the cap was per
@@ -85,7 +76,8 @@ export function createConnectionTable(): ConnectionTable {
 }
 
 /** The process's table (its main thread's listeners; the hosted front is given it). */
-export const connectionTable = (): ConnectionTable => processState('connection-table', createConnectionTable);
+const table = createConnectionTable();
+export const connectionTable = (): ConnectionTable => table;
 
 /**
  * FNV-1a of the address from the row's seed, then MurmurHash3's finalizer: a slot of `row`. The

@@ -10,9 +10,6 @@ import { cardEtag, renderCardPng, shareCardSvg } from './share-card-image';
 const BLANK_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const CARD_URL = /^\/f\/([A-Za-z0-9]{1,64})\.png(?:\?.*)?$/;
 
-/** Whether a URL asks for a share's card image, /f/<id>.png (beside the page, never an item). */
-export const isShareCardUrl = (url: string): boolean => CARD_URL.test(url);
-
 /**
  * GET/HEAD /f/<id>.png — the share's link-preview card (docs/link-previews.md): 1200×630 PNG,
  * generic for a locked or expired share (no name, size or count), 404 for a missing or offline

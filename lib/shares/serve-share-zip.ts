@@ -16,12 +16,6 @@ import { knownCrcs, streamShareZip } from './stream-share-zip';
 
 const ZIP_URL = /^\/f\/([^/?]+)\/?\?(.*)$/;
 
-/** Whether a /f/<id>[/]?… URL asks for the ZIP (`?zip`, with or without `&folder=`). */
-export function isShareZipUrl(url: string): boolean {
-  const m = ZIP_URL.exec(url);
-  return !!m && new URLSearchParams(m[2]).has('zip');
-}
-
 /**
  * GET/HEAD /f/<id>/?zip[&folder=<path>] — every item of the share (or of one folder) as one
  * streamed STORE ZIP with an exact Content-Length, an ETag from the items, and RFC 9110
