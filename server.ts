@@ -26,7 +26,8 @@ import { nextSurface } from './lib/http/next-surface';
 import { answerCached } from './lib/hosting/reply-cache';
 import { siteScope } from './lib/hosting/reply-answer';
 import { replyScope, serveHosted } from './lib/hosting/serve-hosted';
-import { CLIENT_IP_HEADER, markCustomServer, resolveClientIp } from './lib/http/client-ip';
+import { resolveClientIp } from './lib/http/client-ip';
+import { withRequestContext } from './lib/http/request-context';
 import { fromNode, runFast, writeNodeReply, type FastReply } from './lib/http/fast';
 import { decideHost, localSiteOf, type Listener } from './lib/http/origin';
 import { errorReply, jsonErrorReply } from './lib/http/reply-errors';
@@ -111,7 +112,6 @@ export interface Service {
 export async function startService(env: Env, opts: ServiceOptions = {}): Promise<Service> {
   const { dev = false, log = console.log } = opts;
   installEnv(env);
-  markCustomServer();
   // Next's pages and route handlers reach lib/ and db/ through this one copy (lib/http/next-link.ts).
   installSurface(nextSurface);
   await boot(log);
@@ -208,16 +208,14 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
       return writeNodeReply(res, api ? jsonErrorReply(refused) : errorReply(refused, fastReq), method);
     }
     if (route?.kind === 'budgeted') return runFast(res, method, () => route.serve(fastReq));
-    req.headers[CLIENT_IP_HEADER] = ip;
+    // Next's route handlers read the client's address from the request's context.
+    const toNext = () => withRequestContext({ ip }, () => handle(req, res));
     if (route?.kind === 'page') {
       // The page renders in Next; its 404/410/401 answers are decided here, once.
-      route.gate(fastReq).then(
-        (reply) => (reply ? writeNodeReply(res, reply, method) : handle(req, res)),
-        () => handle(req, res),
-      );
+      route.gate(fastReq).then((reply) => (reply ? writeNodeReply(res, reply, method) : toNext()), toNext);
       return;
     }
-    handle(req, res);
+    toNext();
   };
 
   const servers: Server[] = [];

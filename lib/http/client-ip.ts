@@ -2,18 +2,6 @@ import 'server-only';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
-/** Header server.ts sets on every request it hands to Next; incoming copies are dropped. */
-export const CLIENT_IP_HEADER = 'x-htmls-client-ip';
-const customServer = { running: false };
-
-export function markCustomServer(): void {
-  customServer.running = true;
-}
-
-export function runningUnderCustomServer(): boolean {
-  return customServer.running;
-}
-
 /**
  * The client address: the socket's peer, or with TRUST_PROXY=n the n-th address from the
  * right of X-Forwarded-For (each trusted proxy appends the address it saw).

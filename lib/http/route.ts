@@ -8,7 +8,7 @@ import type { OperationScope } from '../contract/scopes';
 import type { Principal } from '../auth/principal';
 import { AppError, toErrorBody } from '../errors';
 import { assertMigrated, getRuntime, type Runtime } from '../runtime';
-import { CLIENT_IP_HEADER, resolveClientIp, runningUnderCustomServer } from './client-ip';
+import { requestContext } from './request-context';
 import { isForeignBrowserRequest, isSameOriginRequest, type HeaderSource } from './origin';
 
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -52,7 +52,7 @@ export function route<O extends Operation>(op: O, handler: Handler<O>) {
   return async (req: Request, context?: NextContext): Promise<Response> => {
     try {
       const rt = await getRuntime();
-      const ip = clientIp(rt, req.headers);
+      const ip = clientIp();
       const rawParams = (context ? await context.params : undefined) ?? {};
       const params = Object.fromEntries(
         Object.entries(rawParams).map(([k, v]) => [k, Array.isArray(v) ? v.join('/') : v]),
@@ -113,11 +113,8 @@ export function uploadTokenFor(op: { uploadToken?: true }, headers: HeaderSource
   return token && token.startsWith(UPLOAD_TOKEN_PREFIX) ? token : undefined;
 }
 
-function clientIp(rt: Runtime, headers: Headers): string {
-  // server.ts sets this header from the socket after dropping any client-sent copy.
-  if (runningUnderCustomServer()) return headers.get(CLIENT_IP_HEADER) ?? 'unknown';
-  return resolveClientIp(undefined, headers.get('x-forwarded-for'), rt.env.trustProxy);
-}
+/** The listener resolved it from the socket (lib/http/request-context.ts): Next runs only inside server.ts. */
+const clientIp = (): string => requestContext()?.ip ?? 'unknown';
 
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const parsed = schema.safeParse(value);
