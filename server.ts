@@ -28,6 +28,7 @@ import { siteScope } from './lib/hosting/reply-answer';
 import { replyScope, serveHosted } from './lib/hosting/serve-hosted';
 import { resolveClientIp } from './lib/http/client-ip';
 import { withRequestContext } from './lib/http/request-context';
+import { dispatchApi } from './lib/http/api-dispatch';
 import { fromNode, runFast, writeNodeReply, type FastReply } from './lib/http/fast';
 import { decideHost, localSiteOf, type Listener } from './lib/http/origin';
 import { errorReply, jsonErrorReply } from './lib/http/reply-errors';
@@ -82,6 +83,12 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 export interface ServiceOptions {
   /** Next in development mode (`npm run dev`). */
   dev?: boolean;
+  /**
+   * false: no Next at all — /api is answered by the same route modules straight from the
+   * listener (lib/http/api-dispatch.ts), pages are 404. For API tests, which then start in a
+   * fraction of the time; production always serves pages.
+   */
+  pages?: boolean;
   /** Where the service's own start-up lines go (default: the console). */
   log?: (line: string) => void;
 }
@@ -110,21 +117,31 @@ export interface Service {
  * timers are process-wide).
  */
 export async function startService(env: Env, opts: ServiceOptions = {}): Promise<Service> {
-  const { dev = false, log = console.log } = opts;
+  const { dev = false, log = console.log, pages = true } = opts;
   installEnv(env);
   // Next's pages and route handlers reach lib/ and db/ through this one copy (lib/http/next-link.ts).
   installSurface(nextSurface);
   await boot(log);
 
-  if (!dev) {
-    // Next's settings as the build wrote them, handed over as Next's own standalone server does:
-    // the release folder (scripts/release.mjs) lacks the build-time parts of Next that loading
-    // next.config.mjs takes, and a checkout then runs the settings it was built with.
-    process.env.__NEXT_PRIVATE_STANDALONE_CONFIG ??= JSON.stringify(JSON.parse(readFileSync(path.join(process.cwd(), '.next', 'required-server-files.json'), 'utf8')).config);
+  let app: ReturnType<typeof next> | null = null;
+  let handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  if (pages) {
+    if (!dev) {
+      // Next's settings as the build wrote them, handed over as Next's own standalone server does:
+      // the release folder (scripts/release.mjs) lacks the build-time parts of Next that loading
+      // next.config.mjs takes, and a checkout then runs the settings it was built with.
+      process.env.__NEXT_PRIVATE_STANDALONE_CONFIG ??= JSON.stringify(JSON.parse(readFileSync(path.join(process.cwd(), '.next', 'required-server-files.json'), 'utf8')).config);
+    }
+    app = next({ dev, dir: process.cwd(), hostname: env.host, port: env.port });
+    await app.prepare();
+    handle = app.getRequestHandler();
+  } else {
+    handle = async (req, res) => {
+      const { pathname } = splitUrl(req.url ?? '/');
+      if (isApiPath(pathname)) return dispatchApi(req, res, pathname);
+      writeNodeReply(res, errorReply(notFound('This service runs without pages (an API test server)'), fromNode(req, 'unknown')), req.method ?? 'GET');
+    };
   }
-  const app = next({ dev, dir: process.cwd(), hostname: env.host, port: env.port });
-  await app.prepare();
-  const handle = app.getRequestHandler();
   let hostedPort: number | null = null;
   /** The secret of the hosted front's requests to the inner listener (lib/hosting/hosted-front.ts). */
   const frontSecret = randomBytes(32).toString('base64url');
@@ -285,7 +302,7 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
       await flushDownloadCounts();
       for (const s of servers) s.closeAllConnections();
       await Promise.all([...closed, frontClosed]);
-      await app.close().catch(() => {});
+      await app?.close().catch(() => {});
       await janitorStopped;
       await closeRuntime();
     })());

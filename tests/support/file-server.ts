@@ -1,7 +1,7 @@
 import { cpSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { startInProcess, type InProcessServer } from './in-process';
+import { startInProcess, type InProcessServer, type ServiceShape } from './in-process';
 import { tempDir } from './server';
 import { dropTestDatabase, freshServiceEnv } from './services';
 
@@ -36,10 +36,10 @@ export async function migratedServiceEnv(): Promise<Record<string, string | unde
 }
 
 /** The file's server; `extra` settings (e.g. small caps or a fast janitor) apply to it alone. */
-export function useFileServer(extra: Record<string, string> = {}): void {
+export function useFileServer(extra: Record<string, string> = {}, shape: ServiceShape = {}): void {
   beforeAll(async () => {
     const env = { ...(await migratedServiceEnv()), ...extra };
-    current = { server: await startInProcess(env), env };
+    current = { server: await startInProcess(env, shape), env };
   });
   afterAll(async () => {
     const was = current;

@@ -6,7 +6,17 @@ import { ROOT, TEST_ADMIN_TOKEN, TEST_SCRYPT_LOG_N, tempDir } from './server';
 /** What the compiled server module exports (server.ts): the service without the process around it. */
 interface ServerModule {
   parseEnv(source: Record<string, string | undefined>): unknown;
-  startService(env: unknown, opts: { log: (line: string) => void }): Promise<{ port: number; hostedPort: number | null; front: { innerPort: number; hits(): number; objects(): number } | null; close(): Promise<void> }>;
+  startService(env: unknown, opts: { log: (line: string) => void; pages?: boolean }): Promise<{ port: number; hostedPort: number | null; front: { innerPort: number; hits(): number; objects(): number } | null; close(): Promise<void> }>;
+}
+
+export interface ServiceShape {
+  /**
+   * Next's pages (and Next in front of /api) as production runs them. Off by default: /api is
+   * then answered by the same route modules straight from the listener (lib/http/api-dispatch.ts)
+   * and a file's server starts in well under a second instead of Next's boot. A file that reads
+   * a page (HTML, the consoles, public/ files, the manifests) asks for `{ pages: true }`.
+   */
+  pages?: boolean;
 }
 
 export interface InProcessServer {
@@ -41,7 +51,7 @@ let started = false;
  * vitest's forks pool gives every test file a process of its own. `env` replaces the storage
  * and database settings of this process's environment entirely, as startServer()'s does.
  */
-export async function startInProcess(env: Record<string, string | undefined> = {}): Promise<InProcessServer> {
+export async function startInProcess(env: Record<string, string | undefined> = {}, opts: ServiceShape = {}): Promise<InProcessServer> {
   if (started) throw new Error('one in-process server per test file: start others with startServer()');
   started = true;
   const dataDir = env.DATA_DIR ?? tempDir();
@@ -68,7 +78,7 @@ export async function startInProcess(env: Record<string, string | undefined> = {
     ...env,
   };
   let out = '';
-  const service = await mod.startService(mod.parseEnv(source), { log: (line) => void (out += `${line}\n`) });
+  const service = await mod.startService(mod.parseEnv(source), { log: (line) => void (out += `${line}\n`), pages: opts.pages ?? false });
   const hostedUrl = source.HOSTED_ORIGIN ?? (service.hostedPort ? `http://127.0.0.1:${service.hostedPort}` : null);
   return {
     url: `http://127.0.0.1:${service.port}`,
