@@ -5,7 +5,8 @@ import { call } from './support/http';
 import { TEST_ADMIN_TOKEN } from './support/server';
 import { registerMember } from './support/members';
 
-useFileServer();
+// Next's pages: the schema file in public/.
+useFileServer({}, { pages: true });
 
 const uid = (p = 'c') => `${p}-${randomBytes(4).toString('hex')}`;
 const post = (body: unknown) => call('POST', '/api/concepts', { token: TEST_ADMIN_TOKEN, body });

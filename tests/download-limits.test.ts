@@ -16,7 +16,8 @@ import { uploadShare, type ShareFiles } from './support/shares';
  * the last byte and ZIPs never yield the file more often than the limit; a counted download
  * resumes (curl -C -) without counting twice.
  */
-useFileServer();
+// Next's pages: the share page.
+useFileServer({}, { pages: true });
 
 const run = promisify(execFile);
 let owner: Member;

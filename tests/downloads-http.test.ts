@@ -14,7 +14,8 @@ import { DOWNLOAD_NAMES } from './support/download-names';
 import { uploadShare } from './support/shares';
 import { testStore } from './support/store';
 
-useFileServer();
+// Next's pages: the guest page.
+useFileServer({}, { pages: true });
 
 const run = promisify(execFile);
 const base = baseUrl;

@@ -11,7 +11,8 @@ import { putPart, uploadShare, type InitFile } from './support/shares';
 import { TEST_ADMIN_TOKEN } from './support/server';
 import { testStore } from './support/store';
 
-useFileServer({ REQUEST_MAX_PENDING: '3', REQUEST_MAX_BYTES: String(200 * 1024 ** 2) });
+// Next's pages: the upload page /r/<id>.
+useFileServer({ REQUEST_MAX_PENDING: '3', REQUEST_MAX_BYTES: String(200 * 1024 ** 2) }, { pages: true });
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6300010000000500010d0a2db40000000049454e44ae426082', 'hex');
 

@@ -8,7 +8,8 @@ import { uploadSite, site } from './support/hosting';
 import { adminSession, baseUrl, call, callAs, hostedUrl } from './support/http';
 import { freePort, ROOT, startServer, tempDir, TEST_ADMIN_TOKEN, type RunningServer } from './support/server';
 
-useFileServer();
+// Next's pages: the /htmls console.
+useFileServer({}, { pages: true });
 
 const SANDBOX = 'sandbox allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox allow-modals allow-downloads';
 

@@ -4,7 +4,8 @@ import { useFileServer } from './support/file-server';
 import { adminToken, SAMPLE_SITE, uploadSite, site } from './support/hosting';
 import { call, cookieFrom, randomIp } from './support/http';
 
-useFileServer();
+// Next's pages: the public directory.
+useFileServer({}, { pages: true });
 
 let slug: string;
 beforeAll(async () => {

@@ -9,7 +9,8 @@ import { expireShare, uploadShare } from './support/shares';
  * /f/<id> link is pasted — OpenGraph and Twitter card tags in the page's <head>, the card image,
  * the oEmbed answer — and the generic card of a share that must not reveal itself.
  */
-useFileServer();
+// Next's pages: the share page's card tags.
+useFileServer({}, { pages: true });
 
 const SLACK = 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)';
 const TELEGRAM = 'TelegramBot (like TwitterBot)';

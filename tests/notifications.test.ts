@@ -9,7 +9,8 @@ import { TestSmtp, type Mail } from './support/smtp';
 
 // A real SMTP server in this process; the service mails to it. A digest every 3 s keeps the test short.
 const smtpPort = await freePort();
-useFileServer({ SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, NOTIFY_DIGEST_MINUTES: '0.05', JANITOR_INTERVAL_SECONDS: '1', PUBLIC_URL: 'http://files.example.test' });
+// Next's pages: the unsubscribe page.
+useFileServer({ SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, NOTIFY_DIGEST_MINUTES: '0.05', JANITOR_INTERVAL_SECONDS: '1', PUBLIC_URL: 'http://files.example.test' }, { pages: true });
 
 let smtp: TestSmtp;
 let owner: Member;

@@ -11,7 +11,8 @@ import { tempDir } from './support/server';
 import { testStore } from './support/store';
 import { makeToken } from './support/tokens';
 
-useFileServer();
+// Next's pages: the share page.
+useFileServer({}, { pages: true });
 
 const MiB = 1024 * 1024;
 const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;

@@ -12,7 +12,8 @@ import { call, type CallOptions, type CallResult } from './support/http';
 import { registerMember, uniqueName } from './support/members';
 import { ROOT, TEST_ADMIN_TOKEN } from './support/server';
 
-useFileServer();
+// Next's pages: the schema file in public/.
+useFileServer({}, { pages: true });
 
 interface RouteExport {
   op: string;

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { useFileServer } from './support/file-server';
 import { call, hostedUrl } from './support/http';
 
-useFileServer();
+// Next's pages: the pages and public/ files.
+useFileServer({}, { pages: true });
 
 const DOCUMENTS = ['/privacy-policy.html', '/ios-app-guide.html', '/mac-app-guide.html', '/index.html', '/user-guide.html', '/architecture.html'];
 

@@ -5,7 +5,8 @@ import sizes from '../assets/icons.json';
 import { useFileServer } from './support/file-server';
 import { baseUrl, call } from './support/http';
 
-useFileServer();
+// Next's pages: the pages, manifests and public/ files.
+useFileServer({}, { pages: true });
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(baseUrl() + path, { headers, redirect: 'manual' });
 

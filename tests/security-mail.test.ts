@@ -12,7 +12,8 @@ import { TestSmtp, type Mail } from './support/smtp';
 // mail it 40 times in 16 s, the attacker's text in every subject. A real SMTP server in this
 // process; a digest every 3 s; an hourly budget of 4 mails so the cap shows within a test.
 const smtpPort = await freePort();
-useFileServer({ SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, NOTIFY_DIGEST_MINUTES: '0.05', JANITOR_INTERVAL_SECONDS: '1', PUBLIC_URL: 'http://files.example.test', MAIL_MAX_PER_HOUR: '4' });
+// Next's pages: the confirmation page.
+useFileServer({ SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, NOTIFY_DIGEST_MINUTES: '0.05', JANITOR_INTERVAL_SECONDS: '1', PUBLIC_URL: 'http://files.example.test', MAIL_MAX_PER_HOUR: '4' }, { pages: true });
 
 let smtp: TestSmtp;
 beforeAll(async () => {

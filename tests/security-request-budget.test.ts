@@ -14,7 +14,8 @@ import { call, randomIp } from './support/http';
 import { createMember } from './support/members';
 import { uploadShare } from './support/shares';
 
-useFileServer({ REQUESTS_PER_SECOND_PER_IP: '2', REQUESTS_PER_SECOND_PER_PRINCIPAL: '2' });
+// Next's pages: the share page.
+useFileServer({ REQUESTS_PER_SECOND_PER_IP: '2', REQUESTS_PER_SECOND_PER_PRINCIPAL: '2' }, { pages: true });
 
 describe('the per-address request budget', () => {
   it('refuses one address past its budget at once, serves another, and never counts its downloads', async () => {
@@ -32,8 +33,11 @@ describe('the per-address request budget', () => {
     expect(refused.length).toBeGreaterThan(0);
     expect(refused[0].json).toMatchObject({ code: 'rate_limited' });
     expect(Number(refused[0].headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    // Pages count too.
-    expect((await call('GET', `/f/${share.id}`, { ip: flooder })).status).toBe(429);
+    // Pages count too: a burst of page loads from an address of its own is cut at its budget
+    // (a burst, not one late request: on a loaded machine the budget refills meanwhile).
+    const pages = await Promise.all(Array.from({ length: 40 }, () => call('GET', `/f/${share.id}`, { ip: '10.200.0.9' })));
+    expect(pages.filter((p) => p.status === 429).length).toBeGreaterThan(0);
+    expect(pages.filter((p) => p.status === 200).length).toBeGreaterThanOrEqual(20);
 
     // Another address is untouched.
     expect((await call('GET', `/f/${share.id}`, { ip: '10.200.0.8' })).status).toBe(200);

@@ -5,7 +5,8 @@ import { TEST_ADMIN_TOKEN } from './support/server';
 import { createMember, type Member } from './support/members';
 import { uploadShare, type ShareFiles } from './support/shares';
 
-useFileServer();
+// Next's pages: the share page.
+useFileServer({}, { pages: true });
 
 let owner: Member;
 const base = baseUrl;

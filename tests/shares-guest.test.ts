@@ -5,7 +5,8 @@ import { call, cookieFrom, randomIp } from './support/http';
 import { createMember, type Member } from './support/members';
 import { expireShare, uploadShare } from './support/shares';
 
-useFileServer();
+// Next's pages: the share page.
+useFileServer({}, { pages: true });
 
 let owner: Member;
 let shareId: string;

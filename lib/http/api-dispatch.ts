@@ -58,7 +58,7 @@ function compare(a: number[], b: number[]): number {
 export function dispatchApi(req: IncomingMessage, res: ServerResponse, pathname: string): void {
   const method = req.method ?? 'GET';
   run(req, method, pathname).then(
-    (response) => sendResponse(res, response, method),
+    (response) => sendResponse(req, res, response, method),
     (err) => failReply(res, err),
   );
 }
@@ -86,8 +86,11 @@ async function run(req: IncomingMessage, method: string, pathname: string): Prom
 const webReply = (r: { status: number; headers: Record<string, string | string[]>; body?: unknown }) =>
   new Response((r.body ?? null) as string | null, { status: r.status, headers: Object.entries(r.headers).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x] as [string, string]) : [[k, v] as [string, string]])) });
 
-function sendResponse(res: ServerResponse, response: Response, method: string): void {
+function sendResponse(req: IncomingMessage, res: ServerResponse, response: Response, method: string): void {
   const headers: Record<string, string | string[]> = { ...SECURITY_HEADERS };
+  // A refused body's unread rest (a 413, a 401 before the body) would sit before the next
+  // request on a kept-alive connection: this answer closes it instead of draining it.
+  if (!req.complete) headers.connection = 'close';
   response.headers.forEach((v, k) => {
     if (k !== 'set-cookie') headers[k] = v;
   });
