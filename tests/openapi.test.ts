@@ -205,7 +205,7 @@ describe('responses match the document', () => {
 
   it('the checker itself rejects a leaked field and a wrong type', () => {
     const me = schemaFor('self-test me', doc.paths['/api/auth/me'].get.responses[200].content['application/json'].schema);
-    const user = { id: 'u', username: 'ada', display_name: '', email: '', email_verified: false, phone: '', role: 'member', status: 'active', quota_bytes: 1, used_bytes: 0, notify: { downloads: true, uploads: true, expiring: true }, created_at: '2026-01-01T00:00:00.000Z' };
+    const user = { id: 'u', username: 'ada', display_name: '', email: '', email_verified: false, phone: '', role: 'member', status: 'active', quota_bytes: 1, used_bytes: 0, notify: { downloads: true, uploads: true, expiring: true }, two_factor: false, created_at: '2026-01-01T00:00:00.000Z' };
     expect(me({ role: 'member', user })).toBe(true);
     expect(me({ role: 'member', user: { ...user, password_hash: 'x' } })).toBe(false);
     expect(me({ role: 'member', user: { ...user, created_at: 'yesterday' } })).toBe(false);

@@ -21,6 +21,7 @@ export const userSchema = z.object({
   notify: z
     .object({ downloads: z.boolean(), uploads: z.boolean(), expiring: z.boolean() })
     .describe('E-mail notifications (when the server has SMTP_URL): completed downloads, uploads through requests, shares expiring within a day'),
+  two_factor: z.boolean().describe('Whether two-factor sign-in (TOTP) is on for the account'),
   created_at: time,
 });
 export const fileSchema = z.object({
