@@ -18,6 +18,7 @@ const SERVER: Record<ErrorCode, string> = {
   type_not_allowed: 'This file request does not take that type of file.',
   unauthenticated: 'Not signed in (or the session ended): run `htmls login`.',
   wrong_password: 'Wrong password.',
+  wrong_code: 'Wrong code (or a code used already).',
   forbidden: 'Your account may not do that.',
   account_disabled: 'This account is disabled.',
   insufficient_scope: 'The access token (HTMLS_TOKEN) lacks a scope this needs.',

@@ -54,6 +54,14 @@ export const users = pgTable(
     emailVerified: boolean('email_verified').notNull().default(false),
     emailTokenHash: text('email_token_hash'),
     emailTokenExpiresAt: ts('email_token_expires_at'),
+    /**
+     * TOTP (issue 42, item 3): the secret encrypted with a key from the server secret
+     * (lib/auth/totp.ts), set at setup and active once `totp_enabled`; the last time step a code
+     * was accepted for, so each code works once (a later step only).
+     */
+    totpSecret: text('totp_secret'),
+    totpEnabled: boolean('totp_enabled').notNull().default(false),
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -81,6 +89,13 @@ export const sessions = pgTable(
     userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
     credentialTag: text('credential_tag'),
     expiresAt: ts('expires_at').notNull(),
+    /** How it was signed in to (`password`, `password+totp`, `password+recovery`, `oidc`…), for Settings → Sessions. */
+    method: text('method').notNull().default('password'),
+    userAgent: text('user_agent').notNull().default(''),
+    /** The client's network (IPv4 /24, IPv6 /64), never its full address; updated with last_used_at. */
+    network: text('network').notNull().default(''),
+    /** Written at most once a minute per session (lib/auth/session-use.ts). */
+    lastUsedAt: ts('last_used_at'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -88,6 +103,39 @@ export const sessions = pgTable(
     index('sessions_user_id_idx').on(t.userId),
     index('sessions_expires_at_idx').on(t.expiresAt),
   ],
+);
+
+/** Ten single-use recovery codes per user with TOTP: only their SHA-256 is kept. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.codeHash] })],
+);
+
+/**
+ * A sign-in that passed its first step (password, OpenID Connect) and waits for the second
+ * (`required`) or for enrolment (`enroll`): 5 minutes, 5 tries. Only the token's SHA-256 is kept.
+ */
+export const signInChallenges = pgTable(
+  'sign_in_challenges',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['required', 'enroll'] }).notNull(),
+    method: text('method').notNull(),
+    tries: integer('tries').notNull().default(0),
+    expiresAt: ts('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sign_in_challenges_expires_at_idx').on(t.expiresAt)],
 );
 
 /**
@@ -603,6 +651,7 @@ export const storageDaily = pgTable(
 
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
+export type SignInChallengeRow = typeof signInChallenges.$inferSelect;
 export type AccessTokenRow = typeof accessTokens.$inferSelect;
 export type ProjectRow = typeof projects.$inferSelect;
 export type HostedFileRow = typeof hostedFiles.$inferSelect;

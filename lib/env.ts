@@ -166,6 +166,12 @@ const schema = z.object({
    * past it notifications wait for the next hour (issue 39, item 3).
    */
   MAIL_MAX_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(20),
+  /**
+   * Who must have a second factor (TOTP) to sign in: `admins` (accounts with the admin role),
+   * `all` members, or nobody (`off`). One who has none is led to enrol at the next sign-in. The
+   * Admin Token is not an account: it stays the emergency credential.
+   */
+  REQUIRE_2FA: z.enum(['off', 'admins', 'all']).default('off'),
 });
 
 export type S3Settings = {
@@ -232,6 +238,7 @@ export type Env = {
   guestIdleUploadMs: number;
   events: { allowPrivate: boolean; retrySeconds: number; pauseAfterFailures: number; activityRetentionDays: number };
   mail: { smtpUrl?: string; from?: string; digestMinutes: number; maxPerHour: number };
+  require2fa: 'off' | 'admins' | 'all';
 };
 
 export class EnvError extends Error {
@@ -320,6 +327,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     requestMaxBytes: v.REQUEST_MAX_BYTES,
     requestMaxPending: v.REQUEST_MAX_PENDING,
     guestIdleUploadMs: v.GUEST_IDLE_UPLOAD_MINUTES * 60_000,
+    require2fa: v.REQUIRE_2FA,
     mail: { smtpUrl: v.SMTP_URL, from: v.SMTP_FROM, digestMinutes: v.NOTIFY_DIGEST_MINUTES, maxPerHour: v.MAIL_MAX_PER_HOUR },
     events: { allowPrivate: v.WEBHOOK_ALLOW_PRIVATE, retrySeconds: v.WEBHOOK_RETRY_SECONDS, pauseAfterFailures: v.WEBHOOK_PAUSE_AFTER_FAILURES, activityRetentionDays: v.ACTIVITY_RETENTION_DAYS },
   };

@@ -14,6 +14,7 @@ export const statusByCode = {
   type_not_allowed: 400,
   unauthenticated: 401,
   wrong_password: 401,
+  wrong_code: 401,
   forbidden: 403,
   account_disabled: 403,
   insufficient_scope: 403,

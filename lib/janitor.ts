@@ -2,6 +2,7 @@ import 'server-only';
 import { purgeExpiredTickets } from '@/db/queries/download-tickets';
 import { releaseJanitorLease, takeJanitorLease } from '@/db/queries/janitor';
 import { purgeRateLimits } from '@/db/queries/rate-limits';
+import { purgeExpiredChallenges } from '@/db/queries/second-factor';
 import { purgeExpiredSessions } from '@/db/queries/sessions';
 import type { Runtime } from './runtime';
 import { LONGEST_REQUEST_MS } from './http/timeouts';
@@ -19,6 +20,7 @@ const tasks: Task[] = [
   // So was a site's zip spool older than that (the upload request that wrote it is over).
   () => sweepZipSpools(new Date(Date.now() - LONGEST_REQUEST_MS)),
   (rt) => purgeExpiredSessions(rt.db),
+  (rt) => purgeExpiredChallenges(rt.db),
   (rt) => purgeRateLimits(rt.db, 3600),
   (rt) => purgeExpiredTickets(rt.db),
 ];

@@ -152,7 +152,7 @@ describe('administrator user management', () => {
     const row = list.json.users.find((u: { id: string }) => u.id === c.json.user.id);
     expect(row).toMatchObject({ username, quota_bytes: 1234567, used_bytes: 0 });
     for (const u of list.json.users) expect(Object.keys(u).sort()).toEqual(
-      ['created_at', 'display_name', 'email', 'email_verified', 'id', 'notify', 'phone', 'quota_bytes', 'role', 'status', 'used_bytes', 'username'],
+      ['created_at', 'display_name', 'email', 'email_verified', 'id', 'notify', 'phone', 'quota_bytes', 'role', 'status', 'two_factor', 'used_bytes', 'username'],
     );
     const again = await call('POST', '/api/users', { token: TEST_ADMIN_TOKEN, body: { username, password: 'long enough' } });
     expect(again.status).toBe(409);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { Secret, TOTP } from 'otpauth';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { endpoints, type EndpointName } from '@/lib/contract/endpoints';
 import { baseUrl, useFileServer } from './support/file-server';
@@ -72,6 +73,8 @@ beforeAll(async () => {
 const operations = () =>
   Object.entries(doc.paths).filter(([p]) => p.startsWith('/api/')).flatMap(([p, methods]) => Object.entries(methods).map(([m, op]) => ({ key: `${m.toUpperCase()} ${p}`, op })));
 
+const ENROLMENT = ['POST /api/auth/totp/setup', 'POST /api/auth/totp/enable'];
+
 describe('GET /api/openapi.json', () => {
   it('is a valid OpenAPI 3.1 document', async () => {
     const r = await fetch(`${baseUrl()}/api/openapi.json`);
@@ -121,8 +124,11 @@ describe('GET /api/openapi.json', () => {
       const url = template.replace(/\{\w+\}/g, id);
       const auth = op['x-htmls-auth'] as string;
       const anonymous = await call(method, url, { body: method === 'GET' ? undefined : {} });
-      // (A 'none' operation may answer 401 of its own: login with no credentials.)
-      if (auth === 'optional') expect([key, anonymous.status]).toEqual([key, 200]);
+      // (A 'none' operation may answer 401 of its own: login with no credentials. TOTP setup and
+      // enable take a session or a sign-in's enrolment challenge: with neither, 401 — or 400 for
+      // enable's missing code, checked first.)
+      if (ENROLMENT.includes(key)) expect([key, [400, 401].includes(anonymous.status)]).toEqual([key, true]);
+      else if (auth === 'optional') expect([key, anonymous.status]).toEqual([key, 200]);
       else if (auth !== 'none') expect([key, anonymous.status, anonymous.json?.code]).toEqual([key, 401, 'unauthenticated']);
       if (auth === 'admin') {
         const asMember = await call(method, url, { token: member.token, body: method === 'GET' ? undefined : {} });
@@ -204,7 +210,7 @@ describe('responses match the document', () => {
 
   it('the checker itself rejects a leaked field and a wrong type', () => {
     const me = schemaFor('self-test me', doc.paths['/api/auth/me'].get.responses[200].content['application/json'].schema);
-    const user = { id: 'u', username: 'ada', display_name: '', email: '', email_verified: false, phone: '', role: 'member', status: 'active', quota_bytes: 1, used_bytes: 0, notify: { downloads: true, uploads: true, expiring: true }, created_at: '2026-01-01T00:00:00.000Z' };
+    const user = { id: 'u', username: 'ada', display_name: '', email: '', email_verified: false, phone: '', role: 'member', status: 'active', quota_bytes: 1, used_bytes: 0, notify: { downloads: true, uploads: true, expiring: true }, two_factor: false, created_at: '2026-01-01T00:00:00.000Z' };
     expect(me({ role: 'member', user })).toBe(true);
     expect(me({ role: 'member', user: { ...user, password_hash: 'x' } })).toBe(false);
     expect(me({ role: 'member', user: { ...user, created_at: 'yesterday' } })).toBe(false);
@@ -216,6 +222,33 @@ describe('responses match the document', () => {
     expect(invalid({ error: 'e', code: 'invalid_request', violations: [{ path: '/id', message: 'm' }] })).toBe(true);
     expect(invalid({ error: 'e', code: 'invalid_request', violations: [{ path: 1 }] })).toBe(false);
     expect(invalid({ error: 'e', code: 'no_such_code' })).toBe(false);
+  });
+
+  it('for the second factor and sessions routes (issue 42)', async () => {
+    const codeAt = (secret: string, at = Date.now()) => TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: at });
+    await check('GET', '/api/auth/methods', {});
+    const username = uniqueName();
+    const password = 'password-123';
+    const member = (await check('POST', '/api/auth/register', {}, { body: { username, password } })).json.token as string;
+    const other = (await check('POST', '/api/auth/login', {}, { body: { username, password } })).json.token as string;
+    const sessions = await check('GET', '/api/auth/sessions', {}, { token: member });
+    const otherId = (sessions.json.sessions as { id: string; current: boolean }[]).find((s) => !s.current)!.id;
+    await check('DELETE', '/api/auth/sessions/{id}', { id: otherId }, { token: member });
+    await check('DELETE', '/api/auth/sessions/{id}', { id: otherId }, { token: member });
+    await check('DELETE', '/api/auth/sessions', {}, { token: member });
+    void other;
+    await check('POST', '/api/auth/password', {}, { token: member, body: { current_password: 'wrong-one', password: 'password-456' } });
+    await check('POST', '/api/auth/password', {}, { token: member, body: { current_password: password, password: 'password-456' } });
+    const setup = await check('POST', '/api/auth/totp/setup', {}, { token: member, body: {} });
+    await check('POST', '/api/auth/totp/enable', {}, { token: member, body: { code: String((Number(codeAt(setup.json.secret)) + 1) % 1e6).padStart(6, '0') } });
+    await check('POST', '/api/auth/totp/enable', {}, { token: member, body: { code: codeAt(setup.json.secret) } });
+    const step = await check('POST', '/api/auth/login', {}, { body: { username, password: 'password-456' } });
+    await check('POST', '/api/auth/login/second-factor', {}, { body: { challenge: step.json.challenge, code: '000000x' } });
+    await check('POST', '/api/auth/login/second-factor', {}, { body: { challenge: step.json.challenge, code: codeAt(setup.json.secret, Date.now() + 30_000) } });
+    await check('POST', '/api/auth/totp/disable', {}, { token: member, body: { password: 'wrong-one' } });
+    await check('POST', '/api/auth/totp/disable', {}, { token: member, body: { password: 'password-456' } });
+    const id = (await call('GET', '/api/auth/me', { token: member })).json.user.id as string;
+    await check('DELETE', '/api/users/{id}/sessions', { id }, { token: TEST_ADMIN_TOKEN });
   });
 
   it('for the account, user and settings routes', async () => {

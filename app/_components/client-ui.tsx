@@ -120,7 +120,7 @@ export function ConfirmDialog({
 }
 
 /** A QR code of a link, drawn in the browser (no third party sees the link). */
-export function QrCode({ text, size = 160 }: { text: string; size?: number }) {
+export function QrCode({ text, size = 160, alt }: { text: string; size?: number; alt?: string }) {
   const [src, setSrc] = useState('');
   useEffect(() => {
     let live = true;
@@ -130,5 +130,5 @@ export function QrCode({ text, size = 160 }: { text: string; size?: number }) {
     };
   }, [text, size]);
   // Until it is drawn, its place is kept: nothing below jumps when it appears.
-  return src ? <img src={src} width={size} height={size} alt={`QR code for ${text}`} className="rounded-md bg-white p-1" /> : <span aria-hidden className="inline-block shrink-0" style={{ width: size, height: size }} />;
+  return src ? <img src={src} width={size} height={size} alt={alt ?? `QR code for ${text}`} className="rounded-md bg-white p-1" /> : <span aria-hidden className="inline-block shrink-0" style={{ width: size, height: size }} />;
 }

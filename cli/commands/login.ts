@@ -7,7 +7,8 @@ export default defineCommand({
   name: 'login',
   summary: 'Sign in to a server as a member (password) or the administrator (Admin Token)',
   details:
-    'The password comes from HTMLS_PASSWORD, the Admin Token from HTMLS_ADMIN_TOKEN, or a hidden prompt.\n' +
+    'The password comes from HTMLS_PASSWORD, the Admin Token from HTMLS_ADMIN_TOKEN, or a hidden prompt;\n' +
+    'with two-factor sign-in on, the code (or a recovery code) from HTMLS_CODE or a prompt.\n' +
     'The session goes to the OS keyring when there is one, else to a 0600 file in ~/.config/htmls.',
   signedIn: false,
   options: {
@@ -30,7 +31,11 @@ export default defineCommand({
     }
     const username = o.username ?? process.env.HTMLS_USERNAME;
     if (!username) throw new UsageError('Give --username NAME (or --admin)');
-    const r = await refused(client.login(username, await secret('HTMLS_PASSWORD', 'Password:')), `Wrong username or password for ${url}.`);
+    const first = await refused(client.login(username, await secret('HTMLS_PASSWORD', 'Password:')), `Wrong username or password for ${url}.`);
+    if ('second_factor' in first && first.second_factor === 'enroll') {
+      throw new UsageError(`${url} asks this account to set up two-factor sign-in first: sign in at ${url}/files once, then run htmls login again.`);
+    }
+    const r = 'token' in first ? first : await client.loginSecondFactor(first.challenge, codeOf(await secret('HTMLS_CODE', 'Code from your authenticator app (or a recovery code):')));
     const name = r.user?.username ?? username;
     const where = await saveCredentials({ url, role: r.role, username: name }, r.token);
     return out(`Signed in to ${url} as ${name} (session kept in ${describeStore(where)}).`, {
@@ -42,6 +47,9 @@ export default defineCommand({
     });
   },
 });
+
+/** Six digits are a TOTP code; anything else is taken as a recovery code. */
+const codeOf = (v: string) => (/^\s*\d{6}\s*$/.test(v) ? { code: v.trim() } : { recovery_code: v.trim() });
 
 /**
  * The server's 401 here means the credentials were wrong, not that a session ended: say that

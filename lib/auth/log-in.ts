@@ -2,18 +2,13 @@ import 'server-only';
 import { findUserByUsername, replacePasswordHash } from '@/db/queries/users';
 import { AppError } from '../errors';
 import type { Runtime } from '../runtime';
-import { toUserDto, type UserDto } from '../users/user-dto';
 import { isAdminToken } from './admin-credential';
 import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from './passwords';
-import { createAdminSession, createMemberSession } from './sessions';
+import { createAdminSession, type SignInClient } from './sessions';
+import { finishSignIn, type SignInResult } from './sign-in';
 
-export interface LogInResult {
-  kind: 'admin' | 'member';
-  role: 'admin' | 'member';
-  user: UserDto | null;
-  token: string;
-  expiresAt: Date;
-}
+/** An Admin Token session, or a member's sign-in (a session, or the second factor it waits for). */
+export type LogInResult = { kind: 'admin'; role: 'admin'; user: null; token: string; expiresAt: Date } | SignInResult;
 
 const invalid = () => new AppError('unauthenticated', 'invalid credentials');
 
@@ -21,21 +16,22 @@ const invalid = () => new AppError('unauthenticated', 'invalid credentials');
 export async function logIn(
   rt: Runtime,
   input: { token?: string; username?: string; password?: string },
-  /** The client's address: its share of the password-checking lane. */
-  ip: string,
+  /** The client's address (its share of the password-checking lane) and user agent. */
+  client: SignInClient,
 ): Promise<LogInResult> {
+  const ip = client.ip;
   if (input.token !== undefined) {
-    if (!(await isAdminToken(rt, input.token))) throw invalid();
-    const s = await createAdminSession(rt);
+    if ((await isAdminToken(rt, input.token)) !== true) throw invalid();
+    const s = await createAdminSession(rt, client);
     return { kind: 'admin', role: 'admin', user: null, token: s.token, expiresAt: s.expiresAt };
   }
   const username = input.username ?? '';
   const password = input.password ?? '';
   const user = username.length <= 64 ? await findUserByUsername(rt.db, username) : null;
-  const ok = user ? await verifyPassword(password, user.passwordHash, ip) : await verifyAgainstDummy(password, ip);
+  const ok: boolean = user ? await verifyPassword(password, user.passwordHash, ip) : await verifyAgainstDummy(password, ip);
   // A disabled account answers its right password as a wrong one (issue 39, info): an
   // `account_disabled` for the right one only let its password be probed while disabled.
-  if (!user || !ok || user.status !== 'active') throw invalid();
+  if (!user || ok !== true || user.status !== 'active') throw invalid();
   // Made at another cost than the one set now: stored again at this one, so the member's sign-in
   // takes as long as one for a name that does not exist. Best effort: a failure here (the hash
   // queue full) leaves the old hash, which still works, and the sign-in goes on.
@@ -44,6 +40,5 @@ export async function logIn(
       .then((next) => replacePasswordHash(rt.db, user.id, user.passwordHash, next))
       .catch(() => {});
   }
-  const s = await createMemberSession(rt, user.id);
-  return { kind: 'member', role: user.role, user: toUserDto(user), token: s.token, expiresAt: s.expiresAt };
+  return finishSignIn(rt, user, 'password', client);
 }

@@ -19,6 +19,16 @@ export const LIMITS = {
   requestInitPerRequest: { limit: 200, windowSeconds: 600 },
   /** Webhook redeliveries (and test events) per principal: each is a request to a third party (issue 39, item 4). */
   redeliver: { limit: 30, windowSeconds: 60 },
+  /**
+   * Second-factor codes (login/second-factor, totp/enable) per address and per account, over and
+   * above each challenge's own 5 tries: a new challenge costs a right password, and this keeps
+   * an attacker who has the password from trying codes through many challenges (issue 42).
+   */
+  secondFactor: { limit: 20, windowSeconds: 300 },
+  /** TOTP setup and disable (a password check), per address and per account. */
+  totp: { limit: 20, windowSeconds: 300 },
+  /** Listing and ending sessions, per address and per account. */
+  sessions: { limit: 60, windowSeconds: 60 },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;
@@ -45,4 +55,10 @@ export async function assertUnderRateLimit(rt: Runtime, name: LimitName, ip: str
   const { limit, windowSeconds } = LIMITS[name];
   const { count, resetInSeconds } = await peekRateLimit(rt.db, `${name}:${scope}:${ip}`, windowSeconds);
   if (count >= limit) throw limited(resetInSeconds);
+}
+
+/** One attempt counted against both the address and the account (the routes of issue 42). */
+export async function enforceAddressAndAccount(rt: Runtime, name: LimitName, ip: string, userId: string): Promise<void> {
+  await enforceRateLimit(rt, name, ip);
+  await enforceRateLimit(rt, name, userId, 'account');
 }

@@ -8,6 +8,7 @@ import {
 import type { Runtime } from '../runtime';
 import { adminCredentialTag } from './admin-credential';
 import { randomToken, sha256Hex } from './crypto';
+import { networkOf } from './network';
 import type { Principal } from './principal';
 
 const DAY = 24 * 3600 * 1000;
@@ -19,7 +20,19 @@ export interface IssuedSession {
   expiresAt: Date;
 }
 
-export async function createAdminSession(rt: Runtime): Promise<IssuedSession> {
+/** Who signs in, as Settings → Sessions shows it: the address's network and the user agent. */
+export interface SignInClient {
+  ip: string;
+  userAgent: string;
+}
+
+const about = (client?: SignInClient, method = 'password') => ({
+  method,
+  userAgent: (client?.userAgent ?? '').slice(0, 512),
+  network: client ? networkOf(client.ip) : '',
+});
+
+export async function createAdminSession(rt: Runtime, client?: SignInClient): Promise<IssuedSession> {
   const token = randomToken();
   const expiresAt = new Date(Date.now() + ADMIN_SESSION_MS);
   await insertSession(rt.db, {
@@ -28,14 +41,19 @@ export async function createAdminSession(rt: Runtime): Promise<IssuedSession> {
     userId: null,
     credentialTag: await adminCredentialTag(rt),
     expiresAt,
+    ...about(client, 'admin_token'),
   });
   return { token, expiresAt };
 }
 
-export async function createMemberSession(rt: Runtime, userId: string): Promise<IssuedSession> {
+/**
+ * A member session. Sign-ins go through finishSignIn (lib/auth/sign-in.ts), which decides first
+ * whether a second factor stands between the first step and this.
+ */
+export async function createMemberSession(rt: Runtime, userId: string, client?: SignInClient, method = 'password'): Promise<IssuedSession> {
   const token = randomToken();
   const expiresAt = new Date(Date.now() + MEMBER_SESSION_MS);
-  await insertSession(rt.db, { tokenHash: sha256Hex(token), kind: 'member', userId, credentialTag: null, expiresAt });
+  await insertSession(rt.db, { tokenHash: sha256Hex(token), kind: 'member', userId, credentialTag: null, expiresAt, ...about(client, method) });
   return { token, expiresAt };
 }
 

@@ -60,14 +60,18 @@ export interface OperationOptions<N extends EndpointName> extends Omit<ApiOption
  * One operation of the contract by name (lib/contract/endpoints.ts): its method and path from
  * the one table, its body and answer typed by its schemas (lib/contract/operations.ts).
  */
+/** Operations whose answer may open a cookie session. */
+const SIGN_INS: ReadonlySet<EndpointName> = new Set(['login', 'register', 'loginSecondFactor', 'totpEnable']);
+
 export async function callOperation<N extends EndpointName>(name: N, opts: OperationOptions<N> = {}): Promise<ResponseOf<N>> {
   const { params, ...rest } = opts;
   const signsOut = name === 'logout' || name === 'deleteOwnAccount';
   try {
     const r = await api<ResponseOf<N>>(endpointPath(name, params), { ...rest, method: endpoints[name].method });
     // A cookie session the server just opened: this console vouches for it from now on.
-    if (!opts.token && (name === 'login' || name === 'register')) {
-      const user = (r as { user: { id: string } | null }).user;
+    // (A sign-in that waits for its second factor has no session yet: no `token` in its answer.)
+    if (!opts.token && SIGN_INS.has(name) && r && typeof r === 'object' && 'token' in r) {
+      const user = (r as { user?: { id: string } | null }).user;
       rememberConsoleSession(user ? 'member' : 'admin', user?.id ?? null);
     }
     if (signsOut) forgetConsoleSessions();

@@ -44,6 +44,7 @@ const SERVER: Record<ErrorCode, string | null> = {
   type_not_allowed: null,
   unauthenticated: 'Your session has ended. Sign in again.',
   wrong_password: 'Wrong password.',
+  wrong_code: 'Wrong code (or a code used already).',
   forbidden: 'You are not allowed to do that.',
   account_disabled: 'This account is disabled. Ask the administrator.',
   insufficient_scope: null,

@@ -16,7 +16,7 @@ export const updateWebhookSchema = z.object({ url: webhookUrl.optional(), events
 export type CreateWebhookInput = z.infer<typeof createWebhookSchema>;
 export type UpdateWebhookInput = z.infer<typeof updateWebhookSchema>;
 
-export const AUDIT_ACTIONS = ['admin.login', 'admin_token.changed', 'user.created', 'user.updated', 'user.deleted', 'settings.updated', 'site.deployed', 'site.rolled_back', 'project.updated', 'project.deleted', 'file.deleted', 'file.status', 'request.uploads_discarded'] as const;
+export const AUDIT_ACTIONS = ['admin.login', 'admin_token.changed', 'user.created', 'user.updated', 'user.deleted', 'user.sessions_ended', 'settings.updated', 'site.deployed', 'site.rolled_back', 'project.updated', 'project.deleted', 'file.deleted', 'file.status', 'request.uploads_discarded'] as const;
 export const auditQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(50).describe('Entries per page: default 50, at most 1000 (the CSV export reads pages of 1000)'),
   cursor: z.string().min(1).max(512).optional(),

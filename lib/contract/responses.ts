@@ -21,6 +21,7 @@ export const userSchema = z.object({
   notify: z
     .object({ downloads: z.boolean(), uploads: z.boolean(), expiring: z.boolean() })
     .describe('E-mail notifications (when the server has SMTP_URL): completed downloads, uploads through requests, shares expiring within a day'),
+  two_factor: z.boolean().describe('Whether two-factor sign-in (TOTP) is on for the account'),
   created_at: time,
 });
 export const fileSchema = z.object({
@@ -177,7 +178,7 @@ export const auditEntrySchema = z.object({
   id: z.string(),
   at: time,
   actor: z.string().describe("A member's username, or 'Admin Token'"),
-  action: z.string().describe('admin.login, admin_token.changed, user.created, user.updated, user.deleted, settings.updated, site.deployed, site.rolled_back, project.updated, project.deleted, file.deleted, file.status, request.uploads_discarded'),
+  action: z.string().describe('admin.login, admin_token.changed, user.created, user.updated, user.deleted, user.sessions_ended, settings.updated, site.deployed, site.rolled_back, project.updated, project.deleted, file.deleted, file.status, request.uploads_discarded'),
   target: z.string(),
   address: z.string(),
 });
@@ -241,7 +242,23 @@ export const uploadStatusSchema = z.object({
 });
 export const partUrlResultSchema = z.object({ url: z.string(), headers: z.record(z.string(), z.string()).optional(), expiresAt: z.string() });
 export const chunkResultSchema = z.object({ partNumber: z.number().int(), etag: z.string() });
-export const loginResultSchema = z.object({ role: z.enum(['admin', 'member']), user: userSchema.nullable(), token: z.string(), expires_at: time });
+export const sessionResultSchema = z.object({ role: z.enum(['admin', 'member']), user: userSchema.nullable(), token: z.string(), expires_at: time });
+/** A sign-in that waits for its second factor (or for enrolment): no session yet (issue 42). */
+export const secondFactorStepSchema = z.object({
+  second_factor: z.enum(['required', 'enroll']),
+  challenge: z.string().describe('For POST /api/auth/login/second-factor, or /api/auth/totp/setup and /enable when enrolling; 5 minutes, 5 tries'),
+  expires_at: time,
+});
+export const loginResultSchema = z.union([sessionResultSchema, secondFactorStepSchema]);
+export const sessionSchema = z.object({
+  id: z.string(),
+  current: z.boolean(),
+  method: z.string().describe('password, password+totp, password+recovery, admin_token, oidc…'),
+  user_agent: z.string(),
+  network: z.string().describe('The address network: IPv4 /24 or IPv6 /64'),
+  created_at: time,
+  last_used_at: time,
+});
 export const okSchema = z.object({ ok: z.literal(true) });
 
 /** Named shapes: each is one entry of components.schemas, referenced wherever it appears. */

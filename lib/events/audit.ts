@@ -29,7 +29,7 @@ export function actorOf(principal: Principal | null): { actor: string; actorId: 
  */
 export async function auditSubject(rt: Runtime, action: string, params: Record<string, string>): Promise<string | null> {
   try {
-    if ((action === 'user.updated' || action === 'user.deleted') && params.id && isUuid(params.id)) {
+    if ((action === 'user.updated' || action === 'user.deleted' || action === 'user.sessions_ended') && params.id && isUuid(params.id)) {
       return (await findUserById(rt.db, params.id))?.username ?? null;
     }
     if (action === 'file.deleted' && params.id && isUuid(params.id)) {

@@ -6,6 +6,7 @@ import { UPLOAD_TOKEN_PREFIX } from '../contract/requests';
 import type { Operation } from '../contract/operations';
 import type { OperationScope } from '../contract/scopes';
 import type { Principal } from '../auth/principal';
+import { noteSessionUse } from '../auth/session-use';
 import { AppError, toErrorBody } from '../errors';
 import { assertMigrated, getRuntime, type Runtime } from '../runtime';
 import { requestContext } from './request-context';
@@ -99,6 +100,7 @@ export async function admitRequest(
   if (viaCookie && principal && STATE_CHANGING.has(req.method) && !isSameOriginRequest(rt.env, req.headers, req.url)) {
     throw new AppError('forbidden', 'Cross-site request refused');
   }
+  await noteSessionUse(rt, principal, req.ip);
   return principal;
 }
 

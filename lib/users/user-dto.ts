@@ -19,6 +19,7 @@ export function toUserDto(u: UserRow): UserDto {
     quota_bytes: Number(u.quotaBytes),
     used_bytes: Number(u.usedBytes),
     notify: { downloads: u.notifyDownloads, uploads: u.notifyUploads, expiring: u.notifyExpiring },
+    two_factor: u.totpEnabled,
     created_at: u.createdAt.toISOString(),
   };
 }

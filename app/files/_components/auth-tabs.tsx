@@ -5,6 +5,7 @@ import { Button, Card, ErrorText, Field } from '@/app/_components/ui';
 import { ApiError, callOperation } from '@/lib/client/api';
 import type { BodyOf } from '@/lib/contract/operations';
 import type { FilesSession } from './types';
+import { RecoveryCodes, SecondFactorForm, TotpSetup } from './two-factor-forms';
 
 type Tab = 'login' | 'register' | 'admin';
 const TABS: { id: Tab; label: string }[] = [
@@ -19,6 +20,9 @@ export function AuthTabs({ onSignedIn }: { onSignedIn: (s: FilesSession) => void
   const [tab, setTab] = useState<Tab>('login');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  /** A sign-in waiting for its second factor, or for enrolment (REQUIRE_2FA); then the recovery codes of one. */
+  const [step, setStep] = useState<{ kind: 'required' | 'enroll'; challenge: string } | null>(null);
+  const [enrolled, setEnrolled] = useState<{ codes: string[]; session: FilesSession } | null>(null);
   const baseId = useId();
 
   async function run(body: BodyOf<SignIn>, op: SignIn) {
@@ -26,7 +30,8 @@ export function AuthTabs({ onSignedIn }: { onSignedIn: (s: FilesSession) => void
     setError('');
     try {
       const r = await callOperation(op, { body });
-      onSignedIn({ role: 'role' in r ? r.role : r.user.role, user: r.user });
+      if ('second_factor' in r) setStep({ kind: r.second_factor, challenge: r.challenge });
+      else onSignedIn({ role: 'role' in r ? r.role : r.user.role, user: r.user });
     } catch (err) {
       setError(describe(err));
     } finally {
@@ -40,6 +45,42 @@ export function AuthTabs({ onSignedIn }: { onSignedIn: (s: FilesSession) => void
     const next = TABS[(index + delta + TABS.length) % TABS.length];
     setTab(next.id);
     document.getElementById(`${baseId}-${next.id}`)?.focus();
+  }
+
+  if (enrolled) {
+    return (
+      <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-4">
+        <Card>
+          <h1 className="text-xl font-semibold">Share files</h1>
+          <div className="mt-4">
+            <RecoveryCodes codes={enrolled.codes} onDone={() => onSignedIn(enrolled.session)} doneLabel="I saved them — continue" />
+          </div>
+        </Card>
+      </main>
+    );
+  }
+  if (step) {
+    const back = () => setStep(null);
+    return (
+      <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-4">
+        <Card>
+          <h1 className="text-xl font-semibold">Share files</h1>
+          <div className="mt-4">
+            {step.kind === 'required' ? (
+              <SecondFactorForm challenge={step.challenge} onSignedIn={onSignedIn} onCancel={back} />
+            ) : (
+              <>
+                <h2 className="text-base font-semibold">Set up two-factor sign-in</h2>
+                <p className="mt-1 text-sm">This service asks your account for a second factor before you sign in.</p>
+                <div className="mt-4">
+                  <TotpSetup challenge={step.challenge} onCancel={back} onEnabled={(r) => (r.session ? setEnrolled({ codes: r.recovery_codes, session: r.session }) : back())} />
+                </div>
+              </>
+            )}
+          </div>
+        </Card>
+      </main>
+    );
   }
 
   return (

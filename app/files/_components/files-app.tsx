@@ -11,6 +11,7 @@ import { AccountCard } from './account-card';
 import { AuthTabs } from './auth-tabs';
 import { MobileTabBar, mobilePanelProps, shownOn, type MobileTab } from './mobile-tabs';
 import { ProfilePanel } from './profile-panel';
+import { PasswordPanel, SessionsPanel, TwoFactorPanel } from './security-panel';
 import { QuotaMeter } from './quota-meter';
 import { SharesPanel } from './shares-panel';
 import type { FilesSession } from './types';
@@ -173,6 +174,9 @@ export function FilesApp() {
         <section {...mobilePanelProps(idBase, 'settings', narrow)} className={`space-y-6 ${shownOn(view !== 'shares' && view !== 'requests', tab === 'settings')}`}>
           {settingsOpen ? <AccountCard user={user} name={name} reserved={reserved} onSignOut={logout} /> : null}
           {user && (view === 'profile' || settingsOpen) ? <ProfilePanel user={user} onSaved={refresh} onDeleted={() => setSession(null)} /> : null}
+          {user && (view === 'profile' || settingsOpen) ? <TwoFactorPanel user={user} onChanged={refresh} /> : null}
+          {user && (view === 'profile' || settingsOpen) ? <PasswordPanel /> : null}
+          {user && (view === 'profile' || settingsOpen) ? <SessionsPanel /> : null}
           {view === 'tokens' || settingsOpen ? <AccessTokensPanel admin={session.role === 'admin'} /> : null}
           {view === 'tokens' || settingsOpen ? <WebhooksPanel admin={session.role === 'admin'} /> : null}
           {session.role === 'admin' && (view === 'users' || settingsOpen) ? <UsersPanel selfId={user?.id ?? null} onChanged={refresh} /> : null}

@@ -33,6 +33,17 @@ export function UsersPanel({ selfId, onChanged }: { selfId: string | null; onCha
     }
   }
 
+  /** Signs the member out everywhere (their sessions end; they sign in again). */
+  async function signOut(u: UserDto) {
+    setError('');
+    try {
+      await callOperation('endUserSessions', { params: { id: u.id } });
+      if (u.id === selfId) onChanged();
+    } catch (err) {
+      setError(describeError(err));
+    }
+  }
+
   async function remove(u: UserDto) {
     try {
       await callOperation('deleteUser', { params: { id: u.id } });
@@ -111,6 +122,9 @@ export function UsersPanel({ selfId, onChanged }: { selfId: string | null; onCha
                         </Button>
                         <Button variant="secondary" onClick={() => patch(u, { status: u.status === 'active' ? 'disabled' : 'active' })}>
                           {u.status === 'active' ? 'Disable' : 'Enable'}
+                        </Button>
+                        <Button variant="secondary" onClick={() => void signOut(u)} aria-label={`Sign ${u.username} out everywhere`}>
+                          Sign out
                         </Button>
                         <Button variant="danger" onClick={() => setDeleting(u)} aria-label={`Delete ${u.username}`}>
                           Delete

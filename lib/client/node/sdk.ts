@@ -94,17 +94,29 @@ export class HtmlsClient {
     } while (cursor);
   }
 
+  /** A session, or the second factor the sign-in waits for (`second_factor`, `challenge`): then loginSecondFactor. */
   async login(username: string, password: string) {
     const r = await this.op('login', { username, password });
+    if ('token' in r) this.token = r.token;
+    return r;
+  }
+
+  /** A sign-in's second step: a TOTP code or a recovery code for its challenge. */
+  async loginSecondFactor(challenge: string, code: { code: string } | { recovery_code: string }) {
+    const r = await this.op('loginSecondFactor', { challenge, ...code });
     this.token = r.token;
     return r;
   }
 
   async loginAdmin(token: string) {
     const r = await this.op('login', { token });
+    if (!('token' in r)) throw new ApiError(401, 'unauthenticated', 'The Admin Token sign-in asked for a second factor');
     this.token = r.token;
     return r;
   }
+
+  /** Ends every session of the caller but this one (`htmls logout --all`). */
+  endOtherSessions = () => this.op('endOtherSessions');
 
   logout = () => this.op('logout');
   me = () => this.op('me');

@@ -9,11 +9,19 @@ import * as r_auth_check from './auth/check';
 import * as r_auth_email_confirm from './auth/email/confirm';
 import * as r_auth_email_resend from './auth/email/resend';
 import * as r_auth_login from './auth/login';
+import * as r_auth_login_second_factor from './auth/login/second-factor';
 import * as r_auth_logout from './auth/logout';
 import * as r_auth_me from './auth/me';
+import * as r_auth_methods from './auth/methods';
+import * as r_auth_password from './auth/password';
 import * as r_auth_profile from './auth/profile';
 import * as r_auth_register from './auth/register';
+import * as r_auth_sessions_id_ from './auth/sessions/[id]';
+import * as r_auth_sessions from './auth/sessions';
 import * as r_auth_token from './auth/token';
+import * as r_auth_totp_disable from './auth/totp/disable';
+import * as r_auth_totp_enable from './auth/totp/enable';
+import * as r_auth_totp_setup from './auth/totp/setup';
 import * as r_concepts_id_ from './concepts/[id]';
 import * as r_concepts from './concepts';
 import * as r_files_id_ from './files/[id]';
@@ -45,6 +53,7 @@ import * as r_tokens_id_ from './tokens/[id]';
 import * as r_tokens from './tokens';
 import * as r_upload from './upload';
 import * as r_users_id_ from './users/[id]';
+import * as r_users_id_sessions from './users/[id]/sessions';
 import * as r_users from './users';
 import * as r_webhooks_id_deliveries_delivery_id_redeliver from './webhooks/[id]/deliveries/[delivery_id]/redeliver';
 import * as r_webhooks_id_deliveries from './webhooks/[id]/deliveries';
@@ -60,11 +69,19 @@ export const apiModules = {
   'auth/email/confirm': r_auth_email_confirm,
   'auth/email/resend': r_auth_email_resend,
   'auth/login': r_auth_login,
+  'auth/login/second-factor': r_auth_login_second_factor,
   'auth/logout': r_auth_logout,
   'auth/me': r_auth_me,
+  'auth/methods': r_auth_methods,
+  'auth/password': r_auth_password,
   'auth/profile': r_auth_profile,
   'auth/register': r_auth_register,
+  'auth/sessions/[id]': r_auth_sessions_id_,
+  'auth/sessions': r_auth_sessions,
   'auth/token': r_auth_token,
+  'auth/totp/disable': r_auth_totp_disable,
+  'auth/totp/enable': r_auth_totp_enable,
+  'auth/totp/setup': r_auth_totp_setup,
   'concepts/[id]': r_concepts_id_,
   'concepts': r_concepts,
   'files/[id]': r_files_id_,
@@ -96,6 +113,7 @@ export const apiModules = {
   'tokens': r_tokens,
   'upload': r_upload,
   'users/[id]': r_users_id_,
+  'users/[id]/sessions': r_users_id_sessions,
   'users': r_users,
   'webhooks/[id]/deliveries/[delivery_id]/redeliver': r_webhooks_id_deliveries_delivery_id_redeliver,
   'webhooks/[id]/deliveries': r_webhooks_id_deliveries,

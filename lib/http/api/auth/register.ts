@@ -9,7 +9,7 @@ import { createAccount } from '@/lib/users/create-account';
 export const POST = route(operations.register, async ({ rt, req, body, ip }) => {
   await enforceRateLimit(rt, 'register', ip);
   const user = await createAccount(rt, { ...body, role: 'member', quota_bytes: undefined }, `address:${ip}`);
-  const s = await createMemberSession(rt, user.id);
+  const s = await createMemberSession(rt, user.id, { ip, userAgent: req.headers.get('user-agent') ?? '' });
   return json({ user, token: s.token, expires_at: s.expiresAt.toISOString() }, 201, {
     'Set-Cookie': sessionCookie(rt, req, 'member', s.token),
   });

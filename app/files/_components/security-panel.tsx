@@ -1,0 +1,192 @@
+'use client';
+
+import { useCallback, useEffect, useState } from 'react';
+import { Badge, Button, Card, ErrorText, Field, SuccessText } from '@/app/_components/ui';
+import { callOperation } from '@/lib/client/api';
+import { describeError } from '@/lib/client/format';
+import type { UserDto } from '@/lib/contract/dtos';
+import type { ResponseOf } from '@/lib/contract/operations';
+import { RecoveryCodes, TotpSetup } from './two-factor-forms';
+
+type SessionItem = ResponseOf<'listSessions'>['sessions'][number];
+
+/** "Firefox on Android", "Safari on iPhone", "htmls CLI"… from a user agent; the raw string is the tooltip. */
+export function describeDevice(ua: string): string {
+  if (!ua) return 'Unknown device';
+  if (/^htmls\//i.test(ua) || /htmls-cli/i.test(ua)) return 'htmls CLI';
+  if (/^(curl|wget|node|undici)/i.test(ua)) return ua.split(/[ /]/)[0];
+  const browser = /Edg\//.test(ua) ? 'Edge' : /Firefox\//.test(ua) ? 'Firefox' : /Chrom(e|ium)\//.test(ua) ? 'Chrome' : /Safari\//.test(ua) ? 'Safari' : 'Browser';
+  const os = /iPhone/.test(ua) ? 'iPhone' : /iPad/.test(ua) ? 'iPad' : /Android/.test(ua) ? 'Android' : /Windows/.test(ua) ? 'Windows' : /Mac OS X|Macintosh/.test(ua) ? 'macOS' : /Linux/.test(ua) ? 'Linux' : '';
+  return os ? `${browser} on ${os}` : browser;
+}
+
+const METHOD: Record<string, string> = {
+  password: 'password',
+  'password+totp': 'password and code',
+  'password+recovery': 'password and recovery code',
+  admin_token: 'Admin Token',
+};
+const when = (iso: string) => new Date(iso).toLocaleString();
+
+/** Settings → Two-factor: set up (QR and key), enable with a code, recovery codes once, disable with the password. */
+export function TwoFactorPanel({ user, onChanged }: { user: UserDto; onChanged: () => void }) {
+  const [mode, setMode] = useState<'idle' | 'setup' | 'disable'>('idle');
+  const [codes, setCodes] = useState<string[] | null>(null);
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  async function disable(e: React.FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError('');
+    try {
+      await callOperation('totpDisable', { body: { password } });
+      setMode('idle');
+      setPassword('');
+      onChanged();
+    } catch (err) {
+      setError(describeError(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Card>
+      <h2 className="text-base font-semibold">
+        Two-factor sign-in {user.two_factor ? <Badge tone="green">On</Badge> : <Badge>Off</Badge>}
+      </h2>
+      <p className="mt-1 text-sm text-muted">A code from an authenticator app on your phone, asked after your password. Turning it on signs out your other sessions.</p>
+      <div className="mt-4">
+        {codes ? (
+          <RecoveryCodes
+            codes={codes}
+            onDone={() => {
+              setCodes(null);
+              onChanged();
+            }}
+          />
+        ) : mode === 'setup' ? (
+          <TotpSetup
+            onCancel={() => setMode('idle')}
+            onEnabled={(r) => {
+              setMode('idle');
+              setCodes(r.recovery_codes);
+            }}
+          />
+        ) : mode === 'disable' ? (
+          <form className="space-y-3" onSubmit={(e) => void disable(e)}>
+            <Field label="Your current password" name="current_password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+            <div className="flex gap-2">
+              <Button type="submit" variant="danger" disabled={busy}>
+                Turn off two-factor sign-in
+              </Button>
+              <Button type="button" variant="secondary" onClick={() => setMode('idle')}>
+                Cancel
+              </Button>
+            </div>
+            <ErrorText>{error}</ErrorText>
+          </form>
+        ) : user.two_factor ? (
+          <Button variant="secondary" onClick={() => setMode('disable')}>
+            Turn off…
+          </Button>
+        ) : (
+          <Button onClick={() => setMode('setup')}>Set up two-factor sign-in</Button>
+        )}
+      </div>
+    </Card>
+  );
+}
+
+/** Settings → Password: the current one and a new one; other sessions end. */
+export function PasswordPanel() {
+  const [form, setForm] = useState({ current_password: '', password: '' });
+  const [error, setError] = useState('');
+  const [done, setDone] = useState(false);
+  async function save(e: React.FormEvent) {
+    e.preventDefault();
+    setError('');
+    setDone(false);
+    try {
+      await callOperation('changePassword', { body: form });
+      setForm({ current_password: '', password: '' });
+      setDone(true);
+    } catch (err) {
+      setError(describeError(err));
+    }
+  }
+  return (
+    <Card>
+      <h2 className="text-base font-semibold">Password</h2>
+      <form className="mt-4 grid gap-4 sm:grid-cols-2" onSubmit={(e) => void save(e)}>
+        <Field label="Current password" name="current_password" type="password" autoComplete="current-password" required value={form.current_password} onChange={(e) => setForm({ ...form, current_password: e.target.value })} />
+        <Field label="New password" name="new_password" type="password" autoComplete="new-password" required minLength={8} value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} hint="At least 8 characters" />
+        <div className="space-y-2 sm:col-span-2">
+          <ErrorText>{error}</ErrorText>
+          <SuccessText>{done ? 'Password changed. Your other sessions were signed out.' : null}</SuccessText>
+          <Button type="submit">Change password</Button>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+/** Settings → Sessions: each signed-in session, with End and End all others. */
+export function SessionsPanel() {
+  const [sessions, setSessions] = useState<SessionItem[] | null>(null);
+  const [error, setError] = useState('');
+  const load = useCallback(() => {
+    callOperation('listSessions').then(
+      (r) => setSessions(r.sessions),
+      (err: unknown) => setError(describeError(err)),
+    );
+  }, []);
+  useEffect(load, [load]);
+
+  async function end(id: string | null) {
+    setError('');
+    try {
+      if (id) await callOperation('endSession', { params: { id } });
+      else await callOperation('endOtherSessions');
+      load();
+    } catch (err) {
+      setError(describeError(err));
+    }
+  }
+
+  const others = sessions?.filter((s) => !s.current).length ?? 0;
+  return (
+    <Card>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 className="text-base font-semibold">Sessions</h2>
+        <Button variant="secondary" disabled={others === 0} onClick={() => void end(null)}>
+          End all others
+        </Button>
+      </div>
+      <p className="mt-1 text-sm text-muted">Where your account is signed in. End any you do not recognise.</p>
+      <ul className="mt-4 divide-y divide-zinc-200 dark:divide-zinc-800" aria-label="Sessions">
+        {(sessions ?? []).map((s) => (
+          <li key={s.id} className="flex flex-wrap items-center justify-between gap-2 py-3" data-testid="session-row">
+            <div className="min-w-0 text-sm">
+              <p className="font-medium" title={s.user_agent}>
+                {describeDevice(s.user_agent)} {s.current ? <Badge tone="indigo">This session</Badge> : null}
+              </p>
+              <p className="text-muted">
+                Signed in with {METHOD[s.method] ?? s.method} · last used {when(s.last_used_at)}
+                {s.network ? ` · from ${s.network}` : ''}
+              </p>
+            </div>
+            {s.current ? null : (
+              <Button variant="secondary" onClick={() => void end(s.id)} aria-label={`End session: ${describeDevice(s.user_agent)}, last used ${when(s.last_used_at)}`}>
+                End
+              </Button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <ErrorText>{error}</ErrorText>
+    </Card>
+  );
+}
