@@ -19,6 +19,8 @@ export const LIMITS = {
   requestInitPerRequest: { limit: 200, windowSeconds: 600 },
   /** Webhook redeliveries (and test events) per principal: each is a request to a third party (issue 39, item 4). */
   redeliver: { limit: 30, windowSeconds: 60 },
+  /** Single sign-on starts and callbacks per address (issue 42): each costs the provider a round trip. */
+  sso: { limit: 30, windowSeconds: 300 },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

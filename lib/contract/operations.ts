@@ -7,7 +7,7 @@
  * of its own method and path, and that real answers match the response schemas.
  */
 import { z } from 'zod';
-import { changeTokenSchema, loginSchema } from './auth';
+import { changeTokenSchema, loginSchema, oidcCallbackQuerySchema, oidcStartQuerySchema } from './auth';
 import { conceptsQuerySchema } from './concepts';
 import { auditQuerySchema, createWebhookSchema, storageHistoryQuerySchema, updateWebhookSchema } from './events';
 import { endpoints, type Auth, type EndpointName, type Method } from './endpoints';
@@ -83,6 +83,25 @@ export const operations = {
   checkAuth: { ...endpoints.checkAuth, summary: 'Whether the caller is signed in (never 401)', auth: 'optional', scope: 'public', status: 200, response: obj({ authenticated: z.boolean(), role: z.enum(['admin', 'member']).nullable() }), errors: [429] },
   me: { ...endpoints.me, summary: 'The caller: role, and profile with quota and usage', auth: 'session', scope: 'account:read', status: 200, response: obj({ role: z.enum(['admin', 'member']), user: R.userSchema.nullable() }), errors: [401] },
   updateProfile: { ...endpoints.updateProfile, summary: "Change the member's display name, email and phone (a new email is unconfirmed and is mailed a confirmation link; 429 past the confirmation limits)", auth: 'member', scope: 'no-token', body: profileSchema, status: 200, response: obj({ user: R.userSchema }), errors: [400, 401, 403, 429] },
+  authMethods: { ...endpoints.authMethods, summary: 'The ways to sign in: password, single sign-on (its button name), passkeys, and who must use a second factor', auth: 'none', scope: 'public', status: 200, response: R.authMethodsSchema, errors: [] },
+  oidcStart: {
+    ...endpoints.oidcStart,
+    summary: "Single sign-on: 302 to the OpenID provider (authorization code + PKCE; state and nonce in a short HttpOnly cookie); link=1 links the identity to the member signed in here. A refusal is a 302 to /files?sso_error=<code>",
+    auth: 'none',
+    scope: 'public',
+    query: oidcStartQuerySchema,
+    status: 302,
+    errors: [],
+  },
+  oidcCallback: {
+    ...endpoints.oidcCallback,
+    summary: "Single sign-on: the provider's answer; 302 to return_to with the member session cookie (the identity's iss + sub name the account, never its e-mail), or to /files?sso_error=<code> with none",
+    auth: 'none',
+    scope: 'public',
+    query: oidcCallbackQuerySchema,
+    status: 302,
+    errors: [],
+  },
   confirmEmail: { ...endpoints.confirmEmail, summary: "Confirm an e-mail address with its link's token (single-use, expires after a day; no login: the mailbox is the proof)", auth: 'none', scope: 'public', body: confirmEmailSchema, status: 200, response: R.okSchema, errors: [400] },
   resendEmailConfirmation: { ...endpoints.resendEmailConfirmation, summary: "Mail a new confirmation link to the member's unconfirmed address (the previous link stops working)", auth: 'member', scope: 'no-token', status: 200, response: obj({ user: R.userSchema }), errors: [400, 401, 403, 409, 429] },
   deleteOwnAccount: { ...endpoints.deleteOwnAccount, summary: 'Delete the account with its shares, objects and sessions', auth: 'member', scope: 'no-token', status: 204, errors: [401, 403] },

@@ -243,6 +243,13 @@ export const partUrlResultSchema = z.object({ url: z.string(), headers: z.record
 export const chunkResultSchema = z.object({ partNumber: z.number().int(), etag: z.string() });
 export const loginResultSchema = z.object({ role: z.enum(['admin', 'member']), user: userSchema.nullable(), token: z.string(), expires_at: time });
 export const okSchema = z.object({ ok: z.literal(true) });
+/** The ways to sign in that /files offers (issue 42). */
+export const authMethodsSchema = z.object({
+  password: z.boolean(),
+  oidc: z.object({ name: z.string() }).nullable(),
+  passkeys: z.boolean(),
+  require_2fa: z.enum(['off', 'admins', 'all']),
+});
 
 /** Named shapes: each is one entry of components.schemas, referenced wherever it appears. */
 export const components = z.registry<{ id: string }>();
