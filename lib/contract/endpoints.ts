@@ -19,6 +19,8 @@ export const endpoints = {
   authMethods: e('GET', '/api/auth/methods'),
   oidcStart: e('GET', '/api/auth/oidc/start'),
   oidcCallback: e('GET', '/api/auth/oidc/callback'),
+  getOidcIdentity: e('GET', '/api/auth/oidc/identity'),
+  unlinkOidcIdentity: e('DELETE', '/api/auth/oidc/identity'),
   updateProfile: e('PATCH', '/api/auth/profile'),
   confirmEmail: e('POST', '/api/auth/email/confirm'),
   resendEmailConfirmation: e('POST', '/api/auth/email/resend'),

@@ -102,6 +102,8 @@ export const operations = {
     status: 302,
     errors: [],
   },
+  getOidcIdentity: { ...endpoints.getOidcIdentity, summary: "The member's linked single sign-on identity (null when none), and whether the account has a password", auth: 'member', scope: 'account:read', status: 200, response: R.oidcIdentitySchema, errors: [401, 403] },
+  unlinkOidcIdentity: { ...endpoints.unlinkOidcIdentity, summary: 'Unlink the single sign-on identity; 409 when the account would be left with no way to sign in (no password)', auth: 'member', scope: 'no-token', status: 204, errors: [401, 403, 404, 409] },
   confirmEmail: { ...endpoints.confirmEmail, summary: "Confirm an e-mail address with its link's token (single-use, expires after a day; no login: the mailbox is the proof)", auth: 'none', scope: 'public', body: confirmEmailSchema, status: 200, response: R.okSchema, errors: [400] },
   resendEmailConfirmation: { ...endpoints.resendEmailConfirmation, summary: "Mail a new confirmation link to the member's unconfirmed address (the previous link stops working)", auth: 'member', scope: 'no-token', status: 200, response: obj({ user: R.userSchema }), errors: [400, 401, 403, 409, 429] },
   deleteOwnAccount: { ...endpoints.deleteOwnAccount, summary: 'Delete the account with its shares, objects and sessions', auth: 'member', scope: 'no-token', status: 204, errors: [401, 403] },

@@ -243,6 +243,12 @@ export const partUrlResultSchema = z.object({ url: z.string(), headers: z.record
 export const chunkResultSchema = z.object({ partNumber: z.number().int(), etag: z.string() });
 export const loginResultSchema = z.object({ role: z.enum(['admin', 'member']), user: userSchema.nullable(), token: z.string(), expires_at: time });
 export const okSchema = z.object({ ok: z.literal(true) });
+/** The member's link to the single sign-on provider, for Settings (issue 42). */
+export const oidcIdentitySchema = z.object({
+  provider: z.object({ name: z.string() }).nullable(),
+  identity: z.object({ email: z.string(), created_at: time, last_login_at: time.nullable() }).nullable(),
+  has_password: z.boolean(),
+});
 /** The ways to sign in that /files offers (issue 42). */
 export const authMethodsSchema = z.object({
   password: z.boolean(),

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import { Button } from '@/app/_components/ui';
 import { ApiError, callOperation } from '@/lib/client/api';
 import { forgetConsoleSessions, hasConsoleSession } from '@/lib/client/console-session';
+import { describeSsoError, takeSsoResult } from '@/lib/client/sso-handoff';
 import { NARROW, useMediaQuery } from '@/lib/client/use-media-query';
 import { AccessTokensPanel } from './access-tokens-panel';
 import { WebhooksPanel } from './webhooks-panel';
@@ -13,6 +14,7 @@ import { MobileTabBar, mobilePanelProps, shownOn, type MobileTab } from './mobil
 import { ProfilePanel } from './profile-panel';
 import { QuotaMeter } from './quota-meter';
 import { SharesPanel } from './shares-panel';
+import { SsoIdentityCard } from './sso-identity-card';
 import type { FilesSession } from './types';
 import { RequestsIcon, SettingsIcon, SharesIcon, UploadIcon } from './tab-icons';
 import { RequestsPanel } from './requests-panel';
@@ -50,6 +52,8 @@ export function FilesApp() {
   // same for everyone: a cookie alone does not say who signed in here — lib/client/console-session.ts).
   const [session, setSession] = useState<FilesSession | null | undefined>(undefined);
   const [place, setPlace] = useState<Place>('upload');
+  const [ssoError, setSsoError] = useState('');
+  const [ssoLinked, setSsoLinked] = useState(false);
   const narrow = useMediaQuery(NARROW);
   const idBase = useId();
   const shares = useShares(session != null, session?.user?.id ?? null);
@@ -80,6 +84,10 @@ export function FilesApp() {
   }, []);
 
   useEffect(() => {
+    // Back from single sign-on: the account it signed in (adopted only if this tab started it), or why not.
+    const sso = takeSsoResult();
+    if (sso.error) setSsoError(describeSsoError(sso.error));
+    setSsoLinked(sso.linked);
     if (hasConsoleSession('member') || hasConsoleSession('admin')) void refresh();
     else setSession(null);
   }, [refresh]);
@@ -92,7 +100,7 @@ export function FilesApp() {
   }
 
   if (session === undefined) return <main aria-busy="true" className="min-h-dvh" />;
-  if (!session) return <AuthTabs onSignedIn={setSession} />;
+  if (!session) return <AuthTabs onSignedIn={setSession} notice={ssoError} />;
   const user = session.user;
   const name = user ? user.display_name || user.username : 'Administrator';
   const views: { id: View; label: string }[] = [
@@ -173,6 +181,7 @@ export function FilesApp() {
         <section {...mobilePanelProps(idBase, 'settings', narrow)} className={`space-y-6 ${shownOn(view !== 'shares' && view !== 'requests', tab === 'settings')}`}>
           {settingsOpen ? <AccountCard user={user} name={name} reserved={reserved} onSignOut={logout} /> : null}
           {user && (view === 'profile' || settingsOpen) ? <ProfilePanel user={user} onSaved={refresh} onDeleted={() => setSession(null)} /> : null}
+          {user && (view === 'profile' || settingsOpen) ? <SsoIdentityCard linkedNow={ssoLinked} /> : null}
           {view === 'tokens' || settingsOpen ? <AccessTokensPanel admin={session.role === 'admin'} /> : null}
           {view === 'tokens' || settingsOpen ? <WebhooksPanel admin={session.role === 'admin'} /> : null}
           {session.role === 'admin' && (view === 'users' || settingsOpen) ? <UsersPanel selfId={user?.id ?? null} onChanged={refresh} /> : null}

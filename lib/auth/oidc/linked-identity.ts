@@ -1,0 +1,29 @@
+import 'server-only';
+import { deleteUserIdentity, findUserIdentity } from '@/db/queries/oidc-identities';
+import type { UserRow } from '@/db/schema';
+import type { OidcIdentity } from '../../contract/dtos';
+import { AppError, notFound } from '../../errors';
+import type { Runtime } from '../../runtime';
+
+/** Settings' view of the member's link to the configured provider. */
+export async function getLinkedIdentity(rt: Runtime, user: UserRow): Promise<OidcIdentity> {
+  const settings = rt.env.oidc;
+  const row = settings ? await findUserIdentity(rt.db, user.id, settings.issuer) : null;
+  return {
+    provider: settings ? { name: settings.name } : null,
+    identity: row ? { email: row.email, created_at: row.createdAt.toISOString(), last_login_at: row.lastLoginAt?.toISOString() ?? null } : null,
+    has_password: user.passwordHash !== '',
+  };
+}
+
+/**
+ * Unlinks the member's identity of the configured provider. An account made by single sign-on
+ * has no password: unlinking it would leave no way in, so that is a 409 (passkeys, when they
+ * come, count as a way in too).
+ */
+export async function unlinkIdentity(rt: Runtime, user: UserRow): Promise<void> {
+  const settings = rt.env.oidc;
+  if (!settings) throw notFound('Single sign-on is not set up');
+  if (user.passwordHash === '') throw new AppError('conflict', 'Set a password before unlinking: it is the only way into this account');
+  if (!(await deleteUserIdentity(rt.db, user.id, settings.issuer))) throw notFound('No identity is linked');
+}
