@@ -178,6 +178,25 @@ describe('GET /api/auth/oidc/start → provider → GET /api/auth/oidc/callback'
   });
 });
 
+describe('GET · DELETE /api/auth/oidc/identity', () => {
+  it('shows the linked identity, and unlinking it stops its sign-in', async () => {
+    const sub = idpAccount({ email: 'shown@idp.example' });
+    const member = await linkedMember(sub);
+    const r = await call('GET', '/api/auth/oidc/identity', { token: member.token });
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ provider: { name: 'Test IdP' }, identity: { email: 'shown@idp.example' }, has_password: true });
+    expect((await call('DELETE', '/api/auth/oidc/identity', { token: member.token })).status).toBe(204);
+    expect((await call('GET', '/api/auth/oidc/identity', { token: member.token })).json.identity).toBeNull();
+    expect((await ssoSignIn(new Browser(), sub)).landed.searchParams.get('sso_error')).toBe('not_linked');
+    expect((await call('DELETE', '/api/auth/oidc/identity', { token: member.token })).status).toBe(404);
+  });
+
+  it('is 401 without a session', async () => {
+    expect((await call('GET', '/api/auth/oidc/identity')).status).toBe(401);
+    expect((await call('DELETE', '/api/auth/oidc/identity')).status).toBe(401);
+  });
+});
+
 describe('GET /api/auth/oidc/start?link=1', () => {
   it('links only for a session that came with a navigation from this origin (a planted cookie links nothing)', async () => {
     const member = await registerMember();

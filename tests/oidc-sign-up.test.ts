@@ -36,6 +36,10 @@ describe('GET /api/auth/oidc/callback with OIDC_SIGNUP=on', () => {
     for (const password of ['', 'anything-at-all']) {
       expect((await call('POST', '/api/auth/login', { body: { username: 'new.comer', password } })).status).toBe(401);
     }
+    // So its identity cannot be unlinked: it is the only way in.
+    const unlink = await call('DELETE', '/api/auth/oidc/identity', { token: again.session });
+    expect([unlink.status, unlink.json?.code]).toEqual([409, 'conflict']);
+    expect((await call('GET', '/api/auth/oidc/identity', { token: again.session })).json).toMatchObject({ identity: { email: 'newcomer@idp.example' }, has_password: false });
   });
 
   it("makes a new account for a provider account with a member's e-mail, never signing in to the member's", async () => {
