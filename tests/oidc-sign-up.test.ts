@@ -6,9 +6,10 @@ import { Browser, startProvider, type TestProvider } from './support/oidc';
 import { meWithCookie, ssoSignIn } from './support/oidc-flow';
 import { TEST_ADMIN_TOKEN } from './support/server';
 
-// OIDC_SIGNUP=on: the first sign-in of an identity linked to nobody creates a member (issue 42).
+// OIDC_SIGNUP=on: the first sign-in of an identity linked to nobody creates a member (issue 42);
+// OIDC_ONLY=true: /files offers no password sign-in.
 let idp: TestProvider;
-const settings: Record<string, string> = { OIDC_SIGNUP: 'on' };
+const settings: Record<string, string> = { OIDC_SIGNUP: 'on', OIDC_ONLY: 'true' };
 beforeAll(async () => {
   idp = await startProvider();
   Object.assign(settings, { OIDC_ISSUER: idp.issuer, OIDC_CLIENT_ID: idp.clientId, OIDC_CLIENT_SECRET: idp.clientSecret });
@@ -16,6 +17,23 @@ beforeAll(async () => {
 useFileServer(settings);
 beforeAll(() => idp.configure(`${baseUrl()}/api/auth/oidc/callback`));
 afterAll(async () => idp?.close());
+
+describe('GET /api/auth/methods with OIDC_ONLY', () => {
+  it('tells /files to hide the password forms (the API still takes the Admin Token)', async () => {
+    expect((await call('GET', '/api/auth/methods')).json).toEqual({ password: false, oidc: { name: 'single sign-on' }, passkeys: false, require_2fa: 'off' });
+    expect((await call('POST', '/api/auth/login', { body: { token: TEST_ADMIN_TOKEN } })).status).toBe(200);
+  });
+});
+
+describe('GET /api/auth/oidc/start — rate limit', () => {
+  it('sends the 31st sign-in from one address in five minutes to /files?sso_error=rate_limited', async () => {
+    const browser = new Browser();
+    const answers: string[] = [];
+    for (let i = 0; i < 31; i++) answers.push((await browser.get(`${baseUrl()}/api/auth/oidc/start`)).headers.get('location') ?? '');
+    expect(answers.slice(0, 30).every((l) => l.startsWith(`${idp.issuer}/`))).toBe(true);
+    expect(answers[30]).toBe('/files?sso_error=rate_limited');
+  });
+});
 
 describe('GET /api/auth/oidc/callback with OIDC_SIGNUP=on', () => {
   it('creates a member with the default quota at the first sign-in, and signs the same account in after', async () => {

@@ -53,7 +53,7 @@ export function takeSsoResult(): { account: string | null; linked: boolean; erro
 export function describeSsoError(code: string): string {
   switch (code) {
     case 'not_linked':
-      return 'No account here is linked to that sign-in. Sign in with your password and link it in Settings, or ask the administrator.';
+      return 'No account here is linked to that sign-in. Sign in another way and link it in Settings, or ask the administrator.';
     case 'identity_in_use':
       return 'That sign-in is already linked to another account.';
     case 'already_linked':

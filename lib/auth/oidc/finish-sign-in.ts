@@ -101,9 +101,6 @@ async function accountFor(rt: Runtime, settings: OidcSettings, claims: ProviderC
     // No link by e-mail, ever: an identity whose address matches a member's is still nobody's.
     if (!settings.signup) throw new SsoError('not_linked', 'No account is linked to this identity');
     user = await createSsoMember(rt, claims);
-    if (!(await insertIdentity(rt.db, { userId: user.id, issuer: claims.iss, subject: claims.sub, email }))) {
-      throw new SsoError('identity_in_use', 'This identity was just linked to another account');
-    }
   }
   // A disabled account answers as the password sign-in does: no session.
   if (user.status !== 'active') throw new SsoError('account_disabled', 'This account is disabled');
