@@ -1,14 +1,13 @@
 import 'server-only';
 import * as client from 'openid-client';
 import type { OidcSettings } from '../../env';
-import { processState } from '../../process-state';
 import { SsoError } from './sso-error';
 
 /** How long a provider's discovery document (endpoints, keys' URL) is kept. */
 const DISCOVERY_TTL_MS = 60 * 60 * 1000;
 const DISCOVERY_TIMEOUT_S = 10;
 
-const cache = processState<{ entry?: { key: string; at: number; config: Promise<client.Configuration> } }>('oidc-discovery', () => ({}));
+const cache: { entry?: { key: string; at: number; config: Promise<client.Configuration> } } = {};
 
 /**
  * The provider's configuration from its discovery document, kept an hour (a failure is not

@@ -9,8 +9,12 @@ import * as r_auth_check from './auth/check';
 import * as r_auth_email_confirm from './auth/email/confirm';
 import * as r_auth_email_resend from './auth/email/resend';
 import * as r_auth_login from './auth/login';
+import * as r_auth_methods from './auth/methods';
 import * as r_auth_logout from './auth/logout';
 import * as r_auth_me from './auth/me';
+import * as r_auth_oidc_callback from './auth/oidc/callback';
+import * as r_auth_oidc_identity from './auth/oidc/identity';
+import * as r_auth_oidc_start from './auth/oidc/start';
 import * as r_auth_profile from './auth/profile';
 import * as r_auth_register from './auth/register';
 import * as r_auth_token from './auth/token';
@@ -60,8 +64,12 @@ export const apiModules = {
   'auth/email/confirm': r_auth_email_confirm,
   'auth/email/resend': r_auth_email_resend,
   'auth/login': r_auth_login,
+  'auth/methods': r_auth_methods,
   'auth/logout': r_auth_logout,
   'auth/me': r_auth_me,
+  'auth/oidc/callback': r_auth_oidc_callback,
+  'auth/oidc/identity': r_auth_oidc_identity,
+  'auth/oidc/start': r_auth_oidc_start,
   'auth/profile': r_auth_profile,
   'auth/register': r_auth_register,
   'auth/token': r_auth_token,

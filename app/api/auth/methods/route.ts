@@ -1,6 +1,4 @@
-import { operations } from '@/lib/contract/operations';
-import { json, route } from '@/lib/http/route';
-import { authMethods } from '@/lib/auth/oidc/auth-methods';
+import { api } from '@/lib/http/next-link';
 
-// GET /api/auth/methods — the ways to sign in this service offers
-export const GET = route(operations.authMethods, async ({ rt }) => json(authMethods(rt)));
+// /api/auth/methods: lib/http/api/auth/methods.ts through the one server (lib/http/next-link.ts)
+export const GET = api('auth/methods', 'GET');

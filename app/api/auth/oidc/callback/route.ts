@@ -1,7 +1,4 @@
-import { operations } from '@/lib/contract/operations';
-import { route } from '@/lib/http/route';
-import { finishSignIn } from '@/lib/auth/oidc/finish-sign-in';
-import { redirectResponse } from '@/lib/auth/oidc/redirect';
+import { api } from '@/lib/http/next-link';
 
-// GET /api/auth/oidc/callback — the provider's answer: 302 with the session cookie, or to /files?sso_error=<code>
-export const GET = route(operations.oidcCallback, async ({ rt, req, ip }) => redirectResponse(await finishSignIn(rt, req, ip)));
+// /api/auth/oidc/callback: lib/http/api/auth/oidc/callback.ts through the one server (lib/http/next-link.ts)
+export const GET = api('auth/oidc/callback', 'GET');

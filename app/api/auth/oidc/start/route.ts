@@ -1,7 +1,4 @@
-import { operations } from '@/lib/contract/operations';
-import { route } from '@/lib/http/route';
-import { redirectResponse } from '@/lib/auth/oidc/redirect';
-import { startSignIn } from '@/lib/auth/oidc/start-sign-in';
+import { api } from '@/lib/http/next-link';
 
-// GET /api/auth/oidc/start — 302 to the OpenID provider (or /files?sso_error=<code>)
-export const GET = route(operations.oidcStart, async ({ rt, req, ip, query }) => redirectResponse(await startSignIn(rt, req, ip, query)));
+// /api/auth/oidc/start: lib/http/api/auth/oidc/start.ts through the one server (lib/http/next-link.ts)
+export const GET = api('auth/oidc/start', 'GET');
