@@ -16,6 +16,8 @@ export interface TestProvider {
   clientSecret: string;
   /** The claims each account id signs in with. */
   accounts: Map<string, Record<string, unknown>>;
+  /** The account a browser that names none signs in as (a real browser cannot add `?account=`). */
+  defaultAccount?: string;
   configure(redirectUri: string): void;
   close(): Promise<void>;
 }
@@ -35,7 +37,7 @@ export async function startProvider(): Promise<TestProvider> {
   const clientId = 'htmls-test';
   const clientSecret = 'a-test-client-secret-of-some-length';
   const accounts = new Map<string, Record<string, unknown>>();
-  return {
+  const idp: TestProvider = {
     issuer,
     clientId,
     clientSecret,
@@ -60,7 +62,7 @@ export async function startProvider(): Promise<TestProvider> {
         if (!url.pathname.startsWith('/interaction/')) return callback(req, res);
         void (async () => {
           const details = await provider.interactionDetails(req, res);
-          const accountId = url.searchParams.get('account') ?? '';
+          const accountId = url.searchParams.get('account') ?? idp.defaultAccount ?? '';
           const grant = new provider.Grant({ accountId, clientId: String(details.params.client_id) });
           grant.addOIDCScope(String(details.params.scope));
           const grantId = await grant.save();
@@ -73,6 +75,7 @@ export async function startProvider(): Promise<TestProvider> {
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+  return idp;
 }
 
 /**
