@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startProvider, type TestProvider } from '../../../tests/support/oidc';
+import { startProvider, type TestProvider } from '../../../tests/support/oidc-provider';
 import type { OidcSettings } from '../../env';
 import type { Runtime } from '../../runtime';
 import { flowCookie, readFlow, type OidcFlow } from './flow-cookie';
