@@ -139,6 +139,28 @@ export const signInChallenges = pgTable(
 );
 
 /**
+ * OpenID Connect identities linked to accounts (issue 42): the provider's `iss` + `sub` name
+ * one, never its e-mail (Pingvin X's CVE-2026-108157 linked by an unverified one). An identity
+ * is linked to one account, and an account has at most one identity per provider.
+ */
+export const oidcIdentities = pgTable(
+  'oidc_identities',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    /** What the provider said at the last sign-in, shown in Settings only (never used to link). */
+    email: text('email').notNull().default(''),
+    createdAt: createdAt(),
+    lastLoginAt: ts('last_login_at'),
+  },
+  (t) => [uniqueIndex('oidc_identities_issuer_subject_key').on(t.issuer, t.subject), uniqueIndex('oidc_identities_user_issuer_key').on(t.userId, t.issuer)],
+);
+
+/**
  * Personal access tokens (htmls_pat_…): only the SHA-256 of the secret is kept. A token's rights
  * are its scopes intersected with its owner's role at each request (lib/auth/scopes.ts). A null
  * user_id is a token made in an Admin Token session; its credential_tag ends it when the Admin
@@ -653,6 +675,7 @@ export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 export type SignInChallengeRow = typeof signInChallenges.$inferSelect;
 export type AccessTokenRow = typeof accessTokens.$inferSelect;
+export type OidcIdentityRow = typeof oidcIdentities.$inferSelect;
 export type ProjectRow = typeof projects.$inferSelect;
 export type HostedFileRow = typeof hostedFiles.$inferSelect;
 export type DeployRow = typeof deploys.$inferSelect;

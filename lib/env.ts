@@ -172,6 +172,20 @@ const schema = z.object({
    * Admin Token is not an account: it stays the emergency credential.
    */
   REQUIRE_2FA: z.enum(['off', 'admins', 'all']).default('off'),
+  /** OpenID Connect sign-in (issue 42): the provider's issuer URL; unset: no single sign-on. */
+  OIDC_ISSUER: origin('OIDC_ISSUER'),
+  OIDC_CLIENT_ID: optionalString,
+  OIDC_CLIENT_SECRET: optionalString,
+  /** The button's text: "Sign in with <OIDC_NAME>". */
+  OIDC_NAME: optionalString,
+  /** Members of this group (the `groups` claim) get the admin role at each sign-in; leaving it removes it. */
+  OIDC_ADMIN_GROUP: optionalString,
+  /** on: a first sign-in with an identity linked to no account creates a member (default quota); off: only linked accounts. */
+  OIDC_SIGNUP: z.enum(['on', 'off']).default('off'),
+  /** Hide password sign-in in /files (the API keeps it, for the Admin Token and scripts). */
+  OIDC_ONLY: bool.default(false),
+  /** The scopes asked for; `groups` is added when OIDC_ADMIN_GROUP is set. */
+  OIDC_SCOPES: z.string().default('openid profile email'),
 });
 
 export type S3Settings = {
@@ -198,6 +212,18 @@ export type HostedSettings =
   | { mode: 'origin'; origin: string }
   | { mode: 'per-site'; origin: string }
   | { mode: 'sandbox' };
+
+/** Single sign-on with one OpenID Connect provider (lib/auth/oidc/). */
+export type OidcSettings = {
+  issuer: string;
+  clientId: string;
+  clientSecret?: string;
+  name: string;
+  adminGroup?: string;
+  signup: boolean;
+  only: boolean;
+  scopes: string;
+};
 
 export type Env = {
   production: boolean;
@@ -239,6 +265,7 @@ export type Env = {
   events: { allowPrivate: boolean; retrySeconds: number; pauseAfterFailures: number; activityRetentionDays: number };
   mail: { smtpUrl?: string; from?: string; digestMinutes: number; maxPerHour: number };
   require2fa: 'off' | 'admins' | 'all';
+  oidc?: OidcSettings;
 };
 
 export class EnvError extends Error {
@@ -288,8 +315,10 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const hosted = hostedSettings(v, problems);
   if (v.DOWNLOAD_MODE === 'redirect' && storage !== 's3') problems.push('DOWNLOAD_MODE=redirect needs the S3 store (STORAGE=s3)');
   if (v.DOWNLOAD_BASE_URL && v.DOWNLOAD_MODE !== 'redirect') problems.push('DOWNLOAD_BASE_URL applies only with DOWNLOAD_MODE=redirect');
+  const oidc = oidcSettings(v, problems);
   if (problems.length) throw new EnvError(problems);
   return {
+    oidc,
     production: v.NODE_ENV === 'production',
     port: v.PORT,
     host: v.HOST,
@@ -330,6 +359,31 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     require2fa: v.REQUIRE_2FA,
     mail: { smtpUrl: v.SMTP_URL, from: v.SMTP_FROM, digestMinutes: v.NOTIFY_DIGEST_MINUTES, maxPerHour: v.MAIL_MAX_PER_HOUR },
     events: { allowPrivate: v.WEBHOOK_ALLOW_PRIVATE, retrySeconds: v.WEBHOOK_RETRY_SECONDS, pauseAfterFailures: v.WEBHOOK_PAUSE_AFTER_FAILURES, activityRetentionDays: v.ACTIVITY_RETENTION_DAYS },
+  };
+}
+
+function oidcSettings(v: z.infer<typeof schema>, problems: string[]): OidcSettings | undefined {
+  if (!v.OIDC_ISSUER) {
+    if (v.OIDC_CLIENT_ID || v.OIDC_ONLY) problems.push('OIDC_CLIENT_ID and OIDC_ONLY need OIDC_ISSUER (the provider\'s issuer URL)');
+    return undefined;
+  }
+  if (!v.OIDC_CLIENT_ID) {
+    problems.push('OIDC_ISSUER needs OIDC_CLIENT_ID (and OIDC_CLIENT_SECRET for a confidential client)');
+    return undefined;
+  }
+  const scopes = new Set(v.OIDC_SCOPES.split(/\s+/).filter(Boolean));
+  scopes.add('openid');
+  if (v.OIDC_ADMIN_GROUP) scopes.add('groups');
+  return {
+    // The issuer as configured, without a trailing slash it may not have: discovery pins it exactly.
+    issuer: v.OIDC_ISSUER,
+    clientId: v.OIDC_CLIENT_ID,
+    clientSecret: v.OIDC_CLIENT_SECRET,
+    name: v.OIDC_NAME ?? 'single sign-on',
+    adminGroup: v.OIDC_ADMIN_GROUP,
+    signup: v.OIDC_SIGNUP === 'on',
+    only: v.OIDC_ONLY,
+    scopes: [...scopes].join(' '),
   };
 }
 

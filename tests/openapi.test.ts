@@ -265,6 +265,12 @@ describe('responses match the document', () => {
     await check('GET', '/api/auth/me', {}, { token: member });
     await check('GET', '/api/auth/me', {}, { token: TEST_ADMIN_TOKEN });
     await check('GET', '/api/auth/me', {});
+    await check('GET', '/api/auth/methods', {});
+    await check('GET', '/api/auth/oidc/identity', {}, { token: member });
+    await check('DELETE', '/api/auth/oidc/identity', {}, { token: member });
+    // No provider here: both single sign-on steps send the browser to /files?sso_error= (tests/oidc-sign-in.test.ts runs one).
+    expect((await check('GET', '/api/auth/oidc/start', {}, {}, '?return_to=%2Ffiles')).headers.get('location')).toBe('/files?sso_error=not_configured');
+    expect((await check('GET', '/api/auth/oidc/callback', {}, {}, '?code=c&state=s')).headers.get('location')).toBe('/files?sso_error=not_configured');
     await check('PATCH', '/api/auth/profile', {}, { token: member, body: { display_name: 'Ada', phone: '+1 555', email: 'ada@example.com' } });
     await check('PATCH', '/api/auth/profile', {}, { token: member, body: { display_name: 7 } });
     // No SMTP_URL here: the address stays unconfirmed, and nothing can be resent.
@@ -454,7 +460,8 @@ describe('responses match the document', () => {
   });
 
   it('every documented operation was exercised (but the Admin Token change, which would end other sessions, and the e-mail confirmation, whose 200s need SMTP: tests/security-mail.test.ts)', () => {
-    const skipped = ['PATCH /api/auth/token', 'POST /api/auth/email/confirm', 'POST /api/auth/email/resend'];
+    // (And unlinking a single sign-on identity, which needs a provider: tests/oidc-sign-in.test.ts.)
+    const skipped = ['PATCH /api/auth/token', 'POST /api/auth/email/confirm', 'POST /api/auth/email/resend', 'DELETE /api/auth/oidc/identity'];
     const mode = covered.has('PUT /api/shares/upload/chunk') ? 'proxy' : 'direct';
     // part-url answers only in direct mode; chunk is where proxy-mode bytes go.
     const other = mode === 'proxy' ? 'POST /api/shares/upload/part-url' : 'PUT /api/shares/upload/chunk';

@@ -1,10 +1,9 @@
 import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode } from 'react';
 
-export function Button({
-  variant = 'primary',
-  className = '',
-  ...props
-}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: 'primary' | 'secondary' | 'danger' | 'ghost' }) {
+type ButtonVariant = 'primary' | 'secondary' | 'danger' | 'ghost';
+
+/** A button's look, for a link that acts as one (a navigation, such as single sign-on's start). */
+export function buttonClass(variant: ButtonVariant = 'primary'): string {
   const styles = {
     primary: 'bg-indigo-600 text-white hover:bg-indigo-500 disabled:bg-indigo-400',
     secondary:
@@ -12,12 +11,15 @@ export function Button({
     danger: 'bg-red-600 text-white hover:bg-red-500 disabled:bg-red-400',
     ghost: 'text-zinc-700 hover:bg-zinc-200 dark:text-zinc-300 dark:hover:bg-zinc-800',
   }[variant];
-  return (
-    <button
-      className={`inline-flex items-center justify-center gap-2 rounded-md px-3 py-2 text-sm font-medium transition disabled:cursor-not-allowed max-sm:min-h-11 ${styles} ${className}`}
-      {...props}
-    />
-  );
+  return `inline-flex items-center justify-center gap-2 rounded-md px-3 py-2 text-sm font-medium transition disabled:cursor-not-allowed max-sm:min-h-11 ${styles}`;
+}
+
+export function Button({
+  variant = 'primary',
+  className = '',
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant }) {
+  return <button className={`${buttonClass(variant)} ${className}`} {...props} />;
 }
 
 export function Field({

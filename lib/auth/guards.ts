@@ -158,3 +158,18 @@ function check(a: Authenticated, need: AuthNeed): Authenticated {
   }
   return a;
 }
+
+/**
+ * The member whose session cookie came with a browser navigation from this origin's own pages:
+ * only for `GET /api/auth/oidc/start?link=1`, a navigation, which cannot carry the consoles'
+ * X-Htmls-Account header. `Sec-Fetch-Site: same-origin` stands in for it — a hosted page (another
+ * port or host) navigates as same-site or cross-site, so a session it planted links nothing.
+ */
+export async function navigatingMember(rt: Runtime, headers: HeaderSource): Promise<Principal & { kind: 'user' } | null> {
+  if (headerOf(headers, 'sec-fetch-site') !== 'same-origin') return null;
+  const header = headerOf(headers, 'cookie');
+  if (countCookies(header, USER_COOKIE) !== 1) return null;
+  const token = parseCookies(header)[USER_COOKIE];
+  const p = token ? await resolveToken(rt, token) : null;
+  return p?.kind === 'user' ? p : null;
+}

@@ -28,7 +28,8 @@ export async function logIn(
   const username = input.username ?? '';
   const password = input.password ?? '';
   const user = username.length <= 64 ? await findUserByUsername(rt.db, username) : null;
-  const ok: boolean = user ? await verifyPassword(password, user.passwordHash, ip) : await verifyAgainstDummy(password, ip);
+  // An account made by single sign-on has no password (an empty hash): checked as long as any other.
+  const ok: boolean = user?.passwordHash ? await verifyPassword(password, user.passwordHash, ip) : await verifyAgainstDummy(password, ip);
   // A disabled account answers its right password as a wrong one (issue 39, info): an
   // `account_disabled` for the right one only let its password be probed while disabled.
   if (!user || ok !== true || user.status !== 'active') throw invalid();

@@ -1,7 +1,13 @@
 import 'server-only';
+import type { AuthMethods } from '../contract/dtos';
 import type { Runtime } from '../runtime';
 
-/** GET /api/auth/methods. Single sign-on and passkeys report themselves here as they land (issue 42). */
-export function signInMethods(rt: Runtime) {
-  return { password: true, oidc: null, passkeys: false, require_2fa: rt.env.require2fa };
+/**
+ * GET /api/auth/methods: what /files offers — the password form (not under OIDC_ONLY), the
+ * single sign-on button, passkeys (not built yet: issue 42, item 2), and whom REQUIRE_2FA asks
+ * for a second factor.
+ */
+export function signInMethods(rt: Runtime): AuthMethods {
+  const oidc = rt.env.oidc;
+  return { password: !oidc?.only, oidc: oidc ? { name: oidc.name } : null, passkeys: false, require_2fa: rt.env.require2fa };
 }

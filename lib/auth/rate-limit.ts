@@ -29,6 +29,8 @@ export const LIMITS = {
   totp: { limit: 20, windowSeconds: 300 },
   /** Listing and ending sessions, per address and per account. */
   sessions: { limit: 60, windowSeconds: 60 },
+  /** Single sign-on starts and callbacks per address (issue 42): each costs the provider a round trip. */
+  sso: { limit: 30, windowSeconds: 300 },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

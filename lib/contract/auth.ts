@@ -20,3 +20,18 @@ export const totpSetupSchema = z.object({ challenge: z.string().max(200).optiona
 export const totpEnableSchema = z.object({ code: z.string().max(20), challenge: z.string().max(200).optional() });
 export const totpDisableSchema = z.object({ password: z.string().max(4096) });
 export const changePasswordSchema = z.object({ current_password: z.string().max(4096), password: z.string().min(8).max(256) });
+
+/** `GET /api/auth/oidc/start`: where to come back to (a page of this site) and whether to link instead of signing in. */
+export const oidcStartQuerySchema = z.object({
+  return_to: z.string().max(2048).optional().describe('A path (or URL) of this site to return to; default /files'),
+  link: z.enum(['0', '1']).optional().describe('1: link the identity to the member signed in here (a navigation from this site)'),
+});
+
+/** The provider's answer (RFC 6749 §4.1.2); the handler reads it from the URL as openid-client needs it. */
+export const oidcCallbackQuerySchema = z.object({
+  code: z.string().max(4096).optional(),
+  state: z.string().max(1024).optional(),
+  iss: z.string().max(2048).optional(),
+  error: z.string().max(256).optional(),
+  error_description: z.string().max(2048).optional(),
+});

@@ -7,6 +7,8 @@
 import type { z } from 'zod';
 import type {
   accessTokenSchema,
+  authMethodsSchema,
+  oidcIdentitySchema,
   deploySchema,
   fileSchema,
   projectSchema,
@@ -22,6 +24,8 @@ export type ShareItemDto = z.output<typeof shareItemSchema>;
 export type ShareDto = z.output<typeof shareSchema>;
 export type ShareSummaryDto = z.output<typeof shareSummarySchema>;
 export type UserDto = z.output<typeof userSchema>;
+export type AuthMethods = z.output<typeof authMethodsSchema>;
+export type OidcIdentity = z.output<typeof oidcIdentitySchema>;
 export type FileDto = z.output<typeof fileSchema>;
 export type ProjectDto = z.output<typeof projectSchema>;
 export type ProjectSummaryDto = z.output<typeof projectSummarySchema>;

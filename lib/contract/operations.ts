@@ -7,7 +7,7 @@
  * of its own method and path, and that real answers match the response schemas.
  */
 import { z } from 'zod';
-import { changePasswordSchema, changeTokenSchema, loginSchema, secondFactorSchema, totpDisableSchema, totpEnableSchema, totpSetupSchema } from './auth';
+import { changePasswordSchema, changeTokenSchema, loginSchema, oidcCallbackQuerySchema, oidcStartQuerySchema, secondFactorSchema, totpDisableSchema, totpEnableSchema, totpSetupSchema } from './auth';
 import { conceptsQuerySchema } from './concepts';
 import { auditQuerySchema, createWebhookSchema, storageHistoryQuerySchema, updateWebhookSchema } from './events';
 import { endpoints, type Auth, type EndpointName, type Method } from './endpoints';
@@ -83,11 +83,31 @@ export const operations = {
   checkAuth: { ...endpoints.checkAuth, summary: 'Whether the caller is signed in (never 401)', auth: 'optional', scope: 'public', status: 200, response: obj({ authenticated: z.boolean(), role: z.enum(['admin', 'member']).nullable() }), errors: [429] },
   me: { ...endpoints.me, summary: 'The caller: role, and profile with quota and usage', auth: 'session', scope: 'account:read', status: 200, response: obj({ role: z.enum(['admin', 'member']), user: R.userSchema.nullable() }), errors: [401] },
   updateProfile: { ...endpoints.updateProfile, summary: "Change the member's display name, email and phone (a new email is unconfirmed and is mailed a confirmation link; 429 past the confirmation limits)", auth: 'member', scope: 'no-token', body: profileSchema, status: 200, response: obj({ user: R.userSchema }), errors: [400, 401, 403, 429] },
+  authMethods: { ...endpoints.authMethods, summary: 'The ways to sign in: password, single sign-on (its button name), passkeys, and who must use a second factor', auth: 'none', scope: 'public', status: 200, response: R.authMethodsSchema, errors: [] },
+  oidcStart: {
+    ...endpoints.oidcStart,
+    summary: "Single sign-on: 302 to the OpenID provider (authorization code + PKCE; state and nonce in a short HttpOnly cookie); link=1 links the identity to the member signed in here. A refusal is a 302 to /files?sso_error=<code>",
+    auth: 'none',
+    scope: 'public',
+    query: oidcStartQuerySchema,
+    status: 302,
+    errors: [],
+  },
+  oidcCallback: {
+    ...endpoints.oidcCallback,
+    summary: "Single sign-on: the provider's answer; 302 to return_to with the member session cookie (the identity's iss + sub name the account, never its e-mail), or to /files?sso_error=<code> with none",
+    auth: 'none',
+    scope: 'public',
+    query: oidcCallbackQuerySchema,
+    status: 302,
+    errors: [],
+  },
+  getOidcIdentity: { ...endpoints.getOidcIdentity, summary: "The member's linked single sign-on identity (null when none), and whether the account has a password", auth: 'member', scope: 'account:read', status: 200, response: R.oidcIdentitySchema, errors: [401, 403] },
+  unlinkOidcIdentity: { ...endpoints.unlinkOidcIdentity, summary: 'Unlink the single sign-on identity; 409 when the account would be left with no way to sign in (no password)', auth: 'member', scope: 'no-token', status: 204, errors: [401, 403, 404, 409] },
   confirmEmail: { ...endpoints.confirmEmail, summary: "Confirm an e-mail address with its link's token (single-use, expires after a day; no login: the mailbox is the proof)", auth: 'none', scope: 'public', body: confirmEmailSchema, status: 200, response: R.okSchema, errors: [400] },
   resendEmailConfirmation: { ...endpoints.resendEmailConfirmation, summary: "Mail a new confirmation link to the member's unconfirmed address (the previous link stops working)", auth: 'member', scope: 'no-token', status: 200, response: obj({ user: R.userSchema }), errors: [400, 401, 403, 409, 429] },
   deleteOwnAccount: { ...endpoints.deleteOwnAccount, summary: 'Delete the account with its shares, objects and sessions', auth: 'member', scope: 'no-token', status: 204, errors: [401, 403] },
   changeAdminToken: { ...endpoints.changeAdminToken, audit: 'admin_token.changed', summary: 'Replace the Admin Token (at least 16 characters, not a known-weak value)', auth: 'admin', scope: 'no-token', body: changeTokenSchema, status: 200, response: obj({ ok: z.literal(true), token: z.string(), expires_at: z.string() }), errors: [400, 401, 403] },
-  authMethods: { ...endpoints.authMethods, summary: 'How one may sign in here: password, single sign-on, passkeys, and whom REQUIRE_2FA asks for a second factor', auth: 'none', scope: 'public', status: 200, response: obj({ password: z.boolean(), oidc: obj({ name: z.string() }).nullable(), passkeys: z.boolean(), require_2fa: z.enum(['off', 'admins', 'all']) }), errors: [] },
   loginSecondFactor: { ...endpoints.loginSecondFactor, summary: "A sign-in's second step: a TOTP code (single-use, ±30 s) or a recovery code (single-use) for its challenge; answers as login. 401 wrong_code; 429 after 5 tries of a challenge", auth: 'none', scope: 'public', body: secondFactorSchema, status: 200, response: R.sessionResultSchema, errors: [400, 401, 429] },
   totpSetup: { ...endpoints.totpSetup, summary: 'A new TOTP secret and its otpauth:// URL, not active until /enable takes a code from it (a session, or the challenge of a sign-in that must enrol)', auth: 'optional', scope: 'no-token', body: totpSetupSchema, status: 200, response: obj({ secret: z.string(), otpauth_url: z.string() }), errors: [400, 401, 403, 409, 429] },
   totpEnable: { ...endpoints.totpEnable, summary: "Turn TOTP on with a code from the set-up secret: ten recovery codes, shown this once; the account's other sessions end. With an enrolment challenge the answer also carries the session, as login", auth: 'optional', scope: 'no-token', body: totpEnableSchema, status: 200, response: obj({ recovery_codes: z.array(z.string()).length(10), role: z.enum(['admin', 'member']).optional(), user: R.userSchema.optional(), token: z.string().optional(), expires_at: z.string().optional() }), errors: [400, 401, 403, 409, 429] },

@@ -260,6 +260,19 @@ export const sessionSchema = z.object({
   last_used_at: time,
 });
 export const okSchema = z.object({ ok: z.literal(true) });
+/** The member's link to the single sign-on provider, for Settings (issue 42). */
+export const oidcIdentitySchema = z.object({
+  provider: z.object({ name: z.string() }).nullable(),
+  identity: z.object({ email: z.string(), created_at: time, last_login_at: time.nullable() }).nullable(),
+  has_password: z.boolean(),
+});
+/** The ways to sign in that /files offers (issue 42). */
+export const authMethodsSchema = z.object({
+  password: z.boolean(),
+  oidc: z.object({ name: z.string() }).nullable(),
+  passkeys: z.boolean(),
+  require_2fa: z.enum(['off', 'admins', 'all']),
+});
 
 /** Named shapes: each is one entry of components.schemas, referenced wherever it appears. */
 export const components = z.registry<{ id: string }>();

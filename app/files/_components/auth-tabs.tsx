@@ -1,14 +1,16 @@
 'use client';
 
-import { useId, useState } from 'react';
-import { Button, Card, ErrorText, Field } from '@/app/_components/ui';
+import { useEffect, useId, useState } from 'react';
+import { Button, buttonClass, Card, ErrorText, Field } from '@/app/_components/ui';
 import { ApiError, callOperation } from '@/lib/client/api';
+import { markSsoStarted, startSsoHref, type SsoSecondFactor } from '@/lib/client/sso-handoff';
+import type { AuthMethods } from '@/lib/contract/dtos';
 import type { BodyOf } from '@/lib/contract/operations';
 import type { FilesSession } from './types';
 import { RecoveryCodes, SecondFactorForm, TotpSetup } from './two-factor-forms';
 
 type Tab = 'login' | 'register' | 'admin';
-const TABS: { id: Tab; label: string }[] = [
+const ALL_TABS: { id: Tab; label: string }[] = [
   { id: 'login', label: 'Log in' },
   { id: 'register', label: 'Register' },
   { id: 'admin', label: 'Administrator' },
@@ -16,12 +18,23 @@ const TABS: { id: Tab; label: string }[] = [
 
 type SignIn = 'login' | 'register';
 
-export function AuthTabs({ onSignedIn }: { onSignedIn: (s: FilesSession) => void }) {
+export function AuthTabs({ onSignedIn, notice = '', secondFactor = null }: { onSignedIn: (s: FilesSession) => void; notice?: string; secondFactor?: SsoSecondFactor | null }) {
+  const [methods, setMethods] = useState<AuthMethods | null>(null);
   const [tab, setTab] = useState<Tab>('login');
-  const [error, setError] = useState('');
+  const [error, setError] = useState(notice);
+  useEffect(() => {
+    callOperation('authMethods')
+      .then((m) => {
+        setMethods(m);
+        // OIDC_ONLY: members sign in with the provider; the Admin Token tab stays (the emergency credential).
+        if (!m.password) setTab('admin');
+      })
+      .catch(() => setMethods(null));
+  }, []);
+  const TABS = methods && !methods.password ? ALL_TABS.filter((t) => t.id === 'admin') : ALL_TABS;
   const [busy, setBusy] = useState(false);
   /** A sign-in waiting for its second factor, or for enrolment (REQUIRE_2FA); then the recovery codes of one. */
-  const [step, setStep] = useState<{ kind: 'required' | 'enroll'; challenge: string } | null>(null);
+  const [step, setStep] = useState<{ kind: 'required' | 'enroll'; challenge: string } | null>(secondFactor);
   const [enrolled, setEnrolled] = useState<{ codes: string[]; session: FilesSession } | null>(null);
   const baseId = useId();
 
@@ -87,6 +100,11 @@ export function AuthTabs({ onSignedIn }: { onSignedIn: (s: FilesSession) => void
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-4">
       <Card>
         <h1 className="text-xl font-semibold">Share files</h1>
+        {methods?.oidc ? (
+          <a href={startSsoHref()} onClick={markSsoStarted} className={`mt-4 ${buttonClass('primary')} w-full`}>
+            Sign in with {methods.oidc.name}
+          </a>
+        ) : null}
         <div role="tablist" aria-label="Sign in" className="mt-4 flex gap-1 rounded-lg bg-zinc-100 p-1 dark:bg-zinc-800">
           {TABS.map((t, i) => (
             <button

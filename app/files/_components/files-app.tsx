@@ -4,6 +4,7 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import { Button } from '@/app/_components/ui';
 import { ApiError, callOperation } from '@/lib/client/api';
 import { forgetConsoleSessions, hasConsoleSession } from '@/lib/client/console-session';
+import { describeSsoError, takeSsoResult, type SsoSecondFactor } from '@/lib/client/sso-handoff';
 import { NARROW, useMediaQuery } from '@/lib/client/use-media-query';
 import { AccessTokensPanel } from './access-tokens-panel';
 import { WebhooksPanel } from './webhooks-panel';
@@ -14,6 +15,7 @@ import { ProfilePanel } from './profile-panel';
 import { PasswordPanel, SessionsPanel, TwoFactorPanel } from './security-panel';
 import { QuotaMeter } from './quota-meter';
 import { SharesPanel } from './shares-panel';
+import { SsoIdentityCard } from './sso-identity-card';
 import type { FilesSession } from './types';
 import { RequestsIcon, SettingsIcon, SharesIcon, UploadIcon } from './tab-icons';
 import { RequestsPanel } from './requests-panel';
@@ -51,6 +53,9 @@ export function FilesApp() {
   // same for everyone: a cookie alone does not say who signed in here — lib/client/console-session.ts).
   const [session, setSession] = useState<FilesSession | null | undefined>(undefined);
   const [place, setPlace] = useState<Place>('upload');
+  const [ssoError, setSsoError] = useState('');
+  const [ssoLinked, setSsoLinked] = useState(false);
+  const [ssoStep, setSsoStep] = useState<SsoSecondFactor | null>(null);
   const narrow = useMediaQuery(NARROW);
   const idBase = useId();
   const shares = useShares(session != null, session?.user?.id ?? null);
@@ -81,6 +86,11 @@ export function FilesApp() {
   }, []);
 
   useEffect(() => {
+    // Back from single sign-on: the account it signed in (adopted only if this tab started it), or why not.
+    const sso = takeSsoResult();
+    if (sso.error) setSsoError(describeSsoError(sso.error));
+    setSsoStep(sso.secondFactor);
+    setSsoLinked(sso.linked);
     if (hasConsoleSession('member') || hasConsoleSession('admin')) void refresh();
     else setSession(null);
   }, [refresh]);
@@ -93,7 +103,7 @@ export function FilesApp() {
   }
 
   if (session === undefined) return <main aria-busy="true" className="min-h-dvh" />;
-  if (!session) return <AuthTabs onSignedIn={setSession} />;
+  if (!session) return <AuthTabs onSignedIn={setSession} notice={ssoError} secondFactor={ssoStep} />;
   const user = session.user;
   const name = user ? user.display_name || user.username : 'Administrator';
   const views: { id: View; label: string }[] = [
@@ -177,6 +187,7 @@ export function FilesApp() {
           {user && (view === 'profile' || settingsOpen) ? <TwoFactorPanel user={user} onChanged={refresh} /> : null}
           {user && (view === 'profile' || settingsOpen) ? <PasswordPanel /> : null}
           {user && (view === 'profile' || settingsOpen) ? <SessionsPanel /> : null}
+          {user && (view === 'profile' || settingsOpen) ? <SsoIdentityCard linkedNow={ssoLinked} /> : null}
           {view === 'tokens' || settingsOpen ? <AccessTokensPanel admin={session.role === 'admin'} /> : null}
           {view === 'tokens' || settingsOpen ? <WebhooksPanel admin={session.role === 'admin'} /> : null}
           {session.role === 'admin' && (view === 'users' || settingsOpen) ? <UsersPanel selfId={user?.id ?? null} onChanged={refresh} /> : null}

@@ -13,6 +13,9 @@ import * as r_auth_login_second_factor from './auth/login/second-factor';
 import * as r_auth_logout from './auth/logout';
 import * as r_auth_me from './auth/me';
 import * as r_auth_methods from './auth/methods';
+import * as r_auth_oidc_callback from './auth/oidc/callback';
+import * as r_auth_oidc_identity from './auth/oidc/identity';
+import * as r_auth_oidc_start from './auth/oidc/start';
 import * as r_auth_password from './auth/password';
 import * as r_auth_profile from './auth/profile';
 import * as r_auth_register from './auth/register';
@@ -73,6 +76,9 @@ export const apiModules = {
   'auth/logout': r_auth_logout,
   'auth/me': r_auth_me,
   'auth/methods': r_auth_methods,
+  'auth/oidc/callback': r_auth_oidc_callback,
+  'auth/oidc/identity': r_auth_oidc_identity,
+  'auth/oidc/start': r_auth_oidc_start,
   'auth/password': r_auth_password,
   'auth/profile': r_auth_profile,
   'auth/register': r_auth_register,
