@@ -16,6 +16,7 @@ const SERVER: Record<ErrorCode, string> = {
   webhook_url_not_allowed: 'That webhook URL is not allowed (a private or link-local address, or not http(s)).',
   size_mismatch: 'A file changed size while it was being sent: share it again.',
   type_not_allowed: 'This file request does not take that type of file.',
+  invalid_site_rules: 'The site\'s _redirects or _headers has a line it cannot take (the server names the file and line).',
   unauthenticated: 'Not signed in (or the session ended): run `htmls login`.',
   wrong_password: 'Wrong password.',
   forbidden: 'Your account may not do that.',

@@ -150,6 +150,11 @@ export const deploys = pgTable(
     createdBy: text('created_by').notNull().default(''),
     fileCount: integer('file_count').notNull(),
     totalBytes: bytes('total_bytes').notNull(),
+    /**
+     * The deploy's `_redirects` and `_headers`, parsed and checked at upload (lib/hosting/site-rules.ts),
+     * so a request never parses them: each null when the deploy has no such file.
+     */
+    rules: jsonb('rules').$type<{ redirects: unknown[] | null; headers: unknown[] | null }>(),
     createdAt: createdAt(),
   },
   (t) => [index('deploys_slug_created_at_idx').on(t.slug, t.createdAt)],

@@ -12,6 +12,7 @@ export const statusByCode = {
   webhook_url_not_allowed: 400,
   size_mismatch: 400,
   type_not_allowed: 400,
+  invalid_site_rules: 400,
   unauthenticated: 401,
   wrong_password: 401,
   forbidden: 403,

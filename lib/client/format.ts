@@ -42,6 +42,8 @@ const SERVER: Record<ErrorCode, string | null> = {
   size_mismatch: 'A file changed size while it was being sent. Share it again.',
   // The server names the file and why ("is really image/png"): the generic sentence hid it.
   type_not_allowed: null,
+  // The server names the file and the line ("_redirects line 4: …").
+  invalid_site_rules: null,
   unauthenticated: 'Your session has ended. Sign in again.',
   wrong_password: 'Wrong password.',
   forbidden: 'You are not allowed to do that.',

@@ -1,0 +1,1 @@
+ALTER TABLE "deploys" ADD COLUMN "rules" jsonb;
