@@ -30,7 +30,8 @@ import { resolveClientIp } from './lib/http/client-ip';
 import { withRequestContext } from './lib/http/request-context';
 import { dispatchApi } from './lib/http/api-dispatch';
 import { fromNode, runFast, writeNodeReply, type FastReply } from './lib/http/fast';
-import { decideHost, localSiteOf, type Listener } from './lib/http/origin';
+import { canonicalHostName, decideHost, localSiteOf, type Listener } from './lib/http/origin';
+import { domainIndexNow, loadDomainIndex, type DomainIndex } from './lib/hosting/domains';
 import { errorReply, jsonErrorReply } from './lib/http/reply-errors';
 import { configureListener, connectionTable, guardRequest, type ListenerLimits } from './lib/http/connection-limits';
 import { takeDownloadSlot } from './lib/http/download-slots';
@@ -67,6 +68,12 @@ export { parseEnv };
  */
 function redirectCaching(d: { byReferer?: true }): Record<string, string> {
   return d.byReferer ? { 'Cache-Control': 'private, max-age=300', Vary: 'Referer' } : { 'Cache-Control': 'no-store' };
+}
+
+/** Whether a Host header names a project's custom domain (by the index as it stands). */
+function isCustomDomain(host: string | undefined): boolean {
+  const index = domainIndexNow();
+  return index === null || (index.size > 0 && index.has(canonicalHostName(host) ?? ''));
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {
@@ -174,17 +181,25 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
       listener = 'hosted';
     } else {
       listener = served;
-      if (listener === 'hosted') {
-        // The steady state of a public site: a finished reply, before any other work.
+      // The steady state of a public site: a finished reply, before any other work (not for a
+      // custom domain's host: its replies are kept under its project's scope, after decideHost).
+      if (listener === 'hosted' && !isCustomDomain(req.headers.host)) {
         const own = localSiteOf(req.headers.host);
         if (answerCached(req, res, own ? siteScope(own) : '')) return;
       }
       ip = resolveClientIp(req.socket.remoteAddress, req.headers['x-forwarded-for'] as string | undefined, env.trustProxy);
     }
+    // The host-name index of custom domains comes first; after a hosting change it is read again once.
+    const domains = domainIndexNow();
+    if (domains) return decideAndServe(req, res, listener, served, ip, domains);
+    loadDomainIndex().then((loaded) => decideAndServe(req, res, listener, served, ip, loaded));
+  };
+
+  const decideAndServe = (req: IncomingMessage, res: ServerResponse, listener: Listener, served: Listener | 'inner', ip: string, domains: DomainIndex) => {
     const method = req.method ?? 'GET';
     const fastReq = fromNode(req, ip);
     if (served === 'inner') fastReq.handoff = true;
-    const decision = decideHost(env, hostedPort, listener, fastReq);
+    const decision = decideHost(env, hostedPort, listener, fastReq, domains);
     /** A GET that may stream from the store waits for one of its address's download slots first. */
     const download = (serve: () => Promise<FastReply>) =>
       runFast(res, method, () =>

@@ -25,6 +25,7 @@ const SERVER: Record<ErrorCode, string> = {
   not_found: 'Not found (or not yours).',
   method_not_allowed: 'The server does not take this request here: is the URL an htmls server?',
   slug_taken: 'That site name is taken: choose another --slug, or add --replace (a new version) or --append.',
+  domain_taken: 'That domain already belongs to another project: remove it there first.',
   username_taken: 'That username is taken.',
   upload_not_complete: "That share's upload never finished: share the files again.",
   already_completed: 'That upload is already complete.',

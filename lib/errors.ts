@@ -22,6 +22,7 @@ export const statusByCode = {
   method_not_allowed: 405,
   request_timeout: 408,
   slug_taken: 409,
+  domain_taken: 409,
   username_taken: 409,
   upload_not_complete: 409,
   already_completed: 409,

@@ -53,6 +53,7 @@ const SERVER: Record<ErrorCode, string | null> = {
   method_not_allowed: 'The server does not take this request here.',
   request_timeout: 'The request took too long and the server closed it. Try again.',
   slug_taken: 'A project with that name exists. Choose another name, or tick “add to the existing project”.',
+  domain_taken: 'That domain already belongs to another project. Remove it there first.',
   username_taken: 'That username is taken. Choose another.',
   upload_not_complete: null,
   already_completed: 'That upload is already complete.',

@@ -45,6 +45,7 @@ export const projectSchema = z.object({
   deploy_id: z.string().nullable().describe('The live deploy'),
   has_html: z.boolean().describe('Whether the live deploy has an HTML page; without one /p/<slug>/ is a file listing'),
   online_count: z.number().int().describe('Files of the live deploy that are online (0: the project is hidden)'),
+  domains: z.array(z.string()).describe('Custom domains: host names that serve the project at their root'),
   files: z.array(fileSchema).describe('The files of the live deploy'),
 });
 export const uploadWarningSchema = z.object({
