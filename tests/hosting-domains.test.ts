@@ -129,6 +129,21 @@ describe('a project on its custom domain (Host on the main port)', () => {
   });
 });
 
+describe('GET /api/projects/:slug/domains', () => {
+  it("gives each domain's DNS answer as the server sees it, and whether it points here", async () => {
+    const r = await call('GET', '/api/projects/shop/domains', { token: await adminToken() });
+    expect(r.status).toBe(200);
+    expect(r.json.domains.map((d: { host: string }) => d.host)).toEqual(['shop.example.test', DOMAIN]);
+    for (const d of r.json.domains) {
+      // `.test` is reserved (RFC 6761): no resolver gives it an address, so it cannot point here.
+      expect(d).toMatchObject({ points_here: false, addresses: [] });
+      expect(typeof d.error).toBe('string');
+    }
+    expect((await call('GET', '/api/projects/no-such/domains', { token: await adminToken() })).status).toBe(404);
+    expect((await call('GET', '/api/projects/shop/domains')).status).toBe(401);
+  });
+});
+
 describe('GET /api/tls/ask', () => {
   it('answers 200 for a project domain and 404 otherwise, without a login', async () => {
     expect(await call('GET', `/api/tls/ask?domain=${DOMAIN}`)).toMatchObject({ status: 200, json: { ok: true } });

@@ -36,6 +36,7 @@ export const endpoints = {
   getProject: e('GET', '/api/projects/{slug}'),
   updateProject: e('PATCH', '/api/projects/{slug}'),
   tlsAsk: e('GET', '/api/tls/ask'),
+  checkProjectDomains: e('GET', '/api/projects/{slug}/domains'),
   deleteProject: e('DELETE', '/api/projects/{slug}'),
   listShares: e('GET', '/api/shares'),
   getShare: e('GET', '/api/shares/{id}'),
