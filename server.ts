@@ -70,10 +70,16 @@ function redirectCaching(d: { byReferer?: true }): Record<string, string> {
   return d.byReferer ? { 'Cache-Control': 'private, max-age=300', Vary: 'Referer' } : { 'Cache-Control': 'no-store' };
 }
 
-/** Whether a Host header names a project's custom domain (by the index as it stands). */
-function isCustomDomain(host: string | undefined): boolean {
+/**
+ * The project whose own origin a Host on the hosted port is (`<slug>.localhost` or a custom
+ * domain), null for the shared hosted origin, undefined while the domain index is being read again.
+ */
+function hostedSiteOf(host: string | undefined): string | null | undefined {
+  const local = localSiteOf(host);
+  if (local) return local;
   const index = domainIndexNow();
-  return index === null || (index.size > 0 && index.has(canonicalHostName(host) ?? ''));
+  if (!index) return undefined;
+  return index.size > 0 ? (index.get(canonicalHostName(host) ?? '') ?? null) : null;
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {
@@ -181,11 +187,10 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
       listener = 'hosted';
     } else {
       listener = served;
-      // The steady state of a public site: a finished reply, before any other work (not for a
-      // custom domain's host: its replies are kept under its project's scope, after decideHost).
-      if (listener === 'hosted' && !isCustomDomain(req.headers.host)) {
-        const own = localSiteOf(req.headers.host);
-        if (answerCached(req, res, own ? siteScope(own) : '')) return;
+      // The steady state of a public site: a finished reply, before any other work.
+      if (listener === 'hosted') {
+        const own = hostedSiteOf(req.headers.host);
+        if (own !== undefined && answerCached(req, res, own ? siteScope(own) : '')) return;
       }
       ip = resolveClientIp(req.socket.remoteAddress, req.headers['x-forwarded-for'] as string | undefined, env.trustProxy);
     }

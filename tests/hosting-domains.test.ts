@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useFileServer } from './support/file-server';
+import { frontHits, hostedUrl, useFileServer } from './support/file-server';
 import { adminToken, uploadSite } from './support/hosting';
 import { baseUrl, call, randomIp } from './support/http';
 
@@ -13,8 +13,8 @@ interface Answer {
 }
 
 /** A request to the main port with the Host a TLS proxy (Caddy) passes on for a custom domain. */
-function onHost(host: string, method: string, path: string, opts: { body?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
-  const url = new URL(baseUrl());
+function onHost(host: string, method: string, path: string, opts: { body?: string; headers?: Record<string, string>; base?: string } = {}): Promise<Answer> {
+  const url = new URL(opts.base ?? baseUrl());
   return new Promise((resolve, reject) => {
     const req = request({ host: url.hostname, port: url.port, method, path, agent: false, headers: { Host: host, 'X-Forwarded-For': randomIp(), ...opts.headers } }, (res) => {
       const chunks: Buffer[] = [];
@@ -118,6 +118,22 @@ describe('a project on its custom domain (Host on the main port)', () => {
     expect(open.status).toBe(200);
     expect(open.body).toContain('About the shop');
     expect((await patch('shop', { password: null })).status).toBe(200);
+  });
+
+  it('is served on the hosted port too, its steady state by the hosted front, apart from the shared origin', async () => {
+    const base = hostedUrl();
+    const first = await onHost(DOMAIN, 'GET', '/about', { base });
+    expect(first.body).toContain('About the shop');
+    let answeredByFront = false;
+    for (let i = 0; i < 20 && !answeredByFront; i++) {
+      const hits = frontHits();
+      const again = await onHost(DOMAIN, 'GET', '/about', { base });
+      expect([again.status, again.body]).toEqual([200, first.body]);
+      answeredByFront = frontHits() === hits + 1;
+    }
+    expect(answeredByFront).toBe(true);
+    // The same URL on the shared hosted origin is not the project's: never its kept reply.
+    expect((await onHost(new URL(base).host, 'GET', '/about', { base })).body).not.toContain('About the shop');
   });
 
   it('stops serving a domain once it is removed', async () => {

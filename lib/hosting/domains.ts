@@ -3,8 +3,8 @@ import { listAllDomains } from '@/db/queries/domains';
 import { EPOCH } from '@/db/queries/settings';
 import { epochCache } from '../epoch-cache';
 import { AppError, badRequest } from '../errors';
-import { processState } from '../process-state';
 import { canonicalHostName } from '../http/origin';
+import { mirrorDomains } from './front-link';
 import { getRuntime, type Runtime } from '../runtime';
 
 /**
@@ -20,7 +20,7 @@ export type DomainIndex = ReadonlyMap<string, string>;
 
 const cache = epochCache<DomainIndex>({ name: 'domain-index', epoch: EPOCH.hosting, maxEntries: 1 });
 
-const state = processState('domain-index-now', () => ({ index: new Map() as DomainIndex, gen: -1, failedAt: 0, loading: null as Promise<DomainIndex> | null }));
+const state = { index: new Map() as DomainIndex, gen: -1, failedAt: 0, loading: null as Promise<DomainIndex> | null };
 
 /** The index when it is current (or the database just failed to give a newer one), else null: load it first. */
 export function domainIndexNow(): DomainIndex | null {
@@ -35,6 +35,7 @@ export function loadDomainIndex(): Promise<DomainIndex> {
       const gen = cache.generation();
       const index = await cache.get(rt, 'all', async () => new Map((await listAllDomains(rt.db)).map((d) => [d.host, d.slug])));
       if (gen === cache.generation()) {
+        if (index !== state.index) mirrorDomains(index);
         state.index = index;
         state.gen = gen;
       }

@@ -99,7 +99,14 @@ function hostnameOf(host: string | undefined): string | null {
  * The canonical name of a Host header as custom domains are kept (lib/hosting/domains.ts):
  * lower case, punycode, no port, no trailing dot; null when it is not one.
  */
-export const canonicalHostName = (host: string | undefined): string | null => hostnameOf(host)?.replace(/\.$/, '') || null;
+export function canonicalHostName(host: string | undefined): string | null {
+  if (!host) return null;
+  // The usual Host (ASCII name, optional port) without a URL parse: it runs on every request.
+  const plain = PLAIN_HOST.exec(host);
+  if (plain) return plain[1].toLowerCase();
+  return hostnameOf(host)?.replace(/\.$/, '') || null;
+}
+const PLAIN_HOST = /^([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*)\.?(?::\d{1,5})?$/;
 
 /**
  * `<slug>.localhost` (any port): browsers resolve every `*.localhost` name to loopback
