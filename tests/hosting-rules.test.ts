@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useFileServer } from './support/file-server';
-import { adminToken, uploadSite } from './support/hosting';
+import { adminToken, previewCookie, uploadSite } from './support/hosting';
 import { call, hostedUrl } from './support/http';
 
 useFileServer();
@@ -13,10 +13,10 @@ interface Answer {
 }
 
 /** A GET whose path goes out byte for byte (fetch would resolve `..` and `%2e%2e` first), with an optional Host. */
-function get(path: string, host?: string): Promise<Answer> {
+function get(path: string, host?: string, headers: Record<string, string> = {}): Promise<Answer> {
   const url = new URL(hostedUrl());
   return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path, agent: false, headers: host ? { Host: host } : {} }, (res) => {
+    const req = request({ host: url.hostname, port: url.port, path, agent: false, headers: { ...(host ? { Host: host } : {}), ...headers } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
@@ -225,6 +225,34 @@ describe('checked at upload', () => {
     expect((await uploadSite({ 'index.html': page('x'), '_redirects': many })).json).toMatchObject({ code: 'invalid_site_rules', line: 2001 });
     const blocks = Array.from({ length: 101 }, (_, i) => `/b${i}\n  X-N: ${i}`).join('\n');
     expect((await uploadSite({ 'index.html': page('x'), '_headers': blocks })).json).toMatchObject({ code: 'invalid_site_rules', file: '_headers', line: 201 });
+  });
+
+  it("a locked project's rules are behind its password, like its files", async () => {
+    const up = await uploadSite({ 'index.html': page('locked'), '_redirects': '/old /new 301\n/* /index.html 200', '_headers': '/*\n  Cache-Control: public, max-age=600\n  X-Locked-Rule: 1' }, { slug: 'locked-rules', password: 'pw-locked-1' });
+    expect(up.status).toBe(201);
+    const r = await get('/p/locked-rules/old');
+    expect(r.status).toBe(401);
+    expect(r.headers.location).toBeUndefined();
+    const unlock = await call('POST', '/p/locked-rules/unlock', { base: hostedUrl(), body: { password: 'pw-locked-1' } });
+    const cookie = unlock.cookies.map((c) => c.split(';')[0]).join('; ');
+    expect(await get('/p/locked-rules/old', undefined, { Cookie: cookie })).toMatchObject({ status: 301, headers: { location: '/p/locked-rules/new' } });
+    const open = await get('/p/locked-rules/', undefined, { Cookie: cookie });
+    expect(open.headers['x-locked-rule']).toBe('1');
+    // No rule makes a locked page cacheable by a shared cache.
+    expect(open.headers['cache-control']).toMatch(/^private/);
+  });
+
+  it("a deploy's preview follows that deploy's rules; a rule file taken offline takes its rules along", async () => {
+    const v1 = await uploadSite({ 'index.html': page('v1'), '_redirects': '/where /v1-target 302' }, { slug: 'preview-rules' });
+    expect((await uploadSite({ 'index.html': page('v2'), '_redirects': '/where /v2-target 302' }, { slug: 'preview-rules', replace: 'true' })).status).toBe(201);
+    const cookie = await previewCookie('preview-rules', v1.json.project.deploy_id);
+    const preview = await get(`/p/preview-rules@${v1.json.project.deploy_id}/where`, undefined, { Cookie: cookie });
+    expect(preview).toMatchObject({ status: 302, headers: { location: `/p/preview-rules@${v1.json.project.deploy_id}/v1-target` } });
+    expect(await get('/p/preview-rules/where')).toMatchObject({ status: 302, headers: { location: '/p/preview-rules/v2-target' } });
+    const live = await call('GET', '/api/projects/preview-rules', { token: await adminToken() });
+    const file = live.json.project.files.find((f: { path: string }) => f.path === '_redirects');
+    expect((await call('PATCH', '/api/status', { token: await adminToken(), body: { id: file.id, status: 'offline' } })).status).toBe(200);
+    expect((await get('/p/preview-rules/where')).status).toBe(404);
   });
 
   it('an append keeps the live rules unless it brings its own file', async () => {
