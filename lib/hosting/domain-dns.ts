@@ -1,5 +1,5 @@
 import 'server-only';
-import { Resolver } from 'node:dns/promises';
+import { lookup as systemLookup, Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { domainsOf } from '@/db/queries/domains';
 import { projectExists } from '@/db/queries/projects';
@@ -30,6 +30,16 @@ const lookup = async (name: string): Promise<{ addresses: string[]; error: strin
   return { addresses, error: addresses.length === 0 ? (failed?.code ?? 'ENODATA') : null };
 };
 
+/** The service's own addresses as this machine resolves its name (the hosts file included). */
+const ownAddresses = async (name: string): Promise<string[]> => {
+  if (isIP(name)) return [name];
+  try {
+    return (await systemLookup(name, { all: true })).map((a) => a.address);
+  } catch {
+    return (await lookup(name)).addresses;
+  }
+};
+
 /**
  * GET /api/projects/:slug/domains: each custom domain's DNS as this server resolves it, and
  * whether it points here (shares an address with the service's own host name). Looked up on
@@ -39,7 +49,7 @@ export async function checkProjectDomains(rt: Runtime, slug: string, requestHost
   if (!isValidSlug(slug) || !(await projectExists(rt.db, slug))) throw notFound('No such project');
   const hosts = (await domainsOf(rt.db, [slug])).get(slug) ?? [];
   const ownName = rt.env.publicUrl ? new URL(rt.env.publicUrl).hostname : canonicalHostName(requestHost);
-  const own = ownName ? await lookup(ownName.replace(/^\[|\]$/g, '')) : { addresses: [], error: null };
+  const own = { addresses: ownName ? await ownAddresses(ownName.replace(/^\[|\]$/g, '')) : [] };
   const domains = await Promise.all(
     hosts.map(async (host) => {
       const { addresses, error } = await lookup(host);
