@@ -1,6 +1,4 @@
-import { operations } from '@/lib/contract/operations';
-import { tlsAsk } from '@/lib/hosting/domains';
-import { json, route } from '@/lib/http/route';
+import { api } from '@/lib/http/next-link';
 
-// GET /api/tls/ask — 200 when ?domain= is a project's custom domain, else 404 (Caddy's on-demand TLS ask)
-export const GET = route(operations.tlsAsk, async ({ query }) => json(await tlsAsk(query.domain)));
+// /api/tls/ask: lib/http/api/tls/ask.ts through the one server (lib/http/next-link.ts)
+export const GET = api('tls/ask', 'GET');

@@ -1,6 +1,4 @@
-import { operations } from '@/lib/contract/operations';
-import { checkProjectDomains } from '@/lib/hosting/domain-dns';
-import { json, route } from '@/lib/http/route';
+import { api } from '@/lib/http/next-link';
 
-// GET /api/projects/:slug/domains — each custom domain's DNS answer, and whether it points here
-export const GET = route(operations.checkProjectDomains, async ({ rt, params, req }) => json(await checkProjectDomains(rt, params.slug, req.headers.get('host') ?? undefined)));
+// /api/projects/[slug]/domains: lib/http/api/projects/[slug]/domains.ts through the one server (lib/http/next-link.ts)
+export const GET = api('projects/[slug]/domains', 'GET');
