@@ -30,7 +30,8 @@ import { resolveClientIp } from './lib/http/client-ip';
 import { withRequestContext } from './lib/http/request-context';
 import { dispatchApi } from './lib/http/api-dispatch';
 import { fromNode, runFast, writeNodeReply, type FastReply } from './lib/http/fast';
-import { decideHost, localSiteOf, type Listener } from './lib/http/origin';
+import { canonicalHostName, decideHost, localSiteOf, type Listener } from './lib/http/origin';
+import { domainIndexNow, loadDomainIndex, type DomainIndex } from './lib/hosting/domains';
 import { errorReply, jsonErrorReply } from './lib/http/reply-errors';
 import { configureListener, connectionTable, guardRequest, type ListenerLimits } from './lib/http/connection-limits';
 import { takeDownloadSlot } from './lib/http/download-slots';
@@ -67,6 +68,18 @@ export { parseEnv };
  */
 function redirectCaching(d: { byReferer?: true }): Record<string, string> {
   return d.byReferer ? { 'Cache-Control': 'private, max-age=300', Vary: 'Referer' } : { 'Cache-Control': 'no-store' };
+}
+
+/**
+ * The project whose own origin a Host on the hosted port is (`<slug>.localhost` or a custom
+ * domain), null for the shared hosted origin, undefined while the domain index is being read again.
+ */
+function hostedSiteOf(host: string | undefined): string | null | undefined {
+  const local = localSiteOf(host);
+  if (local) return local;
+  const index = domainIndexNow();
+  if (!index) return undefined;
+  return index.size > 0 ? (index.get(canonicalHostName(host) ?? '') ?? null) : null;
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {
@@ -174,17 +187,24 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
       listener = 'hosted';
     } else {
       listener = served;
+      // The steady state of a public site: a finished reply, before any other work.
       if (listener === 'hosted') {
-        // The steady state of a public site: a finished reply, before any other work.
-        const own = localSiteOf(req.headers.host);
-        if (answerCached(req, res, own ? siteScope(own) : '')) return;
+        const own = hostedSiteOf(req.headers.host);
+        if (own !== undefined && answerCached(req, res, own ? siteScope(own) : '')) return;
       }
       ip = resolveClientIp(req.socket.remoteAddress, req.headers['x-forwarded-for'] as string | undefined, env.trustProxy);
     }
+    // The host-name index of custom domains comes first; after a hosting change it is read again once.
+    const domains = domainIndexNow();
+    if (domains) return decideAndServe(req, res, listener, served, ip, domains);
+    loadDomainIndex().then((loaded) => decideAndServe(req, res, listener, served, ip, loaded));
+  };
+
+  const decideAndServe = (req: IncomingMessage, res: ServerResponse, listener: Listener, served: Listener | 'inner', ip: string, domains: DomainIndex) => {
     const method = req.method ?? 'GET';
     const fastReq = fromNode(req, ip);
     if (served === 'inner') fastReq.handoff = true;
-    const decision = decideHost(env, hostedPort, listener, fastReq);
+    const decision = decideHost(env, hostedPort, listener, fastReq, domains);
     /** A GET that may stream from the store waits for one of its address's download slots first. */
     const download = (serve: () => Promise<FastReply>) =>
       runFast(res, method, () =>

@@ -205,6 +205,24 @@ export const projects = pgTable(
 );
 
 /**
+ * Custom domains (API.md "Hosted projects"): a host name serves its project at its root. A
+ * host name belongs to at most one project (the primary key); every change bumps the hosting
+ * epoch, so each instance's host-name index (lib/hosting/domains.ts) follows within ~250 ms.
+ */
+export const projectDomains = pgTable(
+  'project_domains',
+  {
+    /** Lower-case ASCII (punycode), without a port or a trailing dot. */
+    host: text('host').primaryKey(),
+    slug: text('slug')
+      .notNull()
+      .references(() => projects.slug, { onDelete: 'cascade', onUpdate: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('project_domains_slug_idx').on(t.slug)],
+);
+
+/**
  * One upload of a project: an immutable set of files. Objects are shared between deploys (an
  * append keeps the unchanged files' objects), so an object is deleted only when no file row
  * of any kept deploy points at it.
@@ -220,6 +238,11 @@ export const deploys = pgTable(
     createdBy: text('created_by').notNull().default(''),
     fileCount: integer('file_count').notNull(),
     totalBytes: bytes('total_bytes').notNull(),
+    /**
+     * The deploy's `_redirects` and `_headers`, parsed and checked at upload (lib/hosting/site-rules.ts),
+     * so a request never parses them: each null when the deploy has no such file.
+     */
+    rules: jsonb('rules').$type<{ redirects: unknown[] | null; headers: unknown[] | null }>(),
     createdAt: createdAt(),
   },
   (t) => [index('deploys_slug_created_at_idx').on(t.slug, t.createdAt)],

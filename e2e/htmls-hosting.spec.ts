@@ -64,6 +64,18 @@ test('the administrator publishes a folder site, guests see it, password and off
   await guest.getByRole('button', { name: 'Unlock' }).click();
   await expect(guest.getByRole('heading', { name: 'Hello from e2e' })).toBeVisible();
 
+  // A custom domain: added in its panel, its DNS checked by the server (`.test` never resolves), removed.
+  await card.getByRole('button', { name: 'Domains' }).click();
+  const domains = page.getByTestId(`domains-${slug}`);
+  await domains.getByLabel('Add a domain').fill(`www.${slug}.test`);
+  await domains.getByRole('button', { name: 'Add' }).click();
+  await expect(domains.getByRole('link', { name: `www.${slug}.test` })).toBeVisible();
+  await expect(domains.getByText('DNS does not point here')).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Hide domains' })).toBeVisible();
+  await domains.getByRole('button', { name: `Remove www.${slug}.test` }).click();
+  await expect(domains.getByText('No custom domain')).toBeVisible();
+  await card.getByRole('button', { name: 'Hide domains' }).click();
+
   // Every file offline: the project leaves the directory and its pages 404.
   await card.getByRole('button', { name: 'Files' }).click();
   for (const p of ['css/app.css', 'docs/guide.html', 'img/dot.svg', 'index.html']) {

@@ -302,7 +302,11 @@ describe('responses match the document', () => {
     await check('GET', '/api/projects/{slug}', { slug: 'no-such-project' }, { token: TEST_ADMIN_TOKEN });
     const file = up.json.project.files[0];
     await check('PATCH', '/api/status', {}, { token: TEST_ADMIN_TOKEN, body: { id: file.id, status: 'offline' } });
-    await check('PATCH', '/api/projects/{slug}', { slug }, { token: TEST_ADMIN_TOKEN, body: { note: 'm', password: 'secret-pw', spa: true, allow_dotfiles: false } });
+    await check('PATCH', '/api/projects/{slug}', { slug }, { token: TEST_ADMIN_TOKEN, body: { note: 'm', password: 'secret-pw', spa: true, allow_dotfiles: false, domains: [`${slug}.openapi.example`] } });
+    await check('GET', '/api/tls/ask', {}, {}, `?domain=${slug}.openapi.example`);
+    await check('GET', '/api/tls/ask', {}, {}, '?domain=unknown.example');
+    await check('GET', '/api/projects/{slug}/domains', { slug }, { token: TEST_ADMIN_TOKEN });
+    await check('GET', '/api/projects/{slug}/domains', { slug: 'no-such-project' }, { token: TEST_ADMIN_TOKEN });
     const deploys = await check('GET', '/api/projects/{slug}/deploys', { slug }, { token: TEST_ADMIN_TOKEN });
     await check('POST', '/api/projects/{slug}/deploys/{id}/activate', { slug, id: deploys.json.deploys[0].id }, { token: TEST_ADMIN_TOKEN });
     await check('POST', '/api/projects/{slug}/deploys/{id}/activate', { slug, id: 'nope' }, { token: TEST_ADMIN_TOKEN });

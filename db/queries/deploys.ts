@@ -12,15 +12,26 @@ import { insertEvents } from './events';
 
 export type NewHostedFile = Pick<HostedFileRow, 'path' | 'pathKey' | 'storageKey' | 'size' | 'contentType' | 'etag' | 'encodings'>;
 
+/** A deploy's parsed `_redirects` and `_headers` (lib/hosting/site-rules.ts); null: no such file. */
+export type DeployRules = NonNullable<DeployRow['rules']>;
+/** What one upload brought: a key is present only for a file the upload carried. */
+export type UploadedRules = Partial<DeployRules>;
+
 /**
  * Writes a deploy: the new files, plus (for an append) every file of `base` whose path the
  * upload does not replace, keeping its object, status and compressed copies.
  */
 async function insertDeploy(
   db: Db,
-  d: { id: string; slug: string; createdBy: string; files: NewHostedFile[]; base: string | null },
+  d: { id: string; slug: string; createdBy: string; files: NewHostedFile[]; base: string | null; rules: UploadedRules },
 ): Promise<void> {
-  await db.insert(deploys).values({ id: d.id, slug: d.slug, createdBy: d.createdBy, fileCount: 0, totalBytes: 0 });
+  // An append keeps the live deploy's rules for a file it does not replace, as it keeps the file.
+  const [base] = d.base ? await db.select({ rules: deploys.rules }).from(deploys).where(eq(deploys.id, d.base)) : [];
+  const rules: DeployRules = {
+    redirects: d.rules.redirects !== undefined ? d.rules.redirects : (base?.rules?.redirects ?? null),
+    headers: d.rules.headers !== undefined ? d.rules.headers : (base?.rules?.headers ?? null),
+  };
+  await db.insert(deploys).values({ id: d.id, slug: d.slug, createdBy: d.createdBy, fileCount: 0, totalBytes: 0, rules: rules.redirects || rules.headers ? rules : null });
   const replaced = new Set(d.files.map((f) => f.pathKey));
   const kept = d.base
     ? (await db.select().from(hostedFiles).where(eq(hostedFiles.deployId, d.base))).filter((f) => !replaced.has(f.pathKey))
@@ -98,6 +109,8 @@ export interface NewDeploy {
   slug: string;
   createdBy: string;
   files: NewHostedFile[];
+  /** The upload's parsed `_redirects` / `_headers` (an append keeps the live deploy's others). */
+  rules: UploadedRules;
   /** Keep the live deploy's other files. */
   append: boolean;
   /** An existing project may take this deploy (append or replace); else the slug must be new. */
@@ -134,7 +147,7 @@ export async function publishDeployRecords(
       const project = await lockProject(tx, d.slug);
       base = d.append ? (project?.activeDeployId ?? null) : null;
     }
-    await insertDeploy(tx, { id: d.id, slug: d.slug, createdBy: d.createdBy, files: d.files, base });
+    await insertDeploy(tx, { id: d.id, slug: d.slug, createdBy: d.createdBy, files: d.files, base, rules: d.rules });
     await updateProjectRow(tx, d.slug, { ...(created ? {} : d.settings), activeDeployId: d.id });
     const { orphans, batchesInUse } = await pruneDeploys(tx, d.slug, d.keep, d.id);
     const ids = await scheduleDeletion(tx, releasable(orphans, batchesInUse));

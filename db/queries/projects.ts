@@ -44,7 +44,7 @@ export async function loadSite(db: Db, slug: string, deployId?: string) {
   const project = await findProject(db, slug);
   const id = deployId ?? project?.activeDeployId;
   if (!project || !id) return null;
-  const [deploy] = await db.select({ id: deploys.id }).from(deploys).where(and(eq(deploys.id, id), eq(deploys.slug, slug)));
+  const [deploy] = await db.select({ id: deploys.id, rules: deploys.rules }).from(deploys).where(and(eq(deploys.id, id), eq(deploys.slug, slug)));
   if (!deploy) return null;
   const files = await db
     .select({
@@ -61,7 +61,7 @@ export async function loadSite(db: Db, slug: string, deployId?: string) {
     .from(hostedFiles)
     .where(eq(hostedFiles.deployId, id))
     .orderBy(asc(hostedFiles.path));
-  return { project, deployId: id, files };
+  return { project, deployId: id, files, rules: deploy.rules };
 }
 
 /** Creates the project unless it exists; returns whether this call created it. */

@@ -42,6 +42,8 @@ const SERVER: Record<ErrorCode, string | null> = {
   size_mismatch: 'A file changed size while it was being sent. Share it again.',
   // The server names the file and why ("is really image/png"): the generic sentence hid it.
   type_not_allowed: null,
+  // The server names the file and the line ("_redirects line 4: …").
+  invalid_site_rules: null,
   unauthenticated: 'Your session has ended. Sign in again.',
   wrong_password: 'Wrong password.',
   wrong_code: 'Wrong code (or a code used already).',
@@ -52,6 +54,7 @@ const SERVER: Record<ErrorCode, string | null> = {
   method_not_allowed: 'The server does not take this request here.',
   request_timeout: 'The request took too long and the server closed it. Try again.',
   slug_taken: 'A project with that name exists. Choose another name, or tick “add to the existing project”.',
+  domain_taken: 'That domain already belongs to another project. Remove it there first.',
   username_taken: 'That username is taken. Choose another.',
   upload_not_complete: null,
   already_completed: 'That upload is already complete.',

@@ -49,6 +49,8 @@ export const endpoints = {
   setFileStatus: e('PATCH', '/api/status'),
   getProject: e('GET', '/api/projects/{slug}'),
   updateProject: e('PATCH', '/api/projects/{slug}'),
+  tlsAsk: e('GET', '/api/tls/ask'),
+  checkProjectDomains: e('GET', '/api/projects/{slug}/domains'),
   deleteProject: e('DELETE', '/api/projects/{slug}'),
   listShares: e('GET', '/api/shares'),
   getShare: e('GET', '/api/shares/{id}'),

@@ -12,6 +12,11 @@ export const updateProjectSchema = z.object({
   spa: z.boolean().optional(),
   /** Serve paths with dot-segments (`.env`, `.git/`); `.well-known/` always is. */
   allow_dotfiles: z.boolean().optional(),
+  /** Custom domains: host names that serve the project at their root ([] clears). */
+  domains: z.array(z.string().max(253)).max(20).optional(),
 });
+
+/** GET /api/tls/ask's query: the host name a TLS proxy is about to get a certificate for (missing: 404). */
+export const tlsAskQuerySchema = z.object({ domain: z.string().max(300).optional() });
 
 export const uuidParam = z.uuid();

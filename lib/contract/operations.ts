@@ -11,7 +11,7 @@ import { changePasswordSchema, changeTokenSchema, loginSchema, oidcCallbackQuery
 import { conceptsQuerySchema } from './concepts';
 import { auditQuerySchema, createWebhookSchema, storageHistoryQuerySchema, updateWebhookSchema } from './events';
 import { endpoints, type Auth, type EndpointName, type Method } from './endpoints';
-import { fileStatusSchema, updateProjectSchema } from './hosting';
+import { fileStatusSchema, tlsAskQuerySchema, updateProjectSchema } from './hosting';
 import { listQuerySchema } from './lists';
 import * as R from './responses';
 import type { OperationScope } from './scopes';
@@ -130,7 +130,9 @@ export const operations = {
   listDeploys: { ...endpoints.listDeploys, summary: "A project's kept deploys, newest first (DEPLOY_HISTORY of them)", auth: 'admin', scope: 'sites:deploy:{slug}', status: 200, response: obj({ deploys: z.array(R.deploySchema) }), errors: [401, 403, 404] },
   activateDeploy: { ...endpoints.activateDeploy, audit: 'site.rolled_back', summary: 'Make a kept deploy live at once (rollback)', auth: 'admin', scope: 'sites:deploy:{slug}', status: 200, response: obj({ project: R.projectSchema }), errors: [401, 403, 404] },
   setFileStatus: { ...endpoints.setFileStatus, audit: 'file.status', summary: 'Set a hosted file online or offline', auth: 'admin', scope: 'admin', body: fileStatusSchema, status: 200, response: obj({ file: R.fileSchema }), errors: [400, 401, 403, 404] },
-  updateProject: { ...endpoints.updateProject, audit: 'project.updated', summary: 'Change the note, the password, SPA mode or dotfiles of a project', auth: 'admin', scope: 'admin', body: updateProjectSchema, status: 200, response: obj({ project: R.projectSchema }), errors: [400, 401, 403, 404] },
+  updateProject: { ...endpoints.updateProject, audit: 'project.updated', summary: 'Change the note, the password, SPA mode, dotfiles or custom domains of a project (409 domain_taken: another project has the domain)', auth: 'admin', scope: 'admin', body: updateProjectSchema, status: 200, response: obj({ project: R.projectSchema }), errors: [400, 401, 403, 404, 409] },
+  checkProjectDomains: { ...endpoints.checkProjectDomains, summary: "Each custom domain of a project with this server's DNS answer for it, and whether it points here", auth: 'admin', scope: 'admin', status: 200, response: obj({ domains: z.array(R.domainDnsSchema) }), errors: [401, 403, 404] },
+  tlsAsk: { ...endpoints.tlsAsk, summary: "Whether a host name is a project's custom domain, for a TLS proxy's on-demand certificates (Caddy's ask): 200 or 404, nothing else", auth: 'none', scope: 'public', query: tlsAskQuerySchema, status: 200, response: R.okSchema, errors: [404, 429] },
   deleteProject: { ...endpoints.deleteProject, audit: 'project.deleted', summary: 'Delete a project with its files and bytes', auth: 'admin', scope: 'admin', status: 204, errors: [401, 403, 404] },
   listShares: { ...endpoints.listShares, summary: "A page of the caller's shares (the administrator: all), newest first, with file counts (GET /api/shares/:id has the items); ?request= only those received through that file request", auth: 'session', scope: 'shares:read', query: shareListQuerySchema, status: 200, response: obj({ shares: z.array(R.shareSummarySchema), next_cursor: R.nextCursorSchema }), errors: [400, 401] },
   getShare: { ...endpoints.getShare, summary: "One of the caller's shares with its items (the administrator: any)", auth: 'session', scope: 'shares:read', status: 200, response: obj({ share: R.shareSchema }), errors: [401, 404] },

@@ -46,6 +46,7 @@ export const projectSchema = z.object({
   deploy_id: z.string().nullable().describe('The live deploy'),
   has_html: z.boolean().describe('Whether the live deploy has an HTML page; without one /p/<slug>/ is a file listing'),
   online_count: z.number().int().describe('Files of the live deploy that are online (0: the project is hidden)'),
+  domains: z.array(z.string()).describe('Custom domains: host names that serve the project at their root'),
   files: z.array(fileSchema).describe('The files of the live deploy'),
 });
 export const uploadWarningSchema = z.object({
@@ -189,6 +190,13 @@ export const storageHistorySchema = z.object({
 /** A list entry of GET /api/shares: the share without its items (GET /api/shares/:id has them). */
 export const shareSummarySchema = shareSchema.omit({ items: true });
 /** A list entry of GET /api/files: the project without its files (GET /api/projects/:slug has them). */
+export const domainDnsSchema = z.object({
+  host: z.string(),
+  points_here: z.boolean().describe("Whether the domain's addresses include one of this service's"),
+  addresses: z.array(z.string()).describe('What DNS answered for the domain (A and AAAA), as the server sees it'),
+  service_addresses: z.array(z.string()).describe("This service's addresses it was compared with"),
+  error: z.string().nullable().describe("The resolver's error code when the domain has no address (ENOTFOUND, ETIMEOUT, …)"),
+});
 export const projectSummarySchema = projectSchema.omit({ files: true });
 export const nextCursorSchema = z.string().nullable().describe('Pass as ?cursor= for the next page; null on the last page');
 const errorCodes = Object.keys(statusByCode) as [ErrorCode, ...ErrorCode[]];

@@ -44,6 +44,8 @@ export interface KeepMessage {
 export type ToFront =
   | KeepMessage
   | { t: 'unlock'; subject: string; value: string; keyGen: number }
+  /** The custom domains (host → slug, lib/hosting/domains.ts): which project's replies a Host's are. */
+  | { t: 'domains'; index: [string, string][] }
   /** The answer to a download slot the front asked for (`message`: refused, 429). */
   | { t: 'slot'; id: number; refused?: string }
   | { t: 'close' };
@@ -93,7 +95,7 @@ interface Link {
 }
 
 /** `keyGen`: the unlock key's generation, moved when the key changes or is forgotten. */
-const state: { link: Link | null; keyGen: number } = { link: null, keyGen: 0 };
+const state: { link: Link | null; keyGen: number; domains: [string, string][] } = { link: null, keyGen: 0, domains: [] };
 
 /** Connects a started front; `siteGen` and `sitesReadAt` are the current values to start from. */
 export function attachFront(shared: SharedState, post: Link['post'], now: { siteGen: number; sitesReadAt: number }): void {
@@ -102,6 +104,16 @@ export function attachFront(shared: SharedState, post: Link['post'], now: { site
   shared.times[SITES_READ_AT] = now.sitesReadAt;
   shared.times[KEY_READ_AT] = 0;
   state.link = { shared, post };
+  if (state.domains.length > 0) post({ t: 'domains', index: state.domains });
+}
+
+/**
+ * The custom domains as last loaded. A front that has not heard of a change yet only misses
+ * (it forwards), since the change moved the site generation too.
+ */
+export function mirrorDomains(index: ReadonlyMap<string, string>): void {
+  state.domains = [...index];
+  state.link?.post({ t: 'domains', index: state.domains });
 }
 
 export function detachFront(): void {

@@ -28,7 +28,7 @@ import { resolveClientIp } from '../http/client-ip';
 import { configureListener, guardRequest } from '../http/connection-limits';
 import { FRONT_HITS, FRONT_IP_HEADER, FRONT_OBJECTS, FRONT_SECRET_HEADER, KEY_GEN, KEY_READ_AT, SITE_GEN, SITES_READ_AT, type FromFront, type FrontOptions, type ToFront } from './front-link';
 import { answerFrom, newReplies, siteScope, type ReplyChecks } from './reply-answer';
-import { localSiteOf } from '../http/origin';
+import { canonicalHostName, localSiteOf } from '../http/origin';
 import { KEY_TTL_MS, keyAge, newVerifiedUnlocks, unexpired } from '../auth/unlock-rules';
 
 /** Response headers of the inner hop that are its own, not the client's. */
@@ -57,6 +57,8 @@ function run(opts: FrontOptions): void {
   const post = (m: FromFront) => port.postMessage(m);
   const { ints, times } = opts.shared;
   const replies = newReplies();
+  /** Custom domains (host → slug) as the main thread last loaded them: a Host's reply scope. */
+  let domains = new Map<string, string>();
   /**
    * Unlock cookies the main thread accepted, by value (an HMAC: unique to its subject): the
    * subject key and the key generation it was accepted under. Looked up by the value alone, so
@@ -178,7 +180,7 @@ function run(opts: FrontOptions): void {
     // The hosted origin serves files: no request to it has a body worth waiting for.
     guardRequest(req, res, opts.limits, false);
     // `<slug>.localhost` is that project's own origin: the same URL is another file there.
-    const own = localSiteOf(req.headers.host);
+    const own = localSiteOf(req.headers.host) ?? (domains.size > 0 ? domains.get(canonicalHostName(req.headers.host) ?? '') : null);
     if (answerFrom(replies, checks, req, res, own ? siteScope(own) : '')) return;
     forward(req, res);
   });
@@ -196,6 +198,9 @@ function run(opts: FrontOptions): void {
         else wait?.resolve();
         return;
       }
+      case 'domains':
+        domains = new Map(m.index);
+        return;
       case 'unlock':
         verified.set(m.value, { subject: m.subject, keyGen: m.keyGen });
         return;

@@ -18,7 +18,7 @@ export function toFileDto(f: HostedFileRow): FileDto {
   };
 }
 
-function toSummary(p: ProjectRow, t: { fileCount: number; onlineCount: number; totalBytes: number; hasHtml: boolean }): ProjectSummaryDto {
+function toSummary(p: ProjectRow, t: { fileCount: number; onlineCount: number; totalBytes: number; hasHtml: boolean }, domains: string[]): ProjectSummaryDto {
   return {
     slug: p.slug,
     note: p.note,
@@ -32,20 +32,21 @@ function toSummary(p: ProjectRow, t: { fileCount: number; onlineCount: number; t
     deploy_id: p.activeDeployId,
     has_html: t.hasHtml,
     online_count: t.onlineCount,
+    domains,
   };
 }
 
 /** A list entry: the project with its live deploy's counts, without the files. */
-export const toProjectSummaryDto = (r: ProjectSummaryRow): ProjectSummaryDto => toSummary(r.project, r);
+export const toProjectSummaryDto = (r: ProjectSummaryRow, domains: string[]): ProjectSummaryDto => toSummary(r.project, r, domains);
 
-export function toProjectDto(p: ProjectRow, files: HostedFileRow[]): ProjectDto {
+export function toProjectDto(p: ProjectRow, files: HostedFileRow[], domains: string[]): ProjectDto {
   const totals = {
     fileCount: files.length,
     onlineCount: files.filter((f) => f.status === 'online').length,
     totalBytes: files.reduce((n, f) => n + Number(f.size), 0),
     hasHtml: files.some((f) => /\.html?$/i.test(f.path)),
   };
-  return { ...toSummary(p, totals), files: files.map(toFileDto) };
+  return { ...toSummary(p, totals, domains), files: files.map(toFileDto) };
 }
 
 export function toDeployDto(d: DeployRow, activeId: string | null): DeployDto {

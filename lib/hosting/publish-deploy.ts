@@ -1,5 +1,5 @@
 import 'server-only';
-import { publishDeployRecords, type NewHostedFile } from '@/db/queries/deploys';
+import { publishDeployRecords, type NewHostedFile, type UploadedRules } from '@/db/queries/deploys';
 import { type ProjectPatch } from '@/db/queries/projects';
 import { randomString } from '../auth/crypto';
 import { AppError } from '../errors';
@@ -16,6 +16,8 @@ export interface DeployInput {
   settings: Omit<ProjectPatch, 'activeDeployId'>;
   createdBy: string;
   files: NewHostedFile[];
+  /** The upload's `_redirects` / `_headers`, parsed (lib/hosting/site-rules.ts). */
+  rules: UploadedRules;
   /** The upload's guard rows, dropped in the same transaction. */
   guards: string[];
 }
@@ -31,7 +33,7 @@ export async function publishDeploy(rt: Runtime, input: DeployInput): Promise<st
   const { slug } = input;
   const gcIds = await publishDeployRecords(
     rt.db,
-    { id, slug, createdBy: input.createdBy, files: input.files, append: input.append, mayExist: input.append || input.replace, settings: input.settings, keep: rt.env.deployHistory, guards: input.guards },
+    { id, slug, createdBy: input.createdBy, files: input.files, rules: input.rules, append: input.append, mayExist: input.append || input.replace, settings: input.settings, keep: rt.env.deployHistory, guards: input.guards },
     (orphans, batchesInUse) => releasableKeys(slug, orphans, batchesInUse),
   );
   if (gcIds === 'slug-taken') throw new AppError('slug_taken', `The slug "${slug}" is already used; pick another, append to it or replace it`);

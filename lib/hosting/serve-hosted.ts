@@ -99,12 +99,32 @@ async function handle(rt: Runtime, req: FastRequest, opts: HostedOptions): Promi
       return siteListing(site, prefix, extra);
     case 'file': {
       const reply = await sendSiteFile(rt, req, r.file, { ...extra, status: r.status, baseHref: r.baseHref });
+      if (site.rules?.hasHeaders) addRuleHeaders(reply, site.rules.headersFor(`/${rest}`), extra.locked);
       // Never a preview's reply: it is the administrator's alone.
       if (!deployId) keepReply(req, replyScope(opts), gen, reply, site.passwordHash ? { cookie: projectUnlockCookie(site.slug), subject: unlockSubjectKey(subjectOf(site)) } : null);
       return reply;
     }
     case 'not-found':
       throw notFound();
+  }
+}
+
+/**
+ * `_headers` of the requested path, added to the reply before it is kept (so a cached reply
+ * carries them at no cost): a name the reply has is replaced, except a Content-Security-Policy,
+ * which is added beside ours (both apply: the sandbox's stays) and Vary, which is joined. A
+ * locked project's or a preview's Cache-Control stays private: no rule makes it shareable.
+ */
+function addRuleHeaders(reply: FastReply, rules: [string, string][], locked: boolean): void {
+  const headers = reply.headers as Record<string, string | string[]>;
+  for (const [name, value] of rules) {
+    const lower = name.toLowerCase();
+    const have = Object.keys(headers).find((k) => k.toLowerCase() === lower);
+    if (lower === 'cache-control' && locked) continue;
+    if (have === undefined) headers[name] = value;
+    else if (lower === 'content-security-policy') headers[have] = [headers[have], value].flat();
+    else if (lower === 'vary') headers[have] = `${headers[have]}, ${value}`;
+    else if (lower !== 'x-content-type-options') headers[have] = value;
   }
 }
 

@@ -8,6 +8,7 @@ import { mirrorSiteGeneration, mirrorSitesRead } from './front-link';
 import type { Encoding } from '../storage/keys';
 import type { Runtime } from '../runtime';
 import { hasContentHash, parseEncodings } from './compression';
+import { compileSiteRules, HEADERS_FILE, REDIRECTS_FILE, RULE_FILES, type CompiledRules, type HeaderBlock, type RedirectRule } from './site-rules';
 
 export interface SiteFile {
   id: string;
@@ -30,9 +31,11 @@ export interface Site {
   passwordHash: string | null;
   spa: boolean;
   allowDotfiles: boolean;
-  /** Online files only: offline ones do not exist for guests. */
+  /** Online files only: offline ones do not exist for guests; never `_redirects` nor `_headers`. */
   files: Map<string, SiteFile>;
   indexPath: string | null;
+  /** The deploy's `_redirects` and `_headers`, compiled once here (null: none, or their files offline). */
+  rules: CompiledRules | null;
 }
 
 /**
@@ -64,8 +67,14 @@ async function fetchSite(rt: Runtime, slug: string, deployId?: string): Promise<
   const loaded = await loadSite(rt.db, slug, deployId);
   if (!loaded) return null;
   const files = new Map<string, SiteFile>();
+  const online = new Set<string>();
   for (const f of loaded.files) {
     if (f.status !== 'online') continue;
+    // The rule files are the server's to read, never a guest's (API.md).
+    if (RULE_FILES.includes(f.path)) {
+      online.add(f.path);
+      continue;
+    }
     files.set(f.path, {
       id: f.id,
       path: f.path,
@@ -87,6 +96,11 @@ async function fetchSite(rt: Runtime, slug: string, deployId?: string): Promise<
     allowDotfiles: loaded.project.allowDotfiles,
     files,
     indexPath: pickIndex([...files.keys()]),
+    // A rule file taken offline takes its rules with it.
+    rules: compileSiteRules({
+      redirects: online.has(REDIRECTS_FILE) ? ((loaded.rules?.redirects as RedirectRule[] | null) ?? null) : null,
+      headers: online.has(HEADERS_FILE) ? ((loaded.rules?.headers as HeaderBlock[] | null) ?? null) : null,
+    }),
   };
 }
 

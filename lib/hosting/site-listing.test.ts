@@ -9,7 +9,7 @@ describe('the file listing of a site without HTML', () => {
 
   it('carries its icon inline: the hosted origin it is served on has no /favicon.ico', () => {
     const file = { id: 'f', path: 'a.csv', storageKey: 'k', size: 1, contentType: 'text/csv', tag: 't', encodings: new Map(), immutable: false, updatedAt: new Date() };
-    const site = { slug: 's', deployId: 'd', createdAt: new Date(), passwordHash: null, spa: false, allowDotfiles: false, files: new Map([['a.csv', file]]), indexPath: null };
+    const site = { slug: 's', deployId: 'd', createdAt: new Date(), passwordHash: null, spa: false, allowDotfiles: false, files: new Map([['a.csv', file]]), indexPath: null, rules: null };
     const body = String(siteListing(site, '/p/s', { locked: false, preview: false }).body);
     expect(body).toContain('<link rel="icon" href="data:image/svg+xml,');
     expect(body).toContain('here is its file');

@@ -19,6 +19,9 @@ import { hostedOriginFor, isSecureRequest } from '../http/origin';
 import { getHostedPort } from './hosted-port';
 import { assertSlug, randomSlug } from './slug';
 import { StagedUpload } from './stage-files';
+import { HEADERS_FILE, parseHeaders, parseRedirects, REDIRECTS_FILE, RULE_LIMITS } from './site-rules';
+import { readFirstBytes } from '../storage/read-first-bytes';
+import type { NewHostedFile, UploadedRules } from '@/db/queries/deploys';
 import { spoolZip, unpackZip, type SpooledZip } from './unpack-zip';
 
 const FIELDS = ['slug', 'note', 'password', 'append', 'replace', 'spa', 'dotfiles'] as const;
@@ -133,8 +136,10 @@ async function publish(rt: Runtime, staged: StagedUpload, fields: Partial<Record
   if (password) await limitPasswordSetting(rt, principal);
   const stripped = stripCommonFolder(staged.files.map((f) => f.path));
   const files = staged.files.map((f, i) => (stripped[i] === f.path ? f : { ...f, path: stripped[i], pathKey: pathKey(stripped[i]) }));
+  const rules = await readSiteRules(rt, files);
   await publishDeploy(rt, {
     slug: staged.slug!,
+    rules,
     append: yes(fields.append),
     replace: yes(fields.replace),
     settings: {
@@ -147,6 +152,23 @@ async function publish(rt: Runtime, staged: StagedUpload, fields: Partial<Record
     files,
     guards: staged.guards,
   });
+}
+
+/**
+ * The upload's `_redirects` and `_headers` at the project's root, read back from the store and
+ * checked before anything is published: a malformed line refuses the whole upload (400
+ * invalid_site_rules, with the file and line). Parsed here once; requests use the stored form.
+ */
+async function readSiteRules(rt: Runtime, files: NewHostedFile[]): Promise<UploadedRules> {
+  const rules: UploadedRules = {};
+  for (const f of files) {
+    if (f.path !== REDIRECTS_FILE && f.path !== HEADERS_FILE) continue;
+    if (Number(f.size) > RULE_LIMITS.fileBytes) throw new AppError('invalid_site_rules', `${f.path} line 1: the file is larger than ${RULE_LIMITS.fileBytes} bytes`, {}, { file: f.path, line: 1 });
+    const text = (await readFirstBytes(rt.storage, f.storageKey, Number(f.size))).toString('utf8');
+    if (f.path === REDIRECTS_FILE) rules.redirects = parseRedirects(text);
+    else rules.headers = parseHeaders(text);
+  }
+  return rules;
 }
 
 /** Where the uploader's link to the project leads (the console's, for the address they used). */

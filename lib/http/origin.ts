@@ -96,6 +96,19 @@ function hostnameOf(host: string | undefined): string | null {
 }
 
 /**
+ * The canonical name of a Host header as custom domains are kept (lib/hosting/domains.ts):
+ * lower case, punycode, no port, no trailing dot; null when it is not one.
+ */
+export function canonicalHostName(host: string | undefined): string | null {
+  if (!host) return null;
+  // The usual Host (ASCII name, optional port) without a URL parse: it runs on every request.
+  const plain = PLAIN_HOST.exec(host);
+  if (plain) return plain[1].toLowerCase();
+  return hostnameOf(host)?.replace(/\.$/, '') || null;
+}
+const PLAIN_HOST = /^([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*)\.?(?::\d{1,5})?$/;
+
+/**
  * `<slug>.localhost` (any port): browsers resolve every `*.localhost` name to loopback
  * themselves (RFC 6761; Chromium and Firefox without asking DNS), so on this machine every
  * project can have an origin of its own on the hosted port with nothing configured.
@@ -225,16 +238,22 @@ function toOwnOrigin(template: string, req: HostRequest, status: 302 | 307): Hos
 }
 
 /**
- * The one routing rule of both listeners. The hosted listener and a hosted host name serve
+ * The one routing rule of both listeners. `domains` (custom domain → slug, lib/hosting/domains.ts)
+ * comes first: such a host serves its project at its root, whatever the path. The hosted listener and a hosted host name serve
  * /p/ and nothing else (a request from one of its pages for a root path is sent into that
  * project); the main origin sends /p/ there (302, or 307 so a POST stays a POST), except
  * under the sandbox opt-out where it serves /p/ itself. A per-site host name, and
  * `<slug>.localhost` on the hosted listener, serve their project at their root.
  */
-export function decideHost(env: Env, hostedPort: number | null, listener: Listener, req: HostRequest): HostDecision {
+export function decideHost(env: Env, hostedPort: number | null, listener: Listener, req: HostRequest, domains?: ReadonlyMap<string, string>): HostDecision {
+  const host = req.header('host');
+  // A project's custom domain, before anything else: the project at the root, on either listener.
+  if (domains && domains.size > 0) {
+    const custom = domains.get(canonicalHostName(host) ?? '');
+    if (custom !== undefined) return onOwnOrigin(req, custom);
+  }
   const hostedPath = isHostedPath(req.url);
   const status = req.method === 'GET' || req.method === 'HEAD' ? 302 : 307;
-  const host = req.header('host');
   // The hosted origin's root leads home, to the service's own origin when it is known.
   const home = (): HostDecision => {
     if (env.publicUrl) return { kind: 'redirect', status: 302, location: `${env.publicUrl}/` };

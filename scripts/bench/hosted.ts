@@ -7,7 +7,9 @@
  * answering the very bytes and headers our server sent (ETag, Cache-Control, Vary,
  * Content-Encoding, the security headers) from memory — the ceiling of a Node process here, the
  * reference of the ≥ 0.8× goal — and the same page of a password-protected project with a valid
- * unlock cookie (≥ 0.9× the open one).
+ * unlock cookie (≥ 0.9× the open one). Issue 43: the same page of a project with 2,000
+ * `_redirects` rules and 100 `_headers` blocks (≤ 1.1× the cost of one without), and the open
+ * project's page on its custom domain (its Host on the hosted port) beside the hosted origin.
  */
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -16,6 +18,7 @@ import { gzipSync } from 'node:zlib';
 import { addRow, hasCommand, log, median, request, RUNS, startBareServer, wrk, type BenchContext } from './common';
 
 const ACCEPT = { 'Accept-Encoding': 'gzip, deflate, br' };
+const BENCH_DOMAIN = 'bench-site.bench.example';
 const PAGES = [
   ['hosted 5 KB HTML', '/', '/index.html'],
   ['hosted 100 KB asset', '/app.js', '/app.js'],
@@ -53,6 +56,22 @@ export async function seedHostedSite(ctx: BenchContext): Promise<void> {
     const up = await fetch(`${ctx.base}/api/upload`, { method: 'POST', headers: { Authorization: `Bearer ${ctx.admin}` }, body: form });
     if (up.status !== 201) throw new Error(`hosted upload: ${up.status} ${await up.text()}`);
   }
+  // The same site with the most rules a deploy may carry (rules apply where no file exists:
+  // the bench paths are files) and 100 header blocks, one of them matching every path.
+  const rules = new FormData();
+  rules.append('slug', 'bench-rules');
+  rules.append('f', new Blob([html]), 'index.html');
+  rules.append('f', new Blob([asset]), 'app.js');
+  rules.append('f', new Blob([Array.from({ length: 2000 }, (_, i) => `/old/${i}/:name/* /new/${i}/:name/:splat 301`).join('\n')]), '_redirects');
+  rules.append('f', new Blob([[...Array.from({ length: 99 }, (_, i) => `/section-${i}/*\n  X-Bench-${i}: ${i}`), '/*\n  X-Frame-Options: DENY'].join('\n')]), '_headers');
+  const up = await fetch(`${ctx.base}/api/upload`, { method: 'POST', headers: { Authorization: `Bearer ${ctx.admin}` }, body: rules });
+  if (up.status !== 201) throw new Error(`hosted upload (rules): ${up.status} ${await up.text()}`);
+  const domain = await fetch(`${ctx.base}/api/projects/bench-site`, {
+    method: 'PATCH',
+    headers: { Authorization: `Bearer ${ctx.admin}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ domains: [BENCH_DOMAIN] }),
+  });
+  if (domain.status !== 200) throw new Error(`custom domain: ${domain.status} ${await domain.text()}`);
   writeFileSync(path.join(ctx.site, 'index.html'), html);
   writeFileSync(path.join(ctx.site, 'app.js'), asset);
   writeFileSync(path.join(ctx.site, 'index.html.gz'), gzipSync(html, { level: 9 }));
@@ -103,7 +122,11 @@ export async function benchHosted(ctx: BenchContext): Promise<void> {
       const theirs: ReturnType<typeof wrk>[] = [];
       const node: ReturnType<typeof wrk>[] = [];
       const locked: ReturnType<typeof wrk>[] = [];
+      const ruled: ReturnType<typeof wrk>[] = [];
+      const domain: ReturnType<typeof wrk>[] = [];
       for (let i = 0; i < RUNS; i++) {
+        ruled.push(wrk(`${ctx.hosted}/p/bench-rules${p}`, ACCEPT));
+        domain.push(wrk(`${ctx.hosted}${p}`, { ...ACCEPT, Host: BENCH_DOMAIN }));
         // The locked page right after the open one: the pair the locked row compares.
         ours.push(wrk(`${ctx.hosted}/p/bench-site${p}`, ACCEPT));
         locked.push(wrk(`${ctx.hosted}/p/bench-locked${p}`, cookie));
@@ -119,6 +142,10 @@ export async function benchHosted(ctx: BenchContext): Promise<void> {
       // (locked / open, measured back to back), shown as the locked rate it implies.
       const pairs = median(locked.map((r, i) => r!.rps / ours[i]!.rps));
       addRow(`${label} locked (valid cookie) requests/s`, pairs * rps, 'req/s', rps, 'open project (median of paired rounds)', { min: 0.9, text: 'goal ≥ 0.9× open' });
+      const rulesPairs = median(ruled.map((r, i) => r!.rps / ours[i]!.rps));
+      addRow(`${label} with 2,000 redirect rules and 100 header blocks requests/s`, rulesPairs * rps, 'req/s', rps, 'no rules (median of paired rounds)', { min: 1 / 1.1, text: 'goal ≥ 1/1.1× without' });
+      const domainPairs = median(domain.map((r, i) => r!.rps / ours[i]!.rps));
+      addRow(`${label} on a custom domain requests/s`, domainPairs * rps, 'req/s', rps, 'hosted origin (median of paired rounds)', { min: 1 / 1.1, text: 'goal ≥ 1/1.1× hosted origin' });
       if (nrps) addRow(`${label} bare Node requests/s (reference)`, brps, 'req/s', nrps, 'nginx');
       const p99 = median(ours.map((r) => r!.p99ms));
       const np99 = theirs.length ? median(theirs.map((r) => r!.p99ms)) : null;

@@ -10,10 +10,11 @@ import type { FileDto, ProjectSummaryDto } from '@/lib/contract/dtos';
 import { siteUrl } from '@/lib/hosting/site-url';
 import { DeployHistory } from './deploy-history';
 import { DeployTokenButton } from './deploy-token';
+import { DomainsPanel } from './domains-panel';
 import { EditProject } from './edit-project';
 
 export function ProjectCard({ project: p, hostedBase, onChanged }: { project: ProjectSummaryDto; hostedBase: string | null; onChanged: () => void }) {
-  const [open, setOpen] = useState<'files' | 'deploys' | null>(null);
+  const [open, setOpen] = useState<'files' | 'deploys' | 'domains' | null>(null);
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [error, setError] = useState('');
@@ -41,7 +42,7 @@ export function ProjectCard({ project: p, hostedBase, onChanged }: { project: Pr
       setError(describeError(err));
     }
   }
-  const toggle = (what: 'files' | 'deploys') => setOpen(open === what ? null : what);
+  const toggle = (what: 'files' | 'deploys' | 'domains') => setOpen(open === what ? null : what);
 
   return (
     <li className="rounded-xl border border-zinc-200 bg-white p-4 shadow-sm dark:border-zinc-800 dark:bg-zinc-900" data-testid={`project-${p.slug}`}>
@@ -73,6 +74,9 @@ export function ProjectCard({ project: p, hostedBase, onChanged }: { project: Pr
           <Button variant="secondary" onClick={() => toggle('deploys')} aria-expanded={open === 'deploys'}>
             {open === 'deploys' ? 'Hide deploys' : 'Deploys'}
           </Button>
+          <Button variant="secondary" onClick={() => toggle('domains')} aria-expanded={open === 'domains'}>
+            {open === 'domains' ? 'Hide domains' : p.domains.length > 0 ? `Domains (${p.domains.length})` : 'Domains'}
+          </Button>
           <Button variant="secondary" onClick={() => setEditing(true)}>
             Edit
           </Button>
@@ -83,6 +87,7 @@ export function ProjectCard({ project: p, hostedBase, onChanged }: { project: Pr
         </div>
       </div>
       <ErrorText>{error}</ErrorText>
+      {open === 'domains' ? <DomainsPanel project={p} onChanged={onChanged} /> : null}
       {open === 'deploys' ? <DeployHistory slug={p.slug} hostedBase={hostedBase} liveId={p.deploy_id} onChanged={onChanged} /> : null}
       {open === 'files' && files === null ? <p className="mt-3 text-sm text-muted">Loading…</p> : null}
       {open === 'files' && files !== null ? (

@@ -34,6 +34,7 @@ import * as r_oembed from './oembed';
 import * as r_openapi_json from './openapi.json';
 import * as r_projects_slug_deploys_id_activate from './projects/[slug]/deploys/[id]/activate';
 import * as r_projects_slug_deploys from './projects/[slug]/deploys';
+import * as r_projects_slug_domains from './projects/[slug]/domains';
 import * as r_projects_slug_ from './projects/[slug]';
 import * as r_requests_id_ from './requests/[id]';
 import * as r_requests_id_upload from './requests/[id]/upload';
@@ -52,6 +53,7 @@ import * as r_shares_upload_part_url from './shares/upload/part-url';
 import * as r_shares_upload_status from './shares/upload/status';
 import * as r_status from './status';
 import * as r_storage_history from './storage/history';
+import * as r_tls_ask from './tls/ask';
 import * as r_tokens_id_ from './tokens/[id]';
 import * as r_tokens from './tokens';
 import * as r_upload from './upload';
@@ -97,6 +99,7 @@ export const apiModules = {
   'openapi.json': r_openapi_json,
   'projects/[slug]/deploys/[id]/activate': r_projects_slug_deploys_id_activate,
   'projects/[slug]/deploys': r_projects_slug_deploys,
+  'projects/[slug]/domains': r_projects_slug_domains,
   'projects/[slug]': r_projects_slug_,
   'requests/[id]': r_requests_id_,
   'requests/[id]/upload': r_requests_id_upload,
@@ -115,6 +118,7 @@ export const apiModules = {
   'shares/upload/status': r_shares_upload_status,
   'status': r_status,
   'storage/history': r_storage_history,
+  'tls/ask': r_tls_ask,
   'tokens/[id]': r_tokens_id_,
   'tokens': r_tokens,
   'upload': r_upload,

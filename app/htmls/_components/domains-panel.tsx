@@ -1,0 +1,86 @@
+'use client';
+
+import { useCallback, useEffect, useState } from 'react';
+import { Badge, Button, ErrorText, Field } from '@/app/_components/ui';
+import { callOperation } from '@/lib/client/api';
+import { describeError } from '@/lib/client/format';
+import type { ProjectSummaryDto } from '@/lib/contract/dtos';
+
+type DnsState = { host: string; points_here: boolean; addresses: string[]; service_addresses: string[]; error: string | null };
+
+/**
+ * A project's custom domains: add and remove them, and see for each whether its DNS points
+ * here — the server's own lookup, with what it answered (README "Custom domains").
+ */
+export function DomainsPanel({ project: p, onChanged }: { project: ProjectSummaryDto; onChanged: () => void }) {
+  const [states, setStates] = useState<DnsState[] | null>(null);
+  const [adding, setAdding] = useState('');
+  const [error, setError] = useState('');
+  const check = useCallback(async () => {
+    try {
+      setStates((await callOperation('checkProjectDomains', { params: { slug: p.slug } })).domains);
+    } catch (err) {
+      setError(describeError(err));
+    }
+  }, [p.slug]);
+  useEffect(() => {
+    void check();
+  }, [check, p.domains]);
+
+  async function save(domains: string[]) {
+    setError('');
+    try {
+      await callOperation('updateProject', { params: { slug: p.slug }, body: { domains } });
+      setAdding('');
+      onChanged();
+    } catch (err) {
+      setError(describeError(err));
+    }
+  }
+
+  return (
+    <div className="mt-3 space-y-2 text-sm" data-testid={`domains-${p.slug}`}>
+      {p.domains.length === 0 ? <p className="text-muted">No custom domain: the project is served on the hosted origin only.</p> : null}
+      <ul className="divide-y divide-zinc-100 dark:divide-zinc-800">
+        {p.domains.map((host) => {
+          const s = states?.find((d) => d.host === host);
+          return (
+            <li key={host} className="flex flex-wrap items-center justify-between gap-2 py-1.5">
+              <span className="flex flex-wrap items-center gap-2">
+                <a href={`https://${host}/`} target="_blank" rel="noreferrer" className="font-mono hover:underline">
+                  {host}
+                </a>
+                {!s ? <Badge>checking DNS…</Badge> : s.points_here ? <Badge tone="green">DNS points here</Badge> : <Badge tone="amber">DNS does not point here</Badge>}
+                {s ? (
+                  <span className="text-xs text-muted">
+                    {s.addresses.length > 0 ? `answers ${s.addresses.join(', ')}` : `no address (${s.error})`}
+                    {s.service_addresses.length > 0 ? `; this server is ${s.service_addresses.join(', ')}` : ''}
+                  </span>
+                ) : null}
+              </span>
+              <Button variant="ghost" onClick={() => save(p.domains.filter((d) => d !== host))} aria-label={`Remove ${host}`}>
+                ✕
+              </Button>
+            </li>
+          );
+        })}
+      </ul>
+      <form
+        className="flex flex-wrap items-end gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (adding.trim()) void save([...p.domains, adding.trim()]);
+        }}
+      >
+        <Field label="Add a domain" placeholder="www.example.org" value={adding} maxLength={253} onChange={(e) => setAdding(e.target.value)} />
+        <Button type="submit" variant="secondary">
+          Add
+        </Button>
+        <Button type="button" variant="ghost" onClick={() => void check()}>
+          Check DNS again
+        </Button>
+      </form>
+      <ErrorText>{error}</ErrorText>
+    </div>
+  );
+}
