@@ -78,9 +78,51 @@ async function run(req: IncomingMessage, method: string, pathname: string): Prom
     if (v === undefined) continue;
     for (const one of Array.isArray(v) ? v : [v]) headers.append(k, one);
   }
-  const body = method === 'GET' || method === 'HEAD' ? undefined : (Readable.toWeb(req) as ReadableStream<Uint8Array>);
+  const body = method === 'GET' || method === 'HEAD' ? undefined : bodyOf(req);
   const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? pathname}`, { method, headers, body, duplex: 'half' } as RequestInit);
   return own(request, { params: Promise.resolve(found.params) });
+}
+
+/** The most of a refused body's rest read and dropped to keep its connection. */
+const DRAIN_AT_MOST = 16 * 1024 * 1024;
+
+/**
+ * The request body as a web stream read only as the handler pulls: what it leaves unread stays
+ * in the socket, for sendResponse to drop or to close with the connection (a stream that read
+ * ahead would hold it in memory).
+ */
+function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let bytes = 0;
+  req.on('data', (c: Buffer) => void (bytes += c.length));
+  req.pause();
+  (req as { bytesRead?: number }).bytesRead = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      return new Promise<void>((resolve, reject) => {
+        const done = () => {
+          req.off('data', onData).off('end', onEnd).off('error', onError);
+          resolve();
+        };
+        const onData = (chunk: Buffer) => {
+          req.pause();
+          (req as { bytesRead?: number }).bytesRead = bytes;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length));
+          done();
+        };
+        const onEnd = () => {
+          controller.close();
+          done();
+        };
+        const onError = (e: Error) => {
+          req.off('data', onData).off('end', onEnd);
+          reject(e);
+        };
+        if (req.readableEnded) return onEnd();
+        req.on('data', onData).once('end', onEnd).once('error', onError);
+        req.resume();
+      });
+    },
+  });
 }
 
 const webReply = (r: { status: number; headers: Record<string, string | string[]>; body?: unknown }) =>
@@ -89,8 +131,11 @@ const webReply = (r: { status: number; headers: Record<string, string | string[]
 function sendResponse(req: IncomingMessage, res: ServerResponse, response: Response, method: string): void {
   const headers: Record<string, string | string[]> = { ...SECURITY_HEADERS };
   // A refused body's unread rest (a 413, a 401 before the body) would sit before the next
-  // request on a kept-alive connection: this answer closes it instead of draining it.
-  if (!req.complete) headers.connection = 'close';
+  // request on a kept-alive connection: a small rest is read and dropped once the answer is out
+  // (as Node does for a request nobody read), a large one closes the connection instead.
+  const rest = req.complete ? 0 : Number(req.headers['content-length'] ?? Infinity) - ((req as { bytesRead?: number }).bytesRead ?? 0);
+  if (rest > DRAIN_AT_MOST) headers.connection = 'close';
+  else if (!req.complete) res.once('finish', () => req.resume());
   response.headers.forEach((v, k) => {
     if (k !== 'set-cookie') headers[k] = v;
   });
