@@ -5,13 +5,14 @@ import { AppError } from '../errors';
 import { assertMigrated, getRuntime, type Runtime } from '../runtime';
 import type { FastReply, FastRequest } from './fast';
 import { jsonErrorReply } from './reply-errors';
-import { admitRequest, parseWith, uploadTokenFor, type QueryInput } from './route';
+import { admitRequest, parseWith, uploadTokenFor, type PrincipalInput, type QueryInput } from './route';
 
-export interface FastRouteContext<Q> {
+export interface FastRouteContext<Q, P extends Principal | null = Principal | null> {
   req: FastRequest;
   rt: Runtime;
   query: Q;
-  principal: Principal | null;
+  /** Typed by the operation's auth, as route()'s (PrincipalInput). */
+  principal: P;
   /** A guest's upload token (operations marked `uploadToken`); principal is then null. */
   uploadToken?: string;
 }
@@ -26,7 +27,7 @@ export interface FastRouteContext<Q> {
  */
 export function fastRoute<O extends Operation>(
   op: O,
-  handler: (ctx: FastRouteContext<QueryInput<O>>) => Promise<FastReply>,
+  handler: (ctx: FastRouteContext<QueryInput<O>, PrincipalInput<O>>) => Promise<FastReply>,
   opts: { resolveSession?: (rt: Runtime, token: string) => Promise<Principal | null> } = {},
 ) {
   return async (req: FastRequest): Promise<FastReply> => {
@@ -37,7 +38,8 @@ export function fastRoute<O extends Operation>(
       const uploadToken = uploadTokenFor(op, req);
       const principal = uploadToken ? (await assertMigrated(rt), null) : await admitRequest(rt, { ...op, ...opts }, { method: req.method, url, headers: req, ip: req.ip });
       const query = (op.query ? parseWith(op.query, Object.fromEntries(new URL(url).searchParams)) : undefined) as QueryInput<O>;
-      return await handler({ req, rt, query, principal, uploadToken });
+      if (principal === null && !uploadToken && op.auth !== 'none' && op.auth !== 'optional') throw new AppError('unauthenticated', 'Sign in first');
+      return await handler({ req, rt, query, principal: principal as PrincipalInput<O>, uploadToken });
     } catch (e) {
       return jsonErrorReply(e, { Connection: 'close' });
     }

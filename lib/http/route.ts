@@ -16,14 +16,15 @@ const JSON_BODY_LIMIT = 1024 * 1024;
 /** Routes anyone may call (login, register) read at most this much: nothing they take is larger. */
 const ANONYMOUS_BODY_LIMIT = 4 * 1024;
 
-export interface RouteContext<B, Q> {
+export interface RouteContext<B, Q, P extends Principal | null = Principal | null> {
   req: Request;
   rt: Runtime;
   params: Record<string, string>;
   body: B;
   query: Q;
   ip: string;
-  principal: Principal | null;
+  /** Typed by the operation's auth: present wherever it needs a session (PrincipalInput). */
+  principal: P;
   /** A guest's upload token, on the operations that take one (`uploadToken`); principal is then null. */
   uploadToken?: string;
 }
@@ -36,7 +37,14 @@ export type BodyInput<O extends Operation> = O extends { body: infer S extends z
   : undefined;
 export type QueryInput<O extends Operation> = O extends { query: infer S extends z.ZodType } ? z.infer<S> : undefined;
 
-type Handler<O extends Operation> = (ctx: RouteContext<BodyInput<O>, QueryInput<O>>) => Promise<Response>;
+/**
+ * Who the handler gets: wherever the operation needs a session, admission has refused the
+ * request without one, so the handler's principal is never null; an operation open to anyone,
+ * or to a guest's upload token (then principal is null and uploadToken set), may have none.
+ */
+export type PrincipalInput<O extends Operation> = O extends { uploadToken: true } ? Principal | null : O['auth'] extends 'none' | 'optional' ? Principal | null : Principal;
+
+type Handler<O extends Operation> = (ctx: RouteContext<BodyInput<O>, QueryInput<O>, PrincipalInput<O>>) => Promise<Response>;
 type NextContext = { params: Promise<Record<string, string | string[]>> };
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -68,7 +76,10 @@ export function route<O extends Operation>(op: O, handler: Handler<O>) {
         body = op.bodyCheckedBy === 'handler' ? raw : parseWith(op.body, raw);
       }
       const subject = op.audit ? await auditSubject(rt, op.audit, params) : null;
-      const res = await handler({ req, rt, params, body: body as BodyInput<O>, query, ip, principal, uploadToken });
+      // authenticate() has refused a request without a session where the operation needs one:
+      // checked again here, so the handler's non-null principal is a fact, not a cast.
+      if (principal === null && !uploadToken && op.auth !== 'none' && op.auth !== 'optional') throw new AppError('unauthenticated', 'Sign in first');
+      const res = await handler({ req, rt, params, body: body as BodyInput<O>, query, ip, principal: principal as PrincipalInput<O>, uploadToken });
       if (op.audit && res.status < 300) await recordAudit(rt, principal, op.audit, subject ?? (await auditTarget(params, res)), ip);
       return withApiHeaders(res);
     } catch (err) {

@@ -24,7 +24,7 @@ export const handleShareFile = fastRoute(operations.uploadShareFile, async ({ re
   const length = contentLength(req);
   const name = nameOf(req.url);
   const body = req.body!;
-  const share = new OneRequestShare(rt, principal!, length);
+  const share = new OneRequestShare(rt, principal, length);
   const created = await storeOrDiscard(share, body, async () => {
     await share.begin(query);
     await share.add(name, body, length);
@@ -40,7 +40,7 @@ export const handleShareFiles = fastRoute(operations.uploadShareFiles, async ({ 
   const type = req.header('content-type') ?? '';
   if (!/^multipart\/form-data/i.test(type)) throw badRequest('Send the files as multipart/form-data');
   const body = req.body!;
-  const share = new OneRequestShare(rt, principal!, length);
+  const share = new OneRequestShare(rt, principal, length);
   const fields: Record<string, string> = {};
   let begun = false;
   return createdReply(

@@ -9,5 +9,5 @@ export const GET = route(operations.listUsers, async ({ rt, query }) => json(awa
 
 // POST /api/users — create a user (administrator); quota defaults to the setting
 export const POST = route(operations.createUser, async ({ rt, body, principal }) =>
-  json({ user: await createAccount(rt, body, setterKey(principal!)) }, 201),
+  json({ user: await createAccount(rt, body, setterKey(principal)) }, 201),
 );

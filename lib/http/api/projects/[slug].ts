@@ -10,7 +10,7 @@ export const GET = route(operations.getProject, async ({ rt, params }) => json({
 
 // PATCH /api/projects/:slug — change the note, the password (null or "" clears it), SPA mode or dotfiles
 export const PATCH = route(operations.updateProject, async ({ rt, params, body, principal }) =>
-  json({ project: await updateProject(rt, params.slug, body, setterKey(principal!)) }),
+  json({ project: await updateProject(rt, params.slug, body, setterKey(principal)) }),
 );
 
 // DELETE /api/projects/:slug — delete the project, every deploy and their bytes

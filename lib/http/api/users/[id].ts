@@ -7,8 +7,8 @@ import { updateAccount } from '@/lib/users/update-account';
 
 // PATCH /api/users/:id — quota, status, role, profile or password (administrator)
 export const PATCH = route(operations.updateUser, async ({ rt, params, body, principal }) => {
-  if (body.password !== undefined) assertNotAccessToken(principal!, 'change passwords');
-  return json({ user: await updateAccount(rt, params.id, body, setterKey(principal!)) });
+  if (body.password !== undefined) assertNotAccessToken(principal, 'change passwords');
+  return json({ user: await updateAccount(rt, params.id, body, setterKey(principal)) });
 });
 
 // DELETE /api/users/:id — as account deletion (administrator)

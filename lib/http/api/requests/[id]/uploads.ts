@@ -3,4 +3,4 @@ import { json, route } from '@/lib/http/route';
 import { discardRequestUploads } from '@/lib/requests/manage-requests';
 
 // DELETE /api/requests/:id/uploads — discard the guests' unfinished uploads to a request
-export const DELETE = route(operations.discardRequestUploads, async ({ rt, principal, params }) => json({ discarded: await discardRequestUploads(rt, principal!, params.id) }));
+export const DELETE = route(operations.discardRequestUploads, async ({ rt, principal, params }) => json({ discarded: await discardRequestUploads(rt, principal, params.id) }));

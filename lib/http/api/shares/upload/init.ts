@@ -5,5 +5,5 @@ import { initUpload } from '@/lib/shares/init-upload';
 
 // POST /api/shares/upload/init — checks limits and quota, creates the offline group and uploads
 export const POST = route(operations.initUpload, async ({ rt, req, principal, body }) =>
-  json(await initUpload(rt, principal!, body, req.headers.get('origin') ?? ownOrigin(rt.env, req.headers, req.url)), 201),
+  json(await initUpload(rt, principal, body, req.headers.get('origin') ?? ownOrigin(rt.env, req.headers, req.url)), 201),
 );
