@@ -12,6 +12,8 @@ import type { Runtime } from './runtime';
 const POLL_MS = 250;
 const state = new Map<EpochKey, { ready: Promise<void>; readAt: number; timer?: NodeJS.Timeout }>();
 const readers = new Map<EpochKey, (at: number) => void>();
+/** Every cache of a key is told when it moves (the site cache and the domain index share one). */
+const movers = new Map<EpochKey, Set<() => void>>();
 
 /** `fn` learns the time of every reading of `key` (Infinity on PGlite: no poll, always current). */
 export function onEpochRead(key: EpochKey, fn: (at: number) => void): void {
@@ -21,8 +23,14 @@ export function onEpochRead(key: EpochKey, fn: (at: number) => void): void {
 /** When `key` was last read (0: not watched yet). */
 export const epochReadAt = (key: EpochKey): number => state.get(key)?.readAt ?? 0;
 
-/** Starts the poll of `key` once per process; resolves after its first reading. */
+/**
+ * Starts the poll of `key` once per process and adds `onMove` to what a move calls (each
+ * watcher of the key, not only the first); resolves after the first reading.
+ */
 export function watchEpoch(rt: Runtime, key: EpochKey, onMove: () => void): Promise<void> {
+  let told = movers.get(key);
+  if (!told) movers.set(key, (told = new Set()));
+  told.add(onMove);
   const running = state.get(key);
   if (running) return running.ready;
   if (!rt.env.databaseUrl) {
@@ -43,7 +51,7 @@ export function watchEpoch(rt: Runtime, key: EpochKey, onMove: () => void): Prom
       const epoch = await readEpoch(rt.db, key);
       if (epoch !== seen) {
         seen = epoch;
-        onMove();
+        for (const moved of movers.get(key) ?? []) moved();
       }
       watch.readAt = Date.now();
       readers.get(key)?.(watch.readAt);
