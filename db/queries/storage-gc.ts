@@ -27,7 +27,10 @@ export async function leaseDueDeletions(db: Db, limit: number, leaseSeconds: num
     .where(ids ? inArray(storageGc.id, ids) : lte(storageGc.notBefore, sql`now()`))
     .orderBy(storageGc.notBefore)
     .limit(limit)
-    .for('update', { skipLocked: true });
+    // The janitor skips rows another lease holds; a request running its own deletions (ids)
+    // waits for the janitor's lease statement instead, then runs them itself: else a DELETE
+    // could answer before its bytes were gone (the janitor still deleting them).
+    .for('update', ids ? {} : { skipLocked: true });
   return db
     .update(storageGc)
     .set({ notBefore: sql`now() + make_interval(secs => ${leaseSeconds})`, attempts: sql`${storageGc.attempts} + 1` })
