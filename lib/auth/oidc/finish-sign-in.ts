@@ -6,12 +6,11 @@ import type { UserRow } from '@/db/schema';
 import type { OidcSettings } from '../../env';
 import { headerOf, isSecureRequest, ownOrigin } from '../../http/origin';
 import type { Runtime } from '../../runtime';
-import { enforceRateLimit } from '../rate-limit';
 import { sessionCookie } from '../session-cookies';
 import { finishSignIn as finishMemberSignIn } from '../sign-in';
 import { createSsoMember, syncAdminRole, type ProviderClaims } from './accounts';
 import { clearFlowCookie, readFlow, type OidcFlow } from './flow-cookie';
-import { providerConfig } from './provider';
+import { providerConfig, ssoSettings } from './provider';
 import { failedSignIn, type Redirect } from './redirect';
 import { withQueryParam } from './return-to';
 import { SsoError } from './sso-error';
@@ -34,11 +33,7 @@ export const SSO_SECOND_FACTOR_PARAM = 'sso_second_factor';
 export async function finishSignIn(rt: Runtime, req: Request, ip: string): Promise<Redirect> {
   const secure = isSecureRequest(rt.env, req.headers);
   try {
-    const settings = rt.env.oidc;
-    if (!settings) throw new SsoError('not_configured', 'Single sign-on is not set up');
-    await enforceRateLimit(rt, 'sso', ip).catch(() => {
-      throw new SsoError('rate_limited', 'Too many sign-in attempts');
-    });
+    const settings = await ssoSettings(rt, ip);
     const params = new URL(req.url).searchParams;
     const flow = await readFlow(rt, headerOf(req.headers, 'cookie'));
     if (!flow || params.get('state') !== flow.state) throw new SsoError('state_mismatch', 'This sign-in was not started in this browser, or took too long');

@@ -1,6 +1,8 @@
 import 'server-only';
 import * as client from 'openid-client';
 import type { OidcSettings } from '../../env';
+import type { Runtime } from '../../runtime';
+import { enforceRateLimit } from '../rate-limit';
 import { SsoError } from './sso-error';
 
 /** How long a provider's discovery document (endpoints, keys' URL) is kept. */
@@ -46,4 +48,17 @@ async function discover(s: OidcSettings): Promise<client.Configuration> {
 /** Drops the cached discovery (tests that change the provider). */
 export function forgetProviderConfig(): void {
   cache.entry = undefined;
+}
+
+/**
+ * The first step of both single sign-on routes: the provider's settings (an SsoError when none
+ * is set up), after the per-address limit of sign-in attempts.
+ */
+export async function ssoSettings(rt: Runtime, ip: string): Promise<OidcSettings> {
+  const settings = rt.env.oidc;
+  if (!settings) throw new SsoError('not_configured', 'Single sign-on is not set up');
+  await enforceRateLimit(rt, 'sso', ip).catch(() => {
+    throw new SsoError('rate_limited', 'Too many sign-in attempts');
+  });
+  return settings;
 }

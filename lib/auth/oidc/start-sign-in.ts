@@ -3,9 +3,8 @@ import * as client from 'openid-client';
 import { isSecureRequest, ownOrigin } from '../../http/origin';
 import type { Runtime } from '../../runtime';
 import { navigatingMember } from '../guards';
-import { enforceRateLimit } from '../rate-limit';
 import { flowCookie, FLOW_MAX_AGE } from './flow-cookie';
-import { providerConfig } from './provider';
+import { providerConfig, ssoSettings } from './provider';
 import { sameOriginPath } from './return-to';
 import { failedSignIn, type Redirect } from './redirect';
 import { SsoError } from './sso-error';
@@ -20,11 +19,7 @@ export const CALLBACK_PATH = '/api/auth/oidc/callback';
 export async function startSignIn(rt: Runtime, req: Request, ip: string, query: { return_to?: string; link?: string }): Promise<Redirect> {
   const secure = isSecureRequest(rt.env, req.headers);
   try {
-    const settings = rt.env.oidc;
-    if (!settings) throw new SsoError('not_configured', 'Single sign-on is not set up');
-    await enforceRateLimit(rt, 'sso', ip).catch(() => {
-      throw new SsoError('rate_limited', 'Too many sign-in attempts');
-    });
+    const settings = await ssoSettings(rt, ip);
     const origin = ownOrigin(rt.env, req.headers, req.url);
     const returnTo = sameOriginPath(query.return_to, origin);
     if (returnTo === null) throw new SsoError('invalid_return_to', 'return_to must be a page of this site');
