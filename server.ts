@@ -344,18 +344,26 @@ export async function main(opts: { dev?: boolean } = {}): Promise<void> {
   // Next's chunks, loaded from here on, need not keep theirs (and their embedded sources, tens
   // of MB) in memory.
   if (!opts.dev) process.setSourceMapsEnabled(false);
-  let service: Service;
+  // The handlers are in place before the service starts: a signal that came between its
+  // "listening" line and the handlers killed the process by the signal's default action (npm
+  // then exits by that signal, not with 0: tests/process-signals.test.ts on a loaded machine).
+  let service: Service | undefined;
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    // Requests in flight get 5 s; then the process goes regardless.
+    setTimeout(() => process.exit(0), 5000).unref();
+    // A signal during the start: the stop follows once the service is up.
+    service?.close().finally(() => process.exit(0));
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
   try {
     service = await startService(env, opts);
   } catch (e) {
     console.error('[htmls] failed to start:', e);
     process.exit(1);
   }
-  const stop = () => {
-    // Requests in flight get 5 s; then the process goes regardless.
-    setTimeout(() => process.exit(0), 5000).unref();
-    service.close().finally(() => process.exit(0));
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+  if (stopping) service.close().finally(() => process.exit(0));
 }
