@@ -95,6 +95,38 @@ describe('GET /api/shares — pages', () => {
     expect((await call('GET', `/api/shares?q=${'x'.repeat(201)}`, { token: m.token })).status).toBe(400);
   });
 
+  it('one cursor codec: each list walks its own cursors, and refuses another list\'s', async () => {
+    const m = await createMember();
+    await sharesWithNotes(m.token, ['one', 'two']);
+    for (const name of ['a', 'b', 'c']) {
+      expect((await call('POST', '/api/tokens', { token: m.token, body: { name, scopes: ['shares:read'] } })).status).toBe(201);
+    }
+    // Tokens are kept by whole microseconds, shares by PostgreSQL's time: both walk to the end.
+    const walk = async (path: string, key: 'tokens' | 'shares', field: 'name' | 'note') => {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const r = await call('GET', `${path}?limit=1${cursor ? `&cursor=${cursor}` : ''}`, { token: m.token });
+        expect(r.status).toBe(200);
+        seen.push(...r.json[key].map((x: Record<string, string>) => x[field]));
+        cursor = r.json.next_cursor;
+      } while (cursor);
+      return seen;
+    };
+    expect(await walk('/api/tokens', 'tokens', 'name')).toEqual(['c', 'b', 'a']);
+    expect(await walk('/api/shares', 'shares', 'note')).toEqual(['two', 'one']);
+    const tokenCursor = (await call('GET', '/api/tokens?limit=1', { token: m.token })).json.next_cursor;
+    const shareCursor = (await call('GET', '/api/shares?limit=1', { token: m.token })).json.next_cursor;
+    const wrong = [
+      await call('GET', `/api/shares?cursor=${tokenCursor}`, { token: m.token }),
+      await call('GET', `/api/tokens?cursor=${shareCursor}`, { token: m.token }),
+    ];
+    expect(wrong.map((r) => [r.status, r.json.code])).toEqual([
+      [400, 'invalid_request'],
+      [400, 'invalid_request'],
+    ]);
+  });
+
   it("the administrator pages every member's shares and finds them by owner", async () => {
     const a = await createMember();
     const b = await createMember();

@@ -3,6 +3,7 @@ import { and, desc, eq, gt, ilike, isNull, or, sql, type SQL } from 'drizzle-orm
 import type { Db } from '../client';
 import { accessTokens, users, type AccessTokenRow } from '../schema';
 import { containing } from './lists';
+import type { UsPosition } from './lists';
 
 /** Whose tokens a query reaches: a user's, or (null) those made in an Admin Token session. */
 export type TokenOwner = { ownerId: string | null };
@@ -24,17 +25,8 @@ export async function findLiveAccessToken(db: Db, tokenHash: string) {
   return row ?? null;
 }
 
-/**
- * Keyset position of a list entry, newest first by (created_at, id). The time is kept in whole
- * microseconds, as stored: a millisecond Date would skip rows created within the same millisecond.
- */
-export interface TokenCursor {
-  createdAtUs: string;
-  id: string;
-}
-
 /** One page of an owner's tokens, newest first; `q` is a substring of the name. */
-export async function listAccessTokensPage(db: Db, owner: TokenOwner, page: { limit: number; after?: TokenCursor; q?: string }) {
+export async function listAccessTokensPage(db: Db, owner: TokenOwner, page: { limit: number; after?: UsPosition; q?: string }) {
   const conditions: SQL[] = [ownedBy(owner)];
   if (page.after) {
     const { createdAtUs, id } = page.after;

@@ -3,21 +3,17 @@ import { and, desc, eq, ilike, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client';
 import { auditLog, storageDaily, users, type AuditRow } from '../schema';
 import { containing } from './lists';
+import type { UsPosition } from './lists';
 
 export async function insertAudit(db: Db, row: typeof auditLog.$inferInsert): Promise<void> {
   await db.insert(auditLog).values(row);
-}
-
-export interface AuditCursor {
-  createdAtUs: string;
-  id: string;
 }
 
 /** A page of the audit log, newest first, by action and/or actor (a substring). */
 export async function listAuditPage(
   db: Db,
   filter: { action?: string; actor?: string },
-  page: { limit: number; after?: AuditCursor },
+  page: { limit: number; after?: UsPosition },
 ): Promise<{ row: AuditRow; createdAtUs: string }[]> {
   const conditions: SQL[] = [];
   if (filter.action) conditions.push(eq(auditLog.action, filter.action));

@@ -18,6 +18,15 @@ export interface PageAfter {
   key: string;
 }
 
+/**
+ * Keyset position of a list entry kept by (created_at, id), newest first: the time in whole
+ * microseconds, as stored (a millisecond Date would skip rows created within the same millisecond).
+ */
+export interface UsPosition {
+  createdAtUs: string;
+  id: string;
+}
+
 export interface PageQuery {
   limit: number;
   after: PageAfter | null;

@@ -5,6 +5,7 @@ import { afterCommit } from '../transaction';
 import { events, webhookDeliveries, webhooks, type WebhookDeliveryRow, type WebhookRow } from '../schema';
 import { MAX_PENDING_PER_WEBHOOK, outboxSignal } from './events';
 import { containing } from './lists';
+import type { UsPosition } from './lists';
 
 /** Whose webhooks a query reaches: a user's, or (null) those made in an Admin Token session. */
 export type WebhookOwner = { ownerId: string | null };
@@ -21,16 +22,11 @@ export async function insertWebhook(db: Db, row: typeof webhooks.$inferInsert): 
   return created;
 }
 
-export interface WebhookCursor {
-  createdAtUs: string;
-  id: string;
-}
-
 /** One page of an owner's webhooks, newest first (`limit` rows; ask one more to know if more follow). */
 export async function listWebhooksPage(
   db: Db,
   owner: WebhookOwner,
-  page: { limit: number; after?: WebhookCursor; q?: string },
+  page: { limit: number; after?: UsPosition; q?: string },
 ): Promise<{ webhook: WebhookRow; createdAtUs: string }[]> {
   const conditions: SQL[] = [ownedBy(owner)];
   if (page.after) {

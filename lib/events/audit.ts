@@ -1,13 +1,13 @@
 import 'server-only';
 import type { z } from 'zod';
-import { currentUsage, insertAudit, listAuditPage, storageHistory, type AuditCursor } from '@/db/queries/audit';
+import { currentUsage, insertAudit, listAuditPage, storageHistory } from '@/db/queries/audit';
 import type { Principal } from '../auth/principal';
 import type { auditEntrySchema, storageHistorySchema } from '../contract/responses';
-import { AppError } from '../errors';
 import type { Runtime } from '../runtime';
 import { isUuid } from '../users/is-uuid';
 import { findUserById } from '@/db/queries/users';
 import { findHostedFileById } from '@/db/queries/hosted-files';
+import { decodeUsCursor, encodeUsCursor } from '../lists/page-cursor';
 
 type AuditEntryDto = z.output<typeof auditEntrySchema>;
 type StorageHistoryDto = z.output<typeof storageHistorySchema>;
@@ -60,24 +60,17 @@ export async function recordAdminLogin(rt: Runtime, ip: string): Promise<void> {
   }
 }
 
-const encodeCursor = (c: AuditCursor) => Buffer.from(`${c.createdAtUs}.${c.id}`).toString('base64url');
-function decodeCursor(cursor: string): AuditCursor {
-  const [createdAtUs, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('.');
-  if (!/^\d{1,20}$/.test(createdAtUs ?? '') || !isUuid(id ?? '')) throw new AppError('invalid_request', 'cursor: not a cursor from this list');
-  return { createdAtUs, id };
-}
-
 /** GET /api/audit — newest first, filtered by action and actor. */
 export async function listAudit(
   rt: Runtime,
   q: { limit: number; cursor?: string; action?: string; actor?: string },
 ): Promise<{ entries: AuditEntryDto[]; next_cursor: string | null }> {
-  const rows = await listAuditPage(rt.db, { action: q.action, actor: q.actor }, { limit: q.limit + 1, after: q.cursor ? decodeCursor(q.cursor) : undefined });
+  const rows = await listAuditPage(rt.db, { action: q.action, actor: q.actor }, { limit: q.limit + 1, after: q.cursor ? decodeUsCursor(q.cursor) : undefined });
   const shown = rows.slice(0, q.limit);
   const last = shown.at(-1);
   return {
     entries: shown.map(({ row }) => ({ id: row.id, at: row.createdAt.toISOString(), actor: row.actor, action: row.action, target: row.target, address: row.ip })),
-    next_cursor: rows.length > q.limit && last ? encodeCursor({ createdAtUs: last.createdAtUs, id: last.row.id }) : null,
+    next_cursor: rows.length > q.limit && last ? encodeUsCursor({ createdAtUs: last.createdAtUs, id: last.row.id }) : null,
   };
 }
 

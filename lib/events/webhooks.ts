@@ -10,7 +10,6 @@ import {
   redeliver,
   updateWebhook,
   type DeliveryWithType,
-  type WebhookCursor,
 } from '@/db/queries/webhooks';
 import { MAX_PENDING_PER_WEBHOOK } from '@/db/queries/events';
 import type { WebhookRow } from '@/db/schema';
@@ -25,6 +24,7 @@ import { isUuid } from '../users/is-uuid';
 import { newWebhookSecret } from './sign';
 import { parseWebhookUrl, resolveDestination } from './ssrf';
 import type { z } from 'zod';
+import { decodeUsCursor, encodeUsCursor } from '../lists/page-cursor';
 
 type WebhookDto = z.output<typeof webhookSchema>;
 type DeliveryDto = z.output<typeof deliverySchema>;
@@ -80,25 +80,18 @@ export async function createWebhook(rt: Runtime, principal: Principal, input: Cr
   return { webhook: toWebhookDto(row), secret };
 }
 
-const encodeCursor = (c: WebhookCursor) => Buffer.from(`${c.createdAtUs}.${c.id}`).toString('base64url');
-function decodeCursor(cursor: string): WebhookCursor {
-  const [createdAtUs, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('.');
-  if (!/^\d{1,20}$/.test(createdAtUs ?? '') || !isUuid(id ?? '')) throw new AppError('invalid_request', 'cursor: not a cursor from this list');
-  return { createdAtUs, id };
-}
-
 /** GET /api/webhooks: the caller's own, newest first, one page. */
 export async function listWebhooks(rt: Runtime, principal: Principal, page: ListQuery): Promise<{ webhooks: WebhookDto[]; next_cursor: string | null }> {
   const rows = await listWebhooksPage(rt.db, { ownerId: ownerIdOf(principal) }, {
     limit: page.limit + 1,
-    after: page.cursor ? decodeCursor(page.cursor) : undefined,
+    after: page.cursor ? decodeUsCursor(page.cursor) : undefined,
     q: page.q || undefined,
   });
   const shown = rows.slice(0, page.limit);
   const last = shown.at(-1);
   return {
     webhooks: shown.map((r) => toWebhookDto(r.webhook)),
-    next_cursor: rows.length > page.limit && last ? encodeCursor({ createdAtUs: last.createdAtUs, id: last.webhook.id }) : null,
+    next_cursor: rows.length > page.limit && last ? encodeUsCursor({ createdAtUs: last.createdAtUs, id: last.webhook.id }) : null,
   };
 }
 

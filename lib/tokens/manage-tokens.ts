@@ -1,5 +1,5 @@
 import 'server-only';
-import { deleteAccessToken, insertAccessToken, listAccessTokensPage, type TokenCursor } from '@/db/queries/access-tokens';
+import { deleteAccessToken, insertAccessToken, listAccessTokensPage } from '@/db/queries/access-tokens';
 import { adminCredentialTag } from '../auth/admin-credential';
 import { randomString, sha256Hex } from '../auth/crypto';
 import { ownerIdOf, type Principal } from '../auth/principal';
@@ -10,6 +10,7 @@ import { AppError, notFound } from '../errors';
 import type { Runtime } from '../runtime';
 import { isUuid } from '../users/is-uuid';
 import { toAccessTokenDto, type AccessTokenDto } from './token-dto';
+import { decodeUsCursor, encodeUsCursor } from '../lists/page-cursor';
 
 const ALPHANUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -37,25 +38,18 @@ export async function createAccessToken(rt: Runtime, principal: Principal, input
   return { token: toAccessTokenDto(row), secret };
 }
 
-const encodeCursor = (c: TokenCursor) => Buffer.from(`${c.createdAtUs}.${c.id}`).toString('base64url');
-function decodeCursor(cursor: string): TokenCursor {
-  const [createdAtUs, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('.');
-  if (!/^\d{1,20}$/.test(createdAtUs ?? '') || !isUuid(id ?? '')) throw new AppError('invalid_request', 'cursor: not a cursor from this list');
-  return { createdAtUs, id };
-}
-
 /** GET /api/tokens: the caller's own tokens, newest first, one page (API.md "Lists page"). */
 export async function listAccessTokens(rt: Runtime, principal: Principal, page: PageQuery): Promise<{ tokens: AccessTokenDto[]; next_cursor: string | null }> {
   const rows = await listAccessTokensPage(rt.db, { ownerId: ownerIdOf(principal) }, {
     limit: page.limit + 1,
-    after: page.cursor ? decodeCursor(page.cursor) : undefined,
+    after: page.cursor ? decodeUsCursor(page.cursor) : undefined,
     q: page.q || undefined,
   });
   const shown = rows.slice(0, page.limit);
   const last = shown.at(-1);
   return {
     tokens: shown.map((r) => toAccessTokenDto(r.token)),
-    next_cursor: rows.length > page.limit && last ? encodeCursor({ createdAtUs: last.createdAtUs, id: last.token.id }) : null,
+    next_cursor: rows.length > page.limit && last ? encodeUsCursor({ createdAtUs: last.createdAtUs, id: last.token.id }) : null,
   };
 }
 
