@@ -106,9 +106,9 @@ describe('GET /api/shares — pages', () => {
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
-        const r = await call('GET', `${path}?limit=1${cursor ? `&cursor=${cursor}` : ''}`, { token: m.token });
+        const r: { status: number; json: Record<string, unknown> & { next_cursor: string | null } } = await call('GET', `${path}?limit=1${cursor ? `&cursor=${cursor}` : ''}`, { token: m.token });
         expect(r.status).toBe(200);
-        seen.push(...r.json[key].map((x: Record<string, string>) => x[field]));
+        seen.push(...(r.json[key] as Record<string, string>[]).map((x) => x[field]));
         cursor = r.json.next_cursor;
       } while (cursor);
       return seen;

@@ -4,11 +4,10 @@ import type { Db } from '../client';
 import { accessTokens, users, type AccessTokenRow } from '../schema';
 import { containing } from './lists';
 import type { UsPosition } from './lists';
+import { ownedBy, type Owner } from './owner';
 
 /** Whose tokens a query reaches: a user's, or (null) those made in an Admin Token session. */
-export type TokenOwner = { ownerId: string | null };
-
-const ownedBy = ({ ownerId }: TokenOwner): SQL => (ownerId === null ? isNull(accessTokens.userId) : eq(accessTokens.userId, ownerId));
+const mine = (owner: Owner) => ownedBy(accessTokens.userId, owner);
 
 export async function insertAccessToken(db: Db, row: typeof accessTokens.$inferInsert): Promise<AccessTokenRow> {
   const [created] = await db.insert(accessTokens).values(row).returning();
@@ -26,8 +25,8 @@ export async function findLiveAccessToken(db: Db, tokenHash: string) {
 }
 
 /** One page of an owner's tokens, newest first; `q` is a substring of the name. */
-export async function listAccessTokensPage(db: Db, owner: TokenOwner, page: { limit: number; after?: UsPosition; q?: string }) {
-  const conditions: SQL[] = [ownedBy(owner)];
+export async function listAccessTokensPage(db: Db, owner: Owner, page: { limit: number; after?: UsPosition; q?: string }) {
+  const conditions: (SQL | undefined)[] = [mine(owner)];
   if (page.after) {
     const { createdAtUs, id } = page.after;
     conditions.push(sql`(${accessTokens.createdAt}, ${accessTokens.id}) < (timestamptz 'epoch' + ${createdAtUs}::bigint * interval '1 microsecond', ${id}::uuid)`);
@@ -42,8 +41,8 @@ export async function listAccessTokensPage(db: Db, owner: TokenOwner, page: { li
 }
 
 /** Deletes one of the owner's tokens; false when it is not theirs or does not exist. */
-export async function deleteAccessToken(db: Db, owner: TokenOwner, id: string): Promise<boolean> {
-  const gone = await db.delete(accessTokens).where(and(eq(accessTokens.id, id), ownedBy(owner))).returning({ id: accessTokens.id });
+export async function deleteAccessToken(db: Db, owner: Owner, id: string): Promise<boolean> {
+  const gone = await db.delete(accessTokens).where(and(eq(accessTokens.id, id), mine(owner))).returning({ id: accessTokens.id });
   return gone.length > 0;
 }
 

@@ -3,7 +3,8 @@ import { and, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../client';
 import { hostedFiles, projects, shareGroups, shareItems, users, type ProjectRow, type ShareGroupRow, type UserRow } from '../schema';
-import { ownedBy, type ShareOwner } from './shares';
+import type { Owner } from './owner';
+import { shareOwnedBy } from './shares';
 
 /**
  * Keyset pages of the lists (GET /api/shares, /api/users, /api/files): newest first, walked
@@ -85,7 +86,7 @@ export interface ShareSummaryRow {
 }
 
 /** A page of shares `owner` may manage, each with its item count (not its items). */
-export async function pageShares(db: Db, owner: ShareOwner, p: PageQuery, requestId?: string): Promise<Page<ShareSummaryRow>> {
+export async function pageShares(db: Db, owner: Owner, p: PageQuery, requestId?: string): Promise<Page<ShareSummaryRow>> {
   const q = p.q ? containing(p.q) : null;
   const search: SQL | undefined = q
     ? or(sql`${shareGroups.note} ilike ${q}`, sql`${shareGroups.id} ilike ${q}`, ownerNameMatches(shareGroups.userId, q))
@@ -102,7 +103,7 @@ export async function pageShares(db: Db, owner: ShareOwner, p: PageQuery, reques
     .leftJoin(users, eq(users.id, shareGroups.userId))
     .where(
       and(
-        ownedBy(owner),
+        shareOwnedBy(owner),
         // Files being added to a share are listed with that share once complete.
         isNull(shareGroups.addsTo),
         before(shareGroups.createdAt, shareGroups.id, p.after, 'text'),

@@ -4,6 +4,7 @@ import type { Db } from '../client';
 import { fileRequests, shareGroups, users, type FileRequestRow, type ShareGroupRow, type UserRow } from '../schema';
 import { pendingFilesOf, reservedBy, type HeldByOwner } from './uploads';
 import { containing, newestFirst, ownerNameMatches, type Page, type PageQuery } from './lists';
+import { ownedBy, type Owner } from './owner';
 
 export interface RequestWithOwner {
   request: FileRequestRow;
@@ -32,20 +33,19 @@ const toWithOwner = (r: Joined): RequestWithOwner => ({
 });
 
 /** Whose requests a query reaches: one member's, or `'any'` (the administrator). */
-export type RequestOwner = { ownerId: string } | 'any';
-const ownedBy = (owner: RequestOwner) => (owner === 'any' ? undefined : eq(fileRequests.userId, owner.ownerId));
+const mine = (owner: Owner) => ownedBy(fileRequests.userId, owner);
 
 export async function insertRequest(db: Db, row: typeof fileRequests.$inferInsert): Promise<void> {
   await db.insert(fileRequests).values(row);
 }
 
-export async function findRequest(db: Db, id: string, owner: RequestOwner = 'any'): Promise<RequestWithOwner | null> {
-  const [r] = await db.select(withOwner).from(fileRequests).innerJoin(users, eq(users.id, fileRequests.userId)).where(and(eq(fileRequests.id, id), ownedBy(owner)));
+export async function findRequest(db: Db, id: string, owner: Owner = 'any'): Promise<RequestWithOwner | null> {
+  const [r] = await db.select(withOwner).from(fileRequests).innerJoin(users, eq(users.id, fileRequests.userId)).where(and(eq(fileRequests.id, id), mine(owner)));
   return r ? toWithOwner(r) : null;
 }
 
 /** A page of requests, newest first (keyset on created_at, id). */
-export async function pageRequests(db: Db, owner: RequestOwner, p: PageQuery): Promise<Page<RequestWithOwner & { at: string }>> {
+export async function pageRequests(db: Db, owner: Owner, p: PageQuery): Promise<Page<RequestWithOwner & { at: string }>> {
   const q = p.q ? containing(p.q) : null;
   const rows = await db
     .select({ ...withOwner, at: sql<string>`${fileRequests.createdAt}::text` })
@@ -53,7 +53,7 @@ export async function pageRequests(db: Db, owner: RequestOwner, p: PageQuery): P
     .innerJoin(users, eq(users.id, fileRequests.userId))
     .where(
       and(
-        ownedBy(owner),
+        mine(owner),
         p.after === null ? undefined : sql`(${fileRequests.createdAt}, ${fileRequests.id}) < (${p.after.at}::timestamptz, ${p.after.key}::text)`,
         q ? or(sql`${fileRequests.note} ilike ${q}`, sql`${fileRequests.id} ilike ${q}`, ownerNameMatches(fileRequests.userId, q)) : undefined,
       ),
@@ -69,17 +69,17 @@ export type RequestPatch = Partial<
   Pick<FileRequestRow, 'note' | 'passwordHash' | 'expiresAt' | 'status' | 'maxFiles' | 'maxBytes' | 'maxUploads' | 'requireName' | 'allowedTypes'>
 >;
 
-export async function updateRequestRow(db: Db, owner: RequestOwner, id: string, patch: RequestPatch): Promise<boolean> {
+export async function updateRequestRow(db: Db, owner: Owner, id: string, patch: RequestPatch): Promise<boolean> {
   const rows = await db
     .update(fileRequests)
     .set({ ...patch, updatedAt: sql`now()` })
-    .where(and(eq(fileRequests.id, id), ownedBy(owner)))
+    .where(and(eq(fileRequests.id, id), mine(owner)))
     .returning({ id: fileRequests.id });
   return rows.length > 0;
 }
 
-export async function deleteRequestRow(db: Db, owner: RequestOwner, id: string): Promise<boolean> {
-  const rows = await db.delete(fileRequests).where(and(eq(fileRequests.id, id), ownedBy(owner))).returning({ id: fileRequests.id });
+export async function deleteRequestRow(db: Db, owner: Owner, id: string): Promise<boolean> {
+  const rows = await db.delete(fileRequests).where(and(eq(fileRequests.id, id), mine(owner))).returning({ id: fileRequests.id });
   return rows.length > 0;
 }
 

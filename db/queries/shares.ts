@@ -4,6 +4,7 @@ import type { Db } from '../client';
 import { bumpEpoch, EPOCH } from './settings';
 import { scheduleDeletion } from './storage-gc';
 import { pendingUploads, shareGroups, shareItems, users, type ShareGroupRow, type ShareItemRow } from '../schema';
+import { ownedBy, type Owner } from './owner';
 
 export interface ShareWithItems {
   group: ShareGroupRow;
@@ -17,21 +18,20 @@ export interface ShareWithItems {
  * Whose share rows a query reaches: one owner's (`null` is the Admin Token's own), or `'any'`
  * (the administrator, every owner's). Always said, never implied by a missing owner id.
  */
-export type ShareOwner = { ownerId: string | null } | 'any';
 
-export const ownedBy = (owner: ShareOwner) =>
-  owner === 'any' ? undefined : owner.ownerId === null ? sql`${shareGroups.userId} is null` : eq(shareGroups.userId, owner.ownerId);
+/** The condition on a share's owner. */
+export const shareOwnedBy = (owner: Owner) => ownedBy(shareGroups.userId, owner);
 
 const ownerName = (g: { username: string | null; displayName: string | null }) => g.displayName || g.username;
 
 /** A share with its items when `owner` may manage it, else null (ownership in the WHERE clause). */
-export async function findShareOwnedBy(db: Db, owner: ShareOwner, id: string): Promise<ShareWithItems | null> {
+export async function findShareOwnedBy(db: Db, owner: Owner, id: string): Promise<ShareWithItems | null> {
   const [g] = await db
     .select({ group: shareGroups, username: users.username, displayName: users.displayName })
     .from(shareGroups)
     .leftJoin(users, eq(users.id, shareGroups.userId))
     // Files being added to a share are part of that share's upload, not a share of their own.
-    .where(and(eq(shareGroups.id, id), ownedBy(owner), isNull(shareGroups.addsTo)));
+    .where(and(eq(shareGroups.id, id), shareOwnedBy(owner), isNull(shareGroups.addsTo)));
   if (!g) return null;
   const items = await db.select().from(shareItems).where(eq(shareItems.groupId, id)).orderBy(asc(shareItems.relativePath));
   return { group: g.group, username: g.username, ownerName: ownerName(g), items };
@@ -43,12 +43,12 @@ export type ShareGroupPatch = Partial<Pick<ShareGroupRow, 'note' | 'expiresAt' |
  * Updates a share's settings, filtered on id and owner, and bumps the shares epoch (guests'
  * cached views of it drop) in the same transaction. The updated row, or null when none matched.
  */
-export async function updateShareGroup(db: Db, owner: ShareOwner, id: string, patch: ShareGroupPatch): Promise<ShareGroupRow | null> {
+export async function updateShareGroup(db: Db, owner: Owner, id: string, patch: ShareGroupPatch): Promise<ShareGroupRow | null> {
   return db.transaction(async (tx) => {
     const [row] = await tx
       .update(shareGroups)
       .set({ ...patch, updatedAt: sql`now()` })
-      .where(and(eq(shareGroups.id, id), ownedBy(owner)))
+      .where(and(eq(shareGroups.id, id), shareOwnedBy(owner)))
       .returning();
     if (!row) return null;
     await bumpEpoch(tx, EPOCH.shares);
@@ -61,11 +61,11 @@ export async function updateShareGroup(db: Db, owner: ShareOwner, id: string, pa
  * epoch, gives its bytes back to the owner's usage and schedules `prefix` for deletion. Returns the deletion job ids, or
  * null when no row matched.
  */
-export async function deleteShareGroup(db: Db, owner: ShareOwner, id: string, prefix: string): Promise<string[] | null> {
+export async function deleteShareGroup(db: Db, owner: Owner, id: string, prefix: string): Promise<string[] | null> {
   return db.transaction(async (tx) => {
     const [gone] = await tx
       .delete(shareGroups)
-      .where(and(eq(shareGroups.id, id), ownedBy(owner), isNull(shareGroups.addsTo)))
+      .where(and(eq(shareGroups.id, id), shareOwnedBy(owner), isNull(shareGroups.addsTo)))
       .returning();
     if (!gone) return null;
     if (gone.userId && gone.uploadState === 'complete') {
@@ -87,12 +87,12 @@ export async function deleteShareGroup(db: Db, owner: ShareOwner, id: string, pr
  * and bumps the shares epoch (guests stop seeing it at once). The share's row is locked, so two
  * removals cannot both take "not the last one". The deletion job ids, or why nothing was removed.
  */
-export async function deleteShareItem(db: Db, owner: ShareOwner, id: string, key: string): Promise<string[] | 'no_share' | 'pending' | 'no_item' | 'last_item'> {
+export async function deleteShareItem(db: Db, owner: Owner, id: string, key: string): Promise<string[] | 'no_share' | 'pending' | 'no_item' | 'last_item'> {
   return db.transaction(async (tx) => {
     const [group] = await tx
       .select({ id: shareGroups.id, userId: shareGroups.userId, uploadState: shareGroups.uploadState })
       .from(shareGroups)
-      .where(and(eq(shareGroups.id, id), ownedBy(owner), isNull(shareGroups.addsTo)))
+      .where(and(eq(shareGroups.id, id), shareOwnedBy(owner), isNull(shareGroups.addsTo)))
       .for('update');
     if (!group) return 'no_share';
     if (group.uploadState !== 'complete') return 'pending';
@@ -138,7 +138,7 @@ export async function findOwnPendingUpload(db: Db, owner: { ownerId: string | nu
         eq(pendingUploads.storageKey, ref.storageKey),
         eq(shareGroups.id, ref.groupId),
         eq(shareGroups.uploadState, 'pending'),
-        ownedBy(owner),
+        shareOwnedBy(owner),
       ),
     );
   return row ?? null;

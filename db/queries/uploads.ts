@@ -2,7 +2,7 @@ import 'server-only';
 import { and, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { bumpEpoch, EPOCH } from './settings';
-import { ownedBy } from './shares';
+import { shareOwnedBy } from './shares';
 import { fileRequests, pendingUploads, shareGroups, shareItems, uploadPartCrcs, users, type ShareGroupRow, type UserRow } from '../schema';
 import { insertRows } from './insert-rows';
 
@@ -68,7 +68,7 @@ export async function claimStoreUpload(db: Db, pendingId: string, storeUploadId:
 
 /** A group, only when its owner is `ownerId` (null: the Admin Token's own shares). */
 export async function findOwnShareGroup(db: Db, id: string, ownerId: string | null): Promise<ShareGroupRow | null> {
-  const [g] = await db.select().from(shareGroups).where(and(eq(shareGroups.id, id), ownedBy({ ownerId })));
+  const [g] = await db.select().from(shareGroups).where(and(eq(shareGroups.id, id), shareOwnedBy({ ownerId })));
   return g ?? null;
 }
 

@@ -1,19 +1,18 @@
 import 'server-only';
-import { and, count, desc, eq, ilike, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client';
 import { afterCommit } from '../transaction';
 import { events, webhookDeliveries, webhooks, type WebhookDeliveryRow, type WebhookRow } from '../schema';
 import { MAX_PENDING_PER_WEBHOOK, outboxSignal } from './events';
 import { containing } from './lists';
 import type { UsPosition } from './lists';
+import { ownedBy, type Owner } from './owner';
 
 /** Whose webhooks a query reaches: a user's, or (null) those made in an Admin Token session. */
-export type WebhookOwner = { ownerId: string | null };
+const mine = (owner: Owner) => ownedBy(webhooks.userId, owner);
 
-const ownedBy = ({ ownerId }: WebhookOwner): SQL => (ownerId === null ? isNull(webhooks.userId) : eq(webhooks.userId, ownerId));
-
-export async function countWebhooks(db: Db, owner: WebhookOwner): Promise<number> {
-  const [r] = await db.select({ n: count() }).from(webhooks).where(ownedBy(owner));
+export async function countWebhooks(db: Db, owner: Owner): Promise<number> {
+  const [r] = await db.select({ n: count() }).from(webhooks).where(mine(owner));
   return Number(r?.n ?? 0);
 }
 
@@ -25,10 +24,10 @@ export async function insertWebhook(db: Db, row: typeof webhooks.$inferInsert): 
 /** One page of an owner's webhooks, newest first (`limit` rows; ask one more to know if more follow). */
 export async function listWebhooksPage(
   db: Db,
-  owner: WebhookOwner,
+  owner: Owner,
   page: { limit: number; after?: UsPosition; q?: string },
 ): Promise<{ webhook: WebhookRow; createdAtUs: string }[]> {
-  const conditions: SQL[] = [ownedBy(owner)];
+  const conditions: (SQL | undefined)[] = [mine(owner)];
   if (page.after) {
     const { createdAtUs, id } = page.after;
     conditions.push(sql`(${webhooks.createdAt}, ${webhooks.id}) < (timestamptz 'epoch' + ${createdAtUs}::bigint * interval '1 microsecond', ${id}::uuid)`);
@@ -42,24 +41,24 @@ export async function listWebhooksPage(
     .limit(page.limit);
 }
 
-export async function findWebhook(db: Db, owner: WebhookOwner, id: string): Promise<WebhookRow | null> {
-  const [row] = await db.select().from(webhooks).where(and(ownedBy(owner), eq(webhooks.id, id)));
+export async function findWebhook(db: Db, owner: Owner, id: string): Promise<WebhookRow | null> {
+  const [row] = await db.select().from(webhooks).where(and(mine(owner), eq(webhooks.id, id)));
   return row ?? null;
 }
 
 export async function updateWebhook(
   db: Db,
-  owner: WebhookOwner,
+  owner: Owner,
   id: string,
   patch: Partial<Pick<WebhookRow, 'url' | 'events' | 'active' | 'pausedReason' | 'consecutiveFailures' | 'consecutiveTimeouts'>>,
 ): Promise<WebhookRow | null> {
   if (Object.keys(patch).length === 0) return findWebhook(db, owner, id);
-  const [row] = await db.update(webhooks).set(patch).where(and(ownedBy(owner), eq(webhooks.id, id))).returning();
+  const [row] = await db.update(webhooks).set(patch).where(and(mine(owner), eq(webhooks.id, id))).returning();
   return row ?? null;
 }
 
-export async function deleteWebhook(db: Db, owner: WebhookOwner, id: string): Promise<boolean> {
-  const gone = await db.delete(webhooks).where(and(ownedBy(owner), eq(webhooks.id, id))).returning({ id: webhooks.id });
+export async function deleteWebhook(db: Db, owner: Owner, id: string): Promise<boolean> {
+  const gone = await db.delete(webhooks).where(and(mine(owner), eq(webhooks.id, id))).returning({ id: webhooks.id });
   return gone.length > 0;
 }
 

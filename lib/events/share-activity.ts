@@ -2,7 +2,7 @@ import 'server-only';
 import type { z } from 'zod';
 import { downloadsPerDay, listDownloadActivity } from '@/db/queries/activity';
 import { findShareOwnedBy } from '@/db/queries/shares';
-import { shareOwnerOf } from '../auth/share-owner';
+import { managedBy } from '../auth/owner';
 import type { Principal } from '../auth/principal';
 import type { shareActivitySchema } from '../contract/responses';
 import { notFound } from '../errors';
@@ -21,7 +21,7 @@ const LIST_ROWS = 200;
  * user agent. The owner's (the administrator: any share's); another member's share is a 404.
  */
 export async function getShareActivity(rt: Runtime, principal: Principal, id: string): Promise<ShareActivityDto> {
-  const share = await findShareOwnedBy(rt.db, shareOwnerOf(principal), id);
+  const share = await findShareOwnedBy(rt.db, managedBy(principal), id);
   if (!share) throw notFound('No such share');
   const [perDay, rows] = await Promise.all([downloadsPerDay(rt.db, id, CHART_DAYS), listDownloadActivity(rt.db, id, LIST_ROWS)]);
   const byDay = new Map(perDay.map((d) => [d.day, d]));

@@ -6,13 +6,13 @@ import {
   pageRequests,
   pendingGroupsOfRequest,
   updateRequestRow,
-  type RequestOwner,
   type RequestPatch,
 } from '@/db/queries/requests';
 import { randomId } from '../auth/crypto';
 import { limitPasswordSetting, setterKey } from '../auth/password-setting';
 import { hashPassword } from '../auth/passwords';
 import { isAdmin, type Principal } from '../auth/principal';
+import { managedBy } from '../auth/owner';
 import type { ListQuery } from '../contract/lists';
 import type { CreateRequestInput, UpdateRequestInput } from '../contract/requests';
 import { AppError, notFound } from '../errors';
@@ -22,9 +22,6 @@ import { mapLimit } from '../map-limit';
 import type { Runtime } from '../runtime';
 import { discardGroup } from '../shares/abort-upload';
 import { toRequestDto, type RequestDto } from './request-dto';
-
-/** Whose requests the caller manages: the administrator every member's, a member their own. */
-const requestOwnerOf = (p: Principal): RequestOwner => (isAdmin(p) ? 'any' : { ownerId: p.kind === 'user' ? p.user.id : '' });
 
 /** FILE_REQUESTS: off → nobody makes requests; admin → administrators only; members → everyone. */
 function assertMayCreate(rt: Runtime, p: Principal): void {
@@ -68,20 +65,20 @@ export async function createRequest(rt: Runtime, principal: Principal, input: Cr
 
 /** GET /api/requests: a page of the caller's requests (the administrator: everyone's). */
 export async function listRequests(rt: Runtime, principal: Principal, query: ListQuery): Promise<{ requests: RequestDto[]; next_cursor: string | null }> {
-  const page = await pageRequests(rt.db, requestOwnerOf(principal), pageQueryOf(query));
+  const page = await pageRequests(rt.db, managedBy(principal), pageQueryOf(query));
   return { requests: page.rows.map(toRequestDto), next_cursor: encodeCursor(page.next) };
 }
 
 /** GET /api/requests/:id */
 export async function getRequest(rt: Runtime, principal: Principal, id: string): Promise<RequestDto> {
-  const found = await findRequest(rt.db, id, requestOwnerOf(principal));
+  const found = await findRequest(rt.db, id, managedBy(principal));
   if (!found) throw notFound('No such file request');
   return toRequestDto(found);
 }
 
 /** PATCH /api/requests/:id: settings, and `status` to close or reopen (the administrator: any request). */
 export async function updateRequest(rt: Runtime, principal: Principal, id: string, input: UpdateRequestInput): Promise<RequestDto> {
-  const owner = requestOwnerOf(principal);
+  const owner = managedBy(principal);
   const found = await findRequest(rt.db, id, owner);
   if (!found) throw notFound('No such file request');
   const patch = await patchOf(rt, principal, input);
@@ -96,7 +93,7 @@ export async function updateRequest(rt: Runtime, principal: Principal, id: strin
  * conditional on pending). Answers how many were discarded.
  */
 export async function discardRequestUploads(rt: Runtime, principal: Principal, id: string): Promise<number> {
-  if (!(await findRequest(rt.db, id, requestOwnerOf(principal)))) throw notFound('No such file request');
+  if (!(await findRequest(rt.db, id, managedBy(principal)))) throw notFound('No such file request');
   let n = 0;
   await mapLimit(await pendingGroupsOfRequest(rt.db, id), 4, async (g) => {
     if (await discardGroup(rt, g)) n++;
@@ -109,6 +106,6 @@ export async function discardRequestUploads(rt: Runtime, principal: Principal, i
  * received stay, as the owner's shares (their `received` still names the request and sender).
  */
 export async function deleteRequest(rt: Runtime, principal: Principal, id: string): Promise<void> {
-  if (!(await deleteRequestRow(rt.db, requestOwnerOf(principal), id))) throw notFound('No such file request');
+  if (!(await deleteRequestRow(rt.db, managedBy(principal), id))) throw notFound('No such file request');
   await mapLimit(await pendingGroupsOfRequest(rt.db, id), 4, (g) => discardGroup(rt, g));
 }

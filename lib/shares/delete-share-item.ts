@@ -1,7 +1,7 @@
 import 'server-only';
 import { deleteShareItem } from '@/db/queries/shares';
 import type { Principal } from '../auth/principal';
-import { shareOwnerOf } from '../auth/share-owner';
+import { managedBy } from '../auth/owner';
 import { AppError, notFound } from '../errors';
 import { pathKey } from '../paths/relative-path';
 import type { Runtime } from '../runtime';
@@ -14,7 +14,7 @@ import { runDeletions } from '../storage/gc';
  * "not found", never "forbidden"; the share's only file stays (delete the share instead).
  */
 export async function removeShareItem(rt: Runtime, principal: Principal, id: string, relativePath: string): Promise<void> {
-  const r = await deleteShareItem(rt.db, shareOwnerOf(principal), id, pathKey(relativePath));
+  const r = await deleteShareItem(rt.db, managedBy(principal), id, pathKey(relativePath));
   if (r === 'no_share') throw notFound('No such share');
   if (r === 'no_item') throw notFound(`This share has no file "${relativePath}"`);
   if (r === 'pending') throw new AppError('upload_not_complete', 'This share is still uploading: finish or discard the upload first');

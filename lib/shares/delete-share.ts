@@ -1,7 +1,7 @@
 import 'server-only';
 import { deleteShareGroup } from '@/db/queries/shares';
 import type { Principal } from '../auth/principal';
-import { shareOwnerOf } from '../auth/share-owner';
+import { managedBy } from '../auth/owner';
 import { notFound } from '../errors';
 import type { Runtime } from '../runtime';
 import { runDeletions } from '../storage/gc';
@@ -13,7 +13,7 @@ import { sharedGroupPrefix } from '../storage/keys';
  * a job. Another member's share is "not found", never "forbidden".
  */
 export async function deleteShare(rt: Runtime, principal: Principal, id: string): Promise<void> {
-  const gcIds = await deleteShareGroup(rt.db, shareOwnerOf(principal), id, sharedGroupPrefix(id));
+  const gcIds = await deleteShareGroup(rt.db, managedBy(principal), id, sharedGroupPrefix(id));
   if (!gcIds) throw notFound('No such share');
   await runDeletions(rt, gcIds);
 }

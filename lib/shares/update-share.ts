@@ -3,7 +3,7 @@ import { findShareOwnedBy, updateShareGroup, type ShareGroupPatch } from '@/db/q
 import { limitPasswordSetting, setterKey } from '../auth/password-setting';
 import { hashPassword } from '../auth/passwords';
 import type { Principal } from '../auth/principal';
-import { shareOwnerOf } from '../auth/share-owner';
+import { managedBy } from '../auth/owner';
 import type { UpdateShareInput } from '../contract/shares';
 import { AppError, notFound } from '../errors';
 import type { Runtime } from '../runtime';
@@ -11,7 +11,7 @@ import { toShareDto, type ShareDto } from './share-dto';
 
 /** PATCH /api/shares/:id — another member's share is "not found", never "forbidden". */
 export async function updateShare(rt: Runtime, principal: Principal, id: string, input: UpdateShareInput): Promise<ShareDto> {
-  const owner = shareOwnerOf(principal);
+  const owner = managedBy(principal);
   const share = await findShareOwnedBy(rt.db, owner, id);
   if (!share) throw notFound('No such share');
   if (input.status === 'online' && share.group.uploadState !== 'complete') {
