@@ -2,12 +2,13 @@ import { endpointPath, endpoints, type EndpointName } from '../contract/endpoint
 import { CONSOLE_ACCOUNT_HEADER } from '../contract/console-account';
 import type { BodyOf, ResponseOf } from '../contract/operations';
 import { consoleAccountHeader, forgetConsoleSessions, rememberConsoleSession } from './console-session';
+import { serverCode, type ApiErrorCode } from './error-codes';
 
 /** Browser and CLI side of the contract: one fetch wrapper that turns error bodies into ApiError. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ApiErrorCode,
     message: string,
     readonly retryAfter?: number,
   ) {
@@ -45,7 +46,7 @@ export async function api<T>(path: string, opts: ApiOptions = {}): Promise<T> {
   const data = await res.json().catch(() => null);
   if (!res.ok) {
     const retry = Number(res.headers.get('Retry-After')) || undefined;
-    throw new ApiError(res.status, data?.code ?? 'http_error', data?.error ?? `Request failed (${res.status})`, retry);
+    throw new ApiError(res.status, serverCode(data?.code), data?.error ?? `Request failed (${res.status})`, retry);
   }
   return data as T;
 }

@@ -1,6 +1,7 @@
 import { BYTE_UNITS as UNITS, formatBytes } from '../format-bytes';
 import type { ErrorCode } from '../errors';
 import { ApiError } from './api';
+import type { ApiErrorCode, ClientErrorCode } from './error-codes';
 
 export { formatBytes };
 
@@ -75,12 +76,12 @@ const SERVER: Record<ErrorCode, string | null> = {
   database_unavailable: 'The database is unavailable right now. Try again shortly.',
 };
 
-/** Codes the console raises itself. */
-const CLIENT: Record<string, string> = {
+/** Codes the console raises itself (the others keep their own message). */
+const CLIENT: Partial<Record<ClientErrorCode, string>> = {
   network_error: 'Could not reach the server. Check your connection and try again.',
 };
 
-const FRIENDLY: Record<string, string | null> = { ...SERVER, ...CLIENT };
+const FRIENDLY: Partial<Record<ApiErrorCode, string | null>> = { ...SERVER, ...CLIENT };
 
 
 /** A sentence for a person: the server's own message for validation, friendlier text otherwise. */

@@ -1,6 +1,7 @@
 /** The /htmls console's site upload: one multipart POST with upload progress and a 30-minute limit. */
 import { endpoints } from '../contract/endpoints';
 import { ApiError, consoleHeaders } from './api';
+import { serverCode } from './error-codes';
 import { appendSiteFields, type SiteFields } from './site-fields';
 import type { ResponseOf } from '../contract/operations';
 
@@ -36,7 +37,7 @@ export function uploadSite(files: { file: Blob; path: string }[], opts: SiteUplo
         /* an HTML error page from a proxy */
       }
       if (xhr.status === 201 && data.project) resolve({ project: data.project, skipped: data.skipped ?? [], warnings: data.warnings ?? [] });
-      else reject(new ApiError(xhr.status, data.code ?? 'http_error', data.error ?? `Upload failed (${xhr.status})`));
+      else reject(new ApiError(xhr.status, serverCode(data.code), data.error ?? `Upload failed (${xhr.status})`));
     };
     xhr.onerror = () => {
       settle();

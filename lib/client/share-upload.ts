@@ -5,6 +5,7 @@
  */
 import type { PutRequest, UploadSource, UploadTransport } from '../upload-engine/types';
 import { api, ApiError, consoleHeaders } from './api';
+import { serverCode, type ApiErrorCode } from './error-codes';
 
 export { SpeedMeter } from '../upload-engine/progress';
 
@@ -49,11 +50,11 @@ function put(req: PutRequest<Blob>, apiHeaders: () => Record<string, string> = c
     xhr.onload = () => {
       done();
       if (xhr.status >= 200 && xhr.status < 300) return resolve({ text: xhr.responseText, etag: xhr.getResponseHeader('ETag') });
-      let code = 'http_error';
+      let code: ApiErrorCode = 'http_error';
       let message = `Upload of a part failed (${xhr.status})`;
       try {
         const data = JSON.parse(xhr.responseText) as { code?: string; error?: string };
-        code = data.code ?? code;
+        code = serverCode(data.code);
         message = data.error ?? message;
       } catch {
         /* not JSON: an S3 XML error */

@@ -138,8 +138,8 @@ describe('retry rules', () => {
     expect(backoffWithJitter(10, () => 1)).toBe(30_000);
   });
   it('retries the network, stalls, 408, 429 and 5xx; never a refusal or an unreadable file', () => {
-    expect([0, 408, 429, 500, 502, 503].every((s) => isRetryable(new ApiError(s, 'x', '')))).toBe(true);
-    expect([400, 401, 404, 409, 413, -1].some((s) => isRetryable(new ApiError(s, 'x', '')))).toBe(false);
+    expect([0, 408, 429, 500, 502, 503].every((s) => isRetryable(new ApiError(s, 'http_error', '')))).toBe(true);
+    expect([400, 401, 404, 409, 413, -1].some((s) => isRetryable(new ApiError(s, 'http_error', '')))).toBe(false);
   });
 });
 

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { ConfirmDialog, CopyButton, ShareLinkButton } from '@/app/_components/client-ui';
 import { Badge, Button, ErrorText } from '@/app/_components/ui';
 import { LockIcon } from '@/app/_components/icons';
-import { callOperation } from '@/lib/client/api';
+import { ApiError, callOperation } from '@/lib/client/api';
 import type { PickedFile } from '@/lib/client/collect-files';
 import { describeError, formatBytes, formatDate } from '@/lib/client/format';
 import { forgetPendingUpload, type PendingUpload } from '@/lib/client/pending-uploads';
@@ -95,7 +95,7 @@ export function ShareRow({
     try {
       await onResume(files);
     } catch (err) {
-      if ((err as { code?: string }).code === 'paused') setError('Paused: Resume continues from here.');
+      if (err instanceof ApiError && err.code === 'paused') setError('Paused: Resume continues from here.');
       else setError(describeError(err));
     }
   }

@@ -4,6 +4,7 @@ import { ConfirmDialog } from '@/app/_components/client-ui';
 import { Button } from '@/app/_components/ui';
 import { describeError, formatBytes } from '@/lib/client/format';
 import { isCancel, isRetryable } from '@/lib/upload-engine/retry';
+import { ApiError } from '@/lib/client/api';
 
 /**
  * What /files says and offers while an upload runs, pauses or stops — a new share's and an
@@ -14,7 +15,7 @@ export type StopChoice = 'cancel' | 'discard' | null;
 
 /** What stopped an upload, in words: '' for a pause (its parts are kept and it says so itself). */
 export function stoppedMessage(err: unknown, cancelled: string): string {
-  if ((err as { code?: string }).code === 'paused') return '';
+  if (err instanceof ApiError && err.code === 'paused') return '';
   if (isCancel(err)) return cancelled;
   return `${describeError(err)}${isRetryable(err) ? ' The parts sent so far are kept: Continue sends the rest.' : ''}`;
 }

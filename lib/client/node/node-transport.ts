@@ -10,6 +10,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { PutRequest, UploadSource, UploadTransport } from '../../upload-engine/types';
 import { ApiError } from '../api';
+import { serverCode, type ApiErrorCode } from '../error-codes';
 
 export interface FileRange {
   file: string;
@@ -164,11 +165,11 @@ async function readRange(range: FileRange, length: number): Promise<Buffer> {
 }
 
 function errorFrom(status: number, text: string, retryAfter: string | string[] | undefined): ApiError {
-  let code = 'http_error';
+  let code: ApiErrorCode = 'http_error';
   let message = `Request failed (${status})`;
   try {
     const d = JSON.parse(text) as { code?: string; error?: string };
-    code = d.code ?? code;
+    code = serverCode(d.code);
     message = d.error ?? message;
   } catch {
     /* an S3 error is XML: keep the status */
@@ -187,7 +188,7 @@ async function parseResponse<T>(res: Response): Promise<T> {
   }
   if (!res.ok) {
     const d = data as { code?: string; error?: string } | null;
-    throw new ApiError(res.status, d?.code ?? 'http_error', d?.error ?? `Request failed (${res.status})`, Number(res.headers.get('Retry-After')) || undefined);
+    throw new ApiError(res.status, serverCode(d?.code), d?.error ?? `Request failed (${res.status})`, Number(res.headers.get('Retry-After')) || undefined);
   }
   return data as T;
 }
