@@ -30,11 +30,12 @@ export async function boot(log: (line: string) => void = console.log): Promise<R
     log('  └──────────────────────────────────────────────────────────────────────┘');
     log('');
   }
-  if (rt.env.s3?.setCors && rt.storage.configureCors) {
+  const cors = rt.storage.capabilities.bucketCors;
+  if (rt.env.s3?.setCors && cors) {
     // Browsers PUT parts straight to the bucket only when its CORS rules allow our origin.
     const origins = rt.env.publicUrl ? [rt.env.publicUrl] : ['*'];
-    await rt.storage
-      .configureCors(origins)
+    await cors
+      .configure(origins)
       .then(() => log(`[htmls] bucket CORS set for ${origins.join(', ')}`))
       .catch((e) => log(`[htmls] could not set the bucket's CORS rules (${(e as Error).message}): uploads go through the server`));
   }

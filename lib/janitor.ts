@@ -16,7 +16,7 @@ type Task = (rt: Runtime) => Promise<unknown>;
 const tasks: Task[] = [
   runAllDeletions,
   // A temporary file older than any request can live was left behind by a crash.
-  (rt) => rt.storage.sweepTemporary?.(new Date(Date.now() - LONGEST_REQUEST_MS)) ?? Promise.resolve(0),
+  (rt) => rt.storage.capabilities.temporaryFiles?.sweep(new Date(Date.now() - LONGEST_REQUEST_MS)) ?? Promise.resolve(0),
   // So was a site's zip spool older than that (the upload request that wrote it is over).
   () => sweepZipSpools(new Date(Date.now() - LONGEST_REQUEST_MS)),
   (rt) => purgeExpiredSessions(rt.db),

@@ -178,7 +178,7 @@ describe('fs store — multi-part area', () => {
 });
 
 describe('fs store — temporary files', () => {
-  it('sweepTemporary removes temporary files (and old-layout uploads) older than the cut-off, and keeps fresh ones', async () => {
+  it('the temporary-files capability removes temporary files (and old-layout uploads) older than the cut-off, and keeps fresh ones', async () => {
     const root = tempDir('htmls-fs-');
     const s = createFsStorage(root);
     await s.put('files/x/y', Buffer.from('x')); // creates tmp/
@@ -193,7 +193,7 @@ describe('fs store — temporary files', () => {
     mkdirSync(legacy, { recursive: true });
     writeFileSync(path.join(legacy, 'key'), 'shared/old/a.bin');
     utimesSync(path.join(legacy, 'key'), hourAgo, hourAgo);
-    expect(await s.sweepTemporary!(new Date(Date.now() - 60_000))).toBe(2);
+    expect(await s.capabilities.temporaryFiles!.sweep(new Date(Date.now() - 60_000))).toBe(2);
     expect(readdirSync(tmp)).toEqual(['b'.repeat(24)]);
     expect(readdirSync(path.join(root, 'multipart'))).toEqual([]);
   });
@@ -207,19 +207,19 @@ describe('fs store — cached read handles (a player’s seeks)', () => {
     const key = 'shared/h1/v.bin';
     const whole = { start: 0, end: 3 };
     await s.put(key, Buffer.from('aaaa'));
-    expect((await s.readRange!(key, whole)).toString()).toBe('aaaa');
+    expect((await s.capabilities.pooledRange!.read(key, whole)).toString()).toBe('aaaa');
     await s.put(key, Buffer.from('bbbb'));
-    expect((await s.readRange!(key, whole)).toString()).toBe('bbbb');
+    expect((await s.capabilities.pooledRange!.read(key, whole)).toString()).toBe('bbbb');
     const id = await s.createMultipart(key, { partSize: MiB });
     const { etag } = await s.uploadPart(key, id, 1, Readable.from([Buffer.from('cccc')]), 4);
     await s.completeMultipart(key, id, [{ partNumber: 1, etag }]);
-    expect((await s.readRange!(key, whole)).toString()).toBe('cccc');
+    expect((await s.capabilities.pooledRange!.read(key, whole)).toString()).toBe('cccc');
     await s.delete(key);
-    await expect(s.readRange!(key, whole)).rejects.toBeInstanceOf(StorageNotFoundError);
+    await expect(s.capabilities.pooledRange!.read(key, whole)).rejects.toBeInstanceOf(StorageNotFoundError);
     await s.put(key, Buffer.from('dddd'));
-    expect((await s.readRange!(key, whole)).toString()).toBe('dddd');
+    expect((await s.capabilities.pooledRange!.read(key, whole)).toString()).toBe('dddd');
     await s.deletePrefix('shared/h1/');
-    await expect(s.readRange!(key, whole)).rejects.toBeInstanceOf(StorageNotFoundError);
+    await expect(s.capabilities.pooledRange!.read(key, whole)).rejects.toBeInstanceOf(StorageNotFoundError);
   });
 
   it('keeps a bounded number of files open however many objects are read', async () => {
@@ -227,9 +227,9 @@ describe('fs store — cached read handles (a player’s seeks)', () => {
     const keys = Array.from({ length: 150 }, (_, i) => `shared/h2/f${i}.bin`);
     for (const k of keys) await s.put(k, Buffer.from('x'.repeat(10)));
     const before = openFds();
-    for (const k of keys) await s.readRange!(k, { start: 0, end: 9 });
+    for (const k of keys) await s.capabilities.pooledRange!.read(k, { start: 0, end: 9 });
     // Concurrent seeks of one object share its handle.
-    await Promise.all(Array.from({ length: 50 }, () => s.readRange!(keys[0], { start: 2, end: 5 })));
+    await Promise.all(Array.from({ length: 50 }, () => s.capabilities.pooledRange!.read(keys[0], { start: 2, end: 5 })));
     // Closes of evicted handles are not awaited: wait on the count itself.
     await expect.poll(() => openFds() - before).toBeLessThanOrEqual(64);
     await s.deletePrefix('shared/h2/');

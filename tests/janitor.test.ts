@@ -38,7 +38,7 @@ describe('the janitor', () => {
       // multipart upload may still be aborting when the list is already empty.
       await expect.poll(() => store.listMultipartUploads('shared/'), { timeout: 30_000, interval: 250 }).toEqual([]);
     } finally {
-      store.close?.();
+      store.close();
       await b.stop();
     }
   });

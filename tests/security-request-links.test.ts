@@ -214,7 +214,7 @@ describe('a guest upload that stores nothing is gone within minutes (item 1)', (
       });
       expect(done.status, done.text).toBe(200);
     } finally {
-      store.close?.();
+      store.close();
       await server.stop();
     }
   });

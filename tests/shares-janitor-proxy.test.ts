@@ -14,7 +14,7 @@ let store: StorageDriver;
 beforeAll(() => {
   store = openStore(serverEnv(), dataDir());
 });
-afterAll(() => store?.close?.());
+afterAll(() => store?.close());
 
 async function member(quota: number) {
   const username = `j${randomBytes(5).toString('hex')}`;

@@ -33,7 +33,7 @@ for (const [name, make, suite] of drivers) {
   suite(`storage contract — ${name} driver`, () => {
     let store: StorageDriver;
     const get = async () => (store ??= await make());
-    afterAll(() => store?.close?.());
+    afterAll(() => store?.close());
 
     it('puts a stream and reads it back whole, with size and a quoted ETag', async () => {
       const s = await get();
@@ -86,15 +86,15 @@ for (const [name, make, suite] of drivers) {
       await expect(readAll(got.body)).rejects.toBeInstanceOf(StorageUnavailableError);
     });
 
-    if (name === 'fs') it('readRange: a small range in one buffer; a missing object is not found, a short one a store fault', async () => {
+    if (name === 'fs') it('the pooled-range capability: a small range in one buffer; a missing object is not found, a short one a store fault', async () => {
       const s = await get();
       const data = randomBytes(300_000);
       await s.put('files/site/seek.bin', data);
       for (const [start, end] of [[0, 0], [1000, 66_535], [299_990, 299_999]]) {
-        expect((await s.readRange!('files/site/seek.bin', { start, end })).equals(data.subarray(start, end + 1))).toBe(true);
+        expect((await s.capabilities.pooledRange!.read('files/site/seek.bin', { start, end })).equals(data.subarray(start, end + 1))).toBe(true);
       }
-      await expect(s.readRange!('files/site/none.bin', { start: 0, end: 9 })).rejects.toBeInstanceOf(StorageNotFoundError);
-      await expect(s.readRange!('files/site/seek.bin', { start: 299_990, end: 300_009 })).rejects.toBeInstanceOf(StorageUnavailableError);
+      await expect(s.capabilities.pooledRange!.read('files/site/none.bin', { start: 0, end: 9 })).rejects.toBeInstanceOf(StorageNotFoundError);
+      await expect(s.capabilities.pooledRange!.read('files/site/seek.bin', { start: 299_990, end: 300_009 })).rejects.toBeInstanceOf(StorageUnavailableError);
     });
 
     it('heads an object, and answers null for a missing one', async () => {
@@ -236,7 +236,7 @@ for (const [name, make, suite] of drivers) {
       await expect(gone.get('files/site/a.txt')).rejects.toBeInstanceOf(StorageUnavailableError);
       await expect(gone.put('files/site/a.txt', Buffer.from('a'))).rejects.toBeInstanceOf(StorageUnavailableError);
       await expect(gone.createMultipart('shared/x/a.bin', { partSize: 5 * MiB })).rejects.toBeInstanceOf(StorageUnavailableError);
-      gone.close?.();
+      gone.close();
     });
 
     // Only the S3 driver presigns (the fs store has no URLs of its own).
@@ -245,7 +245,7 @@ for (const [name, make, suite] of drivers) {
       const key = 'shared/mp5/direct.bin';
       const id = await s.createMultipart(key, { partSize: 5 * MiB });
       const data = randomBytes(64 * 1024);
-      const { url, expiresAt } = await s.presignPart(key, id, 1, data.length, 300);
+      const { url, expiresAt } = await s.capabilities.presignedParts!.part(key, id, 1, data.length, 300);
       expect(expiresAt.getTime()).toBeGreaterThan(Date.now());
       const res = await fetch(url, { method: 'PUT', body: data });
       expect(res.status).toBe(200);

@@ -71,7 +71,8 @@ export function sendObject(req: FastRequest, storage: StorageDriver, obj: Sendab
       if (obj.size === 0) return Buffer.alloc(0);
       // A range up to a chunk is one positional read into a pooled buffer where the store can
       // (fs): a player's seek costs one read and one socket write, no stream and no allocation.
-      if (range && storage.readRange && range.end - range.start < CHUNK) return storage.readRange(obj.storageKey, range);
+      const pooled = storage.capabilities.pooledRange;
+      if (range && pooled && range.end - range.start < CHUNK) return pooled.read(obj.storageKey, range);
       // The hosted front streams a large object itself: nothing is opened here unless read.
       if (req.handoff && !part && (range ? range.end - range.start + 1 : obj.size) >= HANDOFF_MIN_BYTES) return handoffBody(storage, obj.storageKey, range);
       return storage.get(obj.storageKey, range).then((g) => g.body);

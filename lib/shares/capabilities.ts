@@ -13,9 +13,9 @@ export async function capabilities(rt: Runtime, origin: string): Promise<Capabil
   const { storage } = rt;
   const direct =
     rt.env.uploadMode === 'auto' &&
-    storage.supportsPresign &&
-    storage.allowsBrowserUploads !== undefined &&
-    (await storage.allowsBrowserUploads(origin)) &&
+    storage.capabilities.presignedParts !== null &&
+    storage.capabilities.bucketCors !== null &&
+    (await storage.capabilities.bucketCors.allows(origin)) &&
     (await directUploadsAllowed(rt));
   return {
     mode: direct ? 'direct' : 'proxy',

@@ -11,13 +11,14 @@ const RETRY_MS = 60_000;
  */
 export async function directUploadsAllowed(rt: Runtime, log: (line: string) => void = console.log): Promise<boolean> {
   const { storage } = rt;
-  if (rt.env.uploadMode !== 'auto' || !storage.supportsPresign || !storage.probePresignedCopy) return false;
+  const presign = storage.capabilities.presignedParts;
+  if (rt.env.uploadMode !== 'auto' || !presign) return false;
   const held = rt.copyProbe;
   const stale = held?.settled && !held.settled.safe && held.settled.transient && Date.now() - held.at > RETRY_MS;
   if (!held || stale) {
     const state: NonNullable<Runtime['copyProbe']> = {
       at: Date.now(),
-      result: storage.probePresignedCopy().then((r) => {
+      result: presign.probeCopy().then((r) => {
         state.settled = r;
         if (!r.safe) log(`[htmls] direct uploads are off: ${r.reason}. Share uploads go through the server.`);
         return r;

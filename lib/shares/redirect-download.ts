@@ -24,7 +24,8 @@ export async function redirectDownload(
   opts: { limited: LimitedDownload | null; count: (() => void) | null; etag: string; settle?: (sent: number, completed: boolean, covered: [number, number][]) => void },
 ): Promise<FastReply | null> {
   const d = rt.env.download;
-  if (d.mode !== 'redirect' || req.method !== 'GET' || !rt.storage.presignGet) return null;
+  const presigned = rt.storage.capabilities.presignedGet;
+  if (d.mode !== 'redirect' || req.method !== 'GET' || !presigned) return null;
   const size = Number(item.size);
   const header = (name: string) => req.header(name);
   // What would not send the file's bytes is left to the relay's answer, unchanged.
@@ -40,7 +41,7 @@ export async function redirectDownload(
   // download, and share.downloaded once they reach the file's size).
   const covered: [number, number][] = wanted.kind === 'full' ? [[0, size]] : wanted.ranges.map((r) => [r.start, r.end + 1]);
   opts.settle?.(asked, wanted.kind === 'full' || wanted.ranges.some((r) => r.start === 0 && r.end === size - 1), covered);
-  const signed = await rt.storage.presignGet(item.storageKey, {
+  const signed = await presigned.get(item.storageKey, {
     contentDisposition: headers['Content-Disposition'],
     contentType: headers['Content-Type'],
     expiresInSeconds: d.urlSeconds,

@@ -73,12 +73,12 @@ describe('streamShareZip on S3 (issue 22, item 1)', () => {
     const files = Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`f${i}.bin`, randomBytes(i === 3 ? 2_000_000 : 100_000)]));
     const items = await coldItems(files);
     const zip = planShareZip({ id: 'g1', note: '' }, items, null)!;
-    // The fs store's streams, counted while open, under S3's read-ahead (kind 's3', no readRange).
+    // The fs store's streams, counted while open, under S3's read-ahead (kind 's3', no pooled ranges).
     const open = new Set<Readable>();
     const s3Like = {
       ...store,
       kind: 's3' as const,
-      readRange: undefined,
+      capabilities: { ...store.capabilities, pooledRange: null },
       async get(key: string, range?: { start: number; end: number }) {
         const got = await store.get(key, range);
         // Held like an S3 socket: until its reader has taken every byte, or it is destroyed.

@@ -81,12 +81,13 @@ export function streamShareZip(storage: StorageDriver, zip: ShareZip, range: Byt
    * Read n: one pooled buffer where the fs store can read it at once (up to a chunk), a buffer
    * read whole when it is a read ahead, else a stream.
    */
+  const pooled = storage.capabilities.pooledRange;
   const get = (n: number, early: boolean): Promise<Readable | Buffer> => {
     const { i, bytes, whole } = reads[n]!;
     const key = items[i]!.storageKey;
     const stream = () => storage.get(key, whole ? undefined : bytes).then((g) => g.body);
     const body =
-      storage.readRange && bytes.end - bytes.start < CHUNK ? storage.readRange(key, bytes) : early ? stream().then(readWhole) : stream();
+      pooled && bytes.end - bytes.start < CHUNK ? pooled.read(key, bytes) : early ? stream().then(readWhole) : stream();
     body.catch(() => undefined); // a failure surfaces where the body is awaited
     return body;
   };

@@ -56,7 +56,9 @@ export async function presignPartUrl(rt: Runtime, caller: Uploader, input: PartR
   if (isGuest(caller)) await guestUploadStarted(rt, group.id);
   const storeUploadId = await ensureStoreUpload(rt, { ...pending, partSize: group.partSize });
   const size = expectedPartSize(Number(pending.declaredSize), group.partSize, input.partNumber);
-  const p = await rt.storage.presignPart(pending.storageKey, storeUploadId, input.partNumber, size, PRESIGN_SECONDS);
+  const presign = rt.storage.capabilities.presignedParts;
+  if (!presign) throw new AppError('invalid_request', 'This upload goes through the server: PUT its parts to /api/shares/upload/chunk');
+  const p = await presign.part(pending.storageKey, storeUploadId, input.partNumber, size, PRESIGN_SECONDS);
   return { url: p.url, headers: p.headers, expiresAt: p.expiresAt.toISOString() };
 }
 

@@ -15,7 +15,7 @@ import 'server-only';
  */
 const FREE_MAX = 16;
 
-/** The fs store's read size; a range up to this size is one positional read (readRange). */
+/** The fs store's read size; a range up to this size is one positional read (the pooledRange capability). */
 export const CHUNK = 1024 * 1024;
 
 const { owned, free } = { owned: new WeakSet<ArrayBuffer>(), free: [] as Buffer[] };

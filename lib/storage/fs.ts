@@ -152,9 +152,40 @@ export function createFsStorage(root: string): StorageDriver {
     }
   }
 
+  function readRange(key: string, range: ByteRange): Promise<Buffer> {
+    return handles.use(key, async (handle) => {
+      const length = range.end - range.start + 1;
+      const buf = length <= CHUNK ? takeChunk().subarray(0, length) : Buffer.allocUnsafe(length);
+      for (let off = 0; off < buf.length; ) {
+        const { bytesRead } = await handle.read(buf, off, buf.length - off, range.start + off);
+        if (bytesRead === 0) throw new StorageUnavailableError('the stored object is shorter than its record');
+        off += bytesRead;
+      }
+      return buf;
+    });
+  }
+
+  async function sweepTemporary(olderThan: Date): Promise<number> {
+    let n = await multipart.sweepLegacy(olderThan);
+    for (const name of await fs.readdir(tmp).catch(() => [] as string[])) {
+      const st = await statOrNull(path.join(tmp, name));
+      if (st && st.mtime < olderThan) {
+        await fs.rm(path.join(tmp, name), { recursive: true, force: true });
+        n++;
+      }
+    }
+    return n;
+  }
+
   const driver: StorageDriver = {
     kind: 'fs',
-    supportsPresign: false,
+    capabilities: {
+      pooledRange: { read: (key, range) => readRange(key, range) },
+      temporaryFiles: { sweep: (olderThan) => sweepTemporary(olderThan) },
+      presignedParts: null,
+      presignedGet: null,
+      bucketCors: null,
+    },
 
     async put(key, body, opts) {
       objectDir(key);
@@ -172,18 +203,6 @@ export function createFsStorage(root: string): StorageDriver {
       return { ...info(key, st), body: readChunks(handle, start, end), range };
     },
 
-    readRange(key, range) {
-      return handles.use(key, async (handle) => {
-        const length = range.end - range.start + 1;
-        const buf = length <= CHUNK ? takeChunk().subarray(0, length) : Buffer.allocUnsafe(length);
-        for (let off = 0; off < buf.length; ) {
-          const { bytesRead } = await handle.read(buf, off, buf.length - off, range.start + off);
-          if (bytesRead === 0) throw new StorageUnavailableError('the stored object is shorter than its record');
-          off += bytesRead;
-        }
-        return buf;
-      });
-    },
 
     async head(key) {
       const st = await statOrNull(dataFile(key));
@@ -224,9 +243,6 @@ export function createFsStorage(root: string): StorageDriver {
 
     uploadPart: (key, uploadId, partNumber, body, size, observe) => multipart.uploadPart(key, uploadId, partNumber, body, size, observe),
 
-    async presignPart() {
-      throw new Error('the fs store has no presigned URLs: use proxy mode');
-    },
 
     listParts: (key, uploadId) => multipart.listParts(key, uploadId),
 
@@ -242,17 +258,8 @@ export function createFsStorage(root: string): StorageDriver {
     abortMultipart: (key, uploadId) => multipart.abort(key, uploadId),
     listMultipartUploads: (prefix) => multipart.list(prefix),
 
-    async sweepTemporary(olderThan) {
-      let n = await multipart.sweepLegacy(olderThan);
-      for (const name of await fs.readdir(tmp).catch(() => [] as string[])) {
-        const st = await statOrNull(path.join(tmp, name));
-        if (st && st.mtime < olderThan) {
-          await fs.rm(path.join(tmp, name), { recursive: true, force: true });
-          n++;
-        }
-      }
-      return n;
-    },
+
+    close() {},
   };
 
   return driver;

@@ -2,7 +2,7 @@ import 'server-only';
 import http from 'node:http';
 import https from 'node:https';
 import { randomBytes } from 'node:crypto';
-import type { CopyProbeResult, StorageDriver } from './types';
+import type { CopyProbeResult, PresignedPart, StorageDriver } from './types';
 
 const SOURCE_BYTES = Buffer.from('htmls presigned-copy probe\n');
 
@@ -14,14 +14,18 @@ const SOURCE_BYTES = Buffer.from('htmls presigned-copy probe\n');
  * Safe only when the store refuses the request (401/403) or ignores the header (the part
  * holds the 0 bytes that were sent); anything else, errors included, is a reason for proxy mode.
  */
-export async function probePresignedCopy(driver: StorageDriver, bucket: string): Promise<CopyProbeResult> {
+export async function probePresignedCopy(
+  driver: StorageDriver,
+  presignPart: (key: string, uploadId: string, partNumber: number, size: number, expiresIn: number) => Promise<PresignedPart>,
+  bucket: string,
+): Promise<CopyProbeResult> {
   const prefix = `shared/htmls-copy-probe-${randomBytes(8).toString('hex')}/`;
   const source = `${prefix}source`;
   const target = `${prefix}target`;
   try {
     await driver.put(source, SOURCE_BYTES, { size: SOURCE_BYTES.length });
     const uploadId = await driver.createMultipart(target, { partSize: 5 * 1024 * 1024 });
-    const signed = await driver.presignPart(target, uploadId, 1, 0, 60);
+    const signed = await presignPart(target, uploadId, 1, 0, 60);
     const answer = await putEmpty(signed.url, {
       ...(signed.headers ?? {}),
       'x-amz-copy-source': `${bucket}/${encodeURI(source)}`,

@@ -31,6 +31,7 @@ import {
   type ObjectInfo,
   type PartInfo,
   type StorageDriver,
+  type PresignedPart,
 } from './types';
 
 /** Store calls one deletion keeps in flight (aborts of a group's uploads); below the agent's sockets. */
@@ -89,32 +90,62 @@ export function createS3Storage(s: S3Settings, clients: S3Clients = createS3Clie
     return rules;
   }
 
+  async function allowsBrowserUploads(origin: string): Promise<boolean> {
+    const rules = await corsRules();
+    return rules.some(
+      (r) => r.methods.includes('PUT') && r.expose.includes('etag') && (r.origins.includes('*') || r.origins.includes(origin)),
+    );
+  }
+
+  async function configureCors(origins: string[]): Promise<void> {
+    await call(() =>
+      client.send(
+        new PutBucketCorsCommand({
+          Bucket,
+          CORSConfiguration: {
+            CORSRules: [
+              { AllowedOrigins: origins, AllowedMethods: ['PUT'], AllowedHeaders: ['*'], ExposeHeaders: ['ETag'], MaxAgeSeconds: 3600 },
+            ],
+          },
+        }),
+      ),
+    );
+    corsCache = undefined;
+  }
+
+  async function presignPart(key: string, uploadId: string, partNumber: number, size: number, expiresIn: number): Promise<PresignedPart> {
+    assertKey(key);
+    // Signing the length bounds what the holder may store; the copy probe covers stores
+    // that also honour unsigned headers (radosgw copies even under a signed length of 0).
+    const url = await getSignedUrl(
+      client,
+      new UploadPartCommand({ Bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, ContentLength: size }),
+      { expiresIn, signableHeaders: new Set(['content-length']) },
+    );
+    return { url, expiresAt: new Date(Date.now() + expiresIn * 1000) };
+  }
+
+  async function presignGet(key: string, opts: { contentDisposition: string; contentType: string; expiresInSeconds: number }): Promise<string> {
+    assertKey(key);
+    return getSignedUrl(
+      client,
+      new GetObjectCommand({ Bucket, Key: key, ResponseContentDisposition: opts.contentDisposition, ResponseContentType: opts.contentType }),
+      { expiresIn: opts.expiresInSeconds },
+    );
+  }
+
   const driver: StorageDriver = {
     kind: 's3',
-    supportsPresign: Boolean(s.accessKeyId),
-
-    async allowsBrowserUploads(origin) {
-      const rules = await corsRules();
-      return rules.some(
-        (r) => r.methods.includes('PUT') && r.expose.includes('etag') && (r.origins.includes('*') || r.origins.includes(origin)),
-      );
+    capabilities: {
+      pooledRange: null,
+      temporaryFiles: null,
+      // Part URLs for direct uploads only with the keys configured (as before: not on a role's).
+      presignedParts: s.accessKeyId ? { part: presignPart, probeCopy: () => probePresignedCopy(driver, presignPart, Bucket) } : null,
+      presignedGet: { get: presignGet },
+      bucketCors: { allows: allowsBrowserUploads, configure: configureCors },
     },
 
-    async configureCors(origins) {
-      await call(() =>
-        client.send(
-          new PutBucketCorsCommand({
-            Bucket,
-            CORSConfiguration: {
-              CORSRules: [
-                { AllowedOrigins: origins, AllowedMethods: ['PUT'], AllowedHeaders: ['*'], ExposeHeaders: ['ETag'], MaxAgeSeconds: 3600 },
-              ],
-            },
-          }),
-        ),
-      );
-      corsCache = undefined;
-    },
+
 
     async put(key, body, opts) {
       assertKey(key);
@@ -253,30 +284,8 @@ export function createS3Storage(s: S3Settings, clients: S3Clients = createS3Clie
       }
     },
 
-    async presignPart(key, uploadId, partNumber, size, expiresIn) {
-      assertKey(key);
-      // Signing the length bounds what the holder may store; the copy probe covers stores
-      // that also honour unsigned headers (radosgw copies even under a signed length of 0).
-      const url = await getSignedUrl(
-        client,
-        new UploadPartCommand({ Bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, ContentLength: size }),
-        { expiresIn, signableHeaders: new Set(['content-length']) },
-      );
-      return { url, expiresAt: new Date(Date.now() + expiresIn * 1000) };
-    },
 
-    async presignGet(key, opts) {
-      assertKey(key);
-      return getSignedUrl(
-        client,
-        new GetObjectCommand({ Bucket, Key: key, ResponseContentDisposition: opts.contentDisposition, ResponseContentType: opts.contentType }),
-        { expiresIn: opts.expiresInSeconds },
-      );
-    },
 
-    probePresignedCopy() {
-      return probePresignedCopy(driver, Bucket);
-    },
 
     async listParts(key, uploadId) {
       assertKey(key);

@@ -42,21 +42,14 @@ export type CopyProbeResult = { safe: true } | { safe: false; reason: string; tr
  */
 export interface StorageDriver {
   readonly kind: 'fs' | 's3';
-  /** Presigned part URLs need a store a browser can reach on its own. */
-  readonly supportsPresign: boolean;
+  /** What this store can do beyond moving bytes, each declared or null (STYLE rule 18). */
+  readonly capabilities: StorageCapabilities;
   put(key: string, body: Readable | Buffer, opts?: { size?: number; contentType?: string }): Promise<ObjectInfo>;
   /**
    * The fs store reads 1 MiB chunks from a pool (lib/storage/chunk-pool.ts): write each once,
    * then let it go. The S3 body is the socket's.
    */
   get(key: string, range?: ByteRange): Promise<GetResult>;
-  /**
-   * fs only: the bytes of a range up to CHUNK (chunk-pool.ts) in one pooled buffer (one positional
-   * read, no stream), for a video player's seeks and the ZIP's small entries; like get()'s chunks,
-   * write it once, then let it go. A file shorter than the range is a store fault:
-   * StorageUnavailableError.
-   */
-  readRange?(key: string, range: ByteRange): Promise<Buffer>;
   head(key: string): Promise<ObjectInfo | null>;
   delete(key: string): Promise<void>;
   /**
@@ -72,27 +65,51 @@ export interface StorageDriver {
    * order as the store takes it (the caller's checksum), with no stream of its own in between.
    */
   uploadPart(key: string, uploadId: string, partNumber: number, body: Readable, size: number, observe?: (chunk: Buffer) => void): Promise<{ etag: string }>;
-  /** The URL signs `Content-Length: size` too: a body of any other length fails the signature. */
-  presignPart(key: string, uploadId: string, partNumber: number, size: number, expiresInSeconds: number): Promise<PresignedPart>;
   listParts(key: string, uploadId: string): Promise<PartInfo[]>;
-  /**
-   * S3 only: a presigned GET of the object that answers with these Content-Disposition and
-   * Content-Type (`response-content-disposition`, `response-content-type`): DOWNLOAD_MODE=redirect.
-   */
-  presignGet?(key: string, opts: { contentDisposition: string; contentType: string; expiresInSeconds: number }): Promise<string>;
   /** `size` of every part, when the caller has them from listParts, spares a store round trip. */
   completeMultipart(key: string, uploadId: string, parts: { partNumber: number; etag: string; size?: number }[]): Promise<ObjectInfo>;
   abortMultipart(key: string, uploadId: string): Promise<void>;
   listMultipartUploads(prefix: string): Promise<{ key: string; uploadId: string }[]>;
-  /** fs only: deletes temporary files (and stale upload folders of an older layout) not touched since olderThan. */
-  sweepTemporary?(olderThan: Date): Promise<number>;
-  /** S3 only: whether the bucket's CORS rules let a page at `origin` PUT parts and read ETag. */
-  allowsBrowserUploads?(origin: string): Promise<boolean>;
-  /** S3 only: adds a CORS rule for these origins (PUT, any header, ETag exposed). */
-  configureCors?(origins: string[]): Promise<void>;
-  /** S3 only: whether the store refuses unsigned `x-amz-copy-source` on a presigned part PUT. */
-  probePresignedCopy?(): Promise<CopyProbeResult>;
-  close?(): void;
+  /** Lets go of the store's connections (a no-op where there are none). */
+  close(): void;
+}
+
+/**
+ * A store's optional abilities, the way tus-node-server's DataStore declares its extensions:
+ * present with their methods, or null. A caller asks for the ability, not for a method.
+ */
+export interface StorageCapabilities {
+  /**
+   * fs: the bytes of a range up to CHUNK (chunk-pool.ts) in one pooled buffer (one positional
+   * read, no stream), for a video player's seeks and the ZIP's small entries; like get()'s chunks,
+   * write it once, then let it go. A file shorter than the range is a store fault:
+   * StorageUnavailableError.
+   */
+  pooledRange: { read(key: string, range: ByteRange): Promise<Buffer> } | null;
+  /** fs: deletes temporary files (and stale upload folders of an older layout) not touched since olderThan. */
+  temporaryFiles: { sweep(olderThan: Date): Promise<number> } | null;
+  /**
+   * S3 with its keys configured: part URLs a browser or client PUTs to the store by itself
+   * (direct uploads).
+   */
+  presignedParts: {
+    /** The URL signs `Content-Length: size` too: a body of any other length fails the signature. */
+    part(key: string, uploadId: string, partNumber: number, size: number, expiresInSeconds: number): Promise<PresignedPart>;
+    /** Whether the store refuses unsigned `x-amz-copy-source` on a presigned part PUT. */
+    probeCopy(): Promise<CopyProbeResult>;
+  } | null;
+  /**
+   * S3: a GET of an object that answers with these Content-Disposition and Content-Type
+   * (`response-content-disposition`, `response-content-type`): DOWNLOAD_MODE=redirect.
+   */
+  presignedGet: { get(key: string, opts: { contentDisposition: string; contentType: string; expiresInSeconds: number }): Promise<string> } | null;
+  /** S3: the bucket's CORS rules. */
+  bucketCors: {
+    /** Whether they let a page at `origin` PUT parts and read ETag. */
+    allows(origin: string): Promise<boolean>;
+    /** Adds a rule for these origins (PUT, any header, ETag exposed). */
+    configure(origins: string[]): Promise<void>;
+  } | null;
 }
 
 export { StorageIncompleteBodyError, StorageInvalidKeyError, StorageInvalidPartError, StorageNotFoundError, StorageUnavailableError } from './errors';
