@@ -27,6 +27,11 @@ export interface RouteContext<B, Q, P extends Principal | null = Principal | nul
   principal: P;
   /** A guest's upload token, on the operations that take one (`uploadToken`); principal is then null. */
   uploadToken?: string;
+  /**
+   * Names what an audited operation acted on when its path does not (the user or project it
+   * made): the audit entry takes it from the handler, never by re-reading the answer.
+   */
+  auditAs: (target: string) => void;
 }
 
 /** What the handler gets as `body`: the parsed JSON, the raw JSON when the handler checks it, or nothing. */
@@ -79,8 +84,10 @@ export function route<O extends Operation>(op: O, handler: Handler<O>) {
       // authenticate() has refused a request without a session where the operation needs one:
       // checked again here, so the handler's non-null principal is a fact, not a cast.
       if (principal === null && !uploadToken && op.auth !== 'none' && op.auth !== 'optional') throw new AppError('unauthenticated', 'Sign in first');
-      const res = await handler({ req, rt, params, body: body as BodyInput<O>, query, ip, principal: principal as PrincipalInput<O>, uploadToken });
-      if (op.audit && res.status < 300) await recordAudit(rt, principal, op.audit, subject ?? (await auditTarget(params, res)), ip);
+      let named: string | undefined;
+      const auditAs = (target: string) => void (named = target);
+      const res = await handler({ req, rt, params, body: body as BodyInput<O>, query, ip, principal: principal as PrincipalInput<O>, uploadToken, auditAs });
+      if (op.audit && res.status < 300) await recordAudit(rt, principal, op.audit, subject ?? named ?? auditTarget(params), ip);
       return withApiHeaders(res);
     } catch (err) {
       return errorResponse(err);
@@ -190,12 +197,8 @@ function withApiHeaders(res: Response): Response {
   return res;
 }
 
-/** What an audited action acted on: the route's slug (and deploy) or id, else the answer's project or user. */
-async function auditTarget(params: Record<string, string>, res: Response): Promise<string> {
+/** What an audited action acted on, from its path: the route's slug (and deploy) or id. */
+function auditTarget(params: Record<string, string>): string {
   if (params.slug) return params.id ? `${params.slug} @ ${params.id}` : params.slug;
-  if (params.id) return params.id;
-  if (res.status === 204 || !res.headers.get('content-type')?.includes('json')) return '';
-  const data = (await res.clone().json().catch(() => null)) as { project?: { slug?: string }; user?: { username?: string }; file?: { slug?: string; path?: string } } | null;
-  const file = data?.file?.slug && data.file.path ? `${data.file.slug}/${data.file.path}` : undefined;
-  return data?.project?.slug ?? data?.user?.username ?? file ?? '';
+  return params.id ?? '';
 }

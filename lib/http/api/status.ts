@@ -3,6 +3,8 @@ import { setFileStatus } from '@/lib/hosting/change-files';
 import { json, route } from '@/lib/http/route';
 
 // PATCH /api/status — set one hosted file online or offline
-export const PATCH = route(operations.setFileStatus, async ({ rt, body }) =>
-  json({ file: await setFileStatus(rt, body.id, body.status) }),
-);
+export const PATCH = route(operations.setFileStatus, async ({ rt, body, auditAs }) => {
+  const file = await setFileStatus(rt, body.id, body.status);
+  auditAs(`${file.slug}/${file.path}`);
+  return json({ file });
+});

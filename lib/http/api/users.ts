@@ -8,6 +8,8 @@ import { listAccounts } from '@/lib/users/list-accounts';
 export const GET = route(operations.listUsers, async ({ rt, query }) => json(await listAccounts(rt, query)));
 
 // POST /api/users — create a user (administrator); quota defaults to the setting
-export const POST = route(operations.createUser, async ({ rt, body, principal }) =>
-  json({ user: await createAccount(rt, body, setterKey(principal)) }, 201),
-);
+export const POST = route(operations.createUser, async ({ rt, body, principal, auditAs }) => {
+  const user = await createAccount(rt, body, setterKey(principal));
+  auditAs(user.username);
+  return json({ user }, 201);
+});
