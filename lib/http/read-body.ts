@@ -2,23 +2,49 @@ import 'server-only';
 import { AppError } from '../errors';
 import type { FastRequest } from './fast';
 
-/** Reads a small body (a form or JSON) from the fast path, refusing anything over `limit`. */
-export async function readSmallBody(req: FastRequest, limit: number): Promise<string> {
-  if (!req.body) return '';
-  const declared = Number(req.header('content-length') ?? '0');
-  if (declared > limit) throw new AppError('body_too_large', `The body is larger than ${limit} bytes`);
-  const chunks: Buffer[] = [];
+/**
+ * The one reader of a small body, for both kinds of request (a route handler's web stream, the
+ * listener's Node stream): refuses a declared or actual length over `limit` without buffering
+ * past it. Leaving the loop early cancels (web) or destroys (Node) the stream.
+ */
+export async function readLimited(
+  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null | undefined,
+  declaredLength: string | null | undefined,
+  limit: number,
+): Promise<string> {
+  if (!body) return '';
+  const tooLarge = () => new AppError('body_too_large', `The body is larger than ${limit} bytes`);
+  if (Number(declaredLength ?? '0') > limit) throw tooLarge();
+  const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of req.body) {
-    size += (chunk as Buffer).length;
-    if (size > limit) {
-      req.body.destroy();
-      throw new AppError('body_too_large', `The body is larger than ${limit} bytes`);
-    }
-    chunks.push(chunk as Buffer);
+  for await (const chunk of 'getReader' in body ? webChunks(body) : body) {
+    size += chunk.length;
+    if (size > limit) throw tooLarge();
+    chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
+
+/** A web stream's chunks; leaving the loop early cancels the stream. */
+async function* webChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader();
+  let finished = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) {
+        finished = true;
+        return;
+      }
+      yield value;
+    }
+  } finally {
+    if (!finished) await reader.cancel().catch(() => {});
+  }
+}
+
+/** Reads a small body (a form or JSON) from the fast path, refusing anything over `limit`. */
+export const readSmallBody = (req: FastRequest, limit: number): Promise<string> => readLimited(req.body, req.header('content-length'), limit);
 
 /** `{password, next}` from a form post or a JSON body; which one it was decides the answer. */
 export async function readUnlockBody(req: FastRequest): Promise<{ json: boolean; password: string; next?: string }> {

@@ -11,6 +11,7 @@ import { AppError, toErrorBody } from '../errors';
 import { assertMigrated, getRuntime, type Runtime } from '../runtime';
 import { requestContext } from './request-context';
 import { isForeignBrowserRequest, isSameOriginRequest, type HeaderSource } from './origin';
+import { readLimited } from './read-body';
 
 const JSON_BODY_LIMIT = 1024 * 1024;
 /** Routes anyone may call (login, register) read at most this much: nothing they take is larger. */
@@ -152,24 +153,7 @@ export async function readJson(req: Request, limit: number): Promise<unknown> {
   if (!/^application\/json\b/i.test(type)) {
     throw new AppError('invalid_request', 'Send a JSON body with Content-Type: application/json');
   }
-  const declared = Number(req.headers.get('content-length') ?? '0');
-  if (declared > limit) throw new AppError('body_too_large', `The body is larger than ${limit} bytes`);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (req.body) {
-    const reader = req.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.length;
-      if (size > limit) {
-        await reader.cancel().catch(() => {});
-        throw new AppError('body_too_large', `The body is larger than ${limit} bytes`);
-      }
-      chunks.push(value);
-    }
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = await readLimited(req.body, req.headers.get('content-length'), limit);
   if (!text.trim()) throw new AppError('invalid_request', 'The request body is empty');
   try {
     return JSON.parse(text);
