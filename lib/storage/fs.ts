@@ -6,7 +6,6 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import {
   assertKey,
-  StorageIncompleteBodyError,
   StorageNotFoundError,
   StorageUnavailableError,
   type ByteRange,
@@ -17,6 +16,7 @@ import {
 import { CHUNK, giveChunk, takeChunk } from './chunk-pool';
 import { createFsMultipart, pruneEmpty } from './fs-multipart';
 import { createReadHandles } from './read-handles';
+import { writeAt } from './fs-write';
 
 /**
  * Each object is a directory named by its key holding one data file, so that `a` and `a/b`
@@ -64,48 +64,17 @@ export function createFsStorage(root: string): StorageDriver {
     }
   }
 
-  /**
-   * Streams body into a fresh temp file, checking its length when one was announced. Socket
-   * chunks (often 64 KB) are gathered into ~1 MiB batches written with one writev each: a
-   * sixteenth of the system calls, and no copying.
-   */
+  /** Streams body into a fresh temp file (fs-write.ts's batching writer), checking its length when one was announced. */
   async function writeTemp(body: Readable | Buffer, size?: number): Promise<string> {
     const file = await tmpFile();
     const source = Buffer.isBuffer(body) ? Readable.from([body]) : body;
-    const fh = await fs.open(file, 'w');
     try {
-      let seen = 0;
-      let batch: Buffer[] = [];
-      let batchBytes = 0;
-      for await (const c of source) {
-        const chunk = Buffer.isBuffer(c) ? c : Buffer.from(c as Uint8Array);
-        seen += chunk.length;
-        if (size !== undefined && seen > size) throw new StorageIncompleteBodyError(`body longer than the announced ${size} bytes`);
-        batch.push(chunk);
-        batchBytes += chunk.length;
-        if (batchBytes >= CHUNK) {
-          await writeAll(fh, batch, batchBytes);
-          batch = [];
-          batchBytes = 0;
-        }
-      }
-      if (batchBytes) await writeAll(fh, batch, batchBytes);
-      if (size !== undefined && seen !== size) throw new StorageIncompleteBodyError(`body ended after ${seen} of ${size} bytes`);
-      await fh.close();
+      await writeAt(file, source, 0, size, { wrote: false, end: 0, stopped: null });
       return file;
     } catch (e) {
-      await fh.close().catch(() => {});
       await fs.rm(file, { force: true });
-      if (!Buffer.isBuffer(body)) body.destroy();
       throw e;
     }
-  }
-
-  async function writeAll(fh: fs.FileHandle, bufs: Buffer[], total: number): Promise<void> {
-    const { bytesWritten } = await fh.writev(bufs);
-    if (bytesWritten === total) return;
-    const rest = Buffer.concat(bufs).subarray(bytesWritten);
-    for (let off = 0; off < rest.length; ) off += (await fh.write(rest, off)).bytesWritten;
   }
 
   async function placeAt(file: string, key: string): Promise<ObjectInfo> {
