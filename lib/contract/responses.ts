@@ -265,7 +265,7 @@ export const loginResultSchema = z.union([sessionResultSchema, secondFactorStepS
 export const sessionSchema = z.object({
   id: z.string(),
   current: z.boolean(),
-  method: z.string().describe('password, password+totp, password+recovery, admin_token, oidc…'),
+  method: z.string().describe('password, password+totp, password+recovery, password+passkey, passkey, admin_token, oidc…'),
   user_agent: z.string(),
   network: z.string().describe('The address network: IPv4 /24 or IPv6 /64'),
   created_at: time,
