@@ -24,6 +24,8 @@ const METHOD: Record<string, string> = {
   password: 'password',
   'password+totp': 'password and code',
   'password+recovery': 'password and recovery code',
+  'password+passkey': 'password and passkey',
+  passkey: 'passkey',
   admin_token: 'Admin Token',
 };
 const when = (iso: string) => new Date(iso).toLocaleString();
