@@ -21,7 +21,11 @@ test('a member adds a passkey in Settings, signs out, signs in with it, and remo
   const username = unique();
   const password = 'a good long password';
   await page.goto(`${base}/files`);
-  await page.getByRole('tab', { name: 'Register' }).click();
+  // The tab answers once the page is hydrated (slow on a busy machine): click until it is selected.
+  await expect(async () => {
+    await page.getByRole('tab', { name: 'Register' }).click();
+    await expect(page.getByRole('tab', { name: 'Register' })).toHaveAttribute('aria-selected', 'true', { timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Create account' }).click();
@@ -52,7 +56,7 @@ test('a member adds a passkey in Settings, signs out, signs in with it, and remo
 
   await page.getByRole('button', { name: 'Rename passkey Test laptop' }).click();
   await page.getByLabel('Passkey name').fill('Work laptop');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save name' }).click();
   await expect(rows.first()).toContainText('Work laptop');
 
   // The last one: a wrong password is refused, the right one removes it.

@@ -43,6 +43,11 @@ export interface RelyingParty {
 
 const CHALLENGE_MS = 5 * 60 * 1000;
 const RP_NAME = 'htmls';
+/**
+ * ES256, EdDSA, RS256: what every passkey provider offers and Node 20 verifies. The library's
+ * default list also offers ML-DSA first, which Chromium then picks and Node 20 cannot check.
+ */
+const ALGORITHMS = [-7, -8, -257];
 
 export function relyingParty(rt: Runtime, req: Request): RelyingParty {
   const origin = ownOrigin(rt.env, req.headers, req.url);
@@ -117,6 +122,7 @@ export async function passkeyOptions(
       attestationType: 'none',
       excludeCredentials: existing.map((pk) => ({ id: pk.credentialId, transports: transportsOf(pk) })),
       authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'required' },
+      supportedAlgorithmIDs: ALGORITHMS,
       timeout: CHALLENGE_MS,
     });
     await storeChallenge(rt, options.challenge, { purpose: 'register', userId: user.id, signInChallengeHash: null });
@@ -168,6 +174,7 @@ export async function registerPasskey(rt: Runtime, rp: RelyingParty, principal: 
       expectedOrigin: rp.origin,
       expectedRPID: rp.rpId,
       requireUserVerification: true,
+      supportedAlgorithmIDs: ALGORITHMS,
     });
     if (v.verified !== true) throw new Error('not verified');
     info = v.registrationInfo;

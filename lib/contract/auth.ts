@@ -24,7 +24,7 @@ export const webauthnResponseSchema = z.object({
     clientDataJSON: b64url(4096),
     attestationObject: b64url(16384).optional(),
     authenticatorData: b64url(4096).optional(),
-    signature: b64url(1024).optional(),
+    signature: b64url(8192).optional(),
     userHandle: b64url(256).nullish(),
     transports: z.array(z.string().max(32)).max(10).optional(),
   }),
@@ -59,7 +59,9 @@ export const deletePasskeySchema = z.object({ password: z.string().max(4096).opt
 /** From a signed-in session, no body; from a sign-in that must enrol, its `challenge`. */
 export const totpSetupSchema = z.object({ challenge: z.string().max(200).optional() });
 export const totpEnableSchema = z.object({ code: z.string().max(20), challenge: z.string().max(200).optional() });
-export const totpDisableSchema = z.object({ password: z.string().max(4096).optional(), response: webauthnResponseSchema.optional() });
+export const totpDisableSchema = z
+  .object({ password: z.string().max(4096).optional(), response: webauthnResponseSchema.optional() })
+  .refine((b) => b.password !== undefined || b.response !== undefined, 'Send the current password or a passkey response');
 export const changePasswordSchema = z.object({ current_password: z.string().max(4096), password: z.string().min(8).max(256) });
 
 /** `GET /api/auth/oidc/start`: where to come back to (a page of this site) and whether to link instead of signing in. */

@@ -84,7 +84,7 @@ export function PasskeysPanel({ hasPassword = true }: { hasPassword?: boolean })
               <form className="flex flex-wrap items-end gap-2" onSubmit={(e) => void rename(e)}>
                 <Field label="Passkey name" name="passkey_name" required maxLength={64} value={renaming.name} onChange={(e) => setRenaming({ id: pk.id, name: e.target.value })} />
                 <Button type="submit" disabled={busy}>
-                  Save
+                  Save name
                 </Button>
                 <Button type="button" variant="secondary" onClick={() => setRenaming(null)}>
                   Cancel
