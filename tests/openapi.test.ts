@@ -259,17 +259,18 @@ describe('responses match the document', () => {
     await check('POST', '/api/auth/passkeys/options', {}, { body: { purpose: 'register' } });
     const ro = await check('POST', '/api/auth/passkeys/options', {}, { token: m.token, body: { purpose: 'register' } });
     const made = await check('POST', '/api/auth/passkeys', {}, { token: m.token, body: { name: 'Laptop', response: auth.register(ro.json) } });
+    const cred = auth.credentials[0];
     await check('POST', '/api/auth/passkeys', {}, { token: m.token, body: { name: 'Again', response: auth.register(ro.json) } });
     await check('GET', '/api/auth/passkeys', {}, { token: m.token });
     const id = made.json.passkey.id as string;
     await check('PATCH', '/api/auth/passkeys/{id}', { id }, { token: m.token, body: { name: 'Work laptop' } });
     await check('PATCH', '/api/auth/passkeys/{id}', { id: '00000000-0000-4000-8000-000000000000' }, { token: m.token, body: { name: 'x' } });
     const lo = await check('POST', '/api/auth/passkeys/options', {}, { body: { purpose: 'login' } });
-    await check('POST', '/api/auth/passkeys/login', {}, { body: { response: auth.assert(lo.json) } });
-    await check('POST', '/api/auth/passkeys/login', {}, { body: { response: auth.assert(lo.json) } });
+    await check('POST', '/api/auth/passkeys/login', {}, { body: { response: auth.assert(lo.json, cred) } });
+    await check('POST', '/api/auth/passkeys/login', {}, { body: { response: auth.assert(lo.json, cred) } });
     await check('DELETE', '/api/auth/passkeys/{id}', { id }, { token: m.token });
     const so = await check('POST', '/api/auth/passkeys/options', {}, { token: m.token, body: { purpose: 'second_factor' } });
-    await check('DELETE', '/api/auth/passkeys/{id}', { id }, { token: m.token, body: { response: auth.assert(so.json) } });
+    await check('DELETE', '/api/auth/passkeys/{id}', { id }, { token: m.token, body: { response: auth.assert(so.json, cred) } });
     await check('POST', '/api/auth/passkeys/options', {}, { token: m.token, body: { purpose: 'second_factor' } });
   });
 
