@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, asc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { passkeys, webauthnChallenges, type PasskeyRow, type WebauthnChallengeRow } from '../schema';
+import { passkeys, users, webauthnChallenges, type PasskeyRow, type WebauthnChallengeRow } from '../schema';
 
 export async function listPasskeys(db: Db, userId: string): Promise<PasskeyRow[]> {
   return db.select().from(passkeys).where(eq(passkeys.userId, userId)).orderBy(asc(passkeys.createdAt), asc(passkeys.id));
@@ -35,12 +35,19 @@ export async function renamePasskey(db: Db, userId: string, id: string, name: st
   return row ?? null;
 }
 
-export async function deletePasskey(db: Db, userId: string, id: string): Promise<boolean> {
-  const rows = await db
-    .delete(passkeys)
-    .where(and(eq(passkeys.userId, userId), eq(passkeys.id, id)))
-    .returning({ id: passkeys.id });
-  return rows.length === 1;
+/**
+ * Removes one of the user's passkeys unless it is their last and `mayBeLast` is false ('last'
+ * then), with the user's row locked: two removals at once cannot both see another one left.
+ */
+export async function deletePasskey(db: Db, userId: string, id: string, mayBeLast: boolean): Promise<'deleted' | 'not_found' | 'last'> {
+  return db.transaction(async (tx) => {
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+    const mine = await tx.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.userId, userId));
+    if (!mine.some((p) => p.id === id)) return 'not_found';
+    if (mine.length === 1 && !mayBeLast) return 'last';
+    await tx.delete(passkeys).where(and(eq(passkeys.userId, userId), eq(passkeys.id, id)));
+    return 'deleted';
+  });
 }
 
 /**

@@ -279,17 +279,18 @@ export async function removeOwnPasskey(
 ): Promise<void> {
   const user = memberOnly(principal);
   await enforceAddressAndAccount(rt, 'passkeys', ip, user.id);
-  const mine = isUuid(id) ? await listPasskeys(rt.db, user.id) : [];
-  if (!mine.some((pk) => pk.id === id)) throw notFound('No such passkey');
-  if (mine.length === 1) {
+  if (!isUuid(id)) throw notFound('No such passkey');
+  let outcome = await deletePasskeyRow(rt.db, user.id, id, false);
+  if (outcome === 'last') {
     const fresh = await findUserById(rt.db, user.id);
     if (!fresh) throw new AppError('unauthenticated', 'Sign in first');
     if (fresh.passwordHash === '' && !(await opts.hasOtherWayIn(fresh))) {
       throw new AppError('conflict', 'This passkey is the only way into this account; set a password first');
     }
     await opts.confirm(user.id);
+    outcome = await deletePasskeyRow(rt.db, user.id, id, true);
   }
-  if (!(await deletePasskeyRow(rt.db, user.id, id))) throw notFound('No such passkey');
+  if (outcome !== 'deleted') throw notFound('No such passkey');
 }
 
 export const hasPasskeys = async (rt: Runtime, userId: string): Promise<boolean> => (await countPasskeys(rt.db, userId)) > 0;
