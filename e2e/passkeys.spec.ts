@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { Secret, TOTP } from 'otpauth';
 import { ownClientAddress } from './support/client-address';
 
 test.use({ extraHTTPHeaders: ownClientAddress() });
@@ -10,17 +11,21 @@ const unique = () => `e2e${Date.now().toString(36)}${Math.floor(Math.random() * 
  * authenticator with resident keys and user verification, as a laptop's fingerprint reader.
  * The console is reached as `localhost` (an IP address cannot be a WebAuthn RP ID).
  */
-test('a member adds a passkey in Settings, signs out, signs in with it, and removes it', async ({ page }) => {
-  const base = process.env.E2E_BASE_URL!.replace('127.0.0.1', 'localhost');
+const codeAt = (secret: string, at = Date.now()) => TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: at });
+const baseOf = () => process.env.E2E_BASE_URL!.replace('127.0.0.1', 'localhost');
+
+/** Chromium's virtual platform authenticator on this page (CDP WebAuthn domain). */
+async function virtualAuthenticator(page: Page) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
     options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
   });
+  return { cdp, authenticatorId };
+}
 
-  const username = unique();
-  const password = 'a good long password';
-  await page.goto(`${base}/files`);
+async function registerAccount(page: Page, username: string, password: string) {
+  await page.goto(`${baseOf()}/files`);
   // The tab answers once the page is hydrated (slow on a busy machine): click until it is selected.
   await expect(async () => {
     await page.getByRole('tab', { name: 'Register' }).click();
@@ -30,12 +35,24 @@ test('a member adds a passkey in Settings, signs out, signs in with it, and remo
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Create account' }).click();
   await expect(page.getByTestId('signed-in-as')).toHaveText(username);
+}
+
+async function addPasskey(page: Page, name: string) {
+  await page.getByRole('button', { name: 'Add a passkey' }).click();
+  await page.getByLabel('Name for the new passkey').fill(name);
+  await page.getByRole('button', { name: 'Create passkey' }).click();
+  await expect(page.getByTestId('passkey-row').filter({ hasText: name })).toBeVisible();
+}
+
+test('a member adds a passkey in Settings, signs out, signs in with it, and removes it', async ({ page }) => {
+  const { cdp, authenticatorId } = await virtualAuthenticator(page);
+  const username = unique();
+  const password = 'a good long password';
+  await registerAccount(page, username, password);
 
   await page.getByRole('button', { name: 'Profile' }).click();
   await expect(page.getByRole('heading', { name: 'Passkeys' })).toBeVisible();
-  await page.getByRole('button', { name: 'Add a passkey' }).click();
-  await page.getByLabel('Name for the new passkey').fill('Test laptop');
-  await page.getByRole('button', { name: 'Create passkey' }).click();
+  await addPasskey(page, 'Test laptop');
   const rows = page.getByTestId('passkey-row');
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText('Test laptop');
@@ -74,4 +91,28 @@ test('a member adds a passkey in Settings, signs out, signs in with it, and remo
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'That passkey is not known here.' })).toBeVisible();
+});
+
+test('the two-factor screen after a password takes a passkey instead of a code', async ({ page }) => {
+  await virtualAuthenticator(page);
+  const username = unique();
+  const password = 'a good long password';
+  await registerAccount(page, username, password);
+  await page.getByRole('button', { name: 'Profile' }).click();
+  await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+  const secret = (await page.getByTestId('totp-secret').textContent())!.trim();
+  await page.getByLabel('Code from the app').fill(codeAt(secret));
+  await page.getByRole('button', { name: 'Turn on' }).click();
+  await page.getByRole('button', { name: 'I saved them' }).click();
+  await addPasskey(page, 'Laptop');
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('heading', { name: 'Two-factor sign-in' })).toBeVisible();
+  await page.getByRole('button', { name: 'Use a passkey instead' }).click();
+  await expect(page.getByTestId('signed-in-as')).toHaveText(username);
+  await page.getByRole('button', { name: 'Profile' }).click();
+  await expect(page.getByTestId('session-row').filter({ hasText: 'This session' })).toContainText('Signed in with password and passkey');
 });

@@ -44,8 +44,9 @@ export interface RelyingParty {
 const CHALLENGE_MS = 5 * 60 * 1000;
 const RP_NAME = 'htmls';
 /**
- * ES256, EdDSA, RS256: what every passkey provider offers and Node 20 verifies. The library's
- * default list also offers ML-DSA first, which Chromium then picks and Node 20 cannot check.
+ * ES256, EdDSA, RS256: what every passkey provider offers, checked with Node's stable crypto.
+ * The library's default list puts ML-DSA-44 first where the runtime has it (Node 20.20 and 22
+ * only as an experimental Web Crypto algorithm, with a warning), and Chromium then picks it.
  */
 const ALGORITHMS = [-7, -8, -257];
 
