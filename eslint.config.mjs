@@ -3,7 +3,7 @@
 // shipped elsewhere (CVE-2026-49467). Run: npm run lint:auth (and in .ci/run).
 import tseslint from 'typescript-eslint';
 
-export const AUTH_FILES = ['lib/auth/**/*.ts', 'lib/http/api/auth.ts', 'lib/http/api/auth/**/*.ts', 'lib/http/api/users/**/*.ts', 'lib/users/**/*.ts', 'db/queries/sessions.ts', 'db/queries/second-factor.ts', 'cli/commands/login.ts', 'cli/commands/logout.ts'];
+export const AUTH_FILES = ['lib/auth/**/*.ts', 'lib/http/api/auth.ts', 'lib/http/api/auth/**/*.ts', 'lib/http/api/users/**/*.ts', 'lib/users/**/*.ts', 'db/queries/sessions.ts', 'db/queries/second-factor.ts', 'db/queries/passkeys.ts', 'cli/commands/login.ts', 'cli/commands/logout.ts'];
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '.next/**', 'dist/**'] },

@@ -139,6 +139,51 @@ export const signInChallenges = pgTable(
 );
 
 /**
+ * Passkeys (WebAuthn discoverable credentials, issue 42 item 2): a member signs in with one
+ * instead of a password, or passes the second factor with one. The credential ID and the COSE
+ * public key are base64url; `counter` is the authenticator's signature counter (0 for those that
+ * keep none), raised at each use so a cloned authenticator's older count is refused.
+ */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    credentialId: text('credential_id').notNull(),
+    publicKey: text('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    /** The transports the browser reported (`internal,hybrid`…), a hint for later requests. */
+    transports: text('transports').notNull().default(''),
+    name: text('name').notNull(),
+    backedUp: boolean('backed_up').notNull().default(false),
+    createdAt: createdAt(),
+    lastUsedAt: ts('last_used_at'),
+  },
+  (t) => [uniqueIndex('passkeys_credential_id_key').on(t.credentialId), index('passkeys_user_id_idx').on(t.userId)],
+);
+
+/**
+ * WebAuthn challenges the server handed out (options), kept in the database so any instance can
+ * check the answer: single use (deleted when an answer names it), 5 minutes. Only the SHA-256 of
+ * the challenge is kept. `register` and `reauth` belong to a signed-in member (`user_id`);
+ * `second_factor` also to a sign-in challenge (`sign_in_challenge_hash`); `login` to nobody yet.
+ */
+export const webauthnChallenges = pgTable(
+  'webauthn_challenges',
+  {
+    challengeHash: text('challenge_hash').primaryKey(),
+    purpose: text('purpose', { enum: ['register', 'login', 'second_factor', 'reauth'] }).notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    signInChallengeHash: text('sign_in_challenge_hash'),
+    expiresAt: ts('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('webauthn_challenges_expires_at_idx').on(t.expiresAt)],
+);
+
+/**
  * OpenID Connect identities linked to accounts (issue 42): the provider's `iss` + `sub` name
  * one, never its e-mail (Pingvin X's CVE-2026-108157 linked by an unverified one). An identity
  * is linked to one account, and an account has at most one identity per provider.
@@ -699,6 +744,8 @@ export type SessionRow = typeof sessions.$inferSelect;
 export type SignInChallengeRow = typeof signInChallenges.$inferSelect;
 export type AccessTokenRow = typeof accessTokens.$inferSelect;
 export type OidcIdentityRow = typeof oidcIdentities.$inferSelect;
+export type PasskeyRow = typeof passkeys.$inferSelect;
+export type WebauthnChallengeRow = typeof webauthnChallenges.$inferSelect;
 export type ProjectRow = typeof projects.$inferSelect;
 export type HostedFileRow = typeof hostedFiles.$inferSelect;
 export type DeployRow = typeof deploys.$inferSelect;

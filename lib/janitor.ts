@@ -1,6 +1,7 @@
 import 'server-only';
 import { purgeExpiredTickets } from '@/db/queries/download-tickets';
 import { releaseJanitorLease, takeJanitorLease } from '@/db/queries/janitor';
+import { purgeExpiredWebauthnChallenges } from '@/db/queries/passkeys';
 import { purgeRateLimits } from '@/db/queries/rate-limits';
 import { purgeExpiredChallenges } from '@/db/queries/second-factor';
 import { purgeExpiredSessions } from '@/db/queries/sessions';
@@ -21,6 +22,7 @@ const tasks: Task[] = [
   () => sweepZipSpools(new Date(Date.now() - LONGEST_REQUEST_MS)),
   (rt) => purgeExpiredSessions(rt.db),
   (rt) => purgeExpiredChallenges(rt.db),
+  (rt) => purgeExpiredWebauthnChallenges(rt.db),
   (rt) => purgeRateLimits(rt.db, 3600),
   (rt) => purgeExpiredTickets(rt.db),
 ];

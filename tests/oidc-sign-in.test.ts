@@ -42,7 +42,7 @@ describe('GET /api/auth/methods', () => {
   it('names the provider for the button and keeps the password', async () => {
     const r = await call('GET', '/api/auth/methods');
     expect(r.status).toBe(200);
-    expect(r.json).toEqual({ password: true, oidc: { name: 'Test IdP' }, passkeys: false, require_2fa: 'off' });
+    expect(r.json).toEqual({ password: true, oidc: { name: 'Test IdP' }, passkeys: true, require_2fa: 'off' });
   });
 });
 

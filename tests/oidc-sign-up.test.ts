@@ -5,6 +5,7 @@ import { registerMember } from './support/members';
 import { Browser, startProvider, type TestProvider } from './support/oidc';
 import { meWithCookie, ssoSignIn } from './support/oidc-flow';
 import { TEST_ADMIN_TOKEN } from './support/server';
+import { SoftAuthenticator } from './support/webauthn';
 
 // OIDC_SIGNUP=on: the first sign-in of an identity linked to nobody creates a member (issue 42);
 // OIDC_ONLY=true: /files offers no password sign-in.
@@ -58,6 +59,26 @@ describe('GET /api/auth/oidc/callback with OIDC_SIGNUP=on', () => {
     const unlink = await call('DELETE', '/api/auth/oidc/identity', { token: again.session });
     expect([unlink.status, unlink.json?.code]).toEqual([409, 'conflict']);
     expect((await call('GET', '/api/auth/oidc/identity', { token: again.session })).json).toMatchObject({ identity: { email: 'newcomer@idp.example' }, has_password: false });
+  });
+
+  it('an account with no password may unlink its identity once it has a passkey; that passkey is then its only way in (409)', async () => {
+    const sub = `pk-${Date.now()}`;
+    idp.accounts.set(sub, { email: 'pk@idp.example', email_verified: true, preferred_username: `pk${Date.now().toString(36)}` });
+    const token = (await ssoSignIn(new Browser(), sub)).session!;
+    const auth = new SoftAuthenticator(baseUrl());
+    const ro = await call('POST', '/api/auth/passkeys/options', { token, body: { purpose: 'register' } });
+    const made = await call('POST', '/api/auth/passkeys', { token, body: { name: 'Phone', response: auth.register(ro.json) } });
+    expect(made.status).toBe(201);
+    const id = made.json.passkey.id as string;
+    // Linked still: the last passkey may go, but only confirmed (a password it does not have is 401).
+    expect((await call('DELETE', `/api/auth/passkeys/${id}`, { token, body: { password: 'anything' } })).status).toBe(401);
+    expect((await call('DELETE', '/api/auth/oidc/identity', { token })).status).toBe(204);
+    // Now the passkey is the only way in: it cannot be removed, even confirmed.
+    const so = await call('POST', '/api/auth/passkeys/options', { token, body: { purpose: 'second_factor' } });
+    const last = await call('DELETE', `/api/auth/passkeys/${id}`, { token, body: { response: auth.assert(so.json) } });
+    expect([last.status, last.json?.code]).toEqual([409, 'conflict']);
+    const lo = await call('POST', '/api/auth/passkeys/options', { body: { purpose: 'login' } });
+    expect((await call('POST', '/api/auth/passkeys/login', { body: { response: auth.assert(lo.json) } })).status).toBe(200);
   });
 
   it("makes a new account for a provider account with a member's e-mail, never signing in to the member's", async () => {

@@ -12,6 +12,7 @@ import { siteForm } from './support/hosting';
 import { call, type CallOptions, type CallResult } from './support/http';
 import { registerMember, uniqueName } from './support/members';
 import { ROOT, TEST_ADMIN_TOKEN } from './support/server';
+import { SoftAuthenticator } from './support/webauthn';
 
 // Next's pages: the schema file in public/.
 useFileServer({}, { pages: true });
@@ -73,7 +74,8 @@ beforeAll(async () => {
 const operations = () =>
   Object.entries(doc.paths).filter(([p]) => p.startsWith('/api/')).flatMap(([p, methods]) => Object.entries(methods).map(([m, op]) => ({ key: `${m.toUpperCase()} ${p}`, op })));
 
-const ENROLMENT = ['POST /api/auth/totp/setup', 'POST /api/auth/totp/enable'];
+// (Passkey options are 'optional' too: a `purpose` is required (400), `register` needs a session (401).)
+const ENROLMENT = ['POST /api/auth/totp/setup', 'POST /api/auth/totp/enable', 'POST /api/auth/passkeys/options'];
 
 describe('GET /api/openapi.json', () => {
   it('is a valid OpenAPI 3.1 document', async () => {
@@ -249,6 +251,27 @@ describe('responses match the document', () => {
     await check('POST', '/api/auth/totp/disable', {}, { token: member, body: { password: 'password-456' } });
     const id = (await call('GET', '/api/auth/me', { token: member })).json.user.id as string;
     await check('DELETE', '/api/users/{id}/sessions', { id }, { token: TEST_ADMIN_TOKEN });
+  });
+
+  it('for the passkey routes (issue 42, item 2)', async () => {
+    const m = await registerMember();
+    const auth = new SoftAuthenticator(baseUrl());
+    await check('POST', '/api/auth/passkeys/options', {}, { body: { purpose: 'register' } });
+    const ro = await check('POST', '/api/auth/passkeys/options', {}, { token: m.token, body: { purpose: 'register' } });
+    const made = await check('POST', '/api/auth/passkeys', {}, { token: m.token, body: { name: 'Laptop', response: auth.register(ro.json) } });
+    const cred = auth.credentials[0];
+    await check('POST', '/api/auth/passkeys', {}, { token: m.token, body: { name: 'Again', response: auth.register(ro.json) } });
+    await check('GET', '/api/auth/passkeys', {}, { token: m.token });
+    const id = made.json.passkey.id as string;
+    await check('PATCH', '/api/auth/passkeys/{id}', { id }, { token: m.token, body: { name: 'Work laptop' } });
+    await check('PATCH', '/api/auth/passkeys/{id}', { id: '00000000-0000-4000-8000-000000000000' }, { token: m.token, body: { name: 'x' } });
+    const lo = await check('POST', '/api/auth/passkeys/options', {}, { body: { purpose: 'login' } });
+    await check('POST', '/api/auth/passkeys/login', {}, { body: { response: auth.assert(lo.json, cred) } });
+    await check('POST', '/api/auth/passkeys/login', {}, { body: { response: auth.assert(lo.json, cred) } });
+    await check('DELETE', '/api/auth/passkeys/{id}', { id }, { token: m.token });
+    const so = await check('POST', '/api/auth/passkeys/options', {}, { token: m.token, body: { purpose: 'second_factor' } });
+    await check('DELETE', '/api/auth/passkeys/{id}', { id }, { token: m.token, body: { response: auth.assert(so.json, cred) } });
+    await check('POST', '/api/auth/passkeys/options', {}, { token: m.token, body: { purpose: 'second_factor' } });
   });
 
   it('for the account, user and settings routes', async () => {

@@ -6,9 +6,10 @@ import { Secret, TOTP } from 'otpauth';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { useFileServer } from './support/file-server';
-import { call } from './support/http';
+import { baseUrl, call } from './support/http';
 import { uniqueName } from './support/members';
 import { TEST_ADMIN_TOKEN } from './support/server';
+import { SoftAuthenticator } from './support/webauthn';
 
 useFileServer({ REQUIRE_2FA: 'all' });
 
@@ -69,5 +70,30 @@ describe('REQUIRE_2FA=all', () => {
     expect(token.status).toBe(200);
     expect(token.json.role).toBe('admin');
     expect(token.json.token).toEqual(expect.any(String));
+  });
+
+  it('a passkey counts as the second factor: signing in with one needs nothing more, and a password sign-in asks for it instead of enrolment', async () => {
+    const a = await newAccount();
+    const first = await call('POST', '/api/auth/login', { body: a });
+    const { challenge } = first.json;
+    const setup = await call('POST', '/api/auth/totp/setup', { body: { challenge } });
+    const enable = await call('POST', '/api/auth/totp/enable', { body: { challenge, code: codeAt(setup.json.secret) } });
+    const token = enable.json.token as string;
+    const auth = new SoftAuthenticator(baseUrl());
+    const ro = await call('POST', '/api/auth/passkeys/options', { token, body: { purpose: 'register' } });
+    expect((await call('POST', '/api/auth/passkeys', { token, body: { name: 'Laptop', response: auth.register(ro.json) } })).status).toBe(201);
+    expect((await call('POST', '/api/auth/totp/disable', { token, body: { password: a.password } })).status).toBe(204);
+
+    const lo = await call('POST', '/api/auth/passkeys/options', { body: { purpose: 'login' } });
+    const signedIn = await call('POST', '/api/auth/passkeys/login', { body: { response: auth.assert(lo.json) } });
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.json.token).toEqual(expect.any(String));
+
+    const withPassword = await call('POST', '/api/auth/login', { body: a });
+    expect(withPassword.json.second_factor).toBe('required');
+    const so = await call('POST', '/api/auth/passkeys/options', { body: { purpose: 'second_factor', challenge: withPassword.json.challenge } });
+    const ok = await call('POST', '/api/auth/login/second-factor', { body: { challenge: withPassword.json.challenge, response: auth.assert(so.json) } });
+    expect(ok.status).toBe(200);
+    expect(ok.json.user.username).toBe(a.username);
   });
 });

@@ -50,7 +50,7 @@ describe('GET /api/auth/methods', () => {
   it('says password sign-in is on and 2FA is not required by default', async () => {
     const r = await call('GET', '/api/auth/methods');
     expect(r.status).toBe(200);
-    expect(r.json).toEqual({ password: true, oidc: null, passkeys: false, require_2fa: 'off' });
+    expect(r.json).toEqual({ password: true, oidc: null, passkeys: true, require_2fa: 'off' });
   });
 });
 

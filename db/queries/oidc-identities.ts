@@ -43,3 +43,9 @@ export async function deleteUserIdentity(db: Db, userId: string, issuer: string)
     .returning({ id: oidcIdentities.id });
   return rows.length > 0;
 }
+
+/** Whether the account has an identity of any provider linked (a way in without a password). */
+export async function hasAnyIdentity(db: Db, userId: string): Promise<boolean> {
+  const rows = await db.select({ id: oidcIdentities.id }).from(oidcIdentities).where(eq(oidcIdentities.userId, userId)).limit(1);
+  return rows.length === 1;
+}

@@ -29,6 +29,11 @@ export const LIMITS = {
   totp: { limit: 20, windowSeconds: 300 },
   /** Listing and ending sessions, per address and per account. */
   sessions: { limit: 60, windowSeconds: 60 },
+  /**
+   * Passkey options and answers (register, login, second factor, rename, remove), per address
+   * and, once the account is known, per account: each option leaves a challenge row behind.
+   */
+  passkeys: { limit: 30, windowSeconds: 300 },
   /** Single sign-on starts and callbacks per address (issue 42): each costs the provider a round trip. */
   sso: { limit: 30, windowSeconds: 300 },
 } as const;

@@ -15,6 +15,7 @@ import { AppError } from '../errors';
 import { getServerSecret, type Runtime } from '../runtime';
 import { randomString, sha256Hex } from './crypto';
 import { verifyPassword } from './passwords';
+import { passkeyConfirms, type RelyingParty, type WebauthnResponse } from './passkeys';
 import type { Principal } from './principal';
 import { enforceAddressAndAccount, enforceRateLimit } from './rate-limit';
 import { CHALLENGE_TRIES, issueSession, type SignInClient, type SignInResult } from './sign-in';
@@ -82,14 +83,20 @@ async function acceptTotp(rt: Runtime, user: UserRow, code: string, enabled: boo
 /** POST /api/auth/login/second-factor: a code (or a recovery code) for a `required` challenge; the session. */
 export async function passSecondFactor(
   rt: Runtime,
-  input: { challenge: string; code?: string; recovery_code?: string },
+  rp: RelyingParty,
+  input: { challenge: string; code?: string; recovery_code?: string; response?: WebauthnResponse },
   client: SignInClient,
 ): Promise<Extract<SignInResult, { kind: 'session' }>> {
-  if (input.code === undefined && input.recovery_code === undefined) throw new AppError('invalid_request', 'Send a code or a recovery_code');
+  if (input.code === undefined && input.recovery_code === undefined && input.response === undefined) {
+    throw new AppError('invalid_request', 'Send a code, a recovery_code or a passkey response');
+  }
   const { ch, user } = await tryChallenge(rt, input.challenge, client.ip, 'required');
   let ok = false;
   let factor = 'totp';
-  if (input.code !== undefined) {
+  if (input.response !== undefined) {
+    factor = 'passkey';
+    ok = (await passkeyConfirms(rt, rp, user.id, input.response, ch.tokenHash)) === true;
+  } else if (input.code !== undefined) {
     ok = user.totpEnabled && (await acceptTotp(rt, user, input.code, true));
   } else if (input.recovery_code !== undefined) {
     factor = 'recovery';
@@ -165,14 +172,26 @@ export async function enableTotp(
 
 /**
  * POST /api/auth/totp/disable: only with the account's current password (checked, awaited,
- * compared to `true`: CVE-2026-49467 was a check whose promise was never awaited). A passkey
- * `response` will count here too once passkeys land.
+ * compared to `true`: CVE-2026-49467 was a check whose promise was never awaited), or a passkey.
  */
-export async function disableTotp(rt: Runtime, principal: Principal, input: { password?: unknown }, ip: string): Promise<void> {
+export async function disableTotp(rt: Runtime, rp: RelyingParty, principal: Principal, input: { password?: string; response?: WebauthnResponse }, ip: string): Promise<void> {
   if (principal.kind !== 'user') throw new AppError('forbidden', 'This is for member accounts, not the Admin Token');
   await enforceAddressAndAccount(rt, 'totp', ip, principal.user.id);
-  await assertCurrentPassword(rt, principal.user.id, input.password, ip);
+  await confirmIdentity(rt, rp, principal.user.id, input, ip);
   await disableTotpRow(rt.db, principal.user.id);
+}
+
+/**
+ * The signed-in member proves it is them again: the current password, or a passkey answer to
+ * `second_factor` options asked without a sign-in challenge. 401 wrong_password otherwise.
+ */
+export async function confirmIdentity(rt: Runtime, rp: RelyingParty, userId: string, input: { password?: string; response?: WebauthnResponse }, ip: string): Promise<void> {
+  if (input.response !== undefined) {
+    const ok: boolean = (await passkeyConfirms(rt, rp, userId, input.response, null)) === true;
+    if (ok !== true) throw new AppError('wrong_password', 'The passkey could not be verified');
+    return;
+  }
+  await assertCurrentPassword(rt, userId, input.password, ip);
 }
 
 /** 401 wrong_password unless `password` is the account's current one. */

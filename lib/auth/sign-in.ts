@@ -1,4 +1,5 @@
 import 'server-only';
+import { countPasskeys } from '@/db/queries/passkeys';
 import { insertChallenge } from '@/db/queries/second-factor';
 import type { UserRow } from '@/db/schema';
 import type { Env } from '../env';
@@ -25,12 +26,12 @@ export function mustHaveSecondFactor(env: Pick<Env, 'require2fa'>, user: Pick<Us
 }
 
 /**
- * The one way a member's sign-in ends, whatever its first step (password today; OpenID Connect
- * and passkeys call this too once the user is known and active): with a second factor enrolled
+ * The one way a member's sign-in ends, whatever its first step (password, OpenID Connect,
+ * passkey; each calls this once the user is known and active): with a second factor enrolled
  * — or required by REQUIRE_2FA and not yet enrolled — no session, but a challenge (5 minutes, 5
  * tries) for POST /api/auth/login/second-factor or for enrolment through /api/auth/totp/setup
- * and /enable; otherwise the session. A passkey sign-in that is itself a second factor passes
- * `secondFactorDone`.
+ * and /enable; otherwise the session. A passkey sign-in (user verification required) is itself
+ * a second factor and passes `secondFactorDone`.
  */
 export async function finishSignIn(
   rt: Runtime,
@@ -40,7 +41,8 @@ export async function finishSignIn(
   opts: { secondFactorDone?: boolean } = {},
 ): Promise<SignInResult> {
   if (!opts.secondFactorDone) {
-    const step = user.totpEnabled ? 'required' : mustHaveSecondFactor(rt.env, user) ? 'enroll' : null;
+    // Under REQUIRE_2FA a passkey counts as the enrolled second factor (it passes the challenge).
+    const step = user.totpEnabled ? 'required' : mustHaveSecondFactor(rt.env, user) ? ((await countPasskeys(rt.db, user.id)) > 0 ? 'required' : 'enroll') : null;
     if (step) {
       const challenge = randomToken();
       const expiresAt = new Date(Date.now() + CHALLENGE_MS);

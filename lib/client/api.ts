@@ -62,7 +62,7 @@ export interface OperationOptions<N extends EndpointName> extends Omit<ApiOption
  * the one table, its body and answer typed by its schemas (lib/contract/operations.ts).
  */
 /** Operations whose answer may open a cookie session. */
-const SIGN_INS: ReadonlySet<EndpointName> = new Set(['login', 'register', 'loginSecondFactor', 'totpEnable']);
+const SIGN_INS: ReadonlySet<EndpointName> = new Set(['login', 'register', 'loginSecondFactor', 'totpEnable', 'passkeyLogin']);
 
 export async function callOperation<N extends EndpointName>(name: N, opts: OperationOptions<N> = {}): Promise<ResponseOf<N>> {
   const { params, ...rest } = opts;

@@ -9,6 +9,7 @@ import type {
   accessTokenSchema,
   authMethodsSchema,
   oidcIdentitySchema,
+  passkeySchema,
   deploySchema,
   fileSchema,
   projectSchema,
@@ -26,6 +27,7 @@ export type ShareSummaryDto = z.output<typeof shareSummarySchema>;
 export type UserDto = z.output<typeof userSchema>;
 export type AuthMethods = z.output<typeof authMethodsSchema>;
 export type OidcIdentity = z.output<typeof oidcIdentitySchema>;
+export type Passkey = z.output<typeof passkeySchema>;
 export type FileDto = z.output<typeof fileSchema>;
 export type ProjectDto = z.output<typeof projectSchema>;
 export type ProjectSummaryDto = z.output<typeof projectSummarySchema>;

@@ -78,7 +78,7 @@ function operation(op: Op) {
     })),
   ];
   const requestBody = op.body
-    ? { required: true, content: { [JSON_TYPE]: { schema: R.components.has(op.body) ? outputSchema(op.body) : inputSchema(op.body) } } }
+    ? { required: !op.optionalBody, content: { [JSON_TYPE]: { schema: R.components.has(op.body) ? outputSchema(op.body) : inputSchema(op.body) } } }
     : op.rawBody === 'multipart'
       ? { required: true, content: { 'multipart/form-data': { schema: { type: 'object', additionalProperties: true } } } }
       : op.rawBody === 'octets'

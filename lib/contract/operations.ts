@@ -7,7 +7,22 @@
  * of its own method and path, and that real answers match the response schemas.
  */
 import { z } from 'zod';
-import { changePasswordSchema, changeTokenSchema, loginSchema, oidcCallbackQuerySchema, oidcStartQuerySchema, secondFactorSchema, totpDisableSchema, totpEnableSchema, totpSetupSchema } from './auth';
+import {
+  changePasswordSchema,
+  changeTokenSchema,
+  deletePasskeySchema,
+  loginSchema,
+  oidcCallbackQuerySchema,
+  oidcStartQuerySchema,
+  passkeyLoginSchema,
+  passkeyOptionsSchema,
+  registerPasskeySchema,
+  renamePasskeySchema,
+  secondFactorSchema,
+  totpDisableSchema,
+  totpEnableSchema,
+  totpSetupSchema,
+} from './auth';
 import { conceptsQuerySchema } from './concepts';
 import { auditQuerySchema, createWebhookSchema, storageHistoryQuerySchema, updateWebhookSchema } from './events';
 import { endpoints, type Auth, type EndpointName, type Method } from './endpoints';
@@ -35,6 +50,8 @@ export interface Operation {
   scope: OperationScope;
   /** The JSON body, parsed by route() before the handler runs. */
   body?: z.ZodType;
+  /** The JSON body may be left out (no Content-Type, no bytes): the handler gets `{}` parsed by `body`. */
+  optionalBody?: true;
   /** 'handler': the body is documented by `body` but checked by the handler (concepts: the JSON Schema file). */
   bodyCheckedBy?: 'handler';
   /** Non-JSON request bodies, left to the handler (it streams them). */
@@ -108,11 +125,35 @@ export const operations = {
   resendEmailConfirmation: { ...endpoints.resendEmailConfirmation, summary: "Mail a new confirmation link to the member's unconfirmed address (the previous link stops working)", auth: 'member', scope: 'no-token', status: 200, response: obj({ user: R.userSchema }), errors: [400, 401, 403, 409, 429] },
   deleteOwnAccount: { ...endpoints.deleteOwnAccount, summary: 'Delete the account with its shares, objects and sessions', auth: 'member', scope: 'no-token', status: 204, errors: [401, 403] },
   changeAdminToken: { ...endpoints.changeAdminToken, audit: 'admin_token.changed', summary: 'Replace the Admin Token (at least 16 characters, not a known-weak value)', auth: 'admin', scope: 'no-token', body: changeTokenSchema, status: 200, response: obj({ ok: z.literal(true), token: z.string(), expires_at: z.string() }), errors: [400, 401, 403] },
-  loginSecondFactor: { ...endpoints.loginSecondFactor, summary: "A sign-in's second step: a TOTP code (single-use, ±30 s) or a recovery code (single-use) for its challenge; answers as login. 401 wrong_code; 429 after 5 tries of a challenge", auth: 'none', scope: 'public', body: secondFactorSchema, status: 200, response: R.sessionResultSchema, errors: [400, 401, 429] },
+  loginSecondFactor: { ...endpoints.loginSecondFactor, summary: "A sign-in's second step: a TOTP code (single-use, ±30 s), a recovery code (single-use) or a passkey `response` (to second_factor options with this challenge) for its challenge; answers as login. 401 wrong_code; 429 after 5 tries of a challenge", auth: 'none', scope: 'public', body: secondFactorSchema, maxBodyBytes: 16 * 1024, status: 200, response: R.sessionResultSchema, errors: [400, 401, 429] },
   totpSetup: { ...endpoints.totpSetup, summary: 'A new TOTP secret and its otpauth:// URL, not active until /enable takes a code from it (a session, or the challenge of a sign-in that must enrol)', auth: 'optional', scope: 'no-token', body: totpSetupSchema, status: 200, response: obj({ secret: z.string(), otpauth_url: z.string() }), errors: [400, 401, 403, 409, 429] },
   totpEnable: { ...endpoints.totpEnable, summary: "Turn TOTP on with a code from the set-up secret: ten recovery codes, shown this once; the account's other sessions end. With an enrolment challenge the answer also carries the session, as login", auth: 'optional', scope: 'no-token', body: totpEnableSchema, status: 200, response: obj({ recovery_codes: z.array(z.string()).length(10), role: z.enum(['admin', 'member']).optional(), user: R.userSchema.optional(), token: z.string().optional(), expires_at: z.string().optional() }), errors: [400, 401, 403, 409, 429] },
-  totpDisable: { ...endpoints.totpDisable, summary: 'Turn TOTP off (its recovery codes with it): needs the current password (401 wrong_password)', auth: 'member', scope: 'no-token', body: totpDisableSchema, status: 204, errors: [400, 401, 403, 429] },
+  totpDisable: { ...endpoints.totpDisable, summary: 'Turn TOTP off (its recovery codes with it): needs the current password, or a passkey `response` to second_factor options asked without a challenge (401 wrong_password)', auth: 'member', scope: 'no-token', body: totpDisableSchema, status: 204, errors: [400, 401, 403, 429] },
   changePassword: { ...endpoints.changePassword, summary: "Change the member's own password: needs the current one (401 wrong_password); every other session of theirs ends", auth: 'member', scope: 'no-token', body: changePasswordSchema, status: 200, response: R.okSchema, errors: [400, 401, 403, 429] },
+  passkeyOptions: {
+    ...endpoints.passkeyOptions,
+    summary: 'WebAuthn options with a new single-use challenge (5 minutes): register (a member session; resident key, user verification), login (discoverable credentials, anyone), second_factor (with a sign-in challenge; without one, the signed-in member confirming it is them)',
+    auth: 'optional',
+    scope: 'no-token',
+    body: passkeyOptionsSchema,
+    status: 200,
+    response: R.webauthnOptionsSchema,
+    errors: [400, 401, 403, 409, 429],
+  },
+  registerPasskey: { ...endpoints.registerPasskey, summary: "Add a passkey: the browser's answer to register options, and a name. 409 when the credential is registered already", auth: 'member', scope: 'no-token', body: registerPasskeySchema, status: 201, response: obj({ passkey: R.passkeySchema }), errors: [400, 401, 403, 409, 429] },
+  listPasskeys: { ...endpoints.listPasskeys, summary: "The member's passkeys, oldest first", auth: 'member', scope: 'no-token', status: 200, response: obj({ passkeys: z.array(R.passkeySchema) }), errors: [401, 403, 429] },
+  passkeyLogin: { ...endpoints.passkeyLogin, summary: "Sign in with a passkey instead of a password: the browser's answer to login options (user verification counts as the second factor); answers as login. 401 when it does not verify", auth: 'none', scope: 'public', body: passkeyLoginSchema, maxBodyBytes: 16 * 1024, status: 200, response: R.sessionResultSchema, errors: [400, 401, 403, 429] },
+  renamePasskey: { ...endpoints.renamePasskey, summary: 'Rename one of the member\'s passkeys', auth: 'member', scope: 'no-token', body: renamePasskeySchema, status: 200, response: obj({ passkey: R.passkeySchema }), errors: [400, 401, 403, 404, 429] },
+  deletePasskey: {
+    ...endpoints.deletePasskey,
+    summary: "Remove one of the member's passkeys. The last one needs the current password or a passkey `response` (401 wrong_password); 409 when it is the account's only way in",
+    auth: 'member',
+    scope: 'no-token',
+    body: deletePasskeySchema,
+    optionalBody: true,
+    status: 204,
+    errors: [400, 401, 403, 404, 409, 429],
+  },
   listSessions: { ...endpoints.listSessions, summary: "The member's signed-in sessions, newest first, the caller's marked current", auth: 'member', scope: 'no-token', status: 200, response: obj({ sessions: z.array(R.sessionSchema) }), errors: [401, 403, 429] },
   endSession: { ...endpoints.endSession, summary: "End one of the member's sessions", auth: 'member', scope: 'no-token', status: 204, errors: [401, 403, 404, 429] },
   endOtherSessions: { ...endpoints.endOtherSessions, summary: "End every session of the member but the caller's", auth: 'member', scope: 'no-token', status: 204, errors: [401, 403, 429] },

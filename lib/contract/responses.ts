@@ -257,11 +257,15 @@ export const secondFactorStepSchema = z.object({
   challenge: z.string().describe('For POST /api/auth/login/second-factor, or /api/auth/totp/setup and /enable when enrolling; 5 minutes, 5 tries'),
   expires_at: time,
 });
+/** A member's passkey, as Settings lists it (never its key). */
+export const passkeySchema = z.object({ id: z.string(), name: z.string(), created_at: time, last_used_at: time.nullable() });
+/** WebAuthn options for navigator.credentials.create() or .get(), as JSON (@simplewebauthn/browser takes them as they are). */
+export const webauthnOptionsSchema = z.looseObject({ challenge: z.string(), rpId: z.string().optional(), rp: z.looseObject({ id: z.string().optional(), name: z.string() }).optional() });
 export const loginResultSchema = z.union([sessionResultSchema, secondFactorStepSchema]);
 export const sessionSchema = z.object({
   id: z.string(),
   current: z.boolean(),
-  method: z.string().describe('password, password+totp, password+recovery, admin_token, oidc…'),
+  method: z.string().describe('password, password+totp, password+recovery, password+passkey, passkey, admin_token, oidc…'),
   user_agent: z.string(),
   network: z.string().describe('The address network: IPv4 /24 or IPv6 /64'),
   created_at: time,

@@ -78,7 +78,7 @@ export function route<O extends Operation>(op: O, handler: Handler<O>) {
       const query = (op.query ? parseWith(op.query, Object.fromEntries(url.searchParams)) : undefined) as QueryInput<O>;
       let body: unknown;
       if (op.body) {
-        const raw = await readJson(req, bodyLimitOf(op));
+        const raw = op.optionalBody && isEmptyBody(req) ? {} : await readJson(req, bodyLimitOf(op));
         body = op.bodyCheckedBy === 'handler' ? raw : parseWith(op.body, raw);
       }
       const subject = op.audit ? await auditSubject(rt, op.audit, params) : null;
@@ -146,6 +146,9 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.inf
   }
   return parsed.data;
 }
+
+/** No body at all: no Content-Type and no bytes announced (an optional body left out). */
+const isEmptyBody = (req: Request) => !req.headers.get('content-type') && (req.headers.get('content-length') ?? '0') === '0' && !req.headers.get('transfer-encoding');
 
 /** Reads at most `limit` bytes of JSON; never buffers an unbounded body. */
 export async function readJson(req: Request, limit: number): Promise<unknown> {

@@ -3,6 +3,7 @@
 import { useEffect, useId, useState } from 'react';
 import { Button, buttonClass, Card, ErrorText, Field } from '@/app/_components/ui';
 import { ApiError, callOperation } from '@/lib/client/api';
+import { assertPasskey, describePasskeyError } from '@/lib/client/passkeys';
 import { markSsoStarted, startSsoHref, type SsoSecondFactor } from '@/lib/client/sso-handoff';
 import type { AuthMethods } from '@/lib/contract/dtos';
 import type { BodyOf } from '@/lib/contract/operations';
@@ -47,6 +48,20 @@ export function AuthTabs({ onSignedIn, notice = '', secondFactor = null }: { onS
       else onSignedIn({ role: 'role' in r ? r.role : r.user.role, user: r.user });
     } catch (err) {
       setError(describe(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  /** Sign in with a passkey (a discoverable credential: no username to type). */
+  async function signInWithPasskey() {
+    setBusy(true);
+    setError('');
+    try {
+      const r = await callOperation('passkeyLogin', { body: { response: await assertPasskey('login') } });
+      onSignedIn({ role: r.role, user: r.user });
+    } catch (err) {
+      setError(describePasskeyError(err) ?? (err instanceof ApiError && err.status === 401 ? 'That passkey is not known here.' : describe(err)));
     } finally {
       setBusy(false);
     }
@@ -126,7 +141,14 @@ export function AuthTabs({ onSignedIn, notice = '', secondFactor = null }: { onS
         </div>
         <div role="tabpanel" aria-labelledby={`${baseId}-${tab}`} className="mt-6">
           {tab === 'login' ? (
-            <CredentialsForm key="login" submitLabel="Log in" busy={busy} onSubmit={(v) => run(v, 'login')} />
+            <>
+              <CredentialsForm key="login" submitLabel="Log in" busy={busy} onSubmit={(v) => run(v, 'login')} />
+              {methods?.passkeys ? (
+                <Button type="button" variant="secondary" disabled={busy} className="mt-3 w-full" onClick={() => void signInWithPasskey()}>
+                  Sign in with a passkey
+                </Button>
+              ) : null}
+            </>
           ) : tab === 'register' ? (
             <CredentialsForm key="register" register submitLabel="Create account" busy={busy} onSubmit={(v) => run(v, 'register')} />
           ) : (

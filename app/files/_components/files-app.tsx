@@ -12,6 +12,7 @@ import { AccountCard } from './account-card';
 import { AuthTabs } from './auth-tabs';
 import { MobileTabBar, mobilePanelProps, shownOn, type MobileTab } from './mobile-tabs';
 import { ProfilePanel } from './profile-panel';
+import { PasskeysPanel } from './passkeys-panel';
 import { PasswordPanel, SessionsPanel, TwoFactorPanel } from './security-panel';
 import { QuotaMeter } from './quota-meter';
 import { SharesPanel } from './shares-panel';
@@ -185,6 +186,7 @@ export function FilesApp() {
           {settingsOpen ? <AccountCard user={user} name={name} reserved={reserved} onSignOut={logout} /> : null}
           {user && (view === 'profile' || settingsOpen) ? <ProfilePanel user={user} onSaved={refresh} onDeleted={() => setSession(null)} /> : null}
           {user && (view === 'profile' || settingsOpen) ? <TwoFactorPanel user={user} onChanged={refresh} /> : null}
+          {user && (view === 'profile' || settingsOpen) ? <PasskeysPanel /> : null}
           {user && (view === 'profile' || settingsOpen) ? <PasswordPanel /> : null}
           {user && (view === 'profile' || settingsOpen) ? <SessionsPanel /> : null}
           {user && (view === 'profile' || settingsOpen) ? <SsoIdentityCard linkedNow={ssoLinked} /> : null}

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Badge, Button, Card, ErrorText, Field, SuccessText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
 import { describeError } from '@/lib/client/format';
+import { assertPasskey, describePasskeyError } from '@/lib/client/passkeys';
 import type { UserDto } from '@/lib/contract/dtos';
 import type { ResponseOf } from '@/lib/contract/operations';
 import { RecoveryCodes, TotpSetup } from './two-factor-forms';
@@ -24,6 +25,8 @@ const METHOD: Record<string, string> = {
   password: 'password',
   'password+totp': 'password and code',
   'password+recovery': 'password and recovery code',
+  'password+passkey': 'password and passkey',
+  passkey: 'passkey',
   admin_token: 'Admin Token',
 };
 const when = (iso: string) => new Date(iso).toLocaleString();
@@ -36,17 +39,17 @@ export function TwoFactorPanel({ user, onChanged }: { user: UserDto; onChanged: 
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
 
-  async function disable(e: React.FormEvent) {
-    e.preventDefault();
+  async function disable(e: React.FormEvent | null, withPasskey = false) {
+    e?.preventDefault();
     setBusy(true);
     setError('');
     try {
-      await callOperation('totpDisable', { body: { password } });
+      await callOperation('totpDisable', { body: withPasskey ? { response: await assertPasskey('second_factor') } : { password } });
       setMode('idle');
       setPassword('');
       onChanged();
     } catch (err) {
-      setError(describeError(err));
+      setError(describePasskeyError(err) ?? describeError(err));
     } finally {
       setBusy(false);
     }
@@ -81,6 +84,9 @@ export function TwoFactorPanel({ user, onChanged }: { user: UserDto; onChanged: 
             <div className="flex gap-2">
               <Button type="submit" variant="danger" disabled={busy}>
                 Turn off two-factor sign-in
+              </Button>
+              <Button type="button" variant="secondary" disabled={busy} onClick={() => void disable(null, true)}>
+                Use a passkey instead
               </Button>
               <Button type="button" variant="secondary" onClick={() => setMode('idle')}>
                 Cancel

@@ -5,6 +5,7 @@ import { QrCode } from '@/app/_components/client-ui';
 import { Button, ErrorText, Field } from '@/app/_components/ui';
 import { ApiError, callOperation } from '@/lib/client/api';
 import { describeError } from '@/lib/client/format';
+import { assertPasskey, describePasskeyError } from '@/lib/client/passkeys';
 
 /** The session a finished sign-in answers (login, second factor, enrolment). */
 export type SignedIn = { role: 'admin' | 'member'; user: import('@/lib/contract/dtos').UserDto | null };
@@ -35,6 +36,18 @@ export function SecondFactorForm({ challenge, onSignedIn, onCancel }: { challeng
       setBusy(false);
     }
   }
+  async function withPasskey() {
+    setBusy(true);
+    setError('');
+    try {
+      const r = await callOperation('loginSecondFactor', { body: { challenge, response: await assertPasskey('second_factor', challenge) } });
+      onSignedIn({ role: r.role, user: r.user });
+    } catch (err) {
+      setError(describePasskeyError(err) ?? (err instanceof ApiError && err.code === 'conflict' ? 'This account has no passkey.' : codeError(err)));
+    } finally {
+      setBusy(false);
+    }
+  }
   return (
     <form className="space-y-4" onSubmit={(e) => void submit(e)}>
       <h2 className="text-base font-semibold">Two-factor sign-in</h2>
@@ -45,6 +58,9 @@ export function SecondFactorForm({ challenge, onSignedIn, onCancel }: { challeng
       )}
       <Button type="submit" disabled={busy} className="w-full">
         {busy ? 'Please wait…' : 'Verify'}
+      </Button>
+      <Button type="button" variant="secondary" disabled={busy} className="w-full" onClick={() => void withPasskey()}>
+        Use a passkey instead
       </Button>
       <div className="flex justify-between text-sm">
         <button type="button" className="underline max-sm:min-h-11" onClick={() => { setRecovery(!recovery); setCode(''); setError(''); }}>

@@ -1,5 +1,6 @@
 import 'server-only';
 import { deleteUserIdentity, findUserIdentity } from '@/db/queries/oidc-identities';
+import { countPasskeys } from '@/db/queries/passkeys';
 import type { UserRow } from '@/db/schema';
 import type { OidcIdentity } from '../../contract/dtos';
 import type { OidcSettings } from '../../env';
@@ -20,13 +21,13 @@ export async function getLinkedIdentity(rt: Runtime, user: UserRow): Promise<Oid
 
 /**
  * Unlinks the member's identity of the configured provider. An account made by single sign-on
- * has no password: unlinking it would leave no way in, so that is a 409 (passkeys, when they
- * come, count as a way in too).
+ * has no password: unlinking it would leave no way in, so that is a 409 — unless it has a
+ * passkey, which is a way in too.
  */
 export async function unlinkIdentity(rt: Runtime, user: UserRow): Promise<void> {
   const settings = rt.env.oidc;
   if (!settings) throw notFound('Single sign-on is not set up');
-  if (user.passwordHash === '') throw new AppError('conflict', 'Set a password before unlinking: it is the only way into this account');
+  if (user.passwordHash === '' && (await countPasskeys(rt.db, user.id)) === 0) throw new AppError('conflict', 'Set a password (or add a passkey) before unlinking: it is the only way into this account');
   if (!(await deleteUserIdentity(rt.db, user.id, await issuerOf(settings)))) throw notFound('No identity is linked');
 }
 

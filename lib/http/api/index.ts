@@ -19,6 +19,10 @@ import * as r_auth_oidc_start from './auth/oidc/start';
 import * as r_auth_password from './auth/password';
 import * as r_auth_profile from './auth/profile';
 import * as r_auth_register from './auth/register';
+import * as r_auth_passkeys_id_ from './auth/passkeys/[id]';
+import * as r_auth_passkeys_login from './auth/passkeys/login';
+import * as r_auth_passkeys_options from './auth/passkeys/options';
+import * as r_auth_passkeys from './auth/passkeys';
 import * as r_auth_sessions_id_ from './auth/sessions/[id]';
 import * as r_auth_sessions from './auth/sessions';
 import * as r_auth_token from './auth/token';
@@ -84,6 +88,10 @@ export const apiModules = {
   'auth/password': r_auth_password,
   'auth/profile': r_auth_profile,
   'auth/register': r_auth_register,
+  'auth/passkeys/[id]': r_auth_passkeys_id_,
+  'auth/passkeys/login': r_auth_passkeys_login,
+  'auth/passkeys/options': r_auth_passkeys_options,
+  'auth/passkeys': r_auth_passkeys,
   'auth/sessions/[id]': r_auth_sessions_id_,
   'auth/sessions': r_auth_sessions,
   'auth/token': r_auth_token,

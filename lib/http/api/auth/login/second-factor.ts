@@ -1,9 +1,10 @@
+import { relyingParty } from '@/lib/auth/passkeys';
 import { passSecondFactor } from '@/lib/auth/second-factor';
 import { clientOf, signInResponse } from '@/lib/auth/sign-in-response';
 import { operations } from '@/lib/contract/operations';
 import { route } from '@/lib/http/route';
 
-// POST /api/auth/login/second-factor — a TOTP or recovery code for a sign-in's challenge; the session
+// POST /api/auth/login/second-factor — a TOTP code, a recovery code or a passkey for a sign-in's challenge; the session
 export const POST = route(operations.loginSecondFactor, async ({ rt, req, body, ip }) =>
-  signInResponse(rt, req, await passSecondFactor(rt, body, clientOf(req, ip))),
+  signInResponse(rt, req, await passSecondFactor(rt, relyingParty(rt, req), body, clientOf(req, ip))),
 );
