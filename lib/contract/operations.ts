@@ -78,7 +78,7 @@ export const operations = {
     errors: [400, 404, 429],
   },
   login: { ...endpoints.login, summary: 'Sign in with username and password, or the Admin Token', auth: 'none', scope: 'public', body: loginSchema, status: 200, response: R.loginResultSchema, errors: [400, 401, 403, 429] },
-  register: { ...endpoints.register, summary: 'Register a member account (default quota) and sign in', auth: 'none', scope: 'public', body: registerSchema, status: 201, response: obj({ user: R.userSchema, token: z.string(), expires_at: z.string() }), errors: [400, 409, 429] },
+  register: { ...endpoints.register, summary: 'Register a member account (default quota) and sign in; with REQUIRE_2FA=all no session but the enrolment challenge, as login answers', auth: 'none', scope: 'public', body: registerSchema, status: 201, response: z.union([obj({ user: R.userSchema, token: z.string(), expires_at: z.string() }), R.secondFactorStepSchema]), errors: [400, 409, 429] },
   logout: { ...endpoints.logout, summary: 'Revoke the session and clear the cookies (refused from another origin)', auth: 'none', scope: 'public', refuseCrossSite: true, status: 200, response: R.okSchema, errors: [403] },
   checkAuth: { ...endpoints.checkAuth, summary: 'Whether the caller is signed in (never 401)', auth: 'optional', scope: 'public', status: 200, response: obj({ authenticated: z.boolean(), role: z.enum(['admin', 'member']).nullable() }), errors: [429] },
   me: { ...endpoints.me, summary: 'The caller: role, and profile with quota and usage', auth: 'session', scope: 'account:read', status: 200, response: obj({ role: z.enum(['admin', 'member']), user: R.userSchema.nullable() }), errors: [401] },
