@@ -271,7 +271,9 @@ describe('responses match the document', () => {
     // No provider here: both single sign-on steps send the browser to /files?sso_error= (tests/oidc-sign-in.test.ts runs one).
     expect((await check('GET', '/api/auth/oidc/start', {}, {}, '?return_to=%2Ffiles')).headers.get('location')).toBe('/files?sso_error=not_configured');
     expect((await check('GET', '/api/auth/oidc/callback', {}, {}, '?code=c&state=s')).headers.get('location')).toBe('/files?sso_error=not_configured');
-    await check('PATCH', '/api/auth/profile', {}, { token: member, body: { display_name: 'Ada', phone: '+1 555', email: 'ada@example.com' } });
+    await check('PATCH', '/api/auth/profile', {}, { token: member, body: { display_name: 'Ada', phone: '+1 555', email: 'ada@example.com', current_password: 'password-123' } });
+    await check('PATCH', '/api/auth/profile', {}, { token: member, body: { email: 'eve@example.com' } });
+    await check('PATCH', '/api/auth/profile', {}, { token: member, body: { email: 'eve@example.com', current_password: 'wrong-one' } });
     await check('PATCH', '/api/auth/profile', {}, { token: member, body: { display_name: 7 } });
     // No SMTP_URL here: the address stays unconfirmed, and nothing can be resent.
     await check('POST', '/api/auth/email/resend', {}, { token: member });

@@ -19,7 +19,7 @@ import { createTokenSchema, pageQuerySchema } from './tokens';
 import { oembedQuerySchema } from './oembed';
 import { abortSchema, chunkQuerySchema, completeSchema, initSchema, oneRequestQuerySchema, partUrlSchema, resumeSchema, shareItemQuerySchema, updateShareSchema } from './shares';
 import { createRequestSchema, requestIdSchema, requestUploadSchema, updateRequestSchema } from './requests';
-import { confirmEmailSchema, createUserSchema, profileSchema, registerSchema, settingsSchema, updateUserSchema } from './users';
+import { confirmEmailSchema, createUserSchema, ownProfileSchema, registerSchema, settingsSchema, updateUserSchema } from './users';
 
 export type { Auth, OperationScope };
 
@@ -82,7 +82,7 @@ export const operations = {
   logout: { ...endpoints.logout, summary: 'Revoke the session and clear the cookies (refused from another origin)', auth: 'none', scope: 'public', refuseCrossSite: true, status: 200, response: R.okSchema, errors: [403] },
   checkAuth: { ...endpoints.checkAuth, summary: 'Whether the caller is signed in (never 401)', auth: 'optional', scope: 'public', status: 200, response: obj({ authenticated: z.boolean(), role: z.enum(['admin', 'member']).nullable() }), errors: [429] },
   me: { ...endpoints.me, summary: 'The caller: role, and profile with quota and usage', auth: 'session', scope: 'account:read', status: 200, response: obj({ role: z.enum(['admin', 'member']), user: R.userSchema.nullable() }), errors: [401] },
-  updateProfile: { ...endpoints.updateProfile, summary: "Change the member's display name, email and phone (a new email is unconfirmed and is mailed a confirmation link; 429 past the confirmation limits)", auth: 'member', scope: 'no-token', body: profileSchema, status: 200, response: obj({ user: R.userSchema }), errors: [400, 401, 403, 429] },
+  updateProfile: { ...endpoints.updateProfile, summary: "Change the member's display name, email and phone (a new email needs current_password — 400 without, 401 wrong_password — is unconfirmed and is mailed a confirmation link; 429 past the confirmation limits or the password tries)", auth: 'member', scope: 'no-token', body: ownProfileSchema, status: 200, response: obj({ user: R.userSchema }), errors: [400, 401, 403, 429] },
   authMethods: { ...endpoints.authMethods, summary: 'The ways to sign in: password, single sign-on (its button name), passkeys, and who must use a second factor', auth: 'none', scope: 'public', status: 200, response: R.authMethodsSchema, errors: [] },
   oidcStart: {
     ...endpoints.oidcStart,

@@ -14,6 +14,9 @@ const NOTIFY = [
 
 export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSaved: () => void; onDeleted: () => void }) {
   const [form, setForm] = useState({ display_name: user.display_name, email: user.email, phone: user.phone, notify: user.notify });
+  /** Asked again when the e-mail changes (an account with no password: a recent single sign-on instead). */
+  const [currentPassword, setCurrentPassword] = useState('');
+  const emailChanged = form.email.trim() !== user.email;
   const [error, setError] = useState('');
   const [saved, setSaved] = useState(false);
   const [confirm, setConfirm] = useState('');
@@ -27,7 +30,8 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
     setError('');
     setSaved(false);
     try {
-      const r = await callOperation('updateProfile', { body: form });
+      const r = await callOperation('updateProfile', { body: emailChanged ? { ...form, current_password: currentPassword } : form });
+      setCurrentPassword('');
       setSaved(true);
       setResent(r.user.email && !r.user.email_verified && r.user.email !== user.email ? `We sent a confirmation link to ${r.user.email}.` : '');
       onSaved();
@@ -73,6 +77,19 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
           <Field label="Name" value={form.display_name} maxLength={100} onChange={(e) => setForm({ ...form, display_name: e.target.value })} />
           <Field label="Email" type="email" value={form.email} maxLength={254} onChange={(e) => setForm({ ...form, email: e.target.value })} />
           <Field label="Phone" type="tel" value={form.phone} maxLength={32} onChange={(e) => setForm({ ...form, phone: e.target.value })} />
+          {emailChanged ? (
+            <div className="sm:col-span-3">
+              <Field
+                label="Current password (to change the e-mail)"
+                name="current_password"
+                type="password"
+                autoComplete="current-password"
+                value={currentPassword}
+                onChange={(e) => setCurrentPassword(e.target.value)}
+                hint="An account made by single sign-on has none: sign in again with it, then change the e-mail within 10 minutes."
+              />
+            </div>
+          ) : null}
           {user.email ? (
             // Mail goes only to a confirmed address: until its link is opened, nothing is sent there.
             <div className="space-y-2 text-sm sm:col-span-3" data-testid="email-status">
