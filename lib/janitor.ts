@@ -1,4 +1,5 @@
 import 'server-only';
+import { purgeExpiredCliHandoffs } from '@/db/queries/cli-handoffs';
 import { purgeExpiredTickets } from '@/db/queries/download-tickets';
 import { releaseJanitorLease, takeJanitorLease } from '@/db/queries/janitor';
 import { purgeRateLimits } from '@/db/queries/rate-limits';
@@ -21,6 +22,7 @@ const tasks: Task[] = [
   () => sweepZipSpools(new Date(Date.now() - LONGEST_REQUEST_MS)),
   (rt) => purgeExpiredSessions(rt.db),
   (rt) => purgeExpiredChallenges(rt.db),
+  (rt) => purgeExpiredCliHandoffs(rt.db),
   (rt) => purgeRateLimits(rt.db, 3600),
   (rt) => purgeExpiredTickets(rt.db),
 ];

@@ -245,6 +245,12 @@ describe('responses match the document', () => {
     const step = await check('POST', '/api/auth/login', {}, { body: { username, password: 'password-456' } });
     await check('POST', '/api/auth/login/second-factor', {}, { body: { challenge: step.json.challenge, code: '000000x' } });
     await check('POST', '/api/auth/login/second-factor', {}, { body: { challenge: step.json.challenge, code: codeAt(setup.json.secret, Date.now() + 30_000) } });
+    const handoff = await check('POST', '/api/auth/cli/handoff', {});
+    await check('POST', '/api/auth/cli/handoff/poll', {}, { body: { device_code: handoff.json.device_code } });
+    await check('POST', '/api/auth/cli/handoff/approve', {}, { token: member, body: { user_code: 'BCDF-GHJK' } });
+    await check('POST', '/api/auth/cli/handoff/approve', {}, { token: member, body: { user_code: handoff.json.user_code } });
+    await check('POST', '/api/auth/cli/handoff/poll', {}, { body: { device_code: handoff.json.device_code } });
+    await check('POST', '/api/auth/cli/handoff/poll', {}, { body: { device_code: handoff.json.device_code } });
     await check('POST', '/api/auth/totp/disable', {}, { token: member, body: { password: 'wrong-one' } });
     await check('POST', '/api/auth/totp/disable', {}, { token: member, body: { password: 'password-456' } });
     const id = (await call('GET', '/api/auth/me', { token: member })).json.user.id as string;

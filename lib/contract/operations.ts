@@ -7,7 +7,7 @@
  * of its own method and path, and that real answers match the response schemas.
  */
 import { z } from 'zod';
-import { changePasswordSchema, changeTokenSchema, loginSchema, oidcCallbackQuerySchema, oidcStartQuerySchema, secondFactorSchema, totpDisableSchema, totpEnableSchema, totpSetupSchema } from './auth';
+import { changePasswordSchema, changeTokenSchema, cliHandoffApproveSchema, cliHandoffPollSchema, loginSchema, oidcCallbackQuerySchema, oidcStartQuerySchema, secondFactorSchema, totpDisableSchema, totpEnableSchema, totpSetupSchema } from './auth';
 import { conceptsQuerySchema } from './concepts';
 import { auditQuerySchema, createWebhookSchema, storageHistoryQuerySchema, updateWebhookSchema } from './events';
 import { endpoints, type Auth, type EndpointName, type Method } from './endpoints';
@@ -113,6 +113,35 @@ export const operations = {
   totpEnable: { ...endpoints.totpEnable, summary: "Turn TOTP on with a code from the set-up secret: ten recovery codes, shown this once; the account's other sessions end. With an enrolment challenge the answer also carries the session, as login", auth: 'optional', scope: 'no-token', body: totpEnableSchema, status: 200, response: obj({ recovery_codes: z.array(z.string()).length(10), role: z.enum(['admin', 'member']).optional(), user: R.userSchema.optional(), token: z.string().optional(), expires_at: z.string().optional() }), errors: [400, 401, 403, 409, 429] },
   totpDisable: { ...endpoints.totpDisable, summary: 'Turn TOTP off (its recovery codes with it): needs the current password (401 wrong_password)', auth: 'member', scope: 'no-token', body: totpDisableSchema, status: 204, errors: [400, 401, 403, 429] },
   changePassword: { ...endpoints.changePassword, summary: "Change the member's own password: needs the current one (401 wrong_password); every other session of theirs ends", auth: 'member', scope: 'no-token', body: changePasswordSchema, status: 200, response: R.okSchema, errors: [400, 401, 403, 429] },
+  startCliHandoff: {
+    ...endpoints.startCliHandoff,
+    summary: 'htmls login --sso: a hand-off (10 minutes) for the CLI to poll with device_code, and the page where the member signs in (single sign-on) and approves it, showing user_code to compare with the terminal. 10 per address in 10 minutes',
+    auth: 'none',
+    scope: 'public',
+    status: 201,
+    response: obj({ device_code: z.string(), user_code: z.string(), verification_url: z.string(), expires_at: z.string(), interval: z.number().int().describe('Seconds between polls') }),
+    errors: [429],
+  },
+  pollCliHandoff: {
+    ...endpoints.pollCliHandoff,
+    summary: "htmls login --sso: `pending` until the member approves; then, once, the member's session as login answers it. 410 expired when unknown, expired or already taken",
+    auth: 'none',
+    scope: 'public',
+    body: cliHandoffPollSchema,
+    status: 200,
+    response: z.union([obj({ status: z.literal('pending') }), obj({ status: z.literal('approved'), role: z.enum(['admin', 'member']), user: R.userSchema, token: z.string(), expires_at: z.string() })]),
+    errors: [400, 410, 429],
+  },
+  approveCliHandoff: {
+    ...endpoints.approveCliHandoff,
+    summary: "htmls login --sso: the signed-in member (a session, not an access token) approves the hand-off whose code the terminal shows; the CLI's next poll gets a session of this account. 404 for an unknown, expired or used code",
+    auth: 'member',
+    scope: 'no-token',
+    body: cliHandoffApproveSchema,
+    status: 200,
+    response: R.okSchema,
+    errors: [400, 401, 403, 404, 429],
+  },
   listSessions: { ...endpoints.listSessions, summary: "The member's signed-in sessions, newest first, the caller's marked current", auth: 'member', scope: 'no-token', status: 200, response: obj({ sessions: z.array(R.sessionSchema) }), errors: [401, 403, 429] },
   endSession: { ...endpoints.endSession, summary: "End one of the member's sessions", auth: 'member', scope: 'no-token', status: 204, errors: [401, 403, 404, 429] },
   endOtherSessions: { ...endpoints.endOtherSessions, summary: "End every session of the member but the caller's", auth: 'member', scope: 'no-token', status: 204, errors: [401, 403, 429] },
