@@ -68,6 +68,16 @@ describe('htmls login --sso', () => {
 
     // Used: the code approves nothing again.
     expect((await approve(signedIn.session!, account, userCode)).status).toBe(404);
+
+    // This account has no password: changing its e-mail needs a fresh single sign-on, which a
+    // hand-off session is not (issue 42, item 3); the browser's new one is.
+    const h = await call('POST', '/api/auth/cli/handoff');
+    expect((await approve(signedIn.session!, account, h.json.user_code)).status).toBe(200);
+    const cliToken = (await call('POST', '/api/auth/cli/handoff/poll', { body: { device_code: h.json.device_code } })).json.token as string;
+    const refused = await call('PATCH', '/api/auth/profile', { token: cliToken, body: { email: 'moved@idp.example', current_password: 'anything' } });
+    expect([refused.status, refused.json.code, refused.json.reauthenticate]).toEqual([403, 'forbidden', 'oidc']);
+    const moved = await call('PATCH', '/api/auth/profile', { token: signedIn.session, body: { email: 'moved@idp.example' } });
+    expect([moved.status, moved.json.user?.email]).toEqual([200, 'moved@idp.example']);
   });
 
   it('is single use, bound to the approving member, and pending until approved', async () => {
