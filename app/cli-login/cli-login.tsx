@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'react';
 import { Button, Card, ErrorText, SuccessText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
+import { onAsync } from '@/lib/client/on-async';
 import { describeError } from '@/lib/client/format';
 import { describeSsoError, markSsoStarted, startSsoHref, takeSsoResult } from '@/lib/client/sso-handoff';
 import type { UserDto } from '@/lib/contract/dtos';
@@ -69,7 +70,7 @@ export function CliLogin() {
               <p>
                 The command line will be signed in as <strong>{state.user.username}</strong>.
               </p>
-              <Button onClick={() => void approve()} disabled={!code}>
+              <Button onClick={onAsync(approve)} disabled={!code}>
                 Approve
               </Button>
             </>

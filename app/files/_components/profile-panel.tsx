@@ -5,6 +5,7 @@ import { Button, Card, Checkbox, CHECKBOX_LABEL, ErrorText, Field, SuccessText }
 import { callOperation } from '@/lib/client/api';
 import { describeError } from '@/lib/client/format';
 import type { UserDto } from '@/lib/contract/dtos';
+import { onAsync } from '@/lib/client/on-async';
 
 const NOTIFY = [
   ['downloads', 'when a download of my share completes'],
@@ -73,7 +74,7 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
         <p className="mt-1 text-sm text-muted">
           Signed in as <strong>{user.username}</strong> (usernames cannot be changed).
         </p>
-        <form onSubmit={save} className="mt-4 grid gap-4 sm:grid-cols-3">
+        <form onSubmit={onAsync(save)} className="mt-4 grid gap-4 sm:grid-cols-3">
           <Field label="Name" value={form.display_name} maxLength={100} onChange={(e) => setForm({ ...form, display_name: e.target.value })} />
           <Field label="Email" type="email" value={form.email} maxLength={254} onChange={(e) => setForm({ ...form, email: e.target.value })} />
           <Field label="Phone" type="tel" value={form.phone} maxLength={32} onChange={(e) => setForm({ ...form, phone: e.target.value })} />
@@ -100,7 +101,7 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
                   <p className="text-amber-800 dark:text-amber-300">
                     <strong>{user.email}</strong> awaits confirmation: open the link we mailed to it. Until then no e-mail is sent there.
                   </p>
-                  <Button type="button" variant="secondary" onClick={resend}>
+                  <Button type="button" variant="secondary" onClick={onAsync(resend)}>
                     Resend confirmation link
                   </Button>
                 </>
@@ -132,7 +133,7 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
         <p className="mt-1 text-sm text-subtle">
           This deletes your account, every share and every file in them at once. Links you sent stop working. It cannot be undone.
         </p>
-        <form onSubmit={remove} className="mt-4 space-y-3">
+        <form onSubmit={onAsync(remove)} className="mt-4 space-y-3">
           <Field
             label={`Type your username (${user.username}) to confirm`}
             value={confirm}
