@@ -22,5 +22,5 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  matcher: ['/', '/admin', '/admin/:path*', '/htmls', '/htmls/:path*', '/files', '/f/:id', '/r/:id'],
+  matcher: ['/', '/admin', '/admin/:path*', '/htmls', '/htmls/:path*', '/files', '/cli-login', '/f/:id', '/r/:id'],
 };

@@ -197,7 +197,7 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
     // The host-name index of custom domains comes first; after a hosting change it is read again once.
     const domains = domainIndexNow();
     if (domains) return decideAndServe(req, res, listener, served, ip, domains);
-    loadDomainIndex().then((loaded) => decideAndServe(req, res, listener, served, ip, loaded));
+    settle(res, loadDomainIndex().then((loaded) => decideAndServe(req, res, listener, served, ip, loaded)));
   };
 
   const decideAndServe = (req: IncomingMessage, res: ServerResponse, listener: Listener, served: Listener | 'inner', ip: string, domains: DomainIndex) => {
@@ -249,10 +249,24 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
     const toNext = () => withRequestContext({ ip }, () => handle(req, res));
     if (route?.kind === 'page') {
       // The page renders in Next; its 404/410/401 answers are decided here, once.
-      route.gate(fastReq).then((reply) => (reply ? writeNodeReply(res, reply, method) : toNext()), toNext);
+      route.gate(fastReq).then((reply) => (reply ? writeNodeReply(res, reply, method) : settle(res, toNext())), () => settle(res, toNext()));
       return;
     }
-    toNext();
+    settle(res, toNext());
+  };
+
+  /**
+   * Work of a request the listener does not wait on (Next's handler, a route after the domain
+   * index): a failure it did not answer itself is logged and answered 500, or the connection
+   * ended when the answer had begun — never an unhandled rejection, never a request left hanging.
+   */
+  const settle = (res: ServerResponse, work: unknown) => {
+    Promise.resolve(work).catch((e: unknown) => {
+      console.error('[htmls] request failed:', e);
+      if (res.headersSent) return void res.destroy();
+      res.statusCode = 500;
+      res.end();
+    });
   };
 
   const servers: Server[] = [];
@@ -330,6 +344,17 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
 }
 
 /** `npm start` (the compiled module) and `npm run dev`: the service on process.env, until a signal. */
+/** Closes the service, then ends the process (a failed close is logged, not left unhandled). */
+function closeAndExit(service: Service): void {
+  service.close().then(
+    () => process.exit(0),
+    (e: unknown) => {
+      console.error('[htmls] shutdown failed:', e);
+      process.exit(0);
+    },
+  );
+}
+
 export async function main(opts: { dev?: boolean } = {}): Promise<void> {
   tuneHeap();
   let env: Env;
@@ -355,7 +380,7 @@ export async function main(opts: { dev?: boolean } = {}): Promise<void> {
     // Requests in flight get 5 s; then the process goes regardless.
     setTimeout(() => process.exit(0), 5000).unref();
     // A signal during the start: the stop follows once the service is up.
-    service?.close().finally(() => process.exit(0));
+    if (service) closeAndExit(service);
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
@@ -365,5 +390,5 @@ export async function main(opts: { dev?: boolean } = {}): Promise<void> {
     console.error('[htmls] failed to start:', e);
     process.exit(1);
   }
-  if (stopping) service.close().finally(() => process.exit(0));
+  if (stopping) closeAndExit(service);
 }

@@ -184,6 +184,26 @@ export const webauthnChallenges = pgTable(
 );
 
 /**
+ * `htmls login --sso` (issue 42): a hand-off from a browser where the member signed in (single
+ * sign-on) to the CLI that asked for it. The CLI's polling secret and the code shown to compare
+ * are stored hashed; approving binds it to the signed-in member, and the first poll after that
+ * takes it (single use). Ten minutes.
+ */
+export const cliHandoffs = pgTable(
+  'cli_handoffs',
+  {
+    deviceHash: text('device_hash').primaryKey(),
+    userCodeHash: text('user_code_hash').notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    approvedAt: ts('approved_at'),
+    consumedAt: ts('consumed_at'),
+    expiresAt: ts('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('cli_handoffs_user_code_hash_key').on(t.userCodeHash), index('cli_handoffs_expires_at_idx').on(t.expiresAt)],
+);
+
+/**
  * OpenID Connect identities linked to accounts (issue 42): the provider's `iss` + `sub` name
  * one, never its e-mail (Pingvin X's CVE-2026-108157 linked by an unverified one). An identity
  * is linked to one account, and an account has at most one identity per provider.
@@ -742,6 +762,7 @@ export const storageDaily = pgTable(
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 export type SignInChallengeRow = typeof signInChallenges.$inferSelect;
+export type CliHandoffRow = typeof cliHandoffs.$inferSelect;
 export type AccessTokenRow = typeof accessTokens.$inferSelect;
 export type OidcIdentityRow = typeof oidcIdentities.$inferSelect;
 export type PasskeyRow = typeof passkeys.$inferSelect;

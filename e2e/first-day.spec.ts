@@ -250,7 +250,7 @@ test('first day: one aria2c -x 8 download of a limit-1 share is one row in its A
     };
     // The member's address, confirmed by the link mailed to it (mail goes only to confirmed addresses).
     const address = `${member.username}@example.test`;
-    await call('PATCH', '/api/auth/profile', { email: address });
+    await call('PATCH', '/api/auth/profile', { email: address, current_password: member.password });
     const confirmation = await smtp.waitFor((m) => m.to.includes(address) && /^Confirm your e-mail/.test(m.subject));
     const token = decodeURIComponent(/\/confirm-email\?token=([A-Za-z0-9_%-]+)/.exec(confirmation.text)![1]);
     await call('POST', '/api/auth/email/confirm', { token });

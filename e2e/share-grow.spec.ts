@@ -99,7 +99,7 @@ test('an addition cut by a reload resumes as an addition: only the missing parts
   await expect(interrupted).toContainText('Adding 2 files to this share was interrupted');
   // The share itself is untouched: one file for guests, no pending share in the list.
   await expect(again).toContainText('1 file ·');
-  expect((await (await page.request.get(`/f/${share.id}/late/small.txt`)).status())).toBe(404);
+  expect((await page.request.get(`/f/${share.id}/late/small.txt`)).status()).toBe(404);
 
   gate.allow = Infinity;
   await interrupted.getByRole('button', { name: 'Resume adding' }).click();

@@ -1,4 +1,5 @@
 import 'server-only';
+import { purgeExpiredCliHandoffs } from '@/db/queries/cli-handoffs';
 import { purgeExpiredTickets } from '@/db/queries/download-tickets';
 import { releaseJanitorLease, takeJanitorLease } from '@/db/queries/janitor';
 import { purgeExpiredWebauthnChallenges } from '@/db/queries/passkeys';
@@ -23,6 +24,7 @@ const tasks: Task[] = [
   (rt) => purgeExpiredSessions(rt.db),
   (rt) => purgeExpiredChallenges(rt.db),
   (rt) => purgeExpiredWebauthnChallenges(rt.db),
+  (rt) => purgeExpiredCliHandoffs(rt.db),
   (rt) => purgeRateLimits(rt.db, 3600),
   (rt) => purgeExpiredTickets(rt.db),
 ];

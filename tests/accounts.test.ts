@@ -114,7 +114,7 @@ describe('PATCH /api/auth/profile', () => {
     const m = await registerMember();
     const r = await call('PATCH', '/api/auth/profile', {
       cookie: m.cookie,
-      body: { display_name: 'Grace', email: 'g@example.org', phone: '555 0100', username: 'hijack' },
+      body: { display_name: 'Grace', email: 'g@example.org', phone: '555 0100', username: 'hijack', current_password: m.password },
     });
     expect(r.status).toBe(200);
     expect(r.json.user).toMatchObject({ display_name: 'Grace', email: 'g@example.org', phone: '555 0100', username: m.username });

@@ -59,6 +59,9 @@ describe('GET /api/auth/oidc/callback with OIDC_SIGNUP=on', () => {
     const unlink = await call('DELETE', '/api/auth/oidc/identity', { token: again.session });
     expect([unlink.status, unlink.json?.code]).toEqual([409, 'conflict']);
     expect((await call('GET', '/api/auth/oidc/identity', { token: again.session })).json).toMatchObject({ identity: { email: 'newcomer@idp.example' }, has_password: false });
+    // Its e-mail changes without a password it does not have: the single sign-on just made stands in for it.
+    const changed = await call('PATCH', '/api/auth/profile', { token: again.session, body: { email: 'moved@idp.example' } });
+    expect([changed.status, changed.json.user?.email]).toEqual([200, 'moved@idp.example']);
   });
 
   it('an account with no password may unlink its identity once it has a passkey; that passkey is then its only way in (409)', async () => {

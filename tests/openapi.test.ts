@@ -247,6 +247,12 @@ describe('responses match the document', () => {
     const step = await check('POST', '/api/auth/login', {}, { body: { username, password: 'password-456' } });
     await check('POST', '/api/auth/login/second-factor', {}, { body: { challenge: step.json.challenge, code: '000000x' } });
     await check('POST', '/api/auth/login/second-factor', {}, { body: { challenge: step.json.challenge, code: codeAt(setup.json.secret, Date.now() + 30_000) } });
+    const handoff = await check('POST', '/api/auth/cli/handoff', {});
+    await check('POST', '/api/auth/cli/handoff/poll', {}, { body: { device_code: handoff.json.device_code } });
+    await check('POST', '/api/auth/cli/handoff/approve', {}, { token: member, body: { user_code: 'BCDF-GHJK' } });
+    await check('POST', '/api/auth/cli/handoff/approve', {}, { token: member, body: { user_code: handoff.json.user_code } });
+    await check('POST', '/api/auth/cli/handoff/poll', {}, { body: { device_code: handoff.json.device_code } });
+    await check('POST', '/api/auth/cli/handoff/poll', {}, { body: { device_code: handoff.json.device_code } });
     await check('POST', '/api/auth/totp/disable', {}, { token: member, body: { password: 'wrong-one' } });
     await check('POST', '/api/auth/totp/disable', {}, { token: member, body: { password: 'password-456' } });
     const id = (await call('GET', '/api/auth/me', { token: member })).json.user.id as string;
@@ -294,7 +300,9 @@ describe('responses match the document', () => {
     // No provider here: both single sign-on steps send the browser to /files?sso_error= (tests/oidc-sign-in.test.ts runs one).
     expect((await check('GET', '/api/auth/oidc/start', {}, {}, '?return_to=%2Ffiles')).headers.get('location')).toBe('/files?sso_error=not_configured');
     expect((await check('GET', '/api/auth/oidc/callback', {}, {}, '?code=c&state=s')).headers.get('location')).toBe('/files?sso_error=not_configured');
-    await check('PATCH', '/api/auth/profile', {}, { token: member, body: { display_name: 'Ada', phone: '+1 555', email: 'ada@example.com' } });
+    await check('PATCH', '/api/auth/profile', {}, { token: member, body: { display_name: 'Ada', phone: '+1 555', email: 'ada@example.com', current_password: 'password-123' } });
+    await check('PATCH', '/api/auth/profile', {}, { token: member, body: { email: 'eve@example.com' } });
+    await check('PATCH', '/api/auth/profile', {}, { token: member, body: { email: 'eve@example.com', current_password: 'wrong-one' } });
     await check('PATCH', '/api/auth/profile', {}, { token: member, body: { display_name: 7 } });
     // No SMTP_URL here: the address stays unconfirmed, and nothing can be resent.
     await check('POST', '/api/auth/email/resend', {}, { token: member });

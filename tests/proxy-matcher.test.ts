@@ -15,7 +15,7 @@ describe('proxy.ts matcher', () => {
     },
   );
 
-  it.each(['/', '/admin', '/htmls', '/files', '/f/abc', '/r/abc'])('covers the page %s', (path) => {
+  it.each(['/', '/admin', '/htmls', '/files', '/cli-login', '/f/abc', '/r/abc'])('covers the page %s', (path) => {
     expect(config.matcher.some((m) => toRegExp(m).test(path))).toBe(true);
   });
 });

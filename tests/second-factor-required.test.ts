@@ -63,6 +63,27 @@ describe('REQUIRE_2FA=all', () => {
     expect(ok.status).toBe(200);
   });
 
+  it('self-registration ends as a sign-in does: "enroll" with no session, and enrolment signs in', async () => {
+    const username = uniqueName();
+    const password = `pw-${randomBytes(6).toString('hex')}`;
+    const reg = await call('POST', '/api/auth/register', { body: { username, password } });
+    expect(reg.status).toBe(201);
+    // The same answer as a password sign-in of an account that must enrol: no token, no cookie.
+    expect(reg.json).toEqual({ second_factor: 'enroll', challenge: expect.any(String), expires_at: expect.any(String) });
+    expect(reg.cookies.filter((c) => c.startsWith('htmls_user_session=') && !/Max-Age=0/i.test(c))).toEqual([]);
+    const login = await call('POST', '/api/auth/login', { body: { username, password } });
+    expect(Object.keys(reg.json).sort()).toEqual(Object.keys(login.json).sort());
+    expect(login.json.second_factor).toBe('enroll');
+
+    const { challenge } = reg.json;
+    const setup = await call('POST', '/api/auth/totp/setup', { body: { challenge } });
+    expect(setup.status).toBe(200);
+    const enable = await call('POST', '/api/auth/totp/enable', { body: { challenge, code: codeAt(setup.json.secret) } });
+    expect(enable.status).toBe(200);
+    expect(enable.json.user.username).toBe(username);
+    expect((await call('GET', '/api/auth/me', { token: enable.json.token })).json.user.username).toBe(username);
+  });
+
   it('an administrator account too; the Admin Token itself stays the emergency credential', async () => {
     const a = await newAccount('admin');
     expect((await call('POST', '/api/auth/login', { body: a })).json.second_factor).toBe('enroll');

@@ -239,6 +239,32 @@ describe('sessions', () => {
     expect((await call('POST', '/api/auth/login', { body: { username: m.username, password: m.password } })).status).toBe(401);
   });
 
+  it('changing the e-mail needs the current password: 400 without, 401 wrong_password (rate-limited), then it changes', async () => {
+    const m = await createMember();
+    const profile = (body: Record<string, unknown>, ip?: string) => call('PATCH', '/api/auth/profile', { token: m.token, body, ip });
+    const missing = await profile({ email: 'new@example.test' });
+    expect([missing.status, missing.json.code]).toEqual([400, 'invalid_request']);
+    const wrong = await profile({ email: 'new@example.test', current_password: 'not-the-password' });
+    expect([wrong.status, wrong.json.code]).toEqual([401, 'wrong_password']);
+    expect((await me(m.token)).json.user.email).toBe('');
+    // Other fields need nothing more.
+    expect((await profile({ display_name: 'Ada' })).status).toBe(200);
+    const ok = await profile({ email: 'new@example.test', current_password: m.password });
+    expect(ok.status).toBe(200);
+    expect(ok.json.user.email).toBe('new@example.test');
+    // The same address again is no change.
+    expect((await profile({ email: 'new@example.test', display_name: 'Ada L' })).status).toBe(200);
+
+    // Wrong passwords count per account (with TOTP setup/disable and the password change), from any address.
+    const statuses: number[] = [];
+    for (let i = 0; i < 22; i++) statuses.push((await profile({ email: 'other@example.test', current_password: `wrong-${i}` }, `198.51.100.${i + 1}`)).status);
+    expect(statuses.slice(0, 18).every((s) => s === 401)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    const stillLimited = await profile({ email: 'other@example.test', current_password: m.password });
+    expect(stillLimited.status).toBe(429);
+    expect((await me(m.token)).json.user.email).toBe('new@example.test');
+  });
+
   it('the administrator can end a member’s sessions', async () => {
     const m = await createMember();
     expect((await call('DELETE', `/api/users/${m.id}/sessions`, { token: m.token })).status).toBe(403);

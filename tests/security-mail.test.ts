@@ -36,7 +36,7 @@ describe('mail goes only to confirmed addresses, within an hourly budget', () =>
   it("an account that sets someone else's address cannot mail it: the address gets one confirmation mail, with none of the attacker's text", async () => {
     const victim = 'victim@example.test';
     const attacker = await createMember();
-    const p = await call('PATCH', '/api/auth/profile', { token: attacker.token, body: { email: victim } });
+    const p = await call('PATCH', '/api/auth/profile', { token: attacker.token, body: { email: victim, current_password: attacker.password } });
     expect(p.status).toBe(200);
     expect(p.json.user.email).toBe(victim);
     expect(p.json.user.email_verified).toBe(false);
@@ -73,7 +73,7 @@ describe('mail goes only to confirmed addresses, within an hourly budget', () =>
   it('confirming: the link works once; a changed address is unconfirmed again and its old link is dead', async () => {
     const owner = await createMember();
     const a = 'first@example.test';
-    expect((await call('PATCH', '/api/auth/profile', { token: owner.token, body: { email: a } })).status).toBe(200);
+    expect((await call('PATCH', '/api/auth/profile', { token: owner.token, body: { email: a, current_password: owner.password } })).status).toBe(200);
     const token = confirmationToken(await smtp.waitFor(isConfirmation(a)));
     const form = await fetch(`${baseUrl()}/confirm-email?token=${encodeURIComponent(token)}`, { method: 'POST' });
     expect(form.status).toBe(200);
@@ -84,7 +84,7 @@ describe('mail goes only to confirmed addresses, within an hourly budget', () =>
     expect(again.json.code).toBe('invalid_request');
 
     const b = 'second@example.test';
-    const changed = await call('PATCH', '/api/auth/profile', { token: owner.token, body: { email: b } });
+    const changed = await call('PATCH', '/api/auth/profile', { token: owner.token, body: { email: b, current_password: owner.password } });
     expect(changed.json.user.email_verified).toBe(false);
     const first = confirmationToken(await smtp.waitFor(isConfirmation(b)));
     // Resend: a new link, and the one before stops working.
@@ -100,8 +100,8 @@ describe('mail goes only to confirmed addresses, within an hourly budget', () =>
   it('confirmation mails are limited per account and per recipient', async () => {
     // Per account: a fourth address within the hour is refused before anything is stored.
     const hopper = await createMember();
-    for (const n of [1, 2, 3]) expect((await call('PATCH', '/api/auth/profile', { token: hopper.token, body: { email: `hop${n}@example.test` } })).status).toBe(200);
-    const fourth = await call('PATCH', '/api/auth/profile', { token: hopper.token, body: { email: 'hop4@example.test' } });
+    for (const n of [1, 2, 3]) expect((await call('PATCH', '/api/auth/profile', { token: hopper.token, body: { email: `hop${n}@example.test`, current_password: hopper.password } })).status).toBe(200);
+    const fourth = await call('PATCH', '/api/auth/profile', { token: hopper.token, body: { email: 'hop4@example.test', current_password: hopper.password } });
     expect(fourth.status).toBe(429);
     expect(Number(fourth.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await call('GET', '/api/auth/me', { token: hopper.token })).json.user.email).toBe('hop3@example.test');
@@ -111,7 +111,7 @@ describe('mail goes only to confirmed addresses, within an hourly budget', () =>
     const target = 'many@example.test';
     const accounts = await Promise.all([1, 2, 3, 4].map(() => createMember()));
     const answers = [];
-    for (const acc of accounts) answers.push((await call('PATCH', '/api/auth/profile', { token: acc.token, body: { email: target } })).status);
+    for (const acc of accounts) answers.push((await call('PATCH', '/api/auth/profile', { token: acc.token, body: { email: target, current_password: acc.password } })).status);
     expect(answers).toEqual([200, 200, 200, 429]);
     await expect.poll(() => smtp.mails.filter(to(target)).length, { timeout: 15_000 }).toBe(3);
   });

@@ -44,7 +44,10 @@ function trickle(raw: Raw): void {
     if (raw.isClosed() || raw.socket.destroyed) return clearInterval(timer);
     raw.socket.write('1\r\n \r\n');
   }, 250);
-  raw.closed.then(() => clearInterval(timer));
+  raw.closed.then(
+    () => clearInterval(timer),
+    () => clearInterval(timer),
+  );
 }
 
 const head = (path: string, extra = '') => `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${extra}\r\n`;

@@ -2,6 +2,7 @@
 
 import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { Button } from './ui';
+import { onAsync } from '@/lib/client/on-async';
 
 /** Copies text and says so; falls back to selecting a prompt where the clipboard is denied. */
 export function CopyButton({ text, label = 'Copy link' }: { text: string; label?: string }) {
@@ -16,7 +17,7 @@ export function CopyButton({ text, label = 'Copy link' }: { text: string; label?
     setTimeout(() => setCopied(false), 1500);
   }
   return (
-    <Button type="button" variant="secondary" onClick={copy} aria-live="polite">
+    <Button type="button" variant="secondary" onClick={onAsync(copy)} aria-live="polite">
       {copied ? 'Copied' : label}
     </Button>
   );
@@ -47,7 +48,7 @@ export function ShareLinkButton({ url, title, label = 'Share link' }: { url: str
   }
   return (
     <>
-      <Button type="button" variant="secondary" onClick={share}>
+      <Button type="button" variant="secondary" onClick={onAsync(share)}>
         {label}
       </Button>
       {error ? (

@@ -36,6 +36,10 @@ export const LIMITS = {
   passkeys: { limit: 30, windowSeconds: 300 },
   /** Single sign-on starts and callbacks per address (issue 42): each costs the provider a round trip. */
   sso: { limit: 30, windowSeconds: 300 },
+  /** `htmls login --sso` hand-offs (issue 42): made per address; polled per address; approved per address and per account. */
+  cliHandoff: { limit: 10, windowSeconds: 600 },
+  cliHandoffPoll: { limit: 400, windowSeconds: 600 },
+  cliHandoffApprove: { limit: 10, windowSeconds: 300 },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

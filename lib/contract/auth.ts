@@ -78,3 +78,7 @@ export const oidcCallbackQuerySchema = z.object({
   error: z.string().max(256).optional(),
   error_description: z.string().max(2048).optional(),
 });
+
+/** `htmls login --sso` (issue 42): the CLI polls with its secret; the browser approves with the code it shows. */
+export const cliHandoffPollSchema = z.object({ device_code: z.string().min(1).max(200) });
+export const cliHandoffApproveSchema = z.object({ user_code: z.string().min(1).max(32).describe('The code the terminal shows, e.g. BCDF-GHJK') });

@@ -10,6 +10,8 @@ import { z } from 'zod';
 import {
   changePasswordSchema,
   changeTokenSchema,
+  cliHandoffApproveSchema,
+  cliHandoffPollSchema,
   deletePasskeySchema,
   loginSchema,
   oidcCallbackQuerySchema,
@@ -34,7 +36,7 @@ import { createTokenSchema, pageQuerySchema } from './tokens';
 import { oembedQuerySchema } from './oembed';
 import { abortSchema, chunkQuerySchema, completeSchema, initSchema, oneRequestQuerySchema, partUrlSchema, resumeSchema, shareItemQuerySchema, updateShareSchema } from './shares';
 import { createRequestSchema, requestIdSchema, requestUploadSchema, updateRequestSchema } from './requests';
-import { confirmEmailSchema, createUserSchema, profileSchema, registerSchema, settingsSchema, updateUserSchema } from './users';
+import { confirmEmailSchema, createUserSchema, ownProfileSchema, registerSchema, settingsSchema, updateUserSchema } from './users';
 
 export type { Auth, OperationScope };
 
@@ -95,11 +97,11 @@ export const operations = {
     errors: [400, 404, 429],
   },
   login: { ...endpoints.login, summary: 'Sign in with username and password, or the Admin Token', auth: 'none', scope: 'public', body: loginSchema, status: 200, response: R.loginResultSchema, errors: [400, 401, 403, 429] },
-  register: { ...endpoints.register, summary: 'Register a member account (default quota) and sign in', auth: 'none', scope: 'public', body: registerSchema, status: 201, response: obj({ user: R.userSchema, token: z.string(), expires_at: z.string() }), errors: [400, 409, 429] },
+  register: { ...endpoints.register, summary: 'Register a member account (default quota) and sign in; with REQUIRE_2FA=all no session but the enrolment challenge, as login answers', auth: 'none', scope: 'public', body: registerSchema, status: 201, response: z.union([obj({ user: R.userSchema, token: z.string(), expires_at: z.string() }), R.secondFactorStepSchema]), errors: [400, 409, 429] },
   logout: { ...endpoints.logout, summary: 'Revoke the session and clear the cookies (refused from another origin)', auth: 'none', scope: 'public', refuseCrossSite: true, status: 200, response: R.okSchema, errors: [403] },
   checkAuth: { ...endpoints.checkAuth, summary: 'Whether the caller is signed in (never 401)', auth: 'optional', scope: 'public', status: 200, response: obj({ authenticated: z.boolean(), role: z.enum(['admin', 'member']).nullable() }), errors: [429] },
   me: { ...endpoints.me, summary: 'The caller: role, and profile with quota and usage', auth: 'session', scope: 'account:read', status: 200, response: obj({ role: z.enum(['admin', 'member']), user: R.userSchema.nullable() }), errors: [401] },
-  updateProfile: { ...endpoints.updateProfile, summary: "Change the member's display name, email and phone (a new email is unconfirmed and is mailed a confirmation link; 429 past the confirmation limits)", auth: 'member', scope: 'no-token', body: profileSchema, status: 200, response: obj({ user: R.userSchema }), errors: [400, 401, 403, 429] },
+  updateProfile: { ...endpoints.updateProfile, summary: "Change the member's display name, email and phone (a new email needs current_password — 400 without, 401 wrong_password — is unconfirmed and is mailed a confirmation link; 429 past the confirmation limits or the password tries)", auth: 'member', scope: 'no-token', body: ownProfileSchema, status: 200, response: obj({ user: R.userSchema }), errors: [400, 401, 403, 429] },
   authMethods: { ...endpoints.authMethods, summary: 'The ways to sign in: password, single sign-on (its button name), passkeys, and who must use a second factor', auth: 'none', scope: 'public', status: 200, response: R.authMethodsSchema, errors: [] },
   oidcStart: {
     ...endpoints.oidcStart,
@@ -153,6 +155,35 @@ export const operations = {
     optionalBody: true,
     status: 204,
     errors: [400, 401, 403, 404, 409, 429],
+  },
+  startCliHandoff: {
+    ...endpoints.startCliHandoff,
+    summary: 'htmls login --sso: a hand-off (10 minutes) for the CLI to poll with device_code, and the page where the member signs in (single sign-on) and approves it, showing user_code to compare with the terminal. 10 per address in 10 minutes',
+    auth: 'none',
+    scope: 'public',
+    status: 201,
+    response: obj({ device_code: z.string(), user_code: z.string(), verification_url: z.string(), expires_at: z.string(), interval: z.number().int().describe('Seconds between polls') }),
+    errors: [429],
+  },
+  pollCliHandoff: {
+    ...endpoints.pollCliHandoff,
+    summary: "htmls login --sso: `pending` until the member approves; then, once, the member's session as login answers it. 410 expired when unknown, expired or already taken",
+    auth: 'none',
+    scope: 'public',
+    body: cliHandoffPollSchema,
+    status: 200,
+    response: z.union([obj({ status: z.literal('pending') }), obj({ status: z.literal('approved'), role: z.enum(['admin', 'member']), user: R.userSchema, token: z.string(), expires_at: z.string() })]),
+    errors: [400, 410, 429],
+  },
+  approveCliHandoff: {
+    ...endpoints.approveCliHandoff,
+    summary: "htmls login --sso: the signed-in member (a session, not an access token) approves the hand-off whose code the terminal shows; the CLI's next poll gets a session of this account. 404 for an unknown, expired or used code",
+    auth: 'member',
+    scope: 'no-token',
+    body: cliHandoffApproveSchema,
+    status: 200,
+    response: R.okSchema,
+    errors: [400, 401, 403, 404, 429],
   },
   listSessions: { ...endpoints.listSessions, summary: "The member's signed-in sessions, newest first, the caller's marked current", auth: 'member', scope: 'no-token', status: 200, response: obj({ sessions: z.array(R.sessionSchema) }), errors: [401, 403, 429] },
   endSession: { ...endpoints.endSession, summary: "End one of the member's sessions", auth: 'member', scope: 'no-token', status: 204, errors: [401, 403, 404, 429] },

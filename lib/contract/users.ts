@@ -46,6 +46,14 @@ export const profileSchema = z.object({
   notify: z.object({ downloads: z.boolean().optional(), uploads: z.boolean().optional(), expiring: z.boolean().optional() }).optional(),
 });
 
+/**
+ * A member's own profile: changing the e-mail (where password resets and notifications would go)
+ * needs the current password again (issue 42, item 3), as the password change does.
+ */
+export const ownProfileSchema = profileSchema.extend({
+  current_password: z.string().max(4096).optional().describe('The current password; required when `email` changes (an account with no password: a single sign-on in the last 10 minutes instead)'),
+});
+
 export const createUserSchema = registerSchema.extend({
   role: z.enum(['member', 'admin']).optional(),
   quota_bytes: quotaSchema.optional(),
@@ -65,5 +73,6 @@ export const settingsSchema = z.object({ default_quota_bytes: quotaSchema });
 
 export type RegisterInput = z.infer<typeof registerSchema>;
 export type ProfileInput = z.infer<typeof profileSchema>;
+export type OwnProfileInput = z.infer<typeof ownProfileSchema>;
 export type CreateUserInput = z.infer<typeof createUserSchema>;
 export type UpdateUserInput = z.infer<typeof updateUserSchema>;

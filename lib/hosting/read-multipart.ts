@@ -40,7 +40,8 @@ export function readMultipart(source: Readable, contentType: string, maxFiles: n
       source.resume(); // drain the rest so the connection can answer
       h.active()?.destroy(e instanceof Error ? e : new Error(String(e)));
       // Settle only when the file being stored has given up, so cleanup sees all it wrote.
-      chain.finally(() => reject(e));
+      // (The chain never rejects: each file's step catches into fail().)
+      chain.then(() => reject(e), () => reject(e));
     };
     bb.on('field', (name, value, info) => {
       if (info.valueTruncated) return fail(badRequest(`The field ${name} is too long`));
@@ -67,9 +68,12 @@ export function readMultipart(source: Readable, contentType: string, maxFiles: n
     bb.on('fieldsLimit', () => fail(badRequest('Too many form fields')));
     bb.on('error', () => fail(badRequest('The multipart body is malformed or incomplete')));
     bb.on('close', () => {
-      chain.then(() => {
-        if (!failed) resolve();
-      });
+      chain.then(
+        () => {
+          if (!failed) resolve();
+        },
+        (e: unknown) => fail(e),
+      );
     });
     source.on('error', () => fail(badRequest('The upload was interrupted')));
     source.pipe(bb);

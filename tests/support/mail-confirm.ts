@@ -15,7 +15,7 @@ export const isConfirmation = (address: string) => (m: Mail) => m.to.includes(ad
 /** Sets the member's address and confirms it through the link mailed to it, as its owner would. */
 export async function setConfirmedEmail(smtp: TestSmtp, member: Member, address: string): Promise<void> {
   const before = smtp.mails.length;
-  const p = await call('PATCH', '/api/auth/profile', { token: member.token, body: { email: address } });
+  const p = await call('PATCH', '/api/auth/profile', { token: member.token, body: { email: address, current_password: member.password } });
   expect(p.status).toBe(200);
   expect(p.json.user.email_verified).toBe(false);
   const mail = await smtp.waitFor((m) => smtp.mails.indexOf(m) >= before && isConfirmation(address)(m));

@@ -59,7 +59,13 @@ export async function startProvider(): Promise<TestProvider> {
       const callback = provider.callback();
       handler = (req, res) => {
         const url = new URL(req.url ?? '/', issuer);
-        if (!url.pathname.startsWith('/interaction/')) return callback(req, res);
+        if (!url.pathname.startsWith('/interaction/')) {
+          callback(req, res).catch((err: Error) => {
+            res.statusCode = 500;
+            res.end(err.message);
+          });
+          return;
+        }
         void (async () => {
           const details = await provider.interactionDetails(req, res);
           const accountId = url.searchParams.get('account') ?? idp.defaultAccount ?? '';

@@ -8,6 +8,7 @@ import { describeError, formatDate } from '@/lib/client/format';
 import { sharexConfig, sharexFileName, snippets } from '@/lib/client/integrations';
 import { ADMIN_SCOPES, MEMBER_SCOPES, SCOPE_DESCRIPTIONS, type Scope } from '@/lib/contract/scopes';
 import type { ResponseOf } from '@/lib/contract/operations';
+import { onAsync } from '@/lib/client/on-async';
 
 type Token = ResponseOf<'listTokens'>['tokens'][number];
 const EXPIRIES = [
@@ -94,7 +95,7 @@ export function AccessTokensPanel({ admin }: { admin: boolean }) {
       <p className="mt-1 text-sm text-muted">
         For scripts, ShareX and phone shortcuts: a token acts as you with only the scopes you tick. It cannot manage tokens, your password or your account.
       </p>
-      <form onSubmit={submit} className="mt-4 space-y-3" aria-label="New access token">
+      <form onSubmit={onAsync(submit)} className="mt-4 space-y-3" aria-label="New access token">
         <Field label="Token name" value={name} maxLength={100} placeholder="e.g. backup script" onChange={(e) => setName(e.target.value)} />
         <fieldset className="space-y-1">
           <legend className="mb-1 text-sm font-medium">Scopes</legend>
@@ -150,7 +151,7 @@ export function AccessTokensPanel({ admin }: { admin: boolean }) {
         ))}
       </ul>
       {cursor ? (
-        <Button variant="secondary" onClick={() => load(cursor)}>
+        <Button variant="secondary" onClick={onAsync(() => load(cursor))}>
           Show more
         </Button>
       ) : null}
@@ -190,7 +191,7 @@ export function AccessTokensPanel({ admin }: { admin: boolean }) {
             <Button type="button" variant="secondary" onClick={() => setSharex(null)}>
               Cancel
             </Button>
-            <Button type="button" onClick={() => sharex && downloadSharex(sharex.days)}>
+            <Button type="button" onClick={onAsync(() => sharex && downloadSharex(sharex.days))}>
               Download
             </Button>
           </div>
@@ -201,7 +202,7 @@ export function AccessTokensPanel({ admin }: { admin: boolean }) {
         title={`Revoke ${revoking?.name ?? ''}?`}
         text="Scripts and apps using it stop working at once. This cannot be undone."
         action="Revoke token"
-        onConfirm={async () => {
+        onConfirm={onAsync(async () => {
           try {
             setRevoking(null);
             if (revoking) await callOperation('deleteToken', { params: { id: revoking.id } });
@@ -209,7 +210,7 @@ export function AccessTokensPanel({ admin }: { admin: boolean }) {
           } catch (err) {
             setError(describeError(err));
           }
-        }}
+        })}
         onClose={() => setRevoking(null)}
       />
     </Card>

@@ -7,6 +7,7 @@ import { assertPasskey, describePasskeyError } from '@/lib/client/passkeys';
 import { markSsoStarted, startSsoHref, type SsoSecondFactor } from '@/lib/client/sso-handoff';
 import type { AuthMethods } from '@/lib/contract/dtos';
 import type { BodyOf } from '@/lib/contract/operations';
+import { onAsync } from '@/lib/client/on-async';
 import type { FilesSession } from './types';
 import { RecoveryCodes, SecondFactorForm, TotpSetup } from './two-factor-forms';
 
@@ -142,17 +143,17 @@ export function AuthTabs({ onSignedIn, notice = '', secondFactor = null }: { onS
         <div role="tabpanel" aria-labelledby={`${baseId}-${tab}`} className="mt-6">
           {tab === 'login' ? (
             <>
-              <CredentialsForm key="login" submitLabel="Log in" busy={busy} onSubmit={(v) => run(v, 'login')} />
+              <CredentialsForm key="login" submitLabel="Log in" busy={busy} onSubmit={onAsync((v) => run(v, 'login'))} />
               {methods?.passkeys ? (
-                <Button type="button" variant="secondary" disabled={busy} className="mt-3 w-full" onClick={() => void signInWithPasskey()}>
+                <Button type="button" variant="secondary" disabled={busy} className="mt-3 w-full" onClick={onAsync(signInWithPasskey)}>
                   Sign in with a passkey
                 </Button>
               ) : null}
             </>
           ) : tab === 'register' ? (
-            <CredentialsForm key="register" register submitLabel="Create account" busy={busy} onSubmit={(v) => run(v, 'register')} />
+            <CredentialsForm key="register" register submitLabel="Create account" busy={busy} onSubmit={onAsync((v) => run(v, 'register'))} />
           ) : (
-            <TokenForm busy={busy} onSubmit={(token) => run({ token }, 'login')} />
+            <TokenForm busy={busy} onSubmit={onAsync((token) => run({ token }, 'login'))} />
           )}
           <div className="mt-4">
             <ErrorText>{error}</ErrorText>

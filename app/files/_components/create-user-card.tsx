@@ -5,6 +5,7 @@ import { Button, Card, ErrorText, Field, SuccessText } from '@/app/_components/u
 import { callOperation } from '@/lib/client/api';
 import { describeError, parseSize } from '@/lib/client/format';
 import type { UserDto } from '@/lib/contract/dtos';
+import { onAsync } from '@/lib/client/on-async';
 
 /** The administrator creates a member or another administrator. */
 export function CreateUserCard({ onCreated }: { onCreated: () => void }) {
@@ -29,7 +30,7 @@ export function CreateUserCard({ onCreated }: { onCreated: () => void }) {
   return (
     <Card>
       <h2 className="text-base font-semibold">Create a user</h2>
-      <form onSubmit={submit} className="mt-4 grid gap-4 sm:grid-cols-4">
+      <form onSubmit={onAsync(submit)} className="mt-4 grid gap-4 sm:grid-cols-4">
         <Field label="Username" required minLength={3} maxLength={32} value={form.username} onChange={(e) => setForm({ ...form, username: e.target.value })} />
         <Field label="Password" type="password" autoComplete="new-password" required minLength={8} value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} />
         <Field label="Quota (MB or GB)" placeholder="default" value={form.quota} onChange={(e) => setForm({ ...form, quota: e.target.value })} />

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { Button, Card, ErrorText, Field, SuccessText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
 import { describeError, parseSize } from '@/lib/client/format';
+import { onAsync } from '@/lib/client/on-async';
 import { quotaText } from './quota-text';
 
 /** The quota new registrations get (existing users keep theirs). */
@@ -34,7 +35,7 @@ export function DefaultQuotaCard() {
   return (
     <Card>
       <h2 className="text-base font-semibold">Default quota</h2>
-      <form onSubmit={submit} className="mt-3 flex flex-wrap items-end gap-3">
+      <form onSubmit={onAsync(submit)} className="mt-3 flex flex-wrap items-end gap-3">
         <div className="w-48">
           <Field label="For new registrations" value={value} onChange={(e) => setValue(e.target.value)} />
         </div>

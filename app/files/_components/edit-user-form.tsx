@@ -5,6 +5,7 @@ import { ErrorText, Field, FormActions } from '@/app/_components/ui';
 import { parseSize } from '@/lib/client/format';
 import type { BodyOf } from '@/lib/contract/operations';
 import type { UserDto } from '@/lib/contract/dtos';
+import { onAsync } from '@/lib/client/on-async';
 import { quotaText } from './quota-text';
 
 /** The administrator's edit form for one user: quota, name, a new password. */
@@ -21,7 +22,7 @@ export function EditUserForm({ user, onSave, onCancel }: { user: UserDto; onSave
     await onSave({ quota_bytes: bytes, display_name: name, ...(password ? { password } : {}) });
   }
   return (
-    <form onSubmit={submit} className="space-y-3">
+    <form onSubmit={onAsync(submit)} className="space-y-3">
       <Field label="Quota (MB or GB)" value={quota} onChange={(e) => setQuota(e.target.value)} hint="Binary units: 1 GB = 1,024 MB." />
       <Field label="Name" value={name} onChange={(e) => setName(e.target.value)} />
       <Field label="New password (optional)" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />

@@ -6,6 +6,7 @@ import { ApiError, callOperation } from '@/lib/client/api';
 import { forgetConsoleSessions, hasConsoleSession } from '@/lib/client/console-session';
 import { describeSsoError, takeSsoResult, type SsoSecondFactor } from '@/lib/client/sso-handoff';
 import { NARROW, useMediaQuery } from '@/lib/client/use-media-query';
+import { onAsync } from '@/lib/client/on-async';
 import { AccessTokensPanel } from './access-tokens-panel';
 import { WebhooksPanel } from './webhooks-panel';
 import { AccountCard } from './account-card';
@@ -144,7 +145,7 @@ export function FilesApp() {
             <span data-testid="signed-in-as" className="min-w-0 truncate font-medium">
               {name}
             </span>
-            <Button variant="ghost" className="max-sm:hidden" onClick={logout}>
+            <Button variant="ghost" className="max-sm:hidden" onClick={onAsync(logout)}>
               Sign out
             </Button>
           </div>
@@ -166,7 +167,7 @@ export function FilesApp() {
         <SharesPanel
           session={session}
           data={shares}
-          onUsageChanged={refresh}
+          onUsageChanged={onAsync(refresh)}
           onShowList={narrow ? () => go('shares') : undefined}
           layout={(upload, list) => (
             <>
@@ -183,16 +184,16 @@ export function FilesApp() {
           {view === 'requests' || (narrow && tab === 'requests') ? <RequestsPanel admin={session.role === 'admin'} canCreate={user !== null} myId={user?.id ?? null} /> : null}
         </section>
         <section {...mobilePanelProps(idBase, 'settings', narrow)} className={`space-y-6 ${shownOn(view !== 'shares' && view !== 'requests', tab === 'settings')}`}>
-          {settingsOpen ? <AccountCard user={user} name={name} reserved={reserved} onSignOut={logout} /> : null}
-          {user && (view === 'profile' || settingsOpen) ? <ProfilePanel user={user} onSaved={refresh} onDeleted={() => setSession(null)} /> : null}
-          {user && (view === 'profile' || settingsOpen) ? <TwoFactorPanel user={user} onChanged={refresh} /> : null}
+          {settingsOpen ? <AccountCard user={user} name={name} reserved={reserved} onSignOut={onAsync(logout)} /> : null}
+          {user && (view === 'profile' || settingsOpen) ? <ProfilePanel user={user} onSaved={onAsync(refresh)} onDeleted={() => setSession(null)} /> : null}
+          {user && (view === 'profile' || settingsOpen) ? <TwoFactorPanel user={user} onChanged={onAsync(refresh)} /> : null}
           {user && (view === 'profile' || settingsOpen) ? <PasskeysPanel /> : null}
           {user && (view === 'profile' || settingsOpen) ? <PasswordPanel /> : null}
           {user && (view === 'profile' || settingsOpen) ? <SessionsPanel /> : null}
           {user && (view === 'profile' || settingsOpen) ? <SsoIdentityCard linkedNow={ssoLinked} /> : null}
           {view === 'tokens' || settingsOpen ? <AccessTokensPanel admin={session.role === 'admin'} /> : null}
           {view === 'tokens' || settingsOpen ? <WebhooksPanel admin={session.role === 'admin'} /> : null}
-          {session.role === 'admin' && (view === 'users' || settingsOpen) ? <UsersPanel selfId={user?.id ?? null} onChanged={refresh} /> : null}
+          {session.role === 'admin' && (view === 'users' || settingsOpen) ? <UsersPanel selfId={user?.id ?? null} onChanged={onAsync(refresh)} /> : null}
         </section>
       </main>
       <MobileTabBar tabs={TABS} active={tab} onChange={go} label="Sections" idBase={idBase} />

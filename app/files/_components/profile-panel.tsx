@@ -5,6 +5,7 @@ import { Button, Card, Checkbox, CHECKBOX_LABEL, ErrorText, Field, SuccessText }
 import { callOperation } from '@/lib/client/api';
 import { describeError } from '@/lib/client/format';
 import type { UserDto } from '@/lib/contract/dtos';
+import { onAsync } from '@/lib/client/on-async';
 
 const NOTIFY = [
   ['downloads', 'when a download of my share completes'],
@@ -14,6 +15,9 @@ const NOTIFY = [
 
 export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSaved: () => void; onDeleted: () => void }) {
   const [form, setForm] = useState({ display_name: user.display_name, email: user.email, phone: user.phone, notify: user.notify });
+  /** Asked again when the e-mail changes (an account with no password: a recent single sign-on instead). */
+  const [currentPassword, setCurrentPassword] = useState('');
+  const emailChanged = form.email.trim() !== user.email;
   const [error, setError] = useState('');
   const [saved, setSaved] = useState(false);
   const [confirm, setConfirm] = useState('');
@@ -27,7 +31,8 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
     setError('');
     setSaved(false);
     try {
-      const r = await callOperation('updateProfile', { body: form });
+      const r = await callOperation('updateProfile', { body: emailChanged ? { ...form, current_password: currentPassword } : form });
+      setCurrentPassword('');
       setSaved(true);
       setResent(r.user.email && !r.user.email_verified && r.user.email !== user.email ? `We sent a confirmation link to ${r.user.email}.` : '');
       onSaved();
@@ -69,10 +74,23 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
         <p className="mt-1 text-sm text-muted">
           Signed in as <strong>{user.username}</strong> (usernames cannot be changed).
         </p>
-        <form onSubmit={save} className="mt-4 grid gap-4 sm:grid-cols-3">
+        <form onSubmit={onAsync(save)} className="mt-4 grid gap-4 sm:grid-cols-3">
           <Field label="Name" value={form.display_name} maxLength={100} onChange={(e) => setForm({ ...form, display_name: e.target.value })} />
           <Field label="Email" type="email" value={form.email} maxLength={254} onChange={(e) => setForm({ ...form, email: e.target.value })} />
           <Field label="Phone" type="tel" value={form.phone} maxLength={32} onChange={(e) => setForm({ ...form, phone: e.target.value })} />
+          {emailChanged ? (
+            <div className="sm:col-span-3">
+              <Field
+                label="Current password (to change the e-mail)"
+                name="current_password"
+                type="password"
+                autoComplete="current-password"
+                value={currentPassword}
+                onChange={(e) => setCurrentPassword(e.target.value)}
+                hint="An account made by single sign-on has none: sign in again with it, then change the e-mail within 10 minutes."
+              />
+            </div>
+          ) : null}
           {user.email ? (
             // Mail goes only to a confirmed address: until its link is opened, nothing is sent there.
             <div className="space-y-2 text-sm sm:col-span-3" data-testid="email-status">
@@ -83,7 +101,7 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
                   <p className="text-amber-800 dark:text-amber-300">
                     <strong>{user.email}</strong> awaits confirmation: open the link we mailed to it. Until then no e-mail is sent there.
                   </p>
-                  <Button type="button" variant="secondary" onClick={resend}>
+                  <Button type="button" variant="secondary" onClick={onAsync(resend)}>
                     Resend confirmation link
                   </Button>
                 </>
@@ -115,7 +133,7 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
         <p className="mt-1 text-sm text-subtle">
           This deletes your account, every share and every file in them at once. Links you sent stop working. It cannot be undone.
         </p>
-        <form onSubmit={remove} className="mt-4 space-y-3">
+        <form onSubmit={onAsync(remove)} className="mt-4 space-y-3">
           <Field
             label={`Type your username (${user.username}) to confirm`}
             value={confirm}

@@ -8,6 +8,7 @@ import { describeError, formatBytes, formatDate, parseSize } from '@/lib/client/
 import { usePagedList } from '@/lib/client/use-paged-list';
 import { endpointPath } from '@/lib/contract/endpoints';
 import type { BodyOf, ResponseOf } from '@/lib/contract/operations';
+import { onAsync } from '@/lib/client/on-async';
 import { ExpiryPicker, expiryFromChoice, type ExpiryChoice } from './expiry-picker';
 import { absolute } from './upload-progress';
 
@@ -238,7 +239,7 @@ function RequestRow({ r, showOwner, onChanged }: { r: FileRequest; showOwner: bo
         text={`Guests started ${unfinished.length === 1 ? 'this upload' : 'these uploads'} through your file request and have not finished; only they can resume. The parts uploaded so far are deleted and the ${formatBytes(held)} they hold is freed. Finished uploads stay. This cannot be undone.`}
         action="Discard all"
         onClose={() => setDiscarding(false)}
-        onConfirm={async () => {
+        onConfirm={onAsync(async () => {
           setDiscarding(false);
           setError('');
           try {
@@ -248,7 +249,7 @@ function RequestRow({ r, showOwner, onChanged }: { r: FileRequest; showOwner: bo
           } catch (e) {
             setError(describeError(e));
           }
-        }}
+        })}
       />
       <ConfirmDialog
         open={open === 'delete'}
@@ -256,7 +257,7 @@ function RequestRow({ r, showOwner, onChanged }: { r: FileRequest; showOwner: bo
         text="Its link stops working and unfinished uploads are discarded. Files already received stay in your shares."
         action="Delete request"
         onClose={() => setOpen(null)}
-        onConfirm={async () => {
+        onConfirm={onAsync(async () => {
           setOpen(null);
           try {
             await callOperation('deleteRequest', { params: { id: r.id } });
@@ -264,7 +265,7 @@ function RequestRow({ r, showOwner, onChanged }: { r: FileRequest; showOwner: bo
           } catch (e) {
             setError(describeError(e));
           }
-        }}
+        })}
       />
     </li>
   );

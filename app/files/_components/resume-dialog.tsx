@@ -9,6 +9,7 @@ import { describeError, formatBytes } from '@/lib/client/format';
 import { matchFiles, type PlannedFile } from '@/lib/client/match-files';
 import type { PendingUpload } from '@/lib/client/pending-uploads';
 import type { ShareSummaryDto } from '@/lib/contract/dtos';
+import { onAsync } from '@/lib/client/on-async';
 import { FilePicker } from './file-picker';
 
 /**
@@ -80,7 +81,7 @@ export function ResumeDialog({
           </ul>
         ) : null}
         {record?.handles ? (
-          <Button onClick={fromHandles} disabled={!planned}>
+          <Button onClick={onAsync(fromHandles)} disabled={!planned}>
             Continue with the files dropped before
           </Button>
         ) : null}

@@ -6,6 +6,7 @@ import { PasswordChangeFields } from '@/app/_components/password-change-fields';
 import { Button, Field, FormActions } from '@/app/_components/ui';
 import type { BodyOf } from '@/lib/contract/operations';
 import type { ShareSummaryDto } from '@/lib/contract/dtos';
+import { onAsync } from '@/lib/client/on-async';
 import { DownloadLimitField } from './download-limit-field';
 import { toLocalInput } from './expiry-picker';
 import { generatePassword } from './upload-form';
@@ -56,7 +57,7 @@ function EditShareForm({ share, onSave, onCancel }: { share: ShareSummaryDto; on
     await onSave(body);
   }
   return (
-    <form onSubmit={submit} className="space-y-3">
+    <form onSubmit={onAsync(submit)} className="space-y-3">
       <Field label="Note" value={note} maxLength={2000} onChange={(e) => setNote(e.target.value)} />
       <div className="flex items-end gap-2">
         <div className="flex-1">

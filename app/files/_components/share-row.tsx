@@ -11,6 +11,7 @@ import { forgetPendingUpload, type PendingUpload } from '@/lib/client/pending-up
 import { discardWording } from '@/lib/client/pending-wording';
 import type { BodyOf } from '@/lib/contract/operations';
 import type { ShareSummaryDto } from '@/lib/contract/dtos';
+import { onAsync } from '@/lib/client/on-async';
 import { ResumeDialog } from './resume-dialog';
 import { EditShareDialog, QrDialog } from './share-dialogs';
 import { ShareActivity } from './share-activity';
@@ -164,7 +165,7 @@ export function ShareRow({
               <Button variant="secondary" onClick={() => setOpen('qr')}>
                 QR
               </Button>
-              <Button variant="secondary" onClick={() => patch({ status: s.status === 'online' ? 'offline' : 'online' })}>
+              <Button variant="secondary" onClick={onAsync(() => patch({ status: s.status === 'online' ? 'offline' : 'online' }))}>
                 {s.status === 'online' ? 'Take offline' : 'Put online'}
               </Button>
               <Button variant="secondary" onClick={() => setOpen('edit')}>
@@ -193,10 +194,10 @@ export function ShareRow({
         title={pending ? discard.title : 'Delete this share?'}
         text={pending ? discard.text : 'The link stops working and its files are deleted. This cannot be undone.'}
         action={pending ? discard.button : 'Delete share'}
-        onConfirm={remove}
+        onConfirm={onAsync(remove)}
         onClose={close}
       />
-      {pending && mine ? <ResumeDialog share={s} record={record} open={open === 'resume'} onClose={close} onResume={resume} /> : null}
+      {pending && mine ? <ResumeDialog share={s} record={record} open={open === 'resume'} onClose={close} onResume={onAsync(resume)} /> : null}
     </li>
   );
 }

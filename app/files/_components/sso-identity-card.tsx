@@ -6,6 +6,7 @@ import { callOperation } from '@/lib/client/api';
 import { describeError, formatDate } from '@/lib/client/format';
 import { markSsoStarted, startSsoHref } from '@/lib/client/sso-handoff';
 import type { OidcIdentity } from '@/lib/contract/dtos';
+import { onAsync } from '@/lib/client/on-async';
 
 /** Settings: the account's link to the single sign-on provider, with Link and Unlink (issue 42). */
 export function SsoIdentityCard({ linkedNow }: { linkedNow: boolean }) {
@@ -47,7 +48,7 @@ export function SsoIdentityCard({ linkedNow }: { linkedNow: boolean }) {
           </p>
           <SuccessText>{linkedNow ? 'Linked.' : null}</SuccessText>
           {state.has_password ? (
-            <Button variant="secondary" disabled={busy} onClick={unlink}>
+            <Button variant="secondary" disabled={busy} onClick={onAsync(unlink)}>
               Unlink
             </Button>
           ) : (

@@ -13,6 +13,7 @@ import { ShareCreated, UploadProgressView } from './upload-progress';
 import { PauseCancelButtons, PausedText, StopConfirmDialog, stoppedMessage, type StopChoice } from './upload-stop';
 import type { UploadRunner } from './use-upload-runner';
 import { interruptedNotice } from '@/lib/client/pending-wording';
+import { onAsync } from '@/lib/client/on-async';
 
 export function generatePassword(length = 16): string {
   const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
@@ -173,13 +174,13 @@ export function UploadForm({
         <div className="flex flex-wrap gap-2">
           {paused && !uploading ? (
             <>
-              <Button onClick={() => finish(runner.continuePaused)}>Continue</Button>
+              <Button onClick={onAsync(() => finish(runner.continuePaused))}>Continue</Button>
               <Button variant="secondary" onClick={() => setConfirm('discard')}>
                 Discard
               </Button>
             </>
           ) : (
-            <Button onClick={start} disabled={uploading || blocked || picked.length === 0}>
+            <Button onClick={onAsync(start)} disabled={uploading || blocked || picked.length === 0}>
               Upload and create link
             </Button>
           )}

@@ -9,6 +9,7 @@ import { usePagedList, useSettled } from '@/lib/client/use-paged-list';
 import { LoadMore, SearchBox } from '@/app/_components/paging';
 import type { BodyOf } from '@/lib/contract/operations';
 import type { UserDto } from '@/lib/contract/dtos';
+import { onAsync } from '@/lib/client/on-async';
 import { CreateUserCard } from './create-user-card';
 import { DefaultQuotaCard } from './default-quota-card';
 import { EditUserForm } from './edit-user-form';
@@ -58,7 +59,7 @@ export function UsersPanel({ selfId, onChanged }: { selfId: string | null; onCha
   return (
     <>
       <DefaultQuotaCard />
-      <CreateUserCard onCreated={load} />
+      <CreateUserCard onCreated={onAsync(load)} />
       <Card>
         <div className="flex flex-wrap items-center justify-between gap-3">
           <h2 className="text-base font-semibold">Users</h2>
@@ -98,7 +99,7 @@ export function UsersPanel({ selfId, onChanged }: { selfId: string | null; onCha
                       <select
                         id={`role-${u.id}`}
                         value={u.role}
-                        onChange={(e) => patch(u, { role: e.target.value as UserDto['role'] })}
+                        onChange={onAsync((e) => patch(u, { role: e.target.value as UserDto['role'] }))}
                         className="rounded-md border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900"
                       >
                         <option value="member">member</option>
@@ -120,7 +121,7 @@ export function UsersPanel({ selfId, onChanged }: { selfId: string | null; onCha
                         <Button variant="secondary" onClick={() => setEditing(u)} aria-label={`Edit ${u.username}`}>
                           Edit
                         </Button>
-                        <Button variant="secondary" onClick={() => patch(u, { status: u.status === 'active' ? 'disabled' : 'active' })}>
+                        <Button variant="secondary" onClick={onAsync(() => patch(u, { status: u.status === 'active' ? 'disabled' : 'active' }))}>
                           {u.status === 'active' ? 'Disable' : 'Enable'}
                         </Button>
                         <Button variant="secondary" onClick={() => void signOut(u)} aria-label={`Sign ${u.username} out everywhere`}>
@@ -156,7 +157,7 @@ export function UsersPanel({ selfId, onChanged }: { selfId: string | null; onCha
         title={`Delete ${deleting?.username ?? ''}?`}
         text="Their account, shares and files are deleted at once. This cannot be undone."
         action="Delete user"
-        onConfirm={() => deleting && remove(deleting)}
+        onConfirm={onAsync(() => deleting && remove(deleting))}
         onClose={() => setDeleting(null)}
       />
     </>

@@ -7,6 +7,7 @@ import { api, callOperation } from '@/lib/client/api';
 import { describeError, formatDate } from '@/lib/client/format';
 import { ADMIN_EVENT_TYPES, EVENT_TYPES, type EventType } from '@/lib/contract/event-types';
 import type { ResponseOf } from '@/lib/contract/operations';
+import { onAsync } from '@/lib/client/on-async';
 
 type Webhook = ResponseOf<'listWebhooks'>['webhooks'][number];
 type Delivery = ResponseOf<'listDeliveries'>['deliveries'][number];
@@ -78,7 +79,7 @@ function Deliveries({ hook, refresh }: { hook: Webhook; refresh: number }) {
                 </span>
                 <time dateTime={d.created_at}>{formatDate(d.created_at)}</time>
               </span>
-              <Button variant="secondary" onClick={() => redeliver(d)} aria-label={`Redeliver ${d.type} of ${formatDate(d.created_at)}`}>
+              <Button variant="secondary" onClick={onAsync(() => redeliver(d))} aria-label={`Redeliver ${d.type} of ${formatDate(d.created_at)}`}>
                 Redeliver
               </Button>
             </div>
@@ -163,7 +164,7 @@ export function WebhooksPanel({ admin }: { admin: boolean }) {
     <Card>
       <h2 className="text-base font-semibold">Webhooks</h2>
       <p className="mt-1 text-sm text-muted">Signed POSTs (Standard Webhooks) to your URL when these events happen. Failed deliveries are retried for about a day.</p>
-      <form onSubmit={submit} className="mt-4 space-y-3">
+      <form onSubmit={onAsync(submit)} className="mt-4 space-y-3">
         <Field label="Receiver URL" type="url" required placeholder="https://example.com/hooks/htmls" value={url} maxLength={2000} onChange={(e) => setUrl(e.target.value)} />
         <fieldset>
           <legend className="text-sm font-medium">Events</legend>
@@ -201,13 +202,13 @@ export function WebhooksPanel({ admin }: { admin: boolean }) {
               <div className="flex flex-wrap items-center justify-between gap-2">
                 <span className="break-all text-sm font-medium">{h.url}</span>
                 <span className="flex flex-wrap gap-2">
-                  <Button variant="secondary" onClick={() => sendTest(h)} aria-label={`Send a test event to ${h.url}`}>
+                  <Button variant="secondary" onClick={onAsync(() => sendTest(h))} aria-label={`Send a test event to ${h.url}`}>
                     Send test event
                   </Button>
-                  <Button variant="secondary" onClick={() => change(h, { active: !h.active })}>
+                  <Button variant="secondary" onClick={onAsync(() => change(h, { active: !h.active }))}>
                     {h.active ? 'Pause' : 'Resume'}
                   </Button>
-                  <Button variant="danger" onClick={() => change(h, null)} aria-label={`Delete webhook ${h.url}`}>
+                  <Button variant="danger" onClick={onAsync(() => change(h, null))} aria-label={`Delete webhook ${h.url}`}>
                     Delete
                   </Button>
                 </span>

@@ -5,6 +5,7 @@ import { LoadMore, SearchBox } from '@/app/_components/paging';
 import { Button, ErrorText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
 import { usePagedList, useSettled } from '@/lib/client/use-paged-list';
+import { onAsync } from '@/lib/client/on-async';
 import { AuditLog } from './audit-log';
 import { ChangeTokenForm } from './change-token-form';
 import { ProjectCard } from './project-card';
@@ -35,14 +36,14 @@ export function AdminConsole({ hostedBase, onSignedOut }: { hostedBase: string |
             <a href="/" className="text-sm text-zinc-600 hover:underline dark:text-zinc-400">
               Public directory
             </a>
-            <Button variant="ghost" onClick={logout}>
+            <Button variant="ghost" onClick={onAsync(logout)}>
               Sign out
             </Button>
           </div>
         </div>
       </header>
       <main className="mx-auto max-w-5xl space-y-6 px-4 py-6">
-        <UploadSite hostedBase={hostedBase} onDone={load} />
+        <UploadSite hostedBase={hostedBase} onDone={onAsync(load)} />
         <section aria-labelledby="projects-heading">
           <div className="flex flex-wrap items-center justify-between gap-3">
             <h2 id="projects-heading" className="text-base font-semibold">
@@ -62,7 +63,7 @@ export function AdminConsole({ hostedBase, onSignedOut }: { hostedBase: string |
           ) : (
             <ul className="mt-3 space-y-3">
               {projects.map((p) => (
-                <ProjectCard key={p.slug} project={p} hostedBase={hostedBase} onChanged={load} />
+                <ProjectCard key={p.slug} project={p} hostedBase={hostedBase} onChanged={onAsync(load)} />
               ))}
             </ul>
           )}

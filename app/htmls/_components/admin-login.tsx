@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import { Button, Card, ErrorText, Field } from '@/app/_components/ui';
 import { ApiError, callOperation } from '@/lib/client/api';
+import { onAsync } from '@/lib/client/on-async';
 
 export function AdminLogin({ onSignedIn }: { onSignedIn: () => void }) {
   const [token, setToken] = useState('');
@@ -28,7 +29,7 @@ export function AdminLogin({ onSignedIn }: { onSignedIn: () => void }) {
       <Card>
         <h1 className="text-xl font-semibold">Hosting console</h1>
         <p className="mt-1 text-sm text-muted">Sign in with the Admin Token.</p>
-        <form onSubmit={submit} className="mt-6 space-y-4">
+        <form onSubmit={onAsync(submit)} className="mt-6 space-y-4">
           <Field
             label="Admin Token"
             name="token"

@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import { Button, Card, ErrorText, Field, SuccessText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
+import { onAsync } from '@/lib/client/on-async';
 
 export function ChangeTokenForm() {
   const [token, setToken] = useState('');
@@ -31,7 +32,7 @@ export function ChangeTokenForm() {
       <p className="mt-1 text-sm text-muted">
         Every other admin session ends, and guests must re-enter project and share passwords.
       </p>
-      <form onSubmit={submit} className="mt-4 grid gap-4 sm:grid-cols-2">
+      <form onSubmit={onAsync(submit)} className="mt-4 grid gap-4 sm:grid-cols-2">
         <Field label="New token" type="password" autoComplete="new-password" minLength={16} required value={token} onChange={(e) => setToken(e.target.value)} />
         <Field label="Repeat it" type="password" autoComplete="new-password" minLength={16} required value={confirm} onChange={(e) => setConfirm(e.target.value)} />
         <div className="sm:col-span-2 space-y-2">

@@ -5,6 +5,7 @@ import { Badge, Button, ErrorText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
 import { describeError, formatBytes, formatDate } from '@/lib/client/format';
 import { useApiData } from '@/lib/client/use-api-data';
+import { onAsync } from '@/lib/client/on-async';
 
 /** A project's kept deploys: when, how many files, how big, who; preview and roll back. */
 export function DeployHistory({ slug, hostedBase, liveId, onChanged }: { slug: string; hostedBase: string | null; liveId: string | null; onChanged: () => void }) {
@@ -45,7 +46,7 @@ export function DeployHistory({ slug, hostedBase, liveId, onChanged }: { slug: s
                 Preview
               </a>
               {d.active ? null : (
-                <Button variant="secondary" disabled={busy !== ''} onClick={() => activate(d.id)}>
+                <Button variant="secondary" disabled={busy !== ''} onClick={onAsync(() => activate(d.id))}>
                   {busy === d.id ? 'Rolling back…' : 'Roll back to this'}
                 </Button>
               )}

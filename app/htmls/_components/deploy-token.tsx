@@ -6,6 +6,7 @@ import { Button, ErrorText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
 import { describeError } from '@/lib/client/format';
 import { ciDeployCommand } from '@/lib/client/integrations';
+import { onAsync } from '@/lib/client/on-async';
 
 /**
  * "Deploy token": a sites:deploy:<slug> access token for a CI job, shown once with the job's
@@ -29,7 +30,7 @@ export function DeployTokenButton({ slug }: { slug: string }) {
   const command = ciDeployCommand(origin, slug);
   return (
     <>
-      <Button variant="secondary" onClick={mint}>
+      <Button variant="secondary" onClick={onAsync(mint)}>
         Deploy token
       </Button>
       <ErrorText>{error}</ErrorText>

@@ -5,6 +5,7 @@ import { Badge, Button, ErrorText, Field } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
 import { describeError } from '@/lib/client/format';
 import type { ProjectSummaryDto } from '@/lib/contract/dtos';
+import { onAsync } from '@/lib/client/on-async';
 
 type DnsState = { host: string; points_here: boolean; addresses: string[]; service_addresses: string[]; error: string | null };
 
@@ -58,7 +59,7 @@ export function DomainsPanel({ project: p, onChanged }: { project: ProjectSummar
                   </span>
                 ) : null}
               </span>
-              <Button variant="ghost" onClick={() => save(p.domains.filter((d) => d !== host))} aria-label={`Remove ${host}`}>
+              <Button variant="ghost" onClick={onAsync(() => save(p.domains.filter((d) => d !== host)))} aria-label={`Remove ${host}`}>
                 ✕
               </Button>
             </li>

@@ -5,6 +5,7 @@ import { PasswordChangeFields } from '@/app/_components/password-change-fields';
 import { CheckboxField, Field, FormActions } from '@/app/_components/ui';
 import type { BodyOf } from '@/lib/contract/operations';
 import type { ProjectSummaryDto } from '@/lib/contract/dtos';
+import { onAsync } from '@/lib/client/on-async';
 
 export function EditProject({ project, onSave, onCancel }: { project: ProjectSummaryDto; onSave: (body: BodyOf<'updateProject'>) => Promise<void>; onCancel: () => void }) {
   const [note, setNote] = useState(project.note);
@@ -15,10 +16,10 @@ export function EditProject({ project, onSave, onCancel }: { project: ProjectSum
   return (
     <form
       className="space-y-3"
-      onSubmit={async (e) => {
+      onSubmit={onAsync(async (e) => {
         e.preventDefault();
         await onSave({ note, spa, allow_dotfiles: dotfiles, ...(clear ? { password: null } : password ? { password } : {}) });
-      }}
+      })}
     >
       <Field label="Note" value={note} maxLength={2000} onChange={(e) => setNote(e.target.value)} />
       <PasswordChangeFields hasPassword={project.has_password} password={password} onPassword={setPassword} clear={clear} onClear={setClear} />

@@ -8,6 +8,7 @@ import { callOperation } from '@/lib/client/api';
 import { describeError, formatBytes, formatDate } from '@/lib/client/format';
 import type { FileDto, ProjectSummaryDto } from '@/lib/contract/dtos';
 import { siteUrl } from '@/lib/hosting/site-url';
+import { onAsync } from '@/lib/client/on-async';
 import { DeployHistory } from './deploy-history';
 import { DeployTokenButton } from './deploy-token';
 import { DomainsPanel } from './domains-panel';
@@ -101,12 +102,12 @@ export function ProjectCard({ project: p, hostedBase, onChanged }: { project: Pr
                 {formatBytes(f.size)}
                 <Button
                   variant="secondary"
-                  onClick={() => run(() => callOperation('setFileStatus', { body: { id: f.id, status: f.status === 'online' ? 'offline' : 'online' } }))}
+                  onClick={onAsync(() => run(() => callOperation('setFileStatus', { body: { id: f.id, status: f.status === 'online' ? 'offline' : 'online' } })))}
                   aria-label={`${f.status === 'online' ? 'Take offline' : 'Put online'} ${f.path}`}
                 >
                   {f.status === 'online' ? 'Online' : 'Offline'}
                 </Button>
-                <Button variant="ghost" onClick={() => run(() => callOperation('deleteFile', { params: { id: f.id } }))} aria-label={`Delete ${f.path}`}>
+                <Button variant="ghost" onClick={onAsync(() => run(() => callOperation('deleteFile', { params: { id: f.id } })))} aria-label={`Delete ${f.path}`}>
                   ✕
                 </Button>
               </span>
@@ -133,7 +134,7 @@ export function ProjectCard({ project: p, hostedBase, onChanged }: { project: Pr
         title={`Delete /p/${p.slug}/?`}
         text="The site, every deploy and all their files are deleted. This cannot be undone."
         action="Delete project"
-        onConfirm={() => run(() => callOperation('deleteProject', { params: { slug: p.slug } }))}
+        onConfirm={onAsync(() => run(() => callOperation('deleteProject', { params: { slug: p.slug } })))}
         onClose={() => setDeleting(false)}
       />
     </li>

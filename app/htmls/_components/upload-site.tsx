@@ -18,6 +18,7 @@ import { useSettled } from '@/lib/client/use-paged-list';
 import type { ProjectDto } from '@/lib/contract/dtos';
 import { siteUrl } from '@/lib/hosting/site-url';
 import { SLUG } from '@/lib/hosting/slug-grammar';
+import { onAsync } from '@/lib/client/on-async';
 
 const randomSlug = () => {
   const a = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -97,7 +98,7 @@ export function UploadSite({ hostedBase, onDone }: { hostedBase: string | null; 
   return (
     <Card>
       <h2 className="text-base font-semibold">Publish a site</h2>
-      <form onSubmit={submit}>
+      <form onSubmit={onAsync(submit)}>
         <DropZone
           testId="site-dropzone"
           className="mt-3"

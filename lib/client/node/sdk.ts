@@ -115,6 +115,16 @@ export class HtmlsClient {
     return r;
   }
 
+  /** `htmls login --sso`: a hand-off to approve in a browser (its page and the code to compare). */
+  startSsoHandoff = () => this.op('startCliHandoff');
+
+  /** `pending`, or once approved the session (kept as this client's token). */
+  async pollSsoHandoff(deviceCode: string) {
+    const r = await this.op('pollCliHandoff', { device_code: deviceCode });
+    if (r.status === 'approved') this.token = r.token;
+    return r;
+  }
+
   /** Ends every session of the caller but this one (`htmls logout --all`). */
   endOtherSessions = () => this.op('endOtherSessions');
 

@@ -6,6 +6,9 @@ import * as r__path_ from './[...path]';
 import * as r_audit from './audit';
 import * as r_auth_account from './auth/account';
 import * as r_auth_check from './auth/check';
+import * as r_auth_cli_handoff_approve from './auth/cli/handoff/approve';
+import * as r_auth_cli_handoff_poll from './auth/cli/handoff/poll';
+import * as r_auth_cli_handoff from './auth/cli/handoff';
 import * as r_auth_email_confirm from './auth/email/confirm';
 import * as r_auth_email_resend from './auth/email/resend';
 import * as r_auth_login from './auth/login';
@@ -75,6 +78,9 @@ export const apiModules = {
   'audit': r_audit,
   'auth/account': r_auth_account,
   'auth/check': r_auth_check,
+  'auth/cli/handoff': r_auth_cli_handoff,
+  'auth/cli/handoff/approve': r_auth_cli_handoff_approve,
+  'auth/cli/handoff/poll': r_auth_cli_handoff_poll,
   'auth/email/confirm': r_auth_email_confirm,
   'auth/email/resend': r_auth_email_resend,
   'auth/login': r_auth_login,

@@ -1,0 +1,4 @@
+import { api } from '@/lib/http/next-link';
+
+// /api/auth/cli/handoff/approve: lib/http/api/auth/cli/handoff/approve.ts through the one server (lib/http/next-link.ts)
+export const POST = api('auth/cli/handoff/approve', 'POST');
