@@ -1,4 +1,8 @@
+import createNextIntlPlugin from 'next-intl/plugin';
 import unfurlers from './lib/shares/unfurlers.json' with { type: 'json' };
+
+// next-intl without i18n routing: its request configuration reads the language per request.
+const withNextIntl = createNextIntlPlugin('./i18n/request.ts');
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
@@ -54,4 +58,4 @@ const nextConfig = {
   },
 };
 
-export default nextConfig;
+export default withNextIntl(nextConfig);
