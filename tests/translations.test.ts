@@ -44,6 +44,7 @@ describe('the guest pages speak the guest’s language (no locale in the URL)', 
     expect(htmlTag(r.text)).toContain('lang="ar"');
     expect(htmlTag(r.text)).toContain('dir="rtl"');
     expect(r.text).toContain('اختيار ملفات');
+    expect(r.text).toContain('حتى 3 ملفات');
   });
 
   it('the picker’s cookie wins over Accept-Language; an unknown cookie value is ignored', async () => {

@@ -48,6 +48,7 @@ describe('request checks at pick time', () => {
     const g = words('de', de);
     expect(listRefusal(r, [{ size: 1 }, { size: 1 }, { size: 1 }], g)).toMatch(/2 Dateien.*3.*1/);
     expect(namesInWords(['a', 'b', 'c'], g)).toBe('a, b und c');
+    expect(fileRefusal(r, { path: 'notes.txt', size: 10, type: 'text/plain' }, g)).toBe('Diese Anfrage nimmt diesen Dateityp nicht an (PDF oder Video).');
     expect(fileRefusal(r, { path: 'big.pdf', size: 2000, type: 'application/pdf' }, g)).toMatch(/2,0 kB/);
   });
 });

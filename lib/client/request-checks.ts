@@ -13,13 +13,13 @@ export interface RequestLimits {
  */
 export interface Words {
   locale: string;
-  t: (key: 'wrongType' | 'fileTooLarge' | 'tooMany' | 'tooBig' | 'noFile' | 'fileRefused' | 'more', values?: Record<string, string | number>) => string;
+  t: (key: 'wrongType' | 'fileTooLarge' | 'tooMany' | 'tooBig' | 'noFile' | 'fileRefused' | 'more' | 'typeGroup', values?: Record<string, string | number>) => string;
 }
 
-/** "PDF or video", "JPG, PNG or PDF" in the guest's language (Intl.ListFormat). */
-export function typesInWords(types: string[], locale: string): string {
-  const words = types.map((t) => (t.endsWith('/*') ? t.slice(0, -2) : t.startsWith('.') ? t.slice(1).toUpperCase() : t));
-  return new Intl.ListFormat(locale, { type: 'disjunction' }).format(words);
+/** "PDF or video", "JPG, PNG or PDF" in the guest's language (Intl.ListFormat; `video/*` named in words). */
+export function typesInWords(types: string[], w: Words): string {
+  const words = types.map((t) => (t.endsWith('/*') ? w.t('typeGroup', { group: t.slice(0, -2) }) : t.startsWith('.') ? t.slice(1).toUpperCase() : t));
+  return new Intl.ListFormat(w.locale, { type: 'disjunction' }).format(words);
 }
 
 /**
@@ -47,7 +47,7 @@ export function typeAllowed(allowed: string[] | null, path: string, type: string
  * shown beside it in the list as soon as it is picked; null when it may go. The server checks again.
  */
 export function fileRefusal(r: RequestLimits, f: { path: string; size: number; type: string }, w: Words): string | null {
-  if (!typeAllowed(r.allowedTypes, f.path, f.type)) return w.t('wrongType', { types: typesInWords(r.allowedTypes!, w.locale) });
+  if (!typeAllowed(r.allowedTypes, f.path, f.type)) return w.t('wrongType', { types: typesInWords(r.allowedTypes!, w) });
   if (f.size > r.maxBytes) {
     const [max, size] = formatBytesPair(r.maxBytes, f.size, w.locale);
     return w.t('fileTooLarge', { max, size });

@@ -23,13 +23,13 @@ import type { GuestRequestView } from '@/lib/contract/pages';
 type RequestT = ReturnType<typeof useTranslations<'request'>>;
 
 /** The request's limits in plain words: "Up to 10 files, 2.0 GB in all, PDF or video." */
-export function limitsInWords(r: Pick<GuestRequestView, 'maxFiles' | 'maxBytes' | 'byQuota' | 'allowedTypes' | 'ownerName'>, t: RequestT, locale: string): string {
+export function limitsInWords(r: Pick<GuestRequestView, 'maxFiles' | 'maxBytes' | 'byQuota' | 'allowedTypes' | 'ownerName'>, t: RequestT, words: Words): string {
   if (r.byQuota && r.maxBytes === 0) return t('noSpace', { owner: r.ownerName });
   return t('limits', {
     count: r.maxFiles,
-    size: formatBytes(r.maxBytes, locale),
+    size: formatBytes(r.maxBytes, words.locale),
     quota: r.byQuota ? 'yes' : 'no',
-    types: r.allowedTypes ? typesInWords(r.allowedTypes, locale) : 'none',
+    types: r.allowedTypes ? typesInWords(r.allowedTypes, words) : 'none',
   });
 }
 
@@ -201,7 +201,7 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
           })}
         </p>
         <p className="mt-1 text-sm text-subtle" data-testid="request-limits">
-          {limitsInWords(r, t, locale)}
+          {limitsInWords(r, t, words)}
           {r.expiresAt ? ` ${t('openUntil', { date: new Date(r.expiresAt).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' }) })}` : ''}
         </p>
       </header>
