@@ -11,7 +11,7 @@ import * as unsubscribe from './pages/unsubscribe';
 import { openShare, shareMetadata, shareView } from './pages/share-page';
 import { requestView } from './pages/request-page';
 import { csp, directoryPage, htmlsPage } from './pages/console-pages';
-import { localeOf, messagesOf } from '../i18n/messages';
+import { compiledMessagesOf, localeOf } from '../i18n/messages';
 
 export const nextSurface = {
   /** Route handlers by their path under app/ (the /api ones under app/api). */
@@ -19,7 +19,7 @@ export const nextSurface = {
   pages: { openShare, shareMetadata, shareView, requestView, directoryPage, htmlsPage },
   csp,
   /** The request's language and its messages (i18n/request.ts, next-intl's request configuration). */
-  i18n: { localeOf, messagesOf },
+  i18n: { localeOf, messagesOf: compiledMessagesOf },
 };
 
 export type NextSurface = typeof nextSurface;

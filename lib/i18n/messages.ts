@@ -1,4 +1,5 @@
 import 'server-only';
+import compile from 'icu-minify/compile';
 import { createTranslator } from 'use-intl/core';
 import ar from '../../messages/ar.json' with { type: 'json' };
 import de from '../../messages/de.json' with { type: 'json' };
@@ -28,6 +29,25 @@ export type Messages = typeof en;
 const ALL: Record<Locale, Messages> = { en, de, fr, es, 'pt-BR': ptBR, it, nl, pl, uk, tr, 'zh-CN': zhCN, ja, ko, ar };
 
 export const messagesOf = (locale: Locale): Messages => ALL[locale];
+
+type Tree = { [key: string]: string | Tree };
+const precompile = (tree: Tree): Tree => Object.fromEntries(Object.entries(tree).map(([k, v]) => [k, typeof v === 'string' ? (compile(v) as unknown as string) : precompile(v)]));
+const compiled = new Map<Locale, Messages>();
+
+/**
+ * One language's messages precompiled (icu-minify, next-intl's own format) for Next's pages:
+ * the browser then formats them without an ICU parser (`use-intl/format-message` is the
+ * format-only build there: next.config.mjs), which keeps a guest page's JavaScript small.
+ */
+export function compiledMessagesOf(locale: Locale): Messages {
+  let m = compiled.get(locale);
+  if (!m) {
+    // Plain objects (a JSON round trip): React hands the browser no null-prototype object.
+    m = JSON.parse(JSON.stringify(precompile(ALL[locale] as unknown as Tree))) as Messages;
+    compiled.set(locale, m);
+  }
+  return m;
+}
 
 /** DEFAULT_LOCALE, or English when the environment cannot be read (a page before boot). */
 export function defaultLocale(): Locale {
