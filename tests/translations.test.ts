@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, useFileServer } from './support/file-server';
 import { call } from './support/http';
+import { site, uploadSite } from './support/hosting';
 import { createMember, type Member } from './support/members';
 
 // Next's pages: the request page and the public directory (issue 40).
@@ -100,5 +101,22 @@ describe('the guest pages speak the guest’s language (no locale in the URL)', 
     expect(r.status).toBe(404);
     expect(htmlTag(r.text)).toContain('lang="pt-BR"');
     expect(r.text).toContain('Não há nada aqui');
+  });
+
+  it('a hosted project’s password page, on the hosted origin, in French; a wrong password in Korean', async () => {
+    const r = await uploadSite({ 'index.html': '<p>secret page</p>' }, { password: 'open-sesame' });
+    const slug = r.json.project.slug as string;
+    const gate = await site('GET', `/p/${slug}/`, { headers: { Accept: 'text/html', 'Accept-Language': 'fr-FR,fr;q=0.9' } });
+    expect(gate.status).toBe(401);
+    expect(htmlTag(gate.text)).toBe('<html lang="fr" dir="ltr">');
+    expect(gate.text).toContain(`/p/${slug} est protégé.`);
+    expect(gate.text).toContain('>Déverrouiller</button>');
+    expect(gate.text).not.toContain('secret page');
+    const wrong = await site('POST', `/p/${slug}/unlock`, {
+      headers: { 'Accept-Language': 'ko-KR' },
+      raw: new URLSearchParams({ password: 'nope', next: `/p/${slug}/` }),
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.text).toContain('비밀번호가 틀렸습니다');
   });
 });
