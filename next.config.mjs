@@ -1,4 +1,13 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import createNextIntlPlugin from 'next-intl/plugin';
 import unfurlers from './lib/shares/unfurlers.json' with { type: 'json' };
+
+// next-intl without i18n routing: its request configuration reads the language per request.
+const withNextIntl = createNextIntlPlugin('./i18n/request.ts');
+// Its messages reach Next precompiled (lib/i18n/messages.ts compiledMessagesOf): pages format
+// them with use-intl's format-only build, and the browser loads no ICU parser.
+const formatOnly = `./${path.relative(import.meta.dirname, createRequire(import.meta.url).resolve('use-intl/format-message/format-only'))}`;
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
@@ -13,6 +22,7 @@ const nextConfig = {
   // Image optimization is off (images.unoptimized), so sharp and its libvips (~20 MB) never load.
   outputFileTracingExcludes: { '*': ['node_modules/sharp/**', 'node_modules/@img/**'] },
   reactStrictMode: true,
+  turbopack: { resolveAlias: { 'use-intl/format-message': formatOnly } },
   // Link unfurlers read only <head>: the share page's card tags (generateMetadata) must be in it,
   // not streamed into the body. The one list, lib/shares/unfurlers.json, also decides downloads.
   htmlLimitedBots: new RegExp(unfurlers.join('|'), 'i'),
@@ -54,4 +64,4 @@ const nextConfig = {
   },
 };
 
-export default nextConfig;
+export default withNextIntl(nextConfig);

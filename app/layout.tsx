@@ -1,4 +1,6 @@
 import type { Metadata, Viewport } from 'next';
+import { getLocale } from 'next-intl/server';
+import { dirOf } from '@/lib/i18n/locales';
 import sizes from '@/assets/icons.json';
 import { THEME } from '@/lib/pwa/manifest';
 import './globals.css';
@@ -29,9 +31,11 @@ export const viewport: Viewport = {
   ],
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+/** The request's language (i18n/request.ts) and its direction: Arabic reads right to left. */
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  const locale = await getLocale();
   return (
-    <html lang="en">
+    <html lang={locale} dir={dirOf(locale)}>
       <body className="min-h-screen font-sans">{children}</body>
     </html>
   );

@@ -1,4 +1,6 @@
 import Link from 'next/link';
+import { getLocale, getTranslations } from 'next-intl/server';
+import { LanguagePicker } from '@/app/_components/language-picker';
 import { LockIcon } from '@/app/_components/icons';
 import { server } from '@/lib/http/next-link';
 
@@ -11,33 +13,35 @@ export default async function DirectoryPage({ searchParams }: { searchParams: Se
   const q = (Array.isArray(sp.q) ? sp.q[0] : sp.q)?.trim().slice(0, 100) ?? '';
   const page = Math.min(10_000, Math.max(1, Number.parseInt(String(sp.page ?? '1'), 10) || 1));
   const { projects, hasMore } = await server().pages.directoryPage({ q: q || undefined, page, perPage: PER_PAGE });
+  const [t, locale] = await Promise.all([getTranslations('directory'), getLocale()]);
+  const picker = await getTranslations('picker');
   const href = (p: number) => `/?${new URLSearchParams({ ...(q ? { q } : {}), page: String(p) })}`;
 
   return (
     <main className="mx-auto max-w-3xl px-4 py-10">
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div>
-          <h1 className="text-2xl font-semibold">Sites</h1>
-          <p className="text-sm text-muted">Static sites hosted here.</p>
+          <h1 className="text-2xl font-semibold">{t('title')}</h1>
+          <p className="text-sm text-muted">{t('subtitle')}</p>
         </div>
         <form role="search" action="/" className="flex gap-2">
           <label className="sr-only" htmlFor="q">
-            Search sites
+            {t('searchLabel')}
           </label>
           <input
             id="q"
             name="q"
             defaultValue={q}
-            placeholder="Search by name or note"
+            placeholder={t('searchPlaceholder')}
             className="w-56 rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm dark:border-zinc-700 dark:bg-zinc-900"
           />
-          <button className="rounded-md bg-indigo-600 px-3 py-2 text-sm font-medium text-white hover:bg-indigo-500">Search</button>
+          <button className="rounded-md bg-indigo-600 px-3 py-2 text-sm font-medium text-white hover:bg-indigo-500">{t('search')}</button>
         </form>
       </header>
 
       {projects.length === 0 ? (
         <p className="mt-10 rounded-xl border border-dashed border-zinc-300 p-8 text-center text-sm text-muted dark:border-zinc-700">
-          {q ? `No site matches “${q}”.` : 'No sites are published yet.'}
+          {q ? t('noMatch', { q }) : t('empty')}
         </p>
       ) : (
         <ul className="mt-8 divide-y divide-zinc-200 rounded-xl border border-zinc-200 bg-white dark:divide-zinc-800 dark:border-zinc-800 dark:bg-zinc-900">
@@ -49,7 +53,7 @@ export default async function DirectoryPage({ searchParams }: { searchParams: Se
                   {/* A visitor learns before the click that a password is asked. */}
                   {p.locked ? (
                     <span className="inline-flex items-center gap-1 text-xs text-muted" data-testid="locked">
-                      <LockIcon /> password
+                      <LockIcon /> {t('locked')}
                     </span>
                   ) : null}
                 </span>
@@ -60,16 +64,23 @@ export default async function DirectoryPage({ searchParams }: { searchParams: Se
         </ul>
       )}
 
-      <nav aria-label="Pages" className="mt-6 flex justify-between text-sm">
-        {page > 1 ? <Link href={href(page - 1)}>← Newer</Link> : <span />}
-        {hasMore ? <Link href={href(page + 1)}>Older →</Link> : <span />}
+      <nav aria-label={t('pages')} className="mt-6 flex justify-between text-sm">
+        {page > 1 ? <Link href={href(page - 1)}>
+            <span className="rtl:hidden">←</span>
+            <span className="ltr:hidden">→</span> {t('newer')}
+          </Link> : <span />}
+        {hasMore ? <Link href={href(page + 1)}>
+            {t('older')} <span className="rtl:hidden">→</span>
+            <span className="ltr:hidden">←</span>
+          </Link> : <span />}
       </nav>
 
-      <footer className="mt-16 flex flex-wrap gap-4 text-xs text-muted">
-        <a href="/files">Share files</a>
-        <a href="/user-guide.html">User guide</a>
-        <a href="/architecture.html">Architecture</a>
-        <a href="/privacy-policy.html">Privacy</a>
+      <footer className="mt-16 flex flex-wrap items-center gap-4 text-xs text-muted">
+        <a href="/files">{t('shareFiles')}</a>
+        <a href="/user-guide.html">{t('userGuide')}</a>
+        <a href="/architecture.html">{t('architecture')}</a>
+        <a href="/privacy-policy.html">{t('privacy')}</a>
+        <LanguagePicker locale={locale} label={picker('label')} className="ms-auto" />
       </footer>
     </main>
   );

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { LOCALES, matchLocale, type Locale } from './i18n/locales';
 
 /** The bounds of PASSWORD_SCRYPT_LOG_N: 2^18 is 256 MiB a hash (lib/auth/passwords.ts runs two at a time). */
 export const SCRYPT_LOG_N_MIN = 10;
@@ -83,6 +84,10 @@ const schema = z.object({
   /** Deploys kept per project (the live one always is). */
   DEPLOY_HISTORY: z.coerce.number().int().min(1).max(1000).default(10),
   PUBLIC_URL: origin('PUBLIC_URL'),
+  /** The language of a visitor whose browser asks for none of ours (docs/translations.md). */
+  DEFAULT_LOCALE: optionalString.superRefine((v, ctx) => {
+    if (v !== undefined && !matchLocale(v)) ctx.addIssue({ code: 'custom', message: `DEFAULT_LOCALE must be one of ${LOCALES.join(', ')}` });
+  }),
   /** Hours after which an unfinished share upload is aborted by the janitor. */
   PENDING_UPLOAD_TTL_HOURS: z.coerce.number().positive().default(24),
   JANITOR_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(600),
@@ -240,6 +245,8 @@ export type Env = {
   hosted: HostedSettings;
   deployHistory: number;
   publicUrl?: string;
+  /** DEFAULT_LOCALE: the language when neither the picker's cookie nor Accept-Language names one of ours. */
+  defaultLocale: Locale;
   pendingUploadTtlMs: number;
   janitorIntervalMs: number;
   uploadMode: 'auto' | 'proxy';
@@ -333,6 +340,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     hosted: hosted!,
     deployHistory: v.DEPLOY_HISTORY,
     publicUrl: v.PUBLIC_URL && new URL(v.PUBLIC_URL).origin,
+    defaultLocale: matchLocale(v.DEFAULT_LOCALE) ?? 'en',
     pendingUploadTtlMs: v.PENDING_UPLOAD_TTL_HOURS * 3_600_000,
     janitorIntervalMs: v.JANITOR_INTERVAL_SECONDS * 1000,
     uploadMode: v.UPLOAD_MODE,

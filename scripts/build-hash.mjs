@@ -8,7 +8,7 @@ import path from 'node:path';
 
 const VERSION = JSON.parse(readFileSync('package.json', 'utf8')).version;
 const ICONS_DIR = path.join('public', 'icons');
-const INPUTS = ['app', 'lib', 'db', 'cli', 'public', 'assets', 'scripts/icons.mjs', 'proxy.ts', 'next.config.mjs', 'postcss.config.mjs', 'tsconfig.json', 'tsconfig.build.json', 'server.ts', 'scripts/migrate.ts', 'scripts/build-hash.mjs', 'scripts/release.mjs', 'scripts/start.mjs', 'package-lock.json'];
+const INPUTS = ['app', 'lib', 'db', 'cli', 'public', 'assets', 'messages', 'i18n', 'scripts/icons.mjs', 'proxy.ts', 'next.config.mjs', 'postcss.config.mjs', 'tsconfig.json', 'tsconfig.build.json', 'server.ts', 'scripts/migrate.ts', 'scripts/build-hash.mjs', 'scripts/release.mjs', 'scripts/start.mjs', 'package-lock.json'];
 export const STAMP = path.join('.next', 'htmls-build-hash');
 export const SERVER_BUNDLE = path.join('.next', 'htmls', 'server.mjs');
 export const MIGRATE_BUNDLE = path.join('.next', 'htmls', 'migrate.mjs');

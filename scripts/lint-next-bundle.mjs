@@ -21,6 +21,7 @@ const PURE = [
   'lib/hosting/slug-grammar.ts',
   'lib/pwa/manifest.ts',
   'lib/http/next-link.ts',
+  'lib/i18n/locales.ts',
 ];
 
 const root = path.resolve(import.meta.dirname, '..');

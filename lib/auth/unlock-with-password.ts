@@ -3,6 +3,7 @@ import { AppError } from '../errors';
 import { serializeCookie } from '../http/cookies';
 import { jsonReply, type FastReply, type FastRequest } from '../http/fast';
 import { passwordPage } from '../http/password-page';
+import { localeOf } from '../i18n/messages';
 import { jsonErrorReply } from '../http/reply-errors';
 import { readUnlockBody } from '../http/read-body';
 import type { Runtime } from '../runtime';
@@ -15,8 +16,8 @@ export interface UnlockTarget {
   /** The resource's subject; `passwordHash` null when it has no password (then it just opens). */
   subject: Omit<UnlockSubject, 'passwordHash'> & { passwordHash: string | null };
   cookie: { name: string; path: string; secure: boolean };
-  /** The password page: its title and form action. */
-  page: { title: string; action: string };
+  /** The password page: its title and form action; with a subject, in the guest's language. */
+  page: { title: string; action: string; subject?: 'request' | 'project' };
   /** Where the form goes back to on success (already checked to stay inside the resource). */
   next: string;
 }
@@ -40,7 +41,7 @@ export async function unlockWithPassword(
   if (passwordHash) {
     if (!(await verifyPassword(input.password, passwordHash, req.ip))) {
       if (input.json) return jsonErrorReply(wrongPassword());
-      return passwordPage({ status: 401, ...target.page, next: target.next, error: 'Wrong password. Try again.' });
+      return passwordPage({ status: 401, ...target.page, next: target.next, wrong: true, locale: localeOf((name) => req.header(name)) });
     }
     const value = signUnlock(await unlockKey(rt), { ...target.subject, passwordHash });
     headers['Set-Cookie'] = serializeCookie(target.cookie.name, value, {

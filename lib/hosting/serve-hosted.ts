@@ -16,6 +16,7 @@ import { getSite, siteGeneration, type Site } from './site-cache';
 import { siteListing } from './site-listing';
 import { unlockProject } from './unlock-project';
 import { DEPLOY_REF, SLUG } from './slug-grammar';
+import { localeOf } from '../i18n/messages';
 
 /** /p/<slug>[@<deploy>]/<path>: `@<deploy>` is an unlisted preview of one deploy. */
 const URL_PATTERN = new RegExp(`^/p/(${SLUG})(?:@(${DEPLOY_REF}))?(?:/(.*))?$`);
@@ -71,7 +72,7 @@ async function handle(rt: Runtime, req: FastRequest, opts: HostedOptions): Promi
   }
   // At an origin's root the unlock form posts to /p/<slug>/unlock, and its cookie covers the origin.
   const prefix = opts.site && !deployId ? '' : target.prefix;
-  const gate = { title: `/p/${slug}${deployId ? `@${deployId}` : ''}`, action: `/p/${slug}${deployId ? `@${deployId}` : ''}/unlock` };
+  const gate = { subject: 'project' as const, title: `/p/${slug}${deployId ? `@${deployId}` : ''}`, action: `/p/${slug}${deployId ? `@${deployId}` : ''}/unlock` };
 
   if (req.method === 'POST') {
     if (rawRest === 'unlock' && target.prefix !== '') return unlockProject(rt, req, slug, prefix, gate);
@@ -85,7 +86,7 @@ async function handle(rt: Runtime, req: FastRequest, opts: HostedOptions): Promi
   if (!site || (site.files.size === 0 && !deployId)) throw notFound();
   // The same gate for every path of a locked project, existing or not: nothing leaks.
   if (site.passwordHash && !(await unlocked(rt, req, site))) {
-    return passwordPage({ status: 401, title: gate.title, action: gate.action, next: pathname });
+    return passwordPage({ status: 401, title: gate.title, subject: 'project', locale: localeOf((name) => req.header(name)), action: gate.action, next: pathname });
   }
   const rest = rawRest === undefined ? undefined : decodeUrlPath(rawRest);
   if (rest === null) throw notFound();

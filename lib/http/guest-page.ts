@@ -1,5 +1,7 @@
 import 'server-only';
 import { getEnv } from '../env';
+import { dirOf, type Locale } from '../i18n/locales';
+import { translator } from '../i18n/messages';
 import { escapeHtml } from './html';
 
 /**
@@ -50,8 +52,8 @@ export const ICON = `data:image/svg+xml,${encodeURIComponent(
  * What a chat app shows for a link that leads here (locked, expired, offline, missing): the
  * generic card — the page's heading and nothing of the share's own, no image (docs/link-previews.md).
  */
-const GENERIC_CARD_TAGS = (heading: string) =>
-  `<meta property="og:site_name" content="htmls"><meta property="og:type" content="website"><meta property="og:title" content="${escapeHtml(heading)}"><meta property="og:description" content="Open the link to see what it holds."><meta name="twitter:card" content="summary">`;
+const GENERIC_CARD_TAGS = (heading: string, description: string) =>
+  `<meta property="og:site_name" content="htmls"><meta property="og:type" content="website"><meta property="og:title" content="${escapeHtml(heading)}"><meta property="og:description" content="${escapeHtml(description)}"><meta name="twitter:card" content="summary">`;
 
 export interface GuestPageOptions {
   title: string;
@@ -61,6 +63,8 @@ export interface GuestPageOptions {
   tone: GuestTone;
   /** Defaults to this service's home page. */
   home?: string;
+  /** The guest's language (lib/i18n/messages.ts localeOf): its lang, direction and words; English without. */
+  locale?: Locale;
 }
 
 /**
@@ -77,18 +81,21 @@ function homeHref(): string {
 }
 
 export function guestPageHtml(opts: GuestPageOptions): string {
+  const locale = opts.locale ?? 'en';
+  const t = translator(locale, 'guest');
+  const dir = dirOf(locale);
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="${locale}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark"><meta name="robots" content="noindex">
 <meta name="theme-color" media="(prefers-color-scheme: light)" content="#fafafa"><meta name="theme-color" media="(prefers-color-scheme: dark)" content="#09090b">
 <link rel="icon" href="${ICON}" type="image/svg+xml">
 <title>${escapeHtml(opts.title)}</title>
-${GENERIC_CARD_TAGS(opts.heading)}
+${GENERIC_CARD_TAGS(opts.heading, t('cardDescription'))}
 <style>${STYLE}</style></head>
 <body><main>
 <div class="glyph" aria-hidden="true"><svg viewBox="0 0 24 24">${GLYPHS[opts.tone]}</svg></div>
 <h1>${escapeHtml(opts.heading)}</h1>
 ${opts.bodyHtml}
-<p class="home"><a href="${escapeHtml(opts.home ?? homeHref())}">← htmls home</a></p>
+<p class="home"><a href="${escapeHtml(opts.home ?? homeHref())}">${dir === 'rtl' ? '→' : '←'} ${escapeHtml(t('home'))}</a></p>
 </main></body></html>`;
 }

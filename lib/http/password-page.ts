@@ -2,6 +2,8 @@ import 'server-only';
 import type { FastReply } from './fast';
 import { guestPageHtml, type GuestTone } from './guest-page';
 import { escapeHtml } from './html';
+import type { Locale } from '../i18n/locales';
+import { translator } from '../i18n/messages';
 
 /** Our own pages on /p/ and /f/: no script at all, so the strictest policy fits. */
 export const PASSWORD_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -14,76 +16,84 @@ const htmlHeaders = () => ({
   'Referrer-Policy': 'no-referrer',
 });
 
+/**
+ * The password page. `subject` says what it guards: a file request (named "this upload link":
+ * its address means nothing to a guest) or a hosted project (named by its address). Given a
+ * subject it speaks the guest's `locale`; without one (the share's, not yet translated) English.
+ */
 export function passwordPage(opts: {
   status: number;
   title: string;
   action: string;
   next?: string;
-  error?: string;
+  /** The last attempt's password was wrong. */
+  wrong?: boolean;
+  subject?: 'request' | 'project';
+  locale?: Locale;
 }): FastReply {
+  const locale = opts.subject ? (opts.locale ?? 'en') : 'en';
+  const t = translator(locale, 'guest');
+  const name = opts.subject === 'request' ? t('lockedRequest') : opts.title;
   const body = guestPageHtml({
-    title: `${opts.title} · password required`,
-    heading: 'Password required',
+    locale,
+    title: t('passwordTitle', { title: name }),
+    heading: t('passwordHeading'),
     tone: 'lock',
-    bodyHtml: `<p>${escapeHtml(opts.title)} is protected. Enter the password you were given to continue.</p>
-${opts.error ? `<p class="err" role="alert">${escapeHtml(opts.error)}</p>` : ''}
+    bodyHtml: `<p>${escapeHtml(opts.subject === 'request' ? t('passwordRequest') : t('passwordProject', { name }))}</p>
+${opts.wrong ? `<p class="err" role="alert">${escapeHtml(t('wrongPassword'))}</p>` : ''}
 <form method="post" action="${escapeHtml(opts.action)}">
 ${opts.next ? `<input type="hidden" name="next" value="${escapeHtml(opts.next)}">` : ''}
-<label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required autofocus>
-<button type="submit">Unlock</button>
+<label for="password">${escapeHtml(t('passwordLabel'))}</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required autofocus dir="auto">
+<button type="submit">${escapeHtml(t('unlock'))}</button>
 </form>`,
   });
   return { status: opts.status, headers: htmlHeaders(), body };
 }
 
-/** What a guest reads for each refusal: what happened and what to do, not the bare status. */
-const EXPLAINED: Record<string, { heading: string; text: string; tone: GuestTone }> = {
-  not_found: {
-    heading: 'Nothing here',
-    text: 'This link does not lead to anything. It may be mistyped, taken offline or deleted. Check the address, or ask the person who sent it.',
-    tone: 'missing',
-  },
-  expired: {
-    heading: 'This link has expired',
-    text: 'Its owner set it to stop working after a date, and that date has passed. Ask them for a new link.',
-    tone: 'clock',
-  },
-  download_limit: {
-    heading: 'Download limit reached',
-    text: 'This share has been downloaded as many times as its owner allowed. Ask them for a new link.',
-    tone: 'limit',
-  },
-  request_full: {
-    heading: 'This request is full',
-    text: 'It has received all the uploads its owner asked for. Ask them for a new link if you have more to send.',
-    tone: 'limit',
-  },
-  rate_limited: { heading: 'Too many attempts', text: 'Wait a few minutes, then try again.', tone: 'lock' },
-  storage_unavailable: { heading: 'Temporarily unavailable', text: 'The files cannot be reached right now. Try again in a minute.', tone: 'error' },
-  database_unavailable: { heading: 'Temporarily unavailable', text: 'The service cannot answer right now. Try again in a minute.', tone: 'error' },
+/**
+ * What a guest reads for each refusal: what happened and what to do, not the bare status
+ * (messages: guest.errors.<code>.heading and .text).
+ * i18n-keys: guest.errors.*
+ */
+const EXPLAINED: Record<string, GuestTone> = {
+  not_found: 'missing',
+  expired: 'clock',
+  download_limit: 'limit',
+  request_full: 'limit',
+  rate_limited: 'lock',
+  storage_unavailable: 'error',
+  database_unavailable: 'error',
 };
 
-/** An error page in the guest layout; known codes get their explanation, others the message. */
-export function messagePage(status: number, title: string, message: string, code?: string): FastReply {
-  const known = code ? EXPLAINED[code] : undefined;
-  const body = guestPageHtml({
-    title: known?.heading ?? title,
-    heading: known?.heading ?? title,
-    tone: known?.tone ?? 'error',
-    bodyHtml: `<p>${escapeHtml(known?.text ?? message)}</p>`,
-  });
+/**
+ * An error page in the guest layout; known codes get their explanation in the guest's language,
+ * others the API's (English) message under `title`.
+ */
+export function messagePage(status: number, title: string, message: string, code?: string, locale?: Locale): FastReply {
+  const tone = code && Object.hasOwn(EXPLAINED, code) ? EXPLAINED[code] : undefined;
+  if (tone) {
+    const lang = locale ?? 'en';
+    const t = translator(lang, 'guest');
+    const k = code as keyof typeof EXPLAINED & 'not_found';
+    const heading = t(`errors.${k}.heading`);
+    const body = guestPageHtml({ locale: lang, title: heading, heading, tone, bodyHtml: `<p>${escapeHtml(t(`errors.${k}.text`))}</p>` });
+    return { status, headers: htmlHeaders(), body };
+  }
+  const body = guestPageHtml({ title, heading: title, tone: 'error', bodyHtml: `<p>${escapeHtml(message)}</p>` });
   return { status, headers: htmlHeaders(), body };
 }
 
 /** The page the service worker shows when a navigation fails for want of a network. */
-export function offlinePageHtml(): string {
+export function offlinePageHtml(locale?: Locale): string {
+  const t = translator(locale ?? 'en', 'guest');
   return guestPageHtml({
-    title: 'Offline · htmls',
-    heading: 'You are offline',
+    locale,
+    title: t('offlineTitle'),
+    heading: t('offlineHeading'),
     tone: 'offline',
     home: '/',
-    bodyHtml: `<p>htmls needs a connection to upload files and manage shares. Your shares are safe on the server: reconnect, then try again.</p>
-<p><a class="btn" href="">Try again</a></p>`,
+    bodyHtml: `<p>${escapeHtml(t('offlineText'))}</p>
+<p><a class="btn" href="">${escapeHtml(t('tryAgain'))}</a></p>`,
   });
 }

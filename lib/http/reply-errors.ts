@@ -1,6 +1,7 @@
 import 'server-only';
 import { toErrorBody } from '../errors';
 import { jsonReply, type FastReply, type FastRequest } from './fast';
+import { localeOf } from '../i18n/messages';
 import { messagePage } from './password-page';
 import { wantsJson } from './read-body';
 
@@ -27,7 +28,7 @@ export function jsonErrorReply(err: unknown, extra: Record<string, string> = {})
 export function errorReply(err: unknown, req: FastRequest): FastReply {
   if (wantsJson(req)) return jsonErrorReply(err);
   const { status, body, headers } = toErrorBody(err);
-  const page = messagePage(status, TITLES[status] ?? 'Error', body.error, body.code);
+  const page = messagePage(status, TITLES[status] ?? 'Error', body.error, body.code, localeOf((name) => req.header(name)));
   Object.assign(page.headers, headers);
   return page;
 }

@@ -5,13 +5,12 @@ import { AppError } from '../errors';
 import type { FastReply, FastRequest } from '../http/fast';
 import { isSecureRequest } from '../http/origin';
 import { passwordPage } from '../http/password-page';
+import { localeOf } from '../i18n/messages';
 import { errorReply } from '../http/reply-errors';
 import { assertMigrated, getRuntime } from '../runtime';
 import { expiredError, fullError, guestRequest, missingError, requestSubject } from './request-gate';
 
 const URL_PATTERN = /^\/r\/([^/?]+)(?:\/([^?]*))?(?:\?.*)?$/;
-/** How the password page names a request: its address means nothing to a guest. */
-const LOCKED_REQUEST_TITLE = 'This upload link';
 
 function idOf(url: string): { id: string; rest: string | undefined } {
   const m = URL_PATTERN.exec(url);
@@ -39,7 +38,7 @@ export async function gateRequestPage(req: FastRequest): Promise<FastReply | nul
     const gate = await guestRequest(rt, id, req.header('cookie'));
     if (gate.state === 'missing') throw missingError();
     if (gate.state === 'expired') throw expiredError();
-    if (gate.state === 'locked') return passwordPage({ status: 401, title: LOCKED_REQUEST_TITLE, action: `/r/${id}/unlock`, next: `/r/${id}` });
+    if (gate.state === 'locked') return passwordPage({ status: 401, title: id, subject: 'request', locale: localeOf((name) => req.header(name)), action: `/r/${id}/unlock`, next: `/r/${id}` });
     if (gate.state === 'full') throw fullError();
     return null;
   } catch (e) {
@@ -64,7 +63,7 @@ export async function serveRequestUnlock(req: FastRequest): Promise<FastReply> {
       return {
         subject: { ...requestSubject(r), passwordHash: r.passwordHash },
         cookie: { name: requestUnlockCookie(id), path: target, secure: isSecureRequest(rt.env, req) },
-        page: { title: LOCKED_REQUEST_TITLE, action: `${target}/unlock` },
+        page: { title: id, subject: 'request', action: `${target}/unlock` },
         next: target,
       };
     });

@@ -1,18 +1,35 @@
 import type { Metadata } from 'next';
+import { NextIntlClientProvider } from 'next-intl';
+import { getLocale, getMessages, getTranslations } from 'next-intl/server';
 import { cookies } from 'next/headers';
 import { notFound } from 'next/navigation';
+import { LanguagePicker } from '@/app/_components/language-picker';
 import { server } from '@/lib/http/next-link';
 import { RequestUpload } from './_components/request-upload';
 
-export const metadata: Metadata = { title: 'Send files', referrer: 'no-referrer', robots: { index: false } };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('request');
+  return { title: t('metaTitle'), referrer: 'no-referrer', robots: { index: false } };
+}
 
 type Params = Promise<{ id: string }>;
 
-/** A file request's upload page (its data: lib/http/pages/request-page.ts). */
+/**
+ * A file request's upload page (its data: lib/http/pages/request-page.ts), in the guest's
+ * language: the browser gets this page's messages only (the `request` namespace of one language).
+ */
 export default async function RequestPage({ params }: { params: Params }) {
   const { id } = await params;
   const jar = await cookies();
   const view = await server().pages.requestView(id, jar.toString(), (name) => jar.get(name)?.value);
   if (!view) notFound();
-  return <RequestUpload request={view} />;
+  const [locale, messages, picker] = await Promise.all([getLocale(), getMessages(), getTranslations('picker')]);
+  return (
+    <NextIntlClientProvider locale={locale} messages={{ request: messages.request }}>
+      <RequestUpload request={view} />
+      <footer className="mx-auto flex max-w-2xl justify-end px-4 pb-8">
+        <LanguagePicker locale={locale} label={picker('label')} />
+      </footer>
+    </NextIntlClientProvider>
+  );
 }

@@ -1,6 +1,7 @@
 'use client';
 
-import { useEffect, useRef, useState } from 'react';
+import { useLocale, useTranslations } from 'next-intl';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { DropZone } from '@/app/_components/drop-zone';
 import { Button, Card, ErrorText, Field } from '@/app/_components/ui';
 import { UploadProgressView } from '@/app/files/_components/upload-progress';
@@ -8,7 +9,7 @@ import { ApiError, api } from '@/lib/client/api';
 import { filesAndHandlesFromDrop, filesFromHandles, filesFromList, isJunk, type PickedFile } from '@/lib/client/collect-files';
 import { describeError, formatBytes } from '@/lib/client/format';
 import { matchFiles } from '@/lib/client/match-files';
-import { acceptAttribute, fileRefusal, listRefusal, mergePicked, namesInWords, sendRefusal, typesInWords } from '@/lib/client/request-checks';
+import { acceptAttribute, fileRefusal, listRefusal, mergePicked, namesInWords, sendRefusal, typesInWords, type Words } from '@/lib/client/request-checks';
 import { forgetPendingUpload, listPendingUploads, type PendingUpload } from '@/lib/client/pending-uploads';
 import { guestTransport } from '@/lib/client/share-upload';
 import { discardUpload, useBrowserUpload } from '@/lib/client/upload-runner';
@@ -19,13 +20,17 @@ import { isCancel, isRetryable } from '@/lib/upload-engine/retry';
 export type { GuestRequestView } from '@/lib/contract/pages';
 import type { GuestRequestView } from '@/lib/contract/pages';
 
+type RequestT = ReturnType<typeof useTranslations<'request'>>;
+
 /** The request's limits in plain words: "Up to 10 files, 2.0 GB in all, PDF or video." */
-export function limitsInWords(r: Pick<GuestRequestView, 'maxFiles' | 'maxBytes' | 'byQuota' | 'allowedTypes' | 'ownerName'>): string {
-  if (r.byQuota && r.maxBytes === 0) return `${r.ownerName} has no space left for files right now: tell them, so they can free some.`;
-  const parts = [`up to ${r.maxFiles} ${r.maxFiles === 1 ? 'file' : 'files'}`, `${formatBytes(r.maxBytes)} in all${r.byQuota ? ' (the space left)' : ''}`];
-  if (r.allowedTypes) parts.push(typesInWords(r.allowedTypes));
-  const s = parts.join(', ');
-  return `${s[0].toUpperCase()}${s.slice(1)}.`;
+export function limitsInWords(r: Pick<GuestRequestView, 'maxFiles' | 'maxBytes' | 'byQuota' | 'allowedTypes' | 'ownerName'>, t: RequestT, words: Words): string {
+  if (r.byQuota && r.maxBytes === 0) return t('noSpace', { owner: r.ownerName });
+  return t('limits', {
+    count: r.maxFiles,
+    size: formatBytes(r.maxBytes, words.locale),
+    quota: r.byQuota ? 'yes' : 'no',
+    types: r.allowedTypes ? typesInWords(r.allowedTypes, words) : 'none',
+  });
 }
 
 const fieldsKey = (id: string) => `htmls-request-fields:${id}`;
@@ -48,6 +53,9 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
   const [pending, setPending] = useState<PendingUpload | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<Done | null>(null);
+  const t = useTranslations('request');
+  const locale = useLocale();
+  const words: Words = useMemo(() => ({ locale, t: t as unknown as Words['t'] }), [locale, t]);
   const upload = useBrowserUpload();
   const progress = upload.progress;
   const folderInput = useRef<HTMLInputElement>(null);
@@ -132,12 +140,12 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
         const { error: e, record } = outcome;
         if (record && (isRetryable(e) || isCancel(e))) {
           setPending(record);
-          setError(isCancel(e) ? 'Paused. Choose Continue to send the rest.' : `${describeError(e)} Choose Continue to try again: what arrived is kept.`);
+          setError(isCancel(e) ? t('paused') : t('retry', { reason: describeError(e) }));
         } else {
           // Refused (a limit, a closed request, a spent token): nothing is kept to resume.
           if (record) await forgetPendingUpload(record.groupId);
           setPending(null);
-          setError(e instanceof ApiError && e.status === 401 && resume ? 'That upload can no longer be continued. Send the files again.' : describeError(e));
+          setError(e instanceof ApiError && e.status === 401 && resume ? t('cannotContinue') : describeError(e));
         }
       },
     );
@@ -152,9 +160,9 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
   })();
 
   function start() {
-    if (r.requireName && !name.trim()) return setError('Enter your name: the person asking wants to know who sends.');
+    if (r.requireName && !name.trim()) return setError(t('nameRequired'));
     if (pending && resumeFiles) return void send(resumeFiles, pending);
-    const refusal = sendRefusal(r, picked.map((f) => ({ path: f.path, size: f.file.size, type: f.file.type })));
+    const refusal = sendRefusal(r, picked.map((f) => ({ path: f.path, size: f.file.size, type: f.file.type })), words);
     if (refusal) return setError(refusal);
     void send(picked, null);
   }
@@ -162,9 +170,9 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
   async function continueFromHandles() {
     if (!pending?.handles) return;
     const files = await filesFromHandles(pending.handles);
-    if (!files) return setError('The browser did not let the page read the files again: choose them once more.');
+    if (!files) return setError(t('reread'));
     const m = matchFiles(pending.files, files);
-    if (m.missing.length || m.changed.length) return setError('Some files changed since the upload started: send them again.');
+    if (m.missing.length || m.changed.length) return setError(t('changed'));
     await send(pending.files.map((f) => ({ file: m.matched.get(f.clientPath)!, path: f.clientPath })), pending);
   }
 
@@ -176,22 +184,25 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
   }
 
   const total = picked.reduce((n, f) => n + f.file.size, 0);
-  const tooMany = listRefusal(r, picked.map((f) => ({ size: f.file.size })));
-  const refused = picked.filter((f) => fileRefusal(r, { path: f.path, size: f.file.size, type: f.file.type })).length;
-  const title = r.note ? r.note.split('\n')[0].slice(0, 120) : `Send files to ${r.ownerName}`;
+  const tooMany = listRefusal(r, picked.map((f) => ({ size: f.file.size })), words);
+  const refused = picked.filter((f) => fileRefusal(r, { path: f.path, size: f.file.size, type: f.file.type }, words)).length;
+  const title = r.note ? r.note.split('\n')[0].slice(0, 120) : t('title', { owner: r.ownerName });
 
   return (
     <main className="mx-auto max-w-2xl px-4 py-8">
       <header className="mb-6">
-        <p className="text-sm font-medium text-indigo-600 dark:text-indigo-400">htmls · file request</p>
+        <p className="text-sm font-medium text-indigo-600 dark:text-indigo-400">{t('eyebrow')}</p>
         <h1 className="mt-1 break-words text-2xl font-semibold">{title}</h1>
         {r.note.includes('\n') ? <p className="mt-2 whitespace-pre-wrap break-words text-zinc-700 dark:text-zinc-300">{r.note}</p> : null}
         <p className="mt-2 text-sm text-subtle" data-testid="request-owner">
-          <strong className="font-semibold text-zinc-800 dark:text-zinc-200">{r.ownerName}</strong> asked for files. No account needed.
+          {t.rich('asked', {
+            owner: r.ownerName,
+            b: (chunks) => <strong className="font-semibold text-zinc-800 dark:text-zinc-200">{chunks}</strong>,
+          })}
         </p>
         <p className="mt-1 text-sm text-subtle" data-testid="request-limits">
-          {limitsInWords(r)}
-          {r.expiresAt ? ` Open until ${new Date(r.expiresAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}.` : ''}
+          {limitsInWords(r, t, words)}
+          {r.expiresAt ? ` ${t('openUntil', { date: new Date(r.expiresAt).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' }) })}` : ''}
         </p>
       </header>
 
@@ -199,11 +210,11 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
         <Card>
           <div role="status" className="space-y-2" data-testid="request-done">
             <p className="text-lg font-semibold text-green-800 dark:text-green-300">
-              {r.ownerName} received {done.files} {done.files === 1 ? 'file' : 'files'}, {formatBytes(done.bytes)}
+              {t('done', { owner: r.ownerName, count: done.files, size: formatBytes(done.bytes, locale) })}
             </p>
-            <p className="text-sm text-subtle">Thank you. You can close this page, or send more.</p>
+            <p className="text-sm text-subtle">{t('thanks')}</p>
             <Button variant="secondary" onClick={() => setDone(null)}>
-              Send more files
+              {t('sendMore')}
             </Button>
           </div>
         </Card>
@@ -219,28 +230,27 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
             {pending && !progress ? (
               <div role="status" className="space-y-2 rounded-lg bg-amber-50 p-3 text-sm dark:bg-amber-950" data-testid="request-resume">
                 <p>
-                  An upload from this browser was interrupted ({pending.files.length} {pending.files.length === 1 ? 'file' : 'files'},{' '}
-                  {formatBytes(pending.files.reduce((n, f) => n + f.size, 0))}). Choose the same files again to continue where it stopped:
+                  {t('interrupted', { count: pending.files.length, size: formatBytes(pending.files.reduce((n, f) => n + f.size, 0), locale) })}
                 </p>
                 <p className="break-words font-medium" data-testid="request-resume-files">
-                  {namesInWords(pending.files.map((f) => f.clientPath))}
+                  {namesInWords(pending.files.map((f) => f.clientPath), words)}
                 </p>
                 <div className="flex flex-wrap gap-2">
                   {pending.handles?.length ? (
                     <Button type="button" onClick={() => void continueFromHandles()}>
-                      Continue
+                      {t('continue')}
                     </Button>
                   ) : null}
                   <Button type="button" variant="secondary" onClick={() => void discard()}>
-                    Discard it
+                    {t('discard')}
                   </Button>
                 </div>
               </div>
             ) : null}
-            <Field label={r.requireName ? 'Your name' : 'Your name (optional)'} value={name} onChange={(e) => setName(e.target.value)} required={r.requireName} autoComplete="name" maxLength={200} disabled={Boolean(progress)} />
-            <Field label="Your e-mail (optional)" type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" maxLength={254} disabled={Boolean(progress)} />
+            <Field label={r.requireName ? t('name') : t('nameOptional')} value={name} onChange={(e) => setName(e.target.value)} required={r.requireName} autoComplete="name" maxLength={200} disabled={Boolean(progress)} />
+            <Field label={t('email')} type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" maxLength={254} disabled={Boolean(progress)} />
             <label className="block text-sm">
-              <span className="mb-1 block font-medium text-zinc-700 dark:text-zinc-300">Message (optional)</span>
+              <span className="mb-1 block font-medium text-zinc-700 dark:text-zinc-300">{t('message')}</span>
               <textarea
                 value={message}
                 onChange={(e) => setMessage(e.target.value)}
@@ -258,14 +268,14 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
                 choose(files, h);
               }}
             >
-              <p className="mb-3">Drop files or folders here</p>
+              <p className="mb-3">{t('drop')}</p>
               <div className="flex flex-wrap justify-center gap-2">
                 <label className="inline-flex cursor-pointer items-center rounded-md bg-white px-3 py-2 text-sm font-medium ring-1 ring-zinc-300 hover:bg-zinc-100 focus-within:ring-2 focus-within:ring-indigo-500 max-sm:min-h-11 dark:bg-zinc-900 dark:ring-zinc-700 dark:hover:bg-zinc-800">
-                  Choose files
+                  {t('chooseFiles')}
                   <input type="file" multiple accept={acceptAttribute(r.allowedTypes)} className="sr-only" data-testid="request-files" disabled={Boolean(progress)} onChange={(e) => choose(filesFromList(e.target.files))} />
                 </label>
                 <label className="inline-flex cursor-pointer items-center rounded-md bg-white px-3 py-2 text-sm font-medium ring-1 ring-zinc-300 hover:bg-zinc-100 focus-within:ring-2 focus-within:ring-indigo-500 max-sm:min-h-11 dark:bg-zinc-900 dark:ring-zinc-700 dark:hover:bg-zinc-800">
-                  Choose a folder
+                  {t('chooseFolder')}
                   <input
                     ref={(el) => {
                       folderInput.current = el;
@@ -284,17 +294,17 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
               <div className="space-y-2">
                 {/* Announced as it changes: a screen reader hears a refused pick without walking the list. */}
                 <p role="status" className="text-sm" data-testid="request-picked">
-                  {picked.length} {picked.length === 1 ? 'file' : 'files'}, {formatBytes(total)} chosen
-                  {refused ? ` · ${refused} this request does not take (said below each)` : ''}
+                  {t('picked', { count: picked.length, size: formatBytes(total, locale) })}
+                  {refused ? ` · ${t('refusedCount', { count: refused })}` : ''}
                 </p>
-                <ul className="divide-y divide-zinc-200 rounded-md border border-zinc-200 text-sm dark:divide-zinc-800 dark:border-zinc-800" aria-label="Chosen files" data-testid="request-list">
+                <ul className="divide-y divide-zinc-200 rounded-md border border-zinc-200 text-sm dark:divide-zinc-800 dark:border-zinc-800" aria-label={t('chosenFiles')} data-testid="request-list">
                   {picked.map((f) => {
-                    const why = fileRefusal(r, { path: f.path, size: f.file.size, type: f.file.type });
+                    const why = fileRefusal(r, { path: f.path, size: f.file.size, type: f.file.type }, words);
                     return (
                       <li key={f.path} className="flex items-center gap-2 px-3 py-2" data-testid="request-file">
                         <div className="min-w-0 flex-1">
                           <p className="break-all">
-                            {f.path} <span className="whitespace-nowrap text-subtle">· {formatBytes(f.file.size)}</span>
+                            <bdi>{f.path}</bdi> <span className="whitespace-nowrap text-subtle">· {formatBytes(f.file.size, locale)}</span>
                           </p>
                           {why ? (
                             <p className="text-red-700 dark:text-red-400" data-testid="request-file-refused">
@@ -306,10 +316,10 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
                           <button
                             type="button"
                             onClick={() => remove(f.path)}
-                            aria-label={`Remove ${f.path}`}
+                            aria-label={t('removeFile', { name: f.path })}
                             className="shrink-0 rounded px-2 py-1 text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900 focus-visible:outline focus-visible:outline-2 focus-visible:outline-indigo-500 max-sm:min-h-11 dark:text-zinc-400 dark:hover:bg-zinc-800 dark:hover:text-zinc-100"
                           >
-                            Remove
+                            {t('remove')}
                           </button>
                         )}
                       </li>
@@ -328,12 +338,12 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
               <>
                 <UploadProgressView progress={progress} />
                 <Button type="button" variant="secondary" onClick={() => upload.stop()}>
-                  Pause
+                  {t('pause')}
                 </Button>
               </>
             ) : (
               <Button type="submit" disabled={picked.length === 0} data-testid="request-send">
-                {resumeFiles ? 'Resume sending' : 'Send'}
+                {resumeFiles ? t('resume') : t('send')}
               </Button>
             )}
           </form>

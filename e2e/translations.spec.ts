@@ -1,0 +1,56 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { ownClientAddress } from './support/client-address';
+import { createMember } from './support/seed';
+
+test.use({ extraHTTPHeaders: ownClientAddress() });
+
+/** The page fits the screen: nothing wider than the viewport (a wide row would scroll sideways). */
+const noHorizontalOverflow = () => document.documentElement.scrollWidth <= window.innerWidth;
+
+test('a guest with an Arabic phone reads the file request right to left, at 390 px, without sideways scrolling; the picker switches to German', async ({ browser }) => {
+  const member = await createMember();
+  const made = await fetch(`${process.env.E2E_BASE_URL}/api/requests`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${member.token}`, 'Content-Type': 'application/json', ...ownClientAddress() },
+    body: JSON.stringify({ note: '', max_files: 2, allowed_types: ['.pdf', 'video/*'] }),
+  });
+  expect(made.status).toBe(201);
+  const { request: fileRequest } = (await made.json()) as { request: { url: string } };
+
+  const context = await browser.newContext({
+    locale: 'ar-SA',
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+    isMobile: true,
+    extraHTTPHeaders: ownClientAddress(),
+    serviceWorkers: 'block',
+  });
+  const page = await context.newPage();
+  await page.goto(fileRequest.url);
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ar');
+  await expect(page.getByTestId('request-limits')).toContainText('ملفان كحد أقصى');
+  expect(await page.evaluate(noHorizontalOverflow)).toBe(true);
+
+  // A refused pick, its reason and a long Latin file name inside Arabic text: still no overflow.
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'htmls-ar-'));
+  const long = path.join(dir, 'a-rather-long-file-name-from-a-camera-roll-2026-12-07.txt');
+  writeFileSync(long, 'notes');
+  await page.getByTestId('request-files').setInputFiles(long);
+  await expect(page.getByTestId('request-file-refused')).toContainText('هذا الطلب لا يقبل');
+  expect(await page.evaluate(noHorizontalOverflow)).toBe(true);
+
+  // The picker: German, kept in the cookie, the page reloaded in it (and left to right).
+  await page.getByTestId('language-picker').selectOption('de');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
+  await expect(page.getByRole('button', { name: 'Senden' })).toBeVisible();
+  const cookie = (await context.cookies()).find((c) => c.name === 'htmls_locale');
+  expect(cookie?.value).toBe('de');
+  expect(cookie?.sameSite).toBe('Lax');
+  expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(360 * 86_400);
+  await context.close();
+});

@@ -1,0 +1,122 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { baseUrl, useFileServer } from './support/file-server';
+import { call } from './support/http';
+import { site, uploadSite } from './support/hosting';
+import { createMember, type Member } from './support/members';
+
+// Next's pages: the request page and the public directory (issue 40).
+useFileServer({}, { pages: true });
+
+let owner: Member;
+let open: string;
+let locked: string;
+
+const page = (path: string, headers: Record<string, string>) => call('GET', path, { headers: { Accept: 'text/html', ...headers } });
+const htmlTag = (text: string) => /<html[^>]*>/.exec(text)?.[0] ?? '';
+
+beforeAll(async () => {
+  owner = await createMember();
+  const a = await call('POST', '/api/requests', { token: owner.token, body: { note: '', max_files: 3 } });
+  expect(a.status).toBe(201);
+  open = a.json.request.id;
+  const b = await call('POST', '/api/requests', { token: owner.token, body: { password: 'open sesame 42' } });
+  expect(b.status).toBe(201);
+  locked = b.json.request.id;
+});
+
+describe('the guest pages speak the guest’s language (no locale in the URL)', () => {
+  it('/r/<id> with Accept-Language: de — German, left to right, German plurals and sizes', async () => {
+    const r = await page(`/r/${open}`, { 'Accept-Language': 'de-DE,de;q=0.9,en;q=0.5' });
+    expect(r.status).toBe(200);
+    expect(htmlTag(r.text)).toContain('lang="de"');
+    expect(htmlTag(r.text)).toContain('dir="ltr"');
+    expect(r.text).toContain('Dateien an');
+    expect(r.text).toContain('Bis zu 3 Dateien');
+    expect(r.text).toContain('Dateien auswählen');
+    expect(r.text).not.toContain('Choose files');
+    // One language reaches the browser, and only this page's namespace of it.
+    expect(r.text).not.toContain('Choisir des fichiers');
+    expect(r.text).not.toContain('Statische Websites');
+  });
+
+  it('/r/<id> with Accept-Language: ar — Arabic, right to left', async () => {
+    const r = await page(`/r/${open}`, { 'Accept-Language': 'ar-SA' });
+    expect(r.status).toBe(200);
+    expect(htmlTag(r.text)).toContain('lang="ar"');
+    expect(htmlTag(r.text)).toContain('dir="rtl"');
+    expect(r.text).toContain('اختيار ملفات');
+    expect(r.text).toContain('حتى 3 ملفات');
+  });
+
+  it('the picker’s cookie wins over Accept-Language; an unknown cookie value is ignored', async () => {
+    const r = await page(`/r/${open}`, { 'Accept-Language': 'ar', Cookie: 'htmls_locale=ja' });
+    expect(htmlTag(r.text)).toContain('lang="ja"');
+    expect(htmlTag(r.text)).toContain('dir="ltr"');
+    expect(r.text).toContain('ファイルを選択');
+    expect(r.text).toContain('data-testid="language-picker"');
+    const bad = await page(`/r/${open}`, { 'Accept-Language': 'fr-CA', Cookie: 'htmls_locale=xx' });
+    expect(htmlTag(bad.text)).toContain('lang="fr"');
+  });
+
+  it('no language of ours asked for: DEFAULT_LOCALE (English here)', async () => {
+    const r = await page(`/r/${open}`, { 'Accept-Language': 'sw, zh-TW;q=0.8' });
+    expect(htmlTag(r.text)).toContain('lang="en"');
+    expect(r.text).toContain('Choose files');
+  });
+
+  it('/ — the public directory in German and in Arabic', async () => {
+    const de = await page('/', { 'Accept-Language': 'de' });
+    expect(de.status).toBe(200);
+    expect(htmlTag(de.text)).toContain('lang="de"');
+    expect(de.text).toContain('Websites durchsuchen');
+    const ar = await page('/', { Cookie: 'htmls_locale=ar' });
+    expect(htmlTag(ar.text)).toContain('dir="rtl"');
+    expect(ar.text).toContain('البحث في المواقع');
+  });
+
+  it('the request’s password page (the server’s own HTML) in Arabic, right to left, and a wrong password in German', async () => {
+    const r = await page(`/r/${locked}`, { 'Accept-Language': 'ar' });
+    expect(r.status).toBe(401);
+    expect(htmlTag(r.text)).toBe('<html lang="ar" dir="rtl">');
+    expect(r.text).toContain('رابط الرفع هذا محمي');
+    expect(r.text).toContain('→ الصفحة الرئيسية');
+    const wrong = await call('POST', `/r/${locked}/unlock`, {
+      headers: { 'Accept-Language': 'de', 'Content-Type': 'application/x-www-form-urlencoded', Origin: baseUrl() },
+      raw: 'password=nope',
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.text).toContain('Falsches Passwort');
+    expect(wrong.text).toContain('Dieser Upload-Link ist geschützt');
+  });
+
+  it('the offline page in the visitor’s language', async () => {
+    const r = await page('/offline', { 'Accept-Language': 'uk' });
+    expect(r.status).toBe(200);
+    expect(htmlTag(r.text)).toContain('lang="uk"');
+    expect(r.text).toContain('Ви офлайн');
+  });
+
+  it('an expired or missing link explained in the guest’s language', async () => {
+    const r = await page('/r/doesnotexist', { 'Accept-Language': 'pt-PT' });
+    expect(r.status).toBe(404);
+    expect(htmlTag(r.text)).toContain('lang="pt-BR"');
+    expect(r.text).toContain('Não há nada aqui');
+  });
+
+  it('a hosted project’s password page, on the hosted origin, in French; a wrong password in Korean', async () => {
+    const r = await uploadSite({ 'index.html': '<p>secret page</p>' }, { password: 'open-sesame' });
+    const slug = r.json.project.slug as string;
+    const gate = await site('GET', `/p/${slug}/`, { headers: { Accept: 'text/html', 'Accept-Language': 'fr-FR,fr;q=0.9' } });
+    expect(gate.status).toBe(401);
+    expect(htmlTag(gate.text)).toBe('<html lang="fr" dir="ltr">');
+    expect(gate.text).toContain(`/p/${slug} est protégé.`);
+    expect(gate.text).toContain('>Déverrouiller</button>');
+    expect(gate.text).not.toContain('secret page');
+    const wrong = await site('POST', `/p/${slug}/unlock`, {
+      headers: { 'Accept-Language': 'ko-KR' },
+      raw: new URLSearchParams({ password: 'nope', next: `/p/${slug}/` }),
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.text).toContain('비밀번호가 틀렸습니다');
+  });
+});
