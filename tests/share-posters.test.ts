@@ -129,7 +129,7 @@ describe('a locked share', () => {
     expect(poster.status).toBe(401);
     expect(poster.headers.get('content-type')).toMatch(/^text\/html/);
     expect((await fetchBytes(`/f/${id}.player`, { 'User-Agent': SLACK })).status).toBe(404);
-    for (const headers of [{}, { Cookie: cookie }]) {
+    for (const headers of [{}, { Cookie: cookie }] as Record<string, string>[]) {
       const { html, tags } = await unfurl(`/f/${id}`, headers);
       expect(tags['og:image'] ?? '').not.toContain('poster');
       expect(tags['og:video']).toBeUndefined();

@@ -235,6 +235,8 @@ export const capabilitiesSchema = z.object({
   maxRetries: z.number().int(),
   maxFiles: z.number().int(),
   maxTotalBytes: z.number().int(),
+  /** Who makes videos' poster frames: the server (ffmpeg), or the uploader's browser (POST /api/shares/{id}/poster). */
+  videoPosters: z.enum(['server', 'browser']).optional().describe("Who makes videos' poster frames: the server (ffmpeg) or the uploader's browser (POST /api/shares/{id}/poster)"),
 });
 export const uploadStatusSchema = z.object({
   groupId: z.string(),

@@ -39,4 +39,6 @@ export const sharedFileKey = (groupId: string, relativePath: string, addsTo?: st
  * the share's prefix, so deleting the share deletes it, in a folder no relative path can name
  * (a segment ending in a dot is refused by lib/paths/relative-path.ts).
  */
-export const derivedKey = (shareId: string, itemId: string) => `shared/${shareId}/derived./${itemId}.jpg`;
+export const derivedKey = (shareId: string, itemId: string, from: 'server' | 'browser' = 'server') =>
+  // The browser's frame has a key of its own: a worker's late answer for the same item never overwrites it.
+  `shared/${shareId}/derived./${itemId}${from === 'browser' ? '-b' : ''}.jpg`;
