@@ -29,6 +29,8 @@ const FFMPEG_TIMEOUT_MS = 30_000;
 const FFMPEG_MEMORY_BYTES = 1024 * 1024 * 1024;
 const MAX_OUTPUT_BYTES = 8 * 1024 * 1024;
 const POSTER_EDGE = 1280;
+/** The most one answer of the loopback server carries. */
+const WINDOW = 256 * 1024;
 const THUMB_EDGE = 640;
 /** Demuxers ffmpeg may use: no playlist (HLS, concat…) that would open other URLs. */
 const FORMATS = 'mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,avi,mpegts,mpeg,flv,ogg,asf';
@@ -136,14 +138,16 @@ export async function rangedSource(storage: StorageDriver, key: string, size: nu
     }
     const m = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
     const start = m ? Number(m[1]) : 0;
-    const end = m && m[2] ? Math.min(Number(m[2]), size - 1) : size - 1;
+    // At most WINDOW bytes an answer, which says so (206 with its Content-Range): what ffmpeg
+    // leaves unread when it seeks elsewhere costs at most one window, not a socket's buffers;
+    // it asks again from where the answer ended (-reconnect) for more.
+    const end = Math.min(m && m[2] ? Math.min(Number(m[2]), size - 1) : size - 1, start + WINDOW - 1);
     if (start >= size || start > end) {
       res.writeHead(416, { 'Content-Range': `bytes */${size}` }).end();
       return;
     }
     const headers = { 'Accept-Ranges': 'bytes', 'Content-Length': String(end - start + 1), 'Content-Type': 'application/octet-stream' };
-    if (m) res.writeHead(206, { ...headers, 'Content-Range': `bytes ${start}-${end}/${size}` });
-    else res.writeHead(200, headers);
+    res.writeHead(206, { ...headers, 'Content-Range': `bytes ${start}-${end}/${size}` });
     if (req.method === 'HEAD' || sent >= budget) {
       if (req.method === 'HEAD') res.end();
       else res.destroy();
@@ -195,6 +199,11 @@ function runFfmpeg(ffmpeg: string, url: string, at: number): Promise<{ jpeg: Buf
     '1',
     '-protocol_whitelist',
     'http,tcp',
+    // The loopback server answers a window at a time: continue at once where it ended.
+    '-reconnect',
+    '1',
+    '-reconnect_delay_max',
+    '0',
     '-format_whitelist',
     FORMATS,
     ...(at > 0 ? ['-ss', String(at)] : []),
