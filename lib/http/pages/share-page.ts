@@ -10,7 +10,7 @@ import { oembedHref } from '../../shares/oembed';
 import { pictureOf, playableVideo, playerPath, posterPath } from '../../shares/serve-share-poster';
 import { encodeUrlPath } from '../../paths/relative-path';
 import { shareTitle } from '../../share-title';
-import type { ViewShare } from '../../contract/pages';
+import type { ShareViewItem, ViewShare } from '../../contract/pages';
 
 /** The share as this request's guest may see it (its cookies decide a password share's access). */
 export async function openShare(id: string, cookieHeader: string): Promise<GuestAccess> {
@@ -91,7 +91,10 @@ export function shareView(access: GuestAccess): ViewShare | null {
     totalBytes: Number(group.totalBytes),
     items: items.map((it) => {
       const pic = pictureOf(it);
-      return [it.relativePath, Number(it.size), preview(it.contentType, Number(it.size)), pic ? [pic.width, pic.height, pic.durationMs] : null];
+      // Without a picture the row stays three long: 500 rows ship no 500 nulls.
+      const row: ShareViewItem = [it.relativePath, Number(it.size), preview(it.contentType, Number(it.size))];
+      if (pic) row.push([pic.width, pic.height, pic.durationMs]);
+      return row;
     }),
     limit: max === null ? null : { max, left: Math.max(0, max - Number(group.downloadCount)) },
   };
