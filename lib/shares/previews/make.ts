@@ -91,11 +91,11 @@ export async function makeThumbnail(storage: StorageDriver, key: string, size: n
 }
 
 /** A video's poster frame (about one second in, else its first) and duration, or null when ffmpeg finds none. */
-export async function makePoster(ffmpeg: string, storage: StorageDriver, key: string, size: number): Promise<Picture | null> {
+export async function makePoster(ffmpeg: string, storage: StorageDriver, key: string, size: number, signal?: AbortSignal): Promise<Picture | null> {
   const source = await rangedSource(storage, key, size, POSTER_READ_BUDGET);
   try {
-    let run = await runFfmpeg(ffmpeg, source.url, 1);
-    if (!run.jpeg.length) run = await runFfmpeg(ffmpeg, source.url, 0);
+    let run = await runFfmpeg(ffmpeg, source.url, 1, signal);
+    if (!run.jpeg.length) run = await runFfmpeg(ffmpeg, source.url, 0, signal);
     if (!run.jpeg.length) return null;
     return { ...(await toJpeg(run.jpeg, POSTER_EDGE)), durationMs: run.durationMs };
   } finally {
@@ -191,7 +191,7 @@ export async function rangedSource(storage: StorageDriver, key: string, size: nu
  * thread, a lower priority, a time limit, an address-space limit where prlimit exists, only
  * http from this host and the demuxers above, stdout at most MAX_OUTPUT_BYTES.
  */
-function runFfmpeg(ffmpeg: string, url: string, at: number): Promise<{ jpeg: Buffer; durationMs: number | null }> {
+function runFfmpeg(ffmpeg: string, url: string, at: number, signal?: AbortSignal): Promise<{ jpeg: Buffer; durationMs: number | null }> {
   const args = [
     '-nostdin',
     '-hide_banner',
@@ -235,6 +235,10 @@ function runFfmpeg(ffmpeg: string, url: string, at: number): Promise<{ jpeg: Buf
     let outBytes = 0;
     let err = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), FFMPEG_TIMEOUT_MS);
+    // The service stopping: no wait for this picture (the item is claimed again later).
+    const stop = () => child.kill('SIGKILL');
+    if (signal?.aborted) stop();
+    signal?.addEventListener('abort', stop, { once: true });
     child.stdout.on('data', (c: Buffer) => {
       outBytes += c.length;
       if (outBytes > MAX_OUTPUT_BYTES) child.kill('SIGKILL');
@@ -247,9 +251,10 @@ function runFfmpeg(ffmpeg: string, url: string, at: number): Promise<{ jpeg: Buf
       clearTimeout(timer);
       reject(e);
     });
-    child.on('close', (code, signal) => {
+    child.on('close', (code, killed) => {
       clearTimeout(timer);
-      if (signal) return reject(new Error(`ffmpeg stopped (${signal})`));
+      signal?.removeEventListener('abort', stop);
+      if (killed) return reject(new Error(`ffmpeg stopped (${killed})`));
       const d = /Duration: (\d+):(\d\d):(\d\d(?:\.\d+)?)/.exec(err);
       const durationMs = d ? Math.round((Number(d[1]) * 3600 + Number(d[2]) * 60 + Number(d[3])) * 1000) : null;
       if (code !== 0 && outBytes === 0 && durationMs === null) return reject(new Error(`ffmpeg failed: ${err.trim().split('\n').slice(-2).join(' ').slice(0, 300)}`));

@@ -21,11 +21,13 @@ const MAX_ATTEMPTS = 3;
 
 interface WorkerState {
   timer: NodeJS.Timeout | null;
+  /** Aborted at stop: kills an ffmpeg in progress. */
+  abort: AbortController;
   running: Promise<void> | null;
   again: boolean;
 }
 const WAKE = Symbol.for('htmls.previewWorker.wake');
-const state: WorkerState = { timer: null, running: null, again: false };
+const state: WorkerState = { timer: null, abort: new AbortController(), running: null, again: false };
 type WakeHolder = { [WAKE]?: (() => void) | null };
 
 /**
@@ -38,6 +40,7 @@ export function wakePreviewWorker(): void {
 
 export function startPreviewWorker(rt: Runtime, log: (line: string) => void = console.log): void {
   if (state.timer) return;
+  state.abort = new AbortController();
   void ffmpegAvailable(rt.env.ffmpegPath).then((ok) => {
     if (!ok) log(`[htmls] ${rt.env.ffmpegPath ? `ffmpeg (${rt.env.ffmpegPath}) is not available` : 'FFMPEG_PATH=off'}: video posters come from the uploader's browser`);
   });
@@ -53,6 +56,7 @@ export async function stopPreviewWorker(): Promise<void> {
   state.timer = null;
   state.again = false;
   (globalThis as WakeHolder)[WAKE] = null;
+  state.abort.abort();
   await state.running;
 }
 
@@ -98,11 +102,13 @@ async function makeOne(rt: Runtime, c: ClaimedPreview): Promise<void> {
       const ffmpeg = (await ffmpegAvailable(rt.env.ffmpegPath)) ? rt.env.ffmpegPath! : null;
       // No ffmpeg here: the uploader's browser sends a frame (POST /api/shares/{id}/poster).
       if (!ffmpeg) return void (await finishPreview(rt.db, c, { state: 'browser' }));
-      picture = await makePoster(ffmpeg, rt.storage, c.storageKey, c.size);
+      picture = await makePoster(ffmpeg, rt.storage, c.storageKey, c.size, state.abort.signal);
     } else {
       picture = await makeThumbnail(rt.storage, c.storageKey, c.size);
     }
   } catch (e) {
+    // Stopped with the service: the claim is given back (the next instance takes it at once).
+    if (state.abort.signal.aborted) return void (await retryPreviewLater(rt.db, c, 0).catch(() => {}));
     console.error(`[htmls] the preview of ${c.storageKey} failed (attempt ${c.attempt}):`, (e as Error).message);
     if (c.attempt >= MAX_ATTEMPTS) await finishPreview(rt.db, c, { state: 'none' });
     else await retryPreviewLater(rt.db, c, 60 * c.attempt);
