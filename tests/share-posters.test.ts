@@ -80,6 +80,9 @@ describe('a single-video share', () => {
     expect(tags['twitter:player']).toBe(`${baseUrl()}/f/${id}.player`);
     expect(tags['twitter:player:width']).toBe('320');
 
+    const oembed = await call('GET', `/api/oembed?url=${encodeURIComponent(`${baseUrl()}/f/${id}`)}&format=json`);
+    expect([oembed.json.thumbnail_url, oembed.json.thumbnail_width, oembed.json.thumbnail_height]).toEqual([`${baseUrl()}${posterUrl}`, 320, 240]);
+
     // The guest's page: the thumbnail and the duration in the file list.
     const page = await call('GET', `/f/${id}`, { headers: { 'User-Agent': BROWSER } });
     expect(page.text).toContain(`src="/f/${id}/Holiday%20clip.mp4?poster"`);

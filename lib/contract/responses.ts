@@ -314,6 +314,6 @@ export const oembedSchema = z.object({
   provider_url: z.string(),
   cache_age: z.number().int(),
   thumbnail_url: z.string().optional(),
-  thumbnail_width: z.literal(1200).optional(),
-  thumbnail_height: z.literal(630).optional(),
+  thumbnail_width: z.number().int().optional(),
+  thumbnail_height: z.number().int().optional(),
 });
