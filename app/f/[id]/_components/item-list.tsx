@@ -136,27 +136,29 @@ function Row({ shareId, item: [path, size, preview, picture], limit }: { shareId
   return (
     <li className="rounded-xl border border-zinc-200 bg-white p-4 shadow-sm dark:border-zinc-800 dark:bg-zinc-900">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        {picture ? (
-          // The poster or thumbnail made once after upload (never counts as a download).
-          <img
-            className="h-12 w-12 shrink-0 rounded-md bg-zinc-100 object-cover dark:bg-zinc-800"
-            src={`${url}?poster`}
-            width={48}
-            height={48}
-            alt=""
-            loading="lazy"
-            decoding="async"
-          />
-        ) : null}
-        {spent ? (
-          <span className="break-all font-medium" title={path}>
-            {name}
-          </span>
-        ) : (
-          <a href={url} className="break-all font-medium hover:underline" title={path}>
-            {name}
-          </a>
-        )}
+        <span className="flex min-w-0 items-center gap-3">
+          {picture ? (
+            // The poster or thumbnail made once after upload (never counts as a download).
+            <img
+              className="h-12 w-12 shrink-0 rounded-md bg-zinc-100 object-cover dark:bg-zinc-800"
+              src={`${url}?poster`}
+              width={48}
+              height={48}
+              alt=""
+              loading="lazy"
+              decoding="async"
+            />
+          ) : null}
+          {spent ? (
+            <span className="break-all font-medium" title={path}>
+              {name}
+            </span>
+          ) : (
+            <a href={url} className="break-all font-medium hover:underline" title={path}>
+              {name}
+            </a>
+          )}
+        </span>
         <span className="flex items-center gap-3 text-sm text-muted">
           {picture?.[2] ? <span title="Duration">{duration(picture[2])}</span> : null}
           <span>{formatBytes(size)}</span>
