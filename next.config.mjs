@@ -41,6 +41,7 @@ const nextConfig = {
     '@aws-sdk/client-s3',
     '@aws-sdk/s3-request-presigner',
     'busboy',
+    'sharp',
   ],
   // Browsers ask for these at the root whatever the page says; the files are generated into
   // public/icons/ from assets/icon.svg (scripts/icons.mjs).

@@ -40,6 +40,7 @@ import { AppError, noSuchApiRoute, notFound } from './lib/errors';
 import { closeRuntime } from './lib/runtime';
 import { stopJanitor } from './lib/janitor';
 import { stopEventWorker } from './lib/events/worker';
+import { stopPreviewWorker } from './lib/shares/previews/worker';
 import { stopEpochWatches } from './lib/epoch-watch';
 import { flushDownloadCounts } from './lib/shares/count-downloads';
 import { guestRouteOf, isApiPath, splitUrl, takesLongBody } from './lib/http/routes';
@@ -331,6 +332,7 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
       const closed = servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve())));
       for (const s of servers) s.closeIdleConnections();
       const janitorStopped = stopJanitor();
+      const previewsStopped = stopPreviewWorker();
       stopEpochWatches();
       // Buffered download counts are written before the database closes.
       await flushDownloadCounts();
@@ -338,6 +340,7 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
       await Promise.all([...closed, frontClosed]);
       await app?.close().catch(() => {});
       await janitorStopped;
+      await previewsStopped;
       await closeRuntime();
     })());
   return { port, hostedPort, front: innerPort === null ? null : { innerPort, hits: frontHits, objects: frontObjects }, close };

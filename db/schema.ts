@@ -461,11 +461,29 @@ export const shareItems = pgTable(
      * The "Download all" ZIP needs it for data descriptors and its central directory.
      */
     crc32: bigint('crc32', { mode: 'number' }),
+    /**
+     * The item's derived picture (docs/link-previews.md): a video's poster frame or an image's
+     * thumbnail, made once after complete by the preview worker (lib/shares/previews/worker.ts).
+     * `pending`: not made yet (every new row; the worker claims it), `ready`: made (previewKey…),
+     * `browser`: a video waiting for the uploader's browser to send a frame (no ffmpeg here),
+     * `none`: nothing to make (not an image or a video, unreadable, too large).
+     */
+    previewState: text('preview_state').default('pending'),
+    /** The derived object, under the share's prefix (lib/storage/keys.ts's derivedKey). */
+    previewKey: text('preview_key'),
+    previewWidth: integer('preview_width'),
+    previewHeight: integer('preview_height'),
+    /** A video's duration, when ffmpeg could read it. */
+    durationMs: integer('duration_ms'),
+    /** A worker's claim: another instance may take the item only after this time. */
+    previewLeasedUntil: ts('preview_leased_until'),
+    previewAttempts: integer('preview_attempts').notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('share_items_group_path_key').on(t.groupId, t.pathKey),
     uniqueIndex('share_items_group_relative_path_key').on(t.groupId, t.relativePath),
+    index('share_items_preview_pending').on(t.createdAt).where(sql`${t.previewState} = 'pending'`),
   ],
 );
 

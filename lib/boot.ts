@@ -3,6 +3,7 @@ import { purgeCompletedAdditions } from '@/db/queries/uploads';
 import { bootstrapAdminToken } from './auth/admin-credential';
 import { registerEventTasks } from './events/janitor-tasks';
 import { startEventWorker } from './events/worker';
+import { startPreviewWorker } from './shares/previews/worker';
 import { registerJanitorTask, startJanitor } from './janitor';
 import { abortOversizedUploads } from './shares/abort-oversized-uploads';
 import { directUploadsAllowed } from './shares/direct-uploads';
@@ -48,5 +49,6 @@ export async function boot(log: (line: string) => void = console.log): Promise<R
   registerEventTasks();
   startJanitor(rt);
   startEventWorker(rt);
+  startPreviewWorker(rt, log);
   return rt;
 }

@@ -133,6 +133,11 @@ const schema = z.object({
   FILE_REQUESTS: z.enum(['off', 'admin', 'members']).default('members'),
   /** Link previews of shares (OpenGraph tags, the card image, oEmbed): `off` gives every share the generic card. */
   LINK_PREVIEWS: z.enum(['on', 'off']).default('on'),
+  /**
+   * The ffmpeg that makes videos' poster frames (docs/link-previews.md): a path or a name in PATH;
+   * `off`: none (the uploader's browser sends a frame instead).
+   */
+  FFMPEG_PATH: z.string().min(1).max(4096).default('ffmpeg'),
   /** The largest max_bytes a file request may have (bytes); unset: the service's 50 GB. */
   REQUEST_MAX_BYTES: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
   /** Unfinished guest uploads one file request may hold at once. */
@@ -266,6 +271,8 @@ export type Env = {
   passwordScryptLogN: number;
   fileRequests: 'off' | 'admin' | 'members';
   linkPreviews: boolean;
+  /** null: FFMPEG_PATH=off. */
+  ffmpegPath: string | null;
   requestMaxBytes?: number;
   requestMaxPending: number;
   guestIdleUploadMs: number;
@@ -361,6 +368,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     passwordScryptLogN: v.PASSWORD_SCRYPT_LOG_N,
     fileRequests: v.FILE_REQUESTS,
     linkPreviews: v.LINK_PREVIEWS === 'on',
+    ffmpegPath: v.FFMPEG_PATH === 'off' ? null : v.FFMPEG_PATH,
     requestMaxBytes: v.REQUEST_MAX_BYTES,
     requestMaxPending: v.REQUEST_MAX_PENDING,
     guestIdleUploadMs: v.GUEST_IDLE_UPLOAD_MINUTES * 60_000,

@@ -69,6 +69,6 @@ export async function closeRuntime(): Promise<void> {
   if (!p) return;
   shared.runtime = undefined;
   const rt = await p;
-  rt.storage.close?.();
+  rt.storage.close();
   await rt.dbh.close();
 }

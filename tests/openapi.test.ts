@@ -12,6 +12,7 @@ import { siteForm } from './support/hosting';
 import { call, type CallOptions, type CallResult } from './support/http';
 import { registerMember, uniqueName } from './support/members';
 import { ROOT, TEST_ADMIN_TOKEN } from './support/server';
+import { uploadShare } from './support/shares';
 import { SoftAuthenticator } from './support/webauthn';
 
 // Next's pages: the schema file in public/.
@@ -397,6 +398,13 @@ describe('responses match the document', () => {
     await check('DELETE', '/api/shares/{id}/items', { id: shareId }, { token: m.token }, '?path=c.txt');
     await check('DELETE', '/api/shares/{id}/items', { id: shareId }, { token: m.token }, `?path=${encodeURIComponent('dir/a b.txt')}`);
     await check('DELETE', '/api/shares/{id}/items', { id: shareId }, { token: m.token });
+    // A video's poster frame from the uploader's browser (docs/link-previews.md): taken once.
+    const withVideo = (await uploadShare(m.token, { 'v.mp4': Buffer.alloc(64) })).share!;
+    const frame = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64').toString('base64');
+    await check('POST', '/api/shares/{id}/poster', { id: withVideo.id }, { token: m.token, body: { path: 'v.mp4', image: frame, duration_ms: 1000 } });
+    await check('POST', '/api/shares/{id}/poster', { id: withVideo.id }, { token: m.token, body: { path: 'v.mp4', image: frame } });
+    await check('POST', '/api/shares/{id}/poster', { id: withVideo.id }, { token: m.token, body: { path: 'v.mp4' } });
+    await check('POST', '/api/shares/{id}/poster', { id: 'nosuchshare' }, { token: m.token, body: { path: 'v.mp4', image: frame } });
     await check('DELETE', '/api/shares/{id}', { id: done.json.share.id }, { token: m.token });
     await check('DELETE', '/api/shares/{id}', { id: done.json.share.id }, { token: m.token });
     const second = await check('POST', '/api/shares/upload/init', {}, { token: m.token, body: { files: [{ clientPath: 'b.txt', size: 3 }] } });

@@ -36,7 +36,8 @@ describe('GET /api/shares/upload/capabilities', () => {
     // Proxy on both of the suite's stores: fs cannot presign, and radosgw fails the copy probe
     // (tests/security-direct-mode.test.ts runs direct mode on a store that passes it).
     const expected = { mode: 'proxy', partSize: 50_331_648, parallel: 1 };
-    expect(c.json).toEqual({ ...expected, maxRetries: 4, maxFiles: 500, maxTotalBytes: 53_687_091_200 });
+    // This machine has ffmpeg (the suite makes a video with it): the server makes videos' posters.
+    expect(c.json).toEqual({ ...expected, maxRetries: 4, maxFiles: 500, maxTotalBytes: 53_687_091_200, videoPosters: 'server' });
     expect((await call('GET', '/api/shares/upload/capabilities')).status).toBe(401);
   });
 });

@@ -108,7 +108,8 @@ export async function deleteShareItem(db: Db, owner: Owner, id: string, key: str
     if (group.userId) {
       await tx.update(users).set({ usedBytes: sql`greatest(0, ${users.usedBytes} - ${item.size})` }).where(eq(users.id, group.userId));
     }
-    const gcIds = await scheduleDeletion(tx, [item.storageKey]);
+    // Its derived picture (a poster, a thumbnail) goes with it.
+    const gcIds = await scheduleDeletion(tx, item.previewKey ? [item.storageKey, item.previewKey] : [item.storageKey]);
     await bumpEpoch(tx, EPOCH.shares);
     return gcIds;
   });

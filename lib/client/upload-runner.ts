@@ -7,6 +7,7 @@ import { callOperation } from './api';
 import type { PickedFile } from './collect-files';
 import { forgetPendingUpload, markPartDone, savePendingUpload, type PendingUpload } from './pending-uploads';
 import { blobSource } from './share-upload';
+import { sendVideoPosters } from './video-poster';
 
 /**
  * The browser's upload runner, one for both pages that upload: the member console (/files,
@@ -112,6 +113,9 @@ export async function runBrowserUpload(
     // The group this upload ran as: for an addition, not the share it answers.
     const groupId = group || share.id;
     await queue(() => forgetPendingUpload(groupId));
+    // A member's videos get their poster frames from this browser when the server has no ffmpeg
+    // (after the upload, never holding it; a guest has no session to send them with).
+    if (!u.engine?.guest) void sendVideoPosters(share.id, u.files).catch(() => {});
     return { ok: true, share, groupId };
   } catch (error) {
     return { ok: false, error, groupId: group, record, ...last };

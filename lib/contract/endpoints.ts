@@ -67,6 +67,7 @@ export const endpoints = {
   deleteShare: e('DELETE', '/api/shares/{id}'),
   getShareActivity: e('GET', '/api/shares/{id}/activity'),
   deleteShareItem: e('DELETE', '/api/shares/{id}/items'),
+  setSharePoster: e('POST', '/api/shares/{id}/poster'),
   uploadCapabilities: e('GET', '/api/shares/upload/capabilities'),
   initUpload: e('POST', '/api/shares/upload/init'),
   partUrl: e('POST', '/api/shares/upload/part-url'),

@@ -34,7 +34,7 @@ import * as R from './responses';
 import type { OperationScope } from './scopes';
 import { createTokenSchema, pageQuerySchema } from './tokens';
 import { oembedQuerySchema } from './oembed';
-import { abortSchema, chunkQuerySchema, completeSchema, initSchema, oneRequestQuerySchema, partUrlSchema, resumeSchema, shareItemQuerySchema, updateShareSchema } from './shares';
+import { abortSchema, chunkQuerySchema, completeSchema, initSchema, oneRequestQuerySchema, partUrlSchema, resumeSchema, shareItemQuerySchema, sharePosterSchema, updateShareSchema } from './shares';
 import { createRequestSchema, requestIdSchema, requestUploadSchema, updateRequestSchema } from './requests';
 import { confirmEmailSchema, createUserSchema, ownProfileSchema, registerSchema, settingsSchema, updateUserSchema } from './users';
 
@@ -212,6 +212,7 @@ export const operations = {
   deleteShare: { ...endpoints.deleteShare, summary: 'Delete a share and its objects; usage shrinks', auth: 'session', scope: 'shares:write', status: 204, errors: [401, 404] },
   getShareActivity: { ...endpoints.getShareActivity, summary: "A share's downloads per day (30 days) and its newest downloads: time, item, bytes, completed or not, the guest's network and user agent", auth: 'session', scope: 'shares:read', status: 200, response: obj({ activity: R.shareActivitySchema }), errors: [401, 404] },
   deleteShareItem: { ...endpoints.deleteShareItem, summary: "Remove one file from a published share (`path`: its relative_path): guests stop seeing it at once, its bytes are deleted and usage shrinks; a share's only file cannot be removed (delete the share)", auth: 'session', scope: 'shares:write', query: shareItemQuerySchema, status: 204, errors: [400, 401, 404, 409] },
+  setSharePoster: { ...endpoints.setSharePoster, summary: "The poster frame of a video of one's own share, captured by the uploader's browser when the server has no ffmpeg (capabilities' videoPosters: browser): re-encoded, stored beside the video, shown on the share page and in its link preview. 409 when the video has its poster already or is not a video", auth: 'session', scope: 'shares:write', body: sharePosterSchema, maxBodyBytes: 2560 * 1024, status: 204, errors: [400, 401, 404, 409, 413] },
   uploadCapabilities: { ...endpoints.uploadCapabilities, summary: 'Upload mode, part size, parallelism and limits', auth: 'session', scope: 'shares:write', status: 200, response: R.capabilitiesSchema, errors: [401] },
   initUpload: { ...endpoints.initUpload, summary: 'Check limits and quota, create the offline group and one multi-part upload per file; with share_id, add the files to that published share of the caller (guests see them once complete)', auth: 'session', scope: 'shares:write', body: initSchema, status: 201, response: R.initResultSchema, errors: [400, 401, 409, 413, 429] },
   partUrl: { ...endpoints.partUrl, summary: "A presigned UploadPart URL (direct mode); it signs the part's exact length, so PUT exactly that many bytes with the returned headers", auth: 'session', uploadToken: true, scope: 'shares:write', body: partUrlSchema, status: 200, response: R.partUrlResultSchema, errors: [400, 401, 404] },

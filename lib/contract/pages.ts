@@ -5,8 +5,12 @@
  */
 import type { PreviewKind } from './dtos';
 
-/** One item as the share page ships it: [relative path, size, preview kind] — compact for 500 rows. */
-export type ShareViewItem = [path: string, size: number, preview: PreviewKind];
+/**
+ * One item as the share page ships it: [relative path, size, preview kind, picture] — compact for
+ * 500 rows. `picture`: its poster frame (a video) or thumbnail (an image) once made, at
+ * `<item URL>?poster`, as [width, height, the video's duration in ms or null].
+ */
+export type ShareViewItem = [path: string, size: number, preview: PreviewKind, picture?: [width: number, height: number, durationMs: number | null] | null];
 
 /** The share's download limit as the page shows it. */
 export type DownloadLimit = { max: number; left: number };

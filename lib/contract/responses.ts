@@ -235,6 +235,8 @@ export const capabilitiesSchema = z.object({
   maxRetries: z.number().int(),
   maxFiles: z.number().int(),
   maxTotalBytes: z.number().int(),
+  /** Who makes videos' poster frames: the server (ffmpeg), or the uploader's browser (POST /api/shares/{id}/poster). */
+  videoPosters: z.enum(['server', 'browser']).optional().describe("Who makes videos' poster frames: the server (ffmpeg) or the uploader's browser (POST /api/shares/{id}/poster)"),
 });
 export const uploadStatusSchema = z.object({
   groupId: z.string(),
@@ -316,6 +318,6 @@ export const oembedSchema = z.object({
   provider_url: z.string(),
   cache_age: z.number().int(),
   thumbnail_url: z.string().optional(),
-  thumbnail_width: z.literal(1200).optional(),
-  thumbnail_height: z.literal(630).optional(),
+  thumbnail_width: z.number().int().optional(),
+  thumbnail_height: z.number().int().optional(),
 });

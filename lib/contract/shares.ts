@@ -53,6 +53,20 @@ export const initSchema = z
   );
 
 /** DELETE /api/shares/:id/items?path=: the item's relative path, as the share lists it. */
+/** The largest poster frame a browser may send (its JPEG, before base64). */
+export const MAX_BROWSER_POSTER_BYTES = 1536 * 1024;
+
+export const sharePosterSchema = z.object({
+  path: z.string().min(1, 'Give the path of the video').max(4096).describe("The video's relative_path in the share"),
+  image: z
+    .string()
+    .min(1)
+    .max(Math.ceil(MAX_BROWSER_POSTER_BYTES / 3) * 4, 'The frame is larger than 1.5 MB')
+    .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'image must be base64')
+    .describe('The frame as a JPEG, PNG or WebP, base64 (at most 1.5 MB decoded)'),
+  duration_ms: z.number().int().min(0).max(2_147_483_647).nullable().optional().describe("The video's duration as the browser read it"),
+});
+
 export const shareItemQuerySchema = z.object({ path: z.string().min(1, 'Give the path of the file to remove').max(4096) });
 
 export const partUrlSchema = z.object({ groupId: shareIdSchema, uploadId, storageKey, partNumber });

@@ -12,6 +12,9 @@ describe('the route table', () => {
     expect(name('/f/abc/')).toBe('share page');
     expect(name('/f/abc?x=1')).toBe('share page');
     expect(name('/f/abc.png')).toBe('share card image');
+    expect(name('/f/abc.player')).toBe('share video player');
+    expect(name('/f/abc/dir/v.mp4?poster')).toBe('share item poster');
+    expect(name('/f/abc/dir/v.mp4?preview')).toBe('share item');
     expect(name('/f/')).toBeNull();
     expect(name('/f//x')).toBeNull();
     expect(name('/r/abc')).toBe('request page');

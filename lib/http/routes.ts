@@ -20,6 +20,7 @@ import { handleShareFile, handleShareFiles } from '../shares/one-request-handler
 import { gateSharePage, serveShareItem } from '../shares/serve-share-item';
 import { serveShareZip } from '../shares/serve-share-zip';
 import { serveShareCard } from '../shares/serve-share-card';
+import { serveSharePlayer, serveSharePoster } from '../shares/serve-share-poster';
 import { gateRequestPage, serveRequestUnlock } from '../requests/serve-request-page';
 import type { FastReply, FastRequest } from './fast';
 
@@ -37,6 +38,8 @@ export type GuestRoute = {
 } & ({ kind: 'bytes'; download?: true; longBody?: true; serve: Serve } | { kind: 'budgeted'; serve: Serve } | { kind: 'page'; gate: (req: FastRequest) => Promise<FastReply | null> });
 
 export const guestRoutes: GuestRoute[] = [
+  // A small JPEG made once (no item bytes): under the request budget, not a download slot.
+  { name: 'share item poster', path: '/f/:id/*path', query: 'poster', kind: 'budgeted', serve: serveSharePoster },
   { name: 'share item', path: '/f/:id/*path', kind: 'bytes', download: true, serve: serveShareItem },
   { name: 'chunk upload', path: '/api/shares/upload/chunk', kind: 'bytes', longBody: true, serve: handleChunk },
   { name: 'one-request share (curl -T)', path: '/api/shares/file/*name?', kind: 'bytes', longBody: true, serve: handleShareFile },
@@ -44,6 +47,7 @@ export const guestRoutes: GuestRoute[] = [
   { name: 'share ZIP', path: '/f/:id/?', query: 'zip', kind: 'bytes', download: true, serve: serveShareZip },
   { name: "request page's unlock", path: '/r/:id/*path', kind: 'budgeted', serve: serveRequestUnlock },
   { name: 'share card image', path: '/f/:id.png', kind: 'budgeted', serve: serveShareCard },
+  { name: 'share video player', path: '/f/:id.player', kind: 'budgeted', serve: serveSharePlayer },
   { name: 'request page', path: '/r/:id/?', kind: 'page', gate: gateRequestPage },
   { name: 'share page', path: '/f/:id/?', kind: 'page', gate: gateSharePage },
 ];

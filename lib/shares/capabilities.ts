@@ -3,6 +3,7 @@ import { DIRECT_PART_SIZE, MAX_PART_RETRIES, MAX_SHARE_BYTES, MAX_SHARE_FILES, P
 import type { Capabilities } from '../contract/upload-protocol';
 import type { Runtime } from '../runtime';
 import { directUploadsAllowed } from './direct-uploads';
+import { ffmpegAvailable } from './previews/make';
 
 /**
  * Direct mode when the store can presign (S3 with credentials), UPLOAD_MODE allows it, the
@@ -24,6 +25,7 @@ export async function capabilities(rt: Runtime, origin: string): Promise<Capabil
     maxRetries: MAX_PART_RETRIES,
     maxFiles: MAX_SHARE_FILES,
     maxTotalBytes: MAX_SHARE_BYTES,
+    videoPosters: (await ffmpegAvailable(rt.env.ffmpegPath)) ? 'server' : 'browser',
   };
 }
 

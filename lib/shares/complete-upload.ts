@@ -19,6 +19,7 @@ import { ownGroupOrThrow } from './own-group';
 import { flushPartCrcs, forgetPendingParts } from './pending-parts';
 import { toShareDto, type ShareDto } from './share-dto';
 import { StorageInvalidPartError } from '../storage/errors';
+import { wakePreviewWorker } from './previews/worker';
 
 /** Store calls in flight at once: a 500-file share completes in a few seconds on S3. */
 const STORE_CONCURRENCY = 32;
@@ -163,6 +164,7 @@ async function afterPublish(rt: Runtime, groupId: string, won: boolean, items: {
     throw notFound('This upload was cancelled');
   }
   forgetPendingParts(groupId);
+  wakePreviewWorker();
   return toShareDto((await findShare(rt.db, shareId))!);
 }
 

@@ -3,6 +3,7 @@ import type { Db } from '@/db/client';
 import { completePendingGroup, RequestRefusedError } from '@/db/queries/uploads';
 import type { ShareGroupRow, shareItems } from '@/db/schema';
 import { emitRequestUploaded, emitShareCreated, eventFileNames } from '../events/emit';
+import { wakePreviewWorker } from './previews/worker';
 
 /**
  * A pending upload becomes its share, in one transaction with the event that announces it: a
@@ -19,7 +20,7 @@ export async function publishGroup(
 ): Promise<boolean | 'request_refused' | 'quota_refused'> {
   const bytes = items.reduce((n, it) => n + Number(it.size), 0);
   try {
-    return await db.transaction(async (tx) => {
+    const won = await db.transaction(async (tx) => {
       if (!(await completePendingGroup(tx, group, items, opts))) return false;
       const files = eventFileNames(items);
       if (opts.requestId) {
@@ -29,6 +30,9 @@ export async function publishGroup(
       }
       return true;
     });
+    // Its items' posters and thumbnails are made now, off this request (./previews/worker.ts).
+    if (won) wakePreviewWorker();
+    return won;
   } catch (e) {
     if (e instanceof RequestRefusedError) return e.why === 'quota' ? 'quota_refused' : 'request_refused';
     throw e;

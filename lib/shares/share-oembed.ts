@@ -6,6 +6,7 @@ import { AppError, notFound } from '../errors';
 import type { Runtime } from '../runtime';
 import { guestAccess } from './access';
 import { GENERIC_CARD, shareCard, shareCardPath } from './link-preview';
+import { pictureOf, posterPath } from './serve-share-poster';
 
 const PAGE = /^\/f\/([A-Za-z0-9]{1,64})\/?$/;
 
@@ -31,6 +32,10 @@ export async function shareOembed(rt: Runtime, origin: string, query: OembedQuer
       ? shareCard(rt.env, { state: access.state, group: access.share.group, paths: access.share.items.map((it) => it.relativePath) })
       : GENERIC_CARD;
   const base = { version: '1.0', type: 'link', title: card.title, description: card.description, provider_name: 'htmls', provider_url: `${origin}/`, cache_age: 300 } as const;
-  if (card.generic) return base;
+  if (card.generic || (access.state !== 'open' && access.state !== 'exhausted')) return base;
+  // A one-file share's poster or thumbnail, as the page's og:image; else the drawn card.
+  const only = access.share.items.length === 1 ? access.share.items[0] : null;
+  const picture = only && pictureOf(only);
+  if (only && picture) return { ...base, thumbnail_url: `${origin}${posterPath(id, only.relativePath)}`, thumbnail_width: picture.width, thumbnail_height: picture.height };
   return { ...base, thumbnail_url: `${origin}${shareCardPath(id)}`, thumbnail_width: 1200, thumbnail_height: 630 };
 }

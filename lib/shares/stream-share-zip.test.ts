@@ -38,6 +38,13 @@ async function coldItems(files: Record<string, Buffer>): Promise<ShareItemRow[]>
       etag: '"e"',
       downloadCount: 0,
       crc32: null,
+      previewState: 'none',
+      previewKey: null,
+      previewWidth: null,
+      previewHeight: null,
+      durationMs: null,
+      previewLeasedUntil: null,
+      previewAttempts: 0,
       createdAt: new Date('2026-11-01T10:00:00Z'),
     });
   }

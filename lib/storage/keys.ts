@@ -33,3 +33,12 @@ export const batchOfKey = (key: string) => key.split('/')[2];
  */
 export const sharedGroupPrefix = (groupId: string, addsTo?: string | null) => (addsTo ? `shared/${addsTo}/+${groupId}/` : `shared/${groupId}/`);
 export const sharedFileKey = (groupId: string, relativePath: string, addsTo?: string | null) => `${sharedGroupPrefix(groupId, addsTo)}${relativePath}`;
+
+/**
+ * A share item's derived picture (its poster frame or thumbnail, docs/link-previews.md): under
+ * the share's prefix, so deleting the share deletes it, in a folder no relative path can name
+ * (a segment ending in a dot is refused by lib/paths/relative-path.ts).
+ */
+export const derivedKey = (shareId: string, itemId: string, from: 'server' | 'browser' = 'server') =>
+  // The browser's frame has a key of its own: a worker's late answer for the same item never overwrites it.
+  `shared/${shareId}/derived./${itemId}${from === 'browser' ? '-b' : ''}.jpg`;

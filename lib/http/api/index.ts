@@ -50,6 +50,7 @@ import * as r_requests from './requests';
 import * as r_settings from './settings';
 import * as r_shares_id_activity from './shares/[id]/activity';
 import * as r_shares_id_items from './shares/[id]/items';
+import * as r_shares_id_poster from './shares/[id]/poster';
 import * as r_shares_id_ from './shares/[id]';
 import * as r_shares from './shares';
 import * as r_shares_upload_abort from './shares/upload/abort';
@@ -122,6 +123,7 @@ export const apiModules = {
   'settings': r_settings,
   'shares/[id]/activity': r_shares_id_activity,
   'shares/[id]/items': r_shares_id_items,
+  'shares/[id]/poster': r_shares_id_poster,
   'shares/[id]': r_shares_id_,
   'shares': r_shares,
   'shares/upload/abort': r_shares_upload_abort,

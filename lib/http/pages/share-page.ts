@@ -7,8 +7,10 @@ import { limitedPreviewable } from '../../shares/serve-preview';
 import { ownOrigin, type HeaderSource } from '../origin';
 import { shareCard, shareCardPath } from '../../shares/link-preview';
 import { oembedHref } from '../../shares/oembed';
+import { pictureOf, playableVideo, playerPath, posterPath } from '../../shares/serve-share-poster';
+import { encodeUrlPath } from '../../paths/relative-path';
 import { shareTitle } from '../../share-title';
-import type { ViewShare } from '../../contract/pages';
+import type { ShareViewItem, ViewShare } from '../../contract/pages';
 
 /** The share as this request's guest may see it (its cookies decide a password share's access). */
 export async function openShare(id: string, cookieHeader: string): Promise<GuestAccess> {
@@ -31,14 +33,41 @@ export async function shareMetadata(id: string, access: GuestAccess, headers: He
   const image = { url: `${origin}${shareCardPath(id)}`, width: 1200, height: 630, type: 'image/png', alt: card.title };
   // The tab of a guest who unlocked a password share still names it; its card stays generic.
   const title = shown ? shareTitle(access.share.group.note, access.share.items.map((it) => it.relativePath).sort()[0], access.share.items.length) : 'Shared files';
-  return {
+  const base = {
     title,
     description: card.description,
     referrer: 'no-referrer',
     robots: { index: false },
-    openGraph: { type: 'website', siteName: 'htmls', title: card.title, description: card.description, url, images: [image] },
-    twitter: { card: 'summary_large_image', title: card.title, description: card.description, images: [image.url] },
     alternates: { types: { 'application/json+oembed': oembedHref(origin, url) } },
+  } satisfies Metadata;
+  const og = { type: 'website', siteName: 'htmls', title: card.title, description: card.description, url } as const;
+  if (card.generic || !shown) {
+    return { ...base, openGraph: { ...og, images: [image] }, twitter: { card: 'summary_large_image', title: card.title, description: card.description, images: [image.url] } };
+  }
+  // A one-file share whose poster (a video) or thumbnail (an image) is made shows it first; a
+  // single video without password or limit also plays inline where the unfurler allows.
+  const { group, items } = access.share;
+  const only = items.length === 1 ? items[0] : null;
+  const picture = only && pictureOf(only);
+  const images = picture
+    ? [{ url: `${origin}${posterPath(id, only.relativePath)}`, width: picture.width, height: picture.height, type: 'image/jpeg', alt: card.title }, image]
+    : [image];
+  const video = playableVideo(group, items);
+  if (!video) {
+    return { ...base, openGraph: { ...og, images }, twitter: { card: 'summary_large_image', title: card.title, description: card.description, images: [images[0].url] } };
+  }
+  const stream = `${origin}/f/${id}/${encodeUrlPath(video.relativePath)}?preview`;
+  const size = picture ? { width: picture.width, height: picture.height } : { width: 1280, height: 720 };
+  return {
+    ...base,
+    openGraph: { ...og, type: 'video.other', images, videos: [{ url: stream, ...(stream.startsWith('https:') ? { secureUrl: stream } : {}), type: video.contentType, ...size }] },
+    twitter: {
+      card: 'player',
+      title: card.title,
+      description: card.description,
+      images: [images[0].url],
+      players: [{ playerUrl: `${origin}${playerPath(id)}`, streamUrl: stream, ...size }],
+    },
   };
 }
 
@@ -60,7 +89,13 @@ export function shareView(access: GuestAccess): ViewShare | null {
     createdAt: group.createdAt.toISOString(),
     expiresAt: group.expiresAt ? group.expiresAt.toISOString() : null,
     totalBytes: Number(group.totalBytes),
-    items: items.map((it) => [it.relativePath, Number(it.size), preview(it.contentType, Number(it.size))]),
+    items: items.map((it) => {
+      const pic = pictureOf(it);
+      // Without a picture the row stays three long: 500 rows ship no 500 nulls.
+      const row: ShareViewItem = [it.relativePath, Number(it.size), preview(it.contentType, Number(it.size))];
+      if (pic) row.push([pic.width, pic.height, pic.durationMs]);
+      return row;
+    }),
     limit: max === null ? null : { max, left: Math.max(0, max - Number(group.downloadCount)) },
   };
 }

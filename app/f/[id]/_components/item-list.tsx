@@ -12,6 +12,13 @@ import type { DownloadLimit, ShareViewItem as Item } from '@/lib/contract/pages'
 /** Rows rendered at first (and on the server); "Show more" adds as many again. */
 const PAGE = 60;
 
+/** A video's length as m:ss (h:mm:ss past an hour). */
+function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  const mmss = `${Math.floor((s % 3600) / 60)}:${String(s % 60).padStart(2, '0')}`;
+  return s >= 3600 ? `${Math.floor(s / 3600)}:${mmss.padStart(5, '0')}` : mmss;
+}
+
 const itemUrl = (shareId: string, path: string) => `/f/${shareId}/${encodeUrlPath(path)}`;
 const folderZipUrl = (shareId: string, folder: string) => `/f/${shareId}/?zip&folder=${encodeURIComponent(folder)}`;
 
@@ -122,23 +129,38 @@ function FolderHeading({
   );
 }
 
-function Row({ shareId, item: [path, size, preview], limit }: { shareId: string; item: Item; limit: DownloadLimit | null }) {
+function Row({ shareId, item: [path, size, preview, picture], limit }: { shareId: string; item: Item; limit: DownloadLimit | null }) {
   const name = path.split('/').pop()!;
   const url = itemUrl(shareId, path);
   const spent = limit?.left === 0;
   return (
     <li className="rounded-xl border border-zinc-200 bg-white p-4 shadow-sm dark:border-zinc-800 dark:bg-zinc-900">
       <div className="flex flex-wrap items-center justify-between gap-2">
-        {spent ? (
-          <span className="break-all font-medium" title={path}>
-            {name}
-          </span>
-        ) : (
-          <a href={url} className="break-all font-medium hover:underline" title={path}>
-            {name}
-          </a>
-        )}
+        <span className="flex min-w-0 items-center gap-3">
+          {picture ? (
+            // The poster or thumbnail made once after upload (never counts as a download).
+            <img
+              className="h-12 w-12 shrink-0 rounded-md bg-zinc-100 object-cover dark:bg-zinc-800"
+              src={`${url}?poster`}
+              width={48}
+              height={48}
+              alt=""
+              loading="lazy"
+              decoding="async"
+            />
+          ) : null}
+          {spent ? (
+            <span className="break-all font-medium" title={path}>
+              {name}
+            </span>
+          ) : (
+            <a href={url} className="break-all font-medium hover:underline" title={path}>
+              {name}
+            </a>
+          )}
+        </span>
         <span className="flex items-center gap-3 text-sm text-muted">
+          {picture?.[2] ? <span title="Duration">{duration(picture[2])}</span> : null}
           <span>{formatBytes(size)}</span>
           {spent ? (
             <button
@@ -165,7 +187,7 @@ function Row({ shareId, item: [path, size, preview], limit }: { shareId: string;
           )}
         </span>
       </div>
-      {preview && size > 0 ? <LazyPreview url={url} name={name} size={size} kind={preview} playCounts={limit ? !spent : null} /> : null}
+      {preview && size > 0 ? <LazyPreview url={url} name={name} size={size} kind={preview} playCounts={limit ? !spent : null} poster={picture ? `${url}?poster` : undefined} /> : null}
     </li>
   );
 }

@@ -20,7 +20,7 @@ type Kind = NonNullable<PreviewKind>;
 type PlayCounts = boolean | null;
 
 /** Mounts a preview only once its row comes near the viewport; nothing is fetched before. */
-export function LazyPreview({ url, name, size, kind, playCounts }: { url: string; name: string; size: number; kind: Kind; playCounts: PlayCounts }) {
+export function LazyPreview({ url, name, size, kind, playCounts, poster }: { url: string; name: string; size: number; kind: Kind; playCounts: PlayCounts; poster?: string }) {
   const ref = useRef<HTMLDivElement>(null);
   const [visible, setVisible] = useState(false);
   useEffect(() => {
@@ -40,16 +40,16 @@ export function LazyPreview({ url, name, size, kind, playCounts }: { url: string
   }, [visible]);
   return (
     <div ref={ref} className="mt-3 min-h-6" data-preview={kind} data-loaded={visible ? '1' : '0'}>
-      {visible ? <Preview url={url} name={name} size={size} kind={kind} playCounts={playCounts} /> : null}
+      {visible ? <Preview url={url} name={name} size={size} kind={kind} playCounts={playCounts} poster={poster} /> : null}
     </div>
   );
 }
 
-function Preview({ url, name, size, kind, playCounts }: { url: string; name: string; size: number; kind: Kind; playCounts: PlayCounts }) {
+function Preview({ url, name, size, kind, playCounts, poster }: { url: string; name: string; size: number; kind: Kind; playCounts: PlayCounts; poster?: string }) {
   const [opened, setOpened] = useState(false);
   // `?preview` never counts as a download (lib/shares/serve-preview.ts).
   const preview = `${url}?preview`;
-  if (kind === 'video' || kind === 'audio') return <MediaPreview url={url} preview={preview} kind={kind} playCounts={playCounts} />;
+  if (kind === 'video' || kind === 'audio') return <MediaPreview url={url} preview={preview} kind={kind} playCounts={playCounts} poster={poster} />;
   if (kind === 'text') return <TextPreview url={preview} size={size} />;
   if (kind === 'image' && (size <= IMAGE_AUTO_BYTES || opened)) {
     return <img className="max-h-[75vh] max-w-full rounded-lg" src={preview} alt={name} loading="lazy" decoding="async" />;
@@ -60,6 +60,7 @@ function Preview({ url, name, size, kind, playCounts }: { url: string; name: str
       onClick={() => setOpened(true)}
       className="min-h-11 rounded-md border border-zinc-300 px-3 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
     >
+      {poster ? <img className="mb-2 block max-h-40 rounded-md" src={poster} alt="" loading="lazy" decoding="async" /> : null}
       Show preview ({formatBytes(size)})
     </button>
   );
@@ -85,7 +86,7 @@ function TextPreview({ url, size }: { url: string; size: number }) {
  * limit, the first play switches it to the file itself at the same position: playing it is
  * downloading it, and uses one download (a seek after that continues the same one).
  */
-function MediaPreview({ url, preview, kind, playCounts }: { url: string; preview: string; kind: 'video' | 'audio'; playCounts: PlayCounts }) {
+function MediaPreview({ url, preview, kind, playCounts, poster }: { url: string; preview: string; kind: 'video' | 'audio'; playCounts: PlayCounts; poster?: string }) {
   const [src, setSrc] = useState(preview);
   const onPlay = (e: React.SyntheticEvent<HTMLMediaElement>) => {
     if (playCounts !== true || src === url) return;
@@ -99,7 +100,7 @@ function MediaPreview({ url, preview, kind, playCounts }: { url: string; preview
   const playing = src === url;
   const common = { controls: playCounts !== false || playing, preload: 'metadata' as const, src, onPlay };
   const player =
-    kind === 'video' ? <video className="max-h-[75vh] w-full rounded-lg bg-black" playsInline {...common} /> : <audio className="w-full" {...common} />;
+    kind === 'video' ? <video className="max-h-[75vh] w-full rounded-lg bg-black" playsInline poster={poster} {...common} /> : <audio className="w-full" {...common} />;
   if (playCounts === null) return player;
   return (
     <>

@@ -1,0 +1,127 @@
+import 'server-only';
+import { claimPendingPreviews, finishPreview, markNoPreview, retryPreviewLater, type ClaimedPreview, type PreviewResult } from '@/db/queries/previews';
+import type { Runtime } from '../../runtime';
+import { derivedKey } from '../../storage/keys';
+import { ffmpegAvailable, isThumbType, isVideoType, makePoster, makeThumbnail, type Picture } from './make';
+
+/**
+ * The preview worker (docs/link-previews.md): every instance runs one, off every request's path.
+ * Items are published with preview_state `pending`; the worker claims a few at a time in the
+ * database (db/queries/previews.ts: SKIP LOCKED and a lease, so with several instances on
+ * PostgreSQL each item is made by one of them, once, and one lost with its instance is taken
+ * again when its lease ends), makes one picture at a time (a video's poster with ffmpeg, an
+ * image's thumbnail with sharp), stores it beside the item under the share's prefix and records
+ * it. It polls every POLL_MS and is woken at once by a publish on this instance.
+ */
+const POLL_MS = 3000;
+const BATCH = 8;
+/** Longer than a batch can take (each picture is bounded by ffmpeg's 30 s limit and a read). */
+const LEASE_SECONDS = 600;
+const MAX_ATTEMPTS = 3;
+
+interface WorkerState {
+  timer: NodeJS.Timeout | null;
+  /** Aborted at stop: kills an ffmpeg in progress. */
+  abort: AbortController;
+  running: Promise<void> | null;
+  again: boolean;
+}
+const WAKE = Symbol.for('htmls.previewWorker.wake');
+const state: WorkerState = { timer: null, abort: new AbortController(), running: null, again: false };
+type WakeHolder = { [WAKE]?: (() => void) | null };
+
+/**
+ * Tells this instance's worker that items were published (a share or an addition completed).
+ * Through globalThis: the API's module copy and server.ts's are not always the same instance.
+ */
+export function wakePreviewWorker(): void {
+  (globalThis as WakeHolder)[WAKE]?.();
+}
+
+export function startPreviewWorker(rt: Runtime, log: (line: string) => void = console.log): void {
+  if (state.timer) return;
+  state.abort = new AbortController();
+  void ffmpegAvailable(rt.env.ffmpegPath).then((ok) => {
+    if (!ok) log(`[htmls] ${rt.env.ffmpegPath ? `ffmpeg (${rt.env.ffmpegPath}) is not available` : 'FFMPEG_PATH=off'}: video posters come from the uploader's browser`);
+  });
+  (globalThis as WakeHolder)[WAKE] = () => tick(rt);
+  state.timer = setInterval(() => tick(rt), POLL_MS);
+  state.timer.unref();
+  tick(rt);
+}
+
+/** At shutdown: no new claim; waits for the picture in progress (a claim it abandons is taken again after its lease). */
+export async function stopPreviewWorker(): Promise<void> {
+  if (state.timer) clearInterval(state.timer);
+  state.timer = null;
+  state.again = false;
+  (globalThis as WakeHolder)[WAKE] = null;
+  state.abort.abort();
+  await state.running;
+}
+
+function tick(rt: Runtime): void {
+  if (state.running) {
+    state.again = true;
+    return;
+  }
+  state.running = (async () => {
+    do {
+      state.again = false;
+      try {
+        // Batch after batch while there is work.
+        while (state.timer && (await runBatch(rt)) > 0);
+      } catch (e) {
+        console.error('[htmls] making previews failed:', (e as Error).message);
+      }
+    } while (state.again && state.timer);
+  })().finally(() => {
+    state.running = null;
+  });
+}
+
+/** One claimed batch made; how many items it claimed. */
+export async function runBatch(rt: Runtime): Promise<number> {
+  const claimed = await claimPendingPreviews(rt.db, BATCH, LEASE_SECONDS);
+  const none = claimed.filter((c) => !isVideoType(c.contentType) && !isThumbType(c.contentType));
+  await markNoPreview(
+    rt.db,
+    none.map((c) => c.id),
+  );
+  for (const c of claimed) {
+    if (none.includes(c) || !state.timer) continue;
+    await makeOne(rt, c);
+  }
+  return claimed.length;
+}
+
+async function makeOne(rt: Runtime, c: ClaimedPreview): Promise<void> {
+  let picture: Picture | null;
+  try {
+    if (isVideoType(c.contentType)) {
+      const ffmpeg = (await ffmpegAvailable(rt.env.ffmpegPath)) ? rt.env.ffmpegPath! : null;
+      // No ffmpeg here: the uploader's browser sends a frame (POST /api/shares/{id}/poster).
+      if (!ffmpeg) return void (await finishPreview(rt.db, c, { state: 'browser' }));
+      picture = await makePoster(ffmpeg, rt.storage, c.storageKey, c.size, state.abort.signal);
+    } else {
+      picture = await makeThumbnail(rt.storage, c.storageKey, c.size);
+    }
+  } catch (e) {
+    // Stopped with the service: the claim is given back (the next instance takes it at once).
+    if (state.abort.signal.aborted) return void (await retryPreviewLater(rt.db, c, 0).catch(() => {}));
+    console.error(`[htmls] the preview of ${c.storageKey} failed (attempt ${c.attempt}):`, (e as Error).message);
+    if (c.attempt >= MAX_ATTEMPTS) await finishPreview(rt.db, c, { state: 'none' });
+    else await retryPreviewLater(rt.db, c, 60 * c.attempt);
+    return;
+  }
+  if (!picture) return void (await finishPreview(rt.db, c, { state: 'none' }));
+  await storePicture(rt, c, picture);
+}
+
+async function storePicture(rt: Runtime, c: ClaimedPreview, picture: Picture): Promise<void> {
+  const key = derivedKey(c.groupId, c.id);
+  await rt.storage.put(key, picture.jpeg, { size: picture.jpeg.length, contentType: 'image/jpeg' });
+  const result: PreviewResult = { state: 'ready', key, width: picture.width, height: picture.height, durationMs: picture.durationMs };
+  // The item was deleted (or its claim lost) meanwhile: its picture goes too.
+  if (!(await finishPreview(rt.db, c, result))) await rt.storage.delete(key).catch(() => {});
+}
