@@ -1,50 +1,8 @@
 /** The error codes of the HTTP contract and how server errors map to them. */
 import { StorageNotFoundError, StorageUnavailableError } from './storage/errors';
 
-export const statusByCode = {
-  invalid_request: 400,
-  invalid_path: 400,
-  duplicate_path: 400,
-  too_many_files: 400,
-  too_large: 400,
-  token_too_short: 400,
-  token_too_weak: 400,
-  webhook_url_not_allowed: 400,
-  size_mismatch: 400,
-  type_not_allowed: 400,
-  invalid_site_rules: 400,
-  unauthenticated: 401,
-  wrong_password: 401,
-  wrong_code: 401,
-  forbidden: 403,
-  account_disabled: 403,
-  insufficient_scope: 403,
-  not_found: 404,
-  method_not_allowed: 405,
-  request_timeout: 408,
-  slug_taken: 409,
-  domain_taken: 409,
-  username_taken: 409,
-  upload_not_complete: 409,
-  already_completed: 409,
-  too_many_pending: 409,
-  conflict: 409,
-  expired: 410,
-  download_limit: 410,
-  request_full: 410,
-  quota_exceeded: 413,
-  part_too_large: 413,
-  body_too_large: 413,
-  unsupported_media_type: 415,
-  range_not_satisfiable: 416,
-  rate_limited: 429,
-  internal_error: 500,
-  storage_unavailable: 502,
-  migrations_pending: 503,
-  database_unavailable: 503,
-} as const;
-
-export type ErrorCode = keyof typeof statusByCode;
+export { statusByCode, type ErrorCode } from './contract/error-codes';
+import { statusByCode, type ErrorCode } from './contract/error-codes';
 
 /** The one error type the domain throws; its code decides the HTTP status. */
 export class AppError extends Error {

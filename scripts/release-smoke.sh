@@ -31,9 +31,11 @@ mkdir "$WORK/release" && tar -C "$WORK/release" -xzf "$TARBALL"
 APP="$WORK/release/htmls"
 echo "tarball $(du -h "$TARBALL" | cut -f1), unpacked $(du -sh "$APP" | cut -f1) (node_modules $(du -sh "$APP/node_modules" | cut -f1))"
 # (@resvg/resvg-js is in it: it draws the shares' link-preview cards, checked below.)
-for p in esbuild typescript @napi-rs/keyring @inquirer/password @next/swc-linux-x64-gnu @next/swc-linux-x64-musl sharp vitest @playwright/test; do
+for p in esbuild typescript @napi-rs/keyring @inquirer/password @next/swc-linux-x64-gnu @next/swc-linux-x64-musl vitest @playwright/test; do
   if [ -e "$APP/node_modules/$p" ]; then echo "$p is in the release" >&2; exit 1; fi
 done
+# sharp is: it makes the shares' image thumbnails and poster JPEGs (issue 43), with its libvips.
+(cd "$APP" && node -e "import('sharp').then((s) => s.default({ create: { width: 2, height: 2, channels: 3, background: '#123456' } }).jpeg().toBuffer()).then((b) => console.log('sharp in the release makes a JPEG of ' + b.length + ' bytes'))")
 # Nothing but the folder and Node: an empty environment, a PATH without the checkout's tools.
 (cd "$APP" && exec env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$WORK/home" PORT=0 HOST=127.0.0.1 DATA_DIR="$WORK/data" ADMIN_TOKEN=$TOKEN setsid npm start >"$WORK/server.log" 2>&1) &
 SERVER_PID=$!

@@ -40,13 +40,21 @@ for (const [from, to] of [
 const entries = readdirSync(OURS, { recursive: true })
   .map((f) => path.join(OURS, f))
   .filter((f) => f.endsWith('.mjs') && statSync(f).isFile());
-// Next, React and their parts are in Next's trace already (and tracing next/dist again takes minutes).
+// Next and its parts are in Next's trace already (and tracing next/dist again takes minutes).
+// React is traced again for ours: use-intl (lib/i18n/messages.ts) imports it by name from our
+// server, and Node finds a CommonJS module's names only when both branches of react/index.js
+// (production and development) are there; Next's trace keeps the production one alone.
+// Only packages are copied from this trace: a path it cannot pin down (the stores' directories)
+// must not make it read the project's other files (.git's objects, parsed as scripts, warned of
+// by the thousand). sharp is ours too (link-preview posters): Next's trace has it only when its
+// own image optimiser would load it.
 const { fileList, warnings } = await nodeFileTrace(entries, {
   base: ROOT,
   processCwd: ROOT,
-  ignore: (f) => /^node_modules\/(next|react|react-dom|scheduler|styled-jsx|@next|@swc|sharp|@img)\//.test(f),
+  ignore: (f) => !/^(node_modules|\.next)\//.test(f) || /^node_modules\/(next|react-dom|scheduler|styled-jsx|@next|@swc)\//.test(f),
 });
-for (const w of warnings) if (!/Failed to resolve dependency/.test(String(w))) console.warn(`[htmls] trace: ${w.message ?? w}`);
+// (A native library the trace met as an asset is not a script: no warning for it.)
+for (const w of warnings) if (!/Failed to resolve dependency|Failed to parse \S+\.so[.\d]* /.test(String(w))) console.warn(`[htmls] trace: ${w.message ?? w}`);
 let added = 0;
 for (const f of fileList) {
   if (!f.startsWith(`node_modules${path.sep}`)) continue;

@@ -1,4 +1,4 @@
-import { statusByCode, type ErrorCode } from '../errors';
+import { statusByCode, type ErrorCode } from '../contract/error-codes';
 
 /**
  * Codes a client gives its own failures, which never were a server's answer (the connection,

@@ -1,5 +1,5 @@
 import { BYTE_UNITS as UNITS, formatBytes } from '../format-bytes';
-import type { ErrorCode } from '../errors';
+import type { ErrorCode } from '../contract/error-codes';
 import { ApiError } from './api';
 import type { ApiErrorCode, ClientErrorCode } from './error-codes';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { statusByCode, type ErrorCode } from '../errors';
+import { statusByCode, type ErrorCode } from './error-codes';
 
 /**
  * Response shapes of the HTTP contract: the OpenAPI document's, and the types the server builds them as
