@@ -1,5 +1,5 @@
 import 'server-only';
-import { readEpoch, type EpochKey } from '@/db/queries/settings';
+import { onEpochBump, readEpoch, type EpochKey } from '@/db/queries/settings';
 import type { Runtime } from './runtime';
 
 /**
@@ -8,6 +8,10 @@ import type { Runtime } from './runtime';
  * instance on PostgreSQL polls the counter 4 times a second and calls `onMove` when it moved,
  * so another instance's change shows here within ~250 ms. PGlite has one process: no poll.
  * While the database is unreachable nothing is dropped, and guests keep being served.
+ * A move made here has dropped the caches as it committed (db/queries/settings.ts bumpEpoch):
+ * the poll learns its value then, and does not drop them again when it reads it (the entries
+ * loaded in between would go, and a site deployed a moment before the database went away
+ * would not be served from memory).
  */
 const POLL_MS = 250;
 const state = new Map<EpochKey, { ready: Promise<void>; readAt: number; timer?: NodeJS.Timeout }>();
@@ -41,16 +45,22 @@ export function watchEpoch(rt: Runtime, key: EpochKey, onMove: () => void): Prom
     return none.ready;
   }
   const watch: { ready: Promise<void>; readAt: number; timer?: NodeJS.Timeout } = { ready: Promise.resolve(), readAt: 0 };
-  let seen = '';
+  let seen: bigint | null = null;
+  // Counters only grow: a reading older than a move made here meanwhile is no move.
+  const learn = (value: string) => {
+    const epoch = BigInt(value);
+    if (seen !== null && epoch <= seen) return false;
+    seen = epoch;
+    return true;
+  };
+  onEpochBump(key, learn);
   let polling = false;
   const poll = async () => {
     // A database that hangs rather than refuses: one reading at a time, not one per tick.
     if (polling) return;
     polling = true;
     try {
-      const epoch = await readEpoch(rt.db, key);
-      if (epoch !== seen) {
-        seen = epoch;
+      if (learn(await readEpoch(rt.db, key))) {
         for (const moved of movers.get(key) ?? []) moved();
       }
       watch.readAt = Date.now();

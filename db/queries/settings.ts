@@ -26,21 +26,25 @@ export type EpochKey = (typeof EPOCH)[keyof typeof EPOCH];
  * What runs on this instance when an epoch moved here: the caches of what it guards
  * (lib/epoch-cache.ts) drop their entries.
  */
-const epochListeners = new Map<EpochKey, Set<() => void>>();
+const epochListeners = new Map<EpochKey, Set<(value: string) => void>>();
 
-export function onEpochBump(key: EpochKey, listener: () => void): void {
+export function onEpochBump(key: EpochKey, listener: (value: string) => void): void {
   const set = epochListeners.get(key) ?? new Set();
   epochListeners.set(key, set.add(listener));
 }
 
-/** Moves `key` in `db`'s transaction; once that commits, this instance's listeners run. */
+/**
+ * Moves `key` in `db`'s transaction; once that commits, this instance's listeners run with the
+ * value it moved to (the poll then knows that this move is seen: lib/epoch-watch.ts).
+ */
 export async function bumpEpoch(db: Db, key: EpochKey): Promise<void> {
-  await db
+  const [moved] = await db
     .insert(settings)
     .values({ key, value: '1' })
-    .onConflictDoUpdate({ target: settings.key, set: { value: sql`(${settings.value}::bigint + 1)::text`, updatedAt: sql`now()` } });
+    .onConflictDoUpdate({ target: settings.key, set: { value: sql`(${settings.value}::bigint + 1)::text`, updatedAt: sql`now()` } })
+    .returning({ value: settings.value });
   afterCommit(db, () => {
-    for (const listener of epochListeners.get(key) ?? []) listener();
+    for (const listener of epochListeners.get(key) ?? []) listener(moved.value);
   });
 }
 
