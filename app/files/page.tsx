@@ -1,22 +1,32 @@
 import type { Metadata } from 'next';
+import { NextIntlClientProvider } from 'next-intl';
+import { getLocale, getMessages, getTranslations } from 'next-intl/server';
 import { connection } from 'next/server';
 import { AppWorker } from '@/app/_components/app-worker';
+import { ErrorTextProvider } from '@/app/_components/error-text';
 import { FilesApp } from './_components/files-app';
 
-export const metadata: Metadata = { title: 'Files', manifest: '/files/manifest.webmanifest' };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('files');
+  return { title: t('metaTitle'), manifest: '/files/manifest.webmanifest' };
+}
 
 /**
  * The same page for every visitor: who is signed in is settled by the console with the API
  * (the session cookie counts only with the console's X-Htmls-Account — a same-site hosted page
  * can swap the cookie, never that), so this page never shows one account's data to another.
+ * In the reader's language: the browser gets the console's namespaces of one language only.
  */
 export default async function FilesPage() {
   // Rendered per request all the same: the page's scripts carry this request's CSP nonce (proxy.ts).
   await connection();
+  const [locale, messages] = await Promise.all([getLocale(), getMessages()]);
   return (
-    <>
+    <NextIntlClientProvider locale={locale} messages={{ picker: messages.picker, files: messages.files, errors: messages.errors }}>
       <AppWorker scope="/files" />
-      <FilesApp />
-    </>
+      <ErrorTextProvider>
+        <FilesApp />
+      </ErrorTextProvider>
+    </NextIntlClientProvider>
   );
 }

@@ -1,7 +1,7 @@
 import { BYTE_UNITS as UNITS, formatBytes } from '../format-bytes';
-import type { ErrorCode } from '../contract/error-codes';
+import { statusByCode, type ErrorCode } from '../contract/error-codes';
 import { ApiError } from './api';
-import type { ApiErrorCode, ClientErrorCode } from './error-codes';
+import { CLIENT_ERROR_CODES, type ApiErrorCode, type ClientErrorCode } from './error-codes';
 
 export { formatBytes };
 
@@ -84,8 +84,9 @@ const CLIENT: Partial<Record<ClientErrorCode, string>> = {
 const FRIENDLY: Partial<Record<ApiErrorCode, string | null>> = { ...SERVER, ...CLIENT };
 
 
-/** A sentence for a person: the server's own message for validation, friendlier text otherwise. */
-export function describeError(err: unknown): string {
+/** A sentence for a person: the server's own message for validation, friendlier text otherwise (English). */
+export function describeError(err: unknown, words?: ErrorWords): string {
+  if (words) return describeIn(err, words);
   if (err instanceof ApiError) {
     if (err.code === 'rate_limited') return `Too many attempts. Try again in ${err.retryAfter ?? 60} seconds.`;
     // The quota message names the free space ("6.1 MB free"): better than the table's.
@@ -94,6 +95,40 @@ export function describeError(err: unknown): string {
   }
   if ((err as Error)?.name === 'AbortError') return 'Cancelled.';
   return (err as Error)?.message || 'Something went wrong.';
+}
+
+/**
+ * The reader's language for describeError: the `errors` namespace of messages/<locale>.json
+ * (a console hands it down through lib/client/error-text.ts). English keeps the server's own
+ * sentences where they name the field, the part or the size; another language says what the
+ * code means in its own words and quotes the server's sentence after it, as the detail.
+ */
+export interface ErrorWords {
+  /** A key of the `errors` namespace, formatted with `values`. */
+  t(key: string, values?: Record<string, string | number>): string;
+  english: boolean;
+}
+
+const isServerCode = (code: string) => Object.hasOwn(statusByCode, code);
+const isClientCode = (code: string) => (CLIENT_ERROR_CODES as readonly string[]).includes(code);
+
+function describeIn(err: unknown, { t, english }: ErrorWords): string {
+  if (err instanceof ApiError) {
+    if (err.code === 'rate_limited') return t('rateLimited', { seconds: err.retryAfter ?? 60 });
+    // i18n-keys: errors.code.*
+    if (!isServerCode(err.code) && !isClientCode(err.code)) return err.message || t('unknown');
+    const text = t(`code.${err.code}`);
+    // The error's own sentence says more than the code: the server's names the field, the part
+    // or the free space (null in the table), and a client failure says what it met.
+    const own = err.message && (FRIENDLY[err.code] === null || err.code === 'quota_exceeded' || (isClientCode(err.code) && !CLIENT[err.code as ClientErrorCode]));
+    if (!own) return text;
+    if (english) return err.message;
+    return isServerCode(err.code) ? t('withDetail', { text, detail: err.message }) : text;
+  }
+  if ((err as Error)?.name === 'AbortError') return t('cancelled');
+  const message = (err as Error)?.message;
+  if (!message) return t('generic');
+  return english ? message : t('withDetail', { text: t('generic'), detail: message });
 }
 
 export function formatDate(iso: string | null): string {

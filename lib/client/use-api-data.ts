@@ -4,7 +4,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { endpointPath, endpoints, type EndpointName } from '../contract/endpoints';
 import type { ResponseOf } from '../contract/operations';
 import { api } from './api';
-import { describeError } from './format';
+import { useDescribeError } from './error-text';
 
 type GetOperation = { [K in EndpointName]: (typeof endpoints)[K]['method'] extends 'GET' ? K : never }[EndpointName];
 
@@ -18,6 +18,7 @@ export function useApiData<N extends GetOperation>(name: N, params?: Record<stri
   const path = endpointPath(name, params);
   const [data, setData] = useState<ResponseOf<N> | null>(null);
   const [error, setError] = useState('');
+  const describeError = useDescribeError();
   const reload = useCallback(async () => {
     try {
       setData(await api<ResponseOf<N>>(path));
@@ -25,7 +26,7 @@ export function useApiData<N extends GetOperation>(name: N, params?: Record<stri
     } catch (err) {
       setError(describeError(err));
     }
-  }, [path]);
+  }, [path, describeError]);
   useEffect(() => {
     void reload();
   }, [reload, ...deps]);

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { endpointPath } from '../contract/endpoints';
 import { LIST_FIELD, pageQueryString, type ListEntry, type ListName } from '../contract/list-types';
 import { api } from './api';
-import { describeError } from './format';
+import { useDescribeError } from './error-text';
 
 type AnyPage = Record<string, unknown> & { next_cursor: string | null };
 
@@ -31,6 +31,7 @@ export function usePagedList<N extends ListName>(name: N, opts: { q?: string; en
   const [entries, setEntries] = useState<ListEntry<N>[] | null>(null);
   const [cursor, setCursor] = useState<string | null>(null);
   const [error, setError] = useState('');
+  const describeError = useDescribeError();
   const [loading, setLoading] = useState(false);
   const generation = useRef(0);
 
@@ -56,7 +57,7 @@ export function usePagedList<N extends ListName>(name: N, opts: { q?: string; en
     } finally {
       if (mine === generation.current) setLoading(false);
     }
-  }, [fetchPage]);
+  }, [fetchPage, describeError]);
 
   const loadMore = useCallback(async () => {
     if (cursor === null || loading) return;
@@ -72,7 +73,7 @@ export function usePagedList<N extends ListName>(name: N, opts: { q?: string; en
     } finally {
       if (mine === generation.current) setLoading(false);
     }
-  }, [cursor, loading, fetchPage]);
+  }, [cursor, loading, fetchPage, describeError]);
 
   useEffect(() => {
     if (enabled) void reload();

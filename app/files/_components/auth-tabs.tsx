@@ -1,8 +1,10 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useEffect, useId, useState } from 'react';
 import { Button, buttonClass, Card, ErrorText, Field } from '@/app/_components/ui';
 import { ApiError, callOperation } from '@/lib/client/api';
+import { useDescribeError } from '@/lib/client/error-text';
 import { assertPasskey, describePasskeyError } from '@/lib/client/passkeys';
 import { markSsoStarted, startSsoHref, type SsoSecondFactor } from '@/lib/client/sso-handoff';
 import type { AuthMethods } from '@/lib/contract/dtos';
@@ -12,15 +14,13 @@ import type { FilesSession } from './types';
 import { RecoveryCodes, SecondFactorForm, TotpSetup } from './two-factor-forms';
 
 type Tab = 'login' | 'register' | 'admin';
-const ALL_TABS: { id: Tab; label: string }[] = [
-  { id: 'login', label: 'Log in' },
-  { id: 'register', label: 'Register' },
-  { id: 'admin', label: 'Administrator' },
-];
+const ALL_TABS: { id: Tab }[] = [{ id: 'login' }, { id: 'register' }, { id: 'admin' }];
 
 type SignIn = 'login' | 'register';
 
 export function AuthTabs({ onSignedIn, notice = '', secondFactor = null }: { onSignedIn: (s: FilesSession) => void; notice?: string; secondFactor?: SsoSecondFactor | null }) {
+  const t = useTranslations('files');
+  const describeError = useDescribeError();
   const [methods, setMethods] = useState<AuthMethods | null>(null);
   const [tab, setTab] = useState<Tab>('login');
   const [error, setError] = useState(notice);
@@ -48,7 +48,7 @@ export function AuthTabs({ onSignedIn, notice = '', secondFactor = null }: { onS
       if ('second_factor' in r) setStep({ kind: r.second_factor, challenge: r.challenge });
       else onSignedIn({ role: 'role' in r ? r.role : r.user.role, user: r.user });
     } catch (err) {
-      setError(describe(err));
+      setError(describe(err, t, describeError));
     } finally {
       setBusy(false);
     }
@@ -62,7 +62,7 @@ export function AuthTabs({ onSignedIn, notice = '', secondFactor = null }: { onS
       const r = await callOperation('passkeyLogin', { body: { response: await assertPasskey('login') } });
       onSignedIn({ role: r.role, user: r.user });
     } catch (err) {
-      setError(describePasskeyError(err) ?? (err instanceof ApiError && err.status === 401 ? 'That passkey is not known here.' : describe(err)));
+      setError(describePasskeyError(err) ?? (err instanceof ApiError && err.status === 401 ? t('auth.unknownPasskey') : describe(err, t, describeError)));
     } finally {
       setBusy(false);
     }
@@ -80,9 +80,9 @@ export function AuthTabs({ onSignedIn, notice = '', secondFactor = null }: { onS
     return (
       <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-4">
         <Card>
-          <h1 className="text-xl font-semibold">Share files</h1>
+          <h1 className="text-xl font-semibold">{t('auth.heading')}</h1>
           <div className="mt-4">
-            <RecoveryCodes codes={enrolled.codes} onDone={() => onSignedIn(enrolled.session)} doneLabel="I saved them — continue" />
+            <RecoveryCodes codes={enrolled.codes} onDone={() => onSignedIn(enrolled.session)} doneLabel={t('auth.savedContinue')} />
           </div>
         </Card>
       </main>
@@ -93,14 +93,14 @@ export function AuthTabs({ onSignedIn, notice = '', secondFactor = null }: { onS
     return (
       <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-4">
         <Card>
-          <h1 className="text-xl font-semibold">Share files</h1>
+          <h1 className="text-xl font-semibold">{t('auth.heading')}</h1>
           <div className="mt-4">
             {step.kind === 'required' ? (
               <SecondFactorForm challenge={step.challenge} onSignedIn={onSignedIn} onCancel={back} />
             ) : (
               <>
-                <h2 className="text-base font-semibold">Set up two-factor sign-in</h2>
-                <p className="mt-1 text-sm">This service asks your account for a second factor before you sign in.</p>
+                <h2 className="text-base font-semibold">{t('auth.enrollHeading')}</h2>
+                <p className="mt-1 text-sm">{t('auth.enrollText')}</p>
                 <div className="mt-4">
                   <TotpSetup challenge={step.challenge} onCancel={back} onEnabled={(r) => (r.session ? setEnrolled({ codes: r.recovery_codes, session: r.session }) : back())} />
                 </div>
@@ -115,43 +115,44 @@ export function AuthTabs({ onSignedIn, notice = '', secondFactor = null }: { onS
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-4">
       <Card>
-        <h1 className="text-xl font-semibold">Share files</h1>
+        <h1 className="text-xl font-semibold">{t('auth.heading')}</h1>
         {methods?.oidc ? (
           <a href={startSsoHref()} onClick={markSsoStarted} className={`mt-4 ${buttonClass('primary')} w-full`}>
-            Sign in with {methods.oidc.name}
+            {t('auth.ssoSignIn', { provider: methods.oidc.name })}
           </a>
         ) : null}
-        <div role="tablist" aria-label="Sign in" className="mt-4 flex gap-1 rounded-lg bg-zinc-100 p-1 dark:bg-zinc-800">
-          {TABS.map((t, i) => (
+        <div role="tablist" aria-label={t('auth.signIn')} className="mt-4 flex gap-1 rounded-lg bg-zinc-100 p-1 dark:bg-zinc-800">
+          {TABS.map((item, i) => (
             <button
-              key={t.id}
-              id={`${baseId}-${t.id}`}
+              key={item.id}
+              id={`${baseId}-${item.id}`}
               role="tab"
-              aria-selected={tab === t.id}
-              tabIndex={tab === t.id ? 0 : -1}
+              aria-selected={tab === item.id}
+              tabIndex={tab === item.id ? 0 : -1}
               onKeyDown={(e) => onKeyDown(e, i)}
               onClick={() => {
-                setTab(t.id);
+                setTab(item.id);
                 setError('');
               }}
-              className={`flex-1 rounded-md px-3 py-1.5 text-sm font-medium max-sm:min-h-11 ${tab === t.id ? 'bg-white shadow dark:bg-zinc-900' : 'text-subtle'}`}
+              className={`flex-1 rounded-md px-3 py-1.5 text-sm font-medium max-sm:min-h-11 ${tab === item.id ? 'bg-white shadow dark:bg-zinc-900' : 'text-subtle'}`}
             >
-              {t.label}
+              {/* i18n-keys: files.auth.tabs.* */}
+              {t(`auth.tabs.${item.id}`)}
             </button>
           ))}
         </div>
         <div role="tabpanel" aria-labelledby={`${baseId}-${tab}`} className="mt-6">
           {tab === 'login' ? (
             <>
-              <CredentialsForm key="login" submitLabel="Log in" busy={busy} onSubmit={onAsync((v) => run(v, 'login'))} />
+              <CredentialsForm key="login" submitLabel={t('auth.tabs.login')} busy={busy} onSubmit={onAsync((v) => run(v, 'login'))} />
               {methods?.passkeys ? (
                 <Button type="button" variant="secondary" disabled={busy} className="mt-3 w-full" onClick={onAsync(signInWithPasskey)}>
-                  Sign in with a passkey
+                  {t('auth.passkeySignIn')}
                 </Button>
               ) : null}
             </>
           ) : tab === 'register' ? (
-            <CredentialsForm key="register" register submitLabel="Create account" busy={busy} onSubmit={onAsync((v) => run(v, 'register'))} />
+            <CredentialsForm key="register" register submitLabel={t('auth.createAccount')} busy={busy} onSubmit={onAsync((v) => run(v, 'register'))} />
           ) : (
             <TokenForm busy={busy} onSubmit={onAsync((token) => run({ token }, 'login'))} />
           )}
@@ -164,11 +165,10 @@ export function AuthTabs({ onSignedIn, notice = '', secondFactor = null }: { onS
   );
 }
 
-function describe(err: unknown): string {
-  if (!(err instanceof ApiError)) return (err as Error).message;
-  if (err.code === 'rate_limited') return `Too many attempts. Try again in ${err.retryAfter ?? 'a few'} seconds.`;
-  if (err.status === 401) return 'Wrong username or password.';
-  return err.message;
+/** A refused sign-in: a 401 is the credentials (not a session that ended); the rest as the console says them. */
+function describe(err: unknown, t: (key: 'auth.wrongCredentials') => string, describeError: (err: unknown) => string): string {
+  if (err instanceof ApiError && err.status === 401) return t('auth.wrongCredentials');
+  return describeError(err);
 }
 
 function CredentialsForm({
@@ -182,6 +182,7 @@ function CredentialsForm({
   busy: boolean;
   onSubmit: (v: { username: string; password: string; display_name?: string }) => void;
 }) {
+  const t = useTranslations('files');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [displayName, setDisplayName] = useState('');
@@ -193,17 +194,18 @@ function CredentialsForm({
         onSubmit(register ? { username, password, display_name: displayName } : { username, password });
       }}
     >
-      <Field label="Username" name="username" autoComplete="username" required value={username} onChange={(e) => setUsername(e.target.value)} hint={register ? '3–32 characters: a–z, 0–9, dot, dash, underscore' : undefined} />
-      {register ? <Field label="Name (optional)" name="display_name" autoComplete="name" value={displayName} onChange={(e) => setDisplayName(e.target.value)} /> : null}
-      <Field label="Password" name="password" type="password" autoComplete={register ? 'new-password' : 'current-password'} required minLength={register ? 8 : undefined} value={password} onChange={(e) => setPassword(e.target.value)} hint={register ? 'At least 8 characters' : undefined} />
+      <Field label={t('auth.username')} name="username" autoComplete="username" required value={username} onChange={(e) => setUsername(e.target.value)} hint={register ? t('auth.usernameHint') : undefined} />
+      {register ? <Field label={t('auth.displayName')} name="display_name" autoComplete="name" value={displayName} onChange={(e) => setDisplayName(e.target.value)} /> : null}
+      <Field label={t('auth.password')} name="password" type="password" autoComplete={register ? 'new-password' : 'current-password'} required minLength={register ? 8 : undefined} value={password} onChange={(e) => setPassword(e.target.value)} hint={register ? t('auth.passwordHint', { min: 8 }) : undefined} />
       <Button type="submit" disabled={busy} className="w-full">
-        {busy ? 'Please wait…' : submitLabel}
+        {busy ? t('auth.wait') : submitLabel}
       </Button>
     </form>
   );
 }
 
 function TokenForm({ busy, onSubmit }: { busy: boolean; onSubmit: (token: string) => void }) {
+  const t = useTranslations('files');
   const [token, setToken] = useState('');
   return (
     <form
@@ -213,9 +215,9 @@ function TokenForm({ busy, onSubmit }: { busy: boolean; onSubmit: (token: string
         onSubmit(token);
       }}
     >
-      <Field label="Admin Token" name="token" type="password" autoComplete="current-password" required value={token} onChange={(e) => setToken(e.target.value)} />
+      <Field label={t('auth.adminToken')} name="token" type="password" autoComplete="current-password" required value={token} onChange={(e) => setToken(e.target.value)} />
       <Button type="submit" disabled={busy} className="w-full">
-        {busy ? 'Please wait…' : 'Sign in as administrator'}
+        {busy ? t('auth.wait') : t('auth.adminSignIn')}
       </Button>
     </form>
   );

@@ -1,6 +1,8 @@
 'use client';
 
+import { useLocale, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useId, useState } from 'react';
+import { LanguagePicker } from '@/app/_components/language-picker';
 import { Button } from '@/app/_components/ui';
 import { ApiError, callOperation } from '@/lib/client/api';
 import { forgetConsoleSessions, hasConsoleSession } from '@/lib/client/console-session';
@@ -27,11 +29,11 @@ import { UsersPanel } from './users-panel';
 type View = 'shares' | 'requests' | 'profile' | 'tokens' | 'users';
 /** The phone layout's tabs: the native clients' Upload, Shares and Settings. */
 type Tab = 'upload' | 'shares' | 'requests' | 'settings';
-const TABS: (MobileTab & { id: Tab })[] = [
-  { id: 'upload', label: 'Upload', icon: <UploadIcon /> },
-  { id: 'shares', label: 'Shares', icon: <SharesIcon /> },
-  { id: 'requests', label: 'Requests', icon: <RequestsIcon /> },
-  { id: 'settings', label: 'Settings', icon: <SettingsIcon /> },
+const TABS: (Omit<MobileTab, 'label'> & { id: Tab })[] = [
+  { id: 'upload', icon: <UploadIcon /> },
+  { id: 'shares', icon: <SharesIcon /> },
+  { id: 'requests', icon: <RequestsIcon /> },
+  { id: 'settings', icon: <SettingsIcon /> },
 ];
 
 /**
@@ -51,6 +53,9 @@ const placeInUrl = (): Place => {
 };
 
 export function FilesApp() {
+  const t = useTranslations('files');
+  const picker = useTranslations('picker');
+  const locale = useLocale();
   // undefined while this console checks its session with the server (the page itself is the
   // same for everyone: a cookie alone does not say who signed in here — lib/client/console-session.ts).
   const [session, setSession] = useState<FilesSession | null | undefined>(undefined);
@@ -105,16 +110,20 @@ export function FilesApp() {
   }
 
   if (session === undefined) return <main aria-busy="true" className="min-h-dvh" />;
-  if (!session) return <AuthTabs onSignedIn={setSession} notice={ssoError} secondFactor={ssoStep} />;
+  if (!session)
+    return (
+      <>
+        <AuthTabs onSignedIn={setSession} notice={ssoError} secondFactor={ssoStep} />
+        <footer className="mx-auto flex max-w-md justify-end px-4 pb-8">
+          <LanguagePicker locale={locale} label={picker('label')} />
+        </footer>
+      </>
+    );
   const user = session.user;
-  const name = user ? user.display_name || user.username : 'Administrator';
-  const views: { id: View; label: string }[] = [
-    { id: 'shares', label: 'Shares' },
-    { id: 'requests' as const, label: 'Requests' },
-    ...(user ? [{ id: 'profile' as const, label: 'Profile' }] : []),
-    { id: 'tokens' as const, label: 'Access tokens' },
-    ...(session.role === 'admin' ? [{ id: 'users' as const, label: 'Users' }] : []),
-  ];
+  const name = user ? user.display_name || user.username : t('administrator');
+  // i18n-keys: files.views.*, files.tabs.*
+  const views: { id: View; label: string }[] = (['shares', 'requests', ...(user ? ['profile' as const] : []), 'tokens', ...(session.role === 'admin' ? ['users' as const] : [])] as View[]).map((id) => ({ id, label: t(`views.${id}`) }));
+  const tabs: (MobileTab & { id: Tab })[] = TABS.map((tab) => ({ ...tab, label: t(`tabs.${tab.id}`) }));
   // A section this account does not have (#users for a member) shows Shares.
   const wanted = viewOf(place, user !== null);
   const view: View = views.some((v) => v.id === wanted) ? wanted : 'shares';
@@ -129,7 +138,7 @@ export function FilesApp() {
     <div className="min-h-dvh max-sm:pb-[calc(4.5rem+env(safe-area-inset-bottom))]">
       <header className="border-b border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
         <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-3 px-4 py-3">
-          <h1 className="text-lg font-semibold">htmls · files</h1>
+          <h1 className="text-lg font-semibold">{t('heading')}</h1>
           <div className="flex min-w-0 flex-wrap items-center gap-4 text-sm">
             {user && !narrow ? (
               <div className="max-sm:hidden">
@@ -139,18 +148,19 @@ export function FilesApp() {
             {/* The hosting console takes the Admin Token only, not an admin-role member. */}
             {session.role === 'admin' && !user ? (
               <a href="/htmls" className="text-zinc-600 hover:underline max-sm:hidden dark:text-zinc-400">
-                Hosting
+                {t('hosting')}
               </a>
             ) : null}
             <span data-testid="signed-in-as" className="min-w-0 truncate font-medium">
               {name}
             </span>
+            <LanguagePicker locale={locale} label={picker('label')} />
             <Button variant="ghost" className="max-sm:hidden" onClick={onAsync(logout)}>
-              Sign out
+              {t('signOut')}
             </Button>
           </div>
         </div>
-        <nav aria-label="Sections" className="mx-auto flex max-w-5xl gap-1 px-4 max-sm:hidden">
+        <nav aria-label={t('sections')} className="mx-auto flex max-w-5xl gap-1 px-4 max-sm:hidden">
           {views.map((v) => (
             <button
               key={v.id}
@@ -196,7 +206,7 @@ export function FilesApp() {
           {session.role === 'admin' && (view === 'users' || settingsOpen) ? <UsersPanel selfId={user?.id ?? null} onChanged={onAsync(refresh)} /> : null}
         </section>
       </main>
-      <MobileTabBar tabs={TABS} active={tab} onChange={go} label="Sections" idBase={idBase} />
+      <MobileTabBar tabs={tabs} active={tab} onChange={go} label={t('sections')} idBase={idBase} />
     </div>
   );
 }
