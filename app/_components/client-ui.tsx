@@ -4,21 +4,21 @@ import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } fro
 import { Button } from './ui';
 import { onAsync } from '@/lib/client/on-async';
 
-/** Copies text and says so; falls back to selecting a prompt where the clipboard is denied. */
-export function CopyButton({ text, label = 'Copy link' }: { text: string; label?: string }) {
+/** Copies text and says so; falls back to selecting a prompt where the clipboard is denied. The labels: the page's language (English by default). */
+export function CopyButton({ text, label = 'Copy link', copiedLabel = 'Copied', promptLabel = 'Copy this:' }: { text: string; label?: string; copiedLabel?: string; promptLabel?: string }) {
   const [copied, setCopied] = useState(false);
   async function copy() {
     try {
       await navigator.clipboard.writeText(text);
     } catch {
-      window.prompt('Copy this:', text);
+      window.prompt(promptLabel, text);
     }
     setCopied(true);
     setTimeout(() => setCopied(false), 1500);
   }
   return (
     <Button type="button" variant="secondary" onClick={onAsync(copy)} aria-live="polite">
-      {copied ? 'Copied' : label}
+      {copied ? copiedLabel : label}
     </Button>
   );
 }
@@ -29,7 +29,17 @@ const noSubscribe = () => () => {};
  * Opens the system share sheet with a link (`navigator.share`, on phones and some desktops);
  * renders nothing where the browser has none, so Copy and QR remain the way there.
  */
-export function ShareLinkButton({ url, title, label = 'Share link' }: { url: string; title?: string; label?: string }) {
+export function ShareLinkButton({
+  url,
+  title,
+  label = 'Share link',
+  unavailableLabel = 'Sharing is not available here: copy the link instead.',
+}: {
+  url: string;
+  title?: string;
+  label?: string;
+  unavailableLabel?: string;
+}) {
   const can = useSyncExternalStore(
     noSubscribe,
     () => typeof navigator.share === 'function',
@@ -43,7 +53,7 @@ export function ShareLinkButton({ url, title, label = 'Share link' }: { url: str
       await navigator.share({ url, ...(title ? { title } : {}) });
     } catch (err) {
       // Closing the sheet is no error; a refusal (e.g. no user gesture) says so.
-      if ((err as Error).name !== 'AbortError') setError('Sharing is not available here: copy the link instead.');
+      if ((err as Error).name !== 'AbortError') setError(unavailableLabel);
     }
   }
   return (

@@ -17,6 +17,22 @@ export function formatEta(seconds: number): string {
   return `${Math.floor(m / 60)} h ${m % 60} min`;
 }
 
+const durationParts = (seconds: number): [number, Intl.NumberFormatOptions['unit']][] => {
+  const s = Math.round(seconds);
+  if (s < 60) return [[s, 'second']];
+  const m = Math.floor(s / 60);
+  if (m < 60) return [[m, 'minute'], [s % 60, 'second']];
+  return [[Math.floor(m / 60), 'hour'], [m % 60, 'minute']];
+};
+
+/** Time left in a language's own units ("2 min 5 sec", "2 Min., 5 Sek."): Intl's short units, listed by Intl. */
+export function formatEtaIn(seconds: number, locale: string, underSecond: string): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return '—';
+  if (seconds < 1) return underSecond;
+  const parts = durationParts(seconds).map(([n, unit]) => new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'short' }).format(n));
+  return new Intl.ListFormat(locale, { type: 'unit', style: 'narrow' }).format(parts);
+}
+
 /** "500 MB", "1.5 GB", "2048" (MB) → bytes; null when unreadable. */
 export function parseSize(text: string, defaultUnit: 'MB' | 'GB' = 'MB'): number | null {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(B|KB|MB|GB|TB)?\s*$/i.exec(text);

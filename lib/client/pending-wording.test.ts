@@ -1,14 +1,24 @@
+import { createTranslator } from 'use-intl/core';
 import { describe, expect, it } from 'vitest';
+import de from '../../messages/de.json' with { type: 'json' };
+import en from '../../messages/en.json' with { type: 'json' };
 import { discardWording, interruptedNotice } from './pending-wording';
+
+const english = createTranslator({ locale: 'en', messages: en, namespace: 'upload' });
+const german = createTranslator({ locale: 'de', messages: de as typeof en, namespace: 'upload' });
+const notice = (own: number, guests: number, t = english) => interruptedNotice(own, guests, t);
 
 describe('unfinished uploads in the console (issue 41, item 4)', () => {
   it("never asks the owner to resume a guest's upload", () => {
-    expect(interruptedNotice(1, 0)).toBe('An upload was interrupted. Resume or discard it in the share list.');
-    const guests = interruptedNotice(0, 2);
+    expect(notice(1, 0)).toBe('An upload was interrupted. Resume or discard it in the share list.');
+    const guests = notice(0, 2);
     expect(guests).not.toMatch(/resume or discard/i);
-    expect(guests).toMatch(/2 guests’ uploads to your file requests are unfinished: only the sender can resume them; discard them/);
-    expect(interruptedNotice(0, 0)).toBe('');
-    expect(interruptedNotice(2, 1)).toMatch(/^2 uploads were interrupted\. Resume or discard them in the share list\. A guest’s upload/);
+    expect(guests).toMatch(/2 guests’ uploads to your file requests are unfinished: only the senders can resume them; discard them/);
+    expect(notice(0, 0)).toBe('');
+    expect(notice(2, 1)).toMatch(/^2 uploads were interrupted\. Resume or discard them in the share list\. A guest’s upload/);
+    // German says the same: a guest's upload is the sender's to resume.
+    expect(notice(0, 1, german)).toMatch(/^Der Upload eines Gastes zu Ihrer Dateianfrage ist unfertig: Nur der Absender kann ihn fortsetzen/);
+    expect(notice(3, 0, german)).toBe('3 Uploads wurden unterbrochen. Setzen Sie sie in der Freigabeliste fort oder verwerfen Sie sie.');
   });
 
   it("names a guest's upload after the guest, never after the owner", () => {

@@ -17,15 +17,14 @@ export function guestUploadName(received: { name: string }): string {
   return `“${short}”’s upload`;
 }
 
-/** The banner above the upload form: the member's own interrupted uploads, then guests'. */
-export function interruptedNotice(own: number, guests: number): string {
+/**
+ * The banner above the upload form: the member's own interrupted uploads, then guests' (which
+ * only their senders can resume), in the page's language (`upload.interruptedOwn`, `…Guests`).
+ */
+export function interruptedNotice(own: number, guests: number, t: (key: 'interruptedOwn' | 'interruptedGuests', values: { count: number }) => string): string {
   const parts: string[] = [];
-  if (own > 0) parts.push(`${own === 1 ? 'An upload was interrupted.' : `${own} uploads were interrupted.`} Resume or discard ${own === 1 ? 'it' : 'them'} in the share list.`);
-  if (guests > 0) {
-    parts.push(
-      `${guests === 1 ? 'A guest’s upload to your file request is' : `${guests} guests’ uploads to your file requests are`} unfinished: only the sender can resume ${guests === 1 ? 'it' : 'them'}; discard ${guests === 1 ? 'it' : 'them'} in the share list to free the space ${guests === 1 ? 'it holds' : 'they hold'}.`,
-    );
-  }
+  if (own > 0) parts.push(t('interruptedOwn', { count: own }));
+  if (guests > 0) parts.push(t('interruptedGuests', { count: guests }));
   return parts.join(' ');
 }
 

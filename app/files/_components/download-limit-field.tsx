@@ -1,7 +1,11 @@
+'use client';
+
+import { useTranslations } from 'next-intl';
 import { Field } from '@/app/_components/ui';
 
 /** The optional max_downloads of a share, typed as a whole number (empty: unlimited). */
 export function DownloadLimitField({ label, value, onChange, disabled }: { label: string; value: string; onChange: (value: string) => void; disabled?: boolean }) {
+  const t = useTranslations('upload');
   return (
     <Field
       label={label}
@@ -12,7 +16,7 @@ export function DownloadLimitField({ label, value, onChange, disabled }: { label
       value={value}
       onChange={(e) => onChange(e.target.value)}
       disabled={disabled}
-      hint="Each file or ZIP a guest downloads uses one; opening the page, previews and resuming do not."
+      hint={t('limitHint')}
     />
   );
 }

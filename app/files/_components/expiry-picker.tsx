@@ -1,11 +1,9 @@
 'use client';
 
-const PRESETS = [
-  { label: '1 day', days: 1 },
-  { label: '7 days', days: 7 },
-  { label: '30 days', days: 30 },
-  { label: 'Never', days: 0 },
-];
+import { useTranslations } from 'next-intl';
+
+/** Days from now; 0 = never. */
+const PRESETS = [1, 7, 30, 0];
 
 /** A preset (days from now, 0 = never) or a day the link stops working (at its end, local time). */
 export type ExpiryChoice = { days: number } | { date: string };
@@ -23,28 +21,29 @@ export function toLocalInput(iso: string): string {
 }
 
 export function ExpiryPicker({ value, onChange, disabled }: { value: ExpiryChoice; onChange: (c: ExpiryChoice) => void; disabled?: boolean }) {
+  const t = useTranslations('upload');
   const date = 'date' in value ? value.date : '';
   return (
     <div>
-      <span className="mb-1 block text-sm font-medium text-zinc-700 dark:text-zinc-300">Expires</span>
-      <div className="flex flex-wrap gap-1" role="group" aria-label="Expiry">
-        {PRESETS.map((p) => {
-          const on = !date && 'days' in value && value.days === p.days;
+      <span className="mb-1 block text-sm font-medium text-zinc-700 dark:text-zinc-300">{t('expires')}</span>
+      <div className="flex flex-wrap gap-1" role="group" aria-label={t('expiry')}>
+        {PRESETS.map((days) => {
+          const on = !date && 'days' in value && value.days === days;
           return (
             <button
-              key={p.label}
+              key={days}
               type="button"
               disabled={disabled}
               aria-pressed={on}
-              onClick={() => onChange({ days: p.days })}
+              onClick={() => onChange({ days })}
               className={`rounded-md px-2.5 py-1.5 text-sm ring-1 max-sm:min-h-11 max-sm:min-w-11 ${on ? 'bg-indigo-600 text-white ring-indigo-600' : 'ring-zinc-300 dark:ring-zinc-700'}`}
             >
-              {p.label}
+              {days ? t('days', { days }) : t('never')}
             </button>
           );
         })}
         <label className="sr-only" htmlFor="expiry-date">
-          Expiry date
+          {t('expiryDate')}
         </label>
         <input
           id="expiry-date"

@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useEffect, useRef } from 'react';
 import { DropZone } from '@/app/_components/drop-zone';
 import { filesAndHandlesFromDrop, filesFromList, type PickedFile } from '@/lib/client/collect-files';
@@ -14,7 +15,7 @@ const PICK =
 export function FilePicker({
   onFiles,
   disabled = false,
-  prompt = 'Drop files or folders here',
+  prompt,
   testIdPrefix = '',
   media = false,
 }: {
@@ -25,6 +26,7 @@ export function FilePicker({
   /** Offer the phone's photo library (a camera-roll picker on mobile). */
   media?: boolean;
 }) {
+  const t = useTranslations('upload');
   const folderInput = useRef<HTMLInputElement>(null);
   useEffect(() => {
     folderInput.current?.setAttribute('webkitdirectory', '');
@@ -42,19 +44,19 @@ export function FilePicker({
         onFiles(files, handles.length ? handles : null);
       }}
     >
-      <p className="text-subtle">{prompt}</p>
+      <p className="text-subtle">{prompt ?? t('drop')}</p>
       <div className="mt-3 flex flex-wrap justify-center gap-2">
         <label className={PICK}>
-          Choose files
+          {t('chooseFiles')}
           <input type="file" multiple className="sr-only" disabled={disabled} onChange={(e) => picked(e.target.files, e.target)} data-testid={`${testIdPrefix}file-input`} />
         </label>
         <label className={PICK}>
-          Choose folder
+          {t('chooseFolder')}
           <input ref={folderInput} type="file" multiple className="sr-only" disabled={disabled} onChange={(e) => picked(e.target.files, e.target)} data-testid={`${testIdPrefix}folder-input`} />
         </label>
         {media ? (
           <label className={PICK}>
-            Photos &amp; videos
+            {t('media')}
             <input type="file" accept="image/*,video/*" multiple className="sr-only" disabled={disabled} onChange={(e) => picked(e.target.files, e.target)} data-testid={`${testIdPrefix}media-input`} />
           </label>
         ) : null}

@@ -1,11 +1,13 @@
 'use client';
 
+import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { Dialog } from '@/app/_components/client-ui';
 import { Button, ErrorText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
 import { filesFromHandles, type PickedFile } from '@/lib/client/collect-files';
-import { describeError, formatBytes } from '@/lib/client/format';
+import { useDescribeError } from '@/lib/client/error-text';
+import { formatBytes } from '@/lib/client/format';
 import { matchFiles, type PlannedFile } from '@/lib/client/match-files';
 import type { PendingUpload } from '@/lib/client/pending-uploads';
 import type { ShareSummaryDto } from '@/lib/contract/dtos';
@@ -30,6 +32,9 @@ export function ResumeDialog({
   onClose: () => void;
   onResume: (files: PickedFile[]) => void;
 }) {
+  const t = useTranslations('upload');
+  const locale = useLocale();
+  const describeError = useDescribeError();
   const [planned, setPlanned] = useState<PlannedFile[] | null>(record?.files ?? null);
   const [error, setError] = useState('');
   useEffect(() => {
@@ -39,15 +44,16 @@ export function ResumeDialog({
       (s) => setPlanned(s.files.map((f) => ({ clientPath: f.clientPath, size: f.size }))),
       (e) => setError(describeError(e)),
     );
-  }, [open, planned, share.id]);
+  }, [open, planned, share.id, describeError]);
 
   function tryFiles(picked: PickedFile[]) {
     if (!planned) return;
     const { matched, missing, changed } = matchFiles(planned, picked);
     if (missing.length || changed.length) {
-      const list = (xs: string[]) => xs.slice(0, 3).join(', ') + (xs.length > 3 ? ` and ${xs.length - 3} more` : '');
+      // Three names, then how many more: one list in the reader's language ("a, b, c und 2 weitere").
+      const list = (xs: string[]) => new Intl.ListFormat(locale, { type: 'conjunction' }).format([...xs.slice(0, 3), ...(xs.length > 3 ? [t('more', { count: xs.length - 3 })] : [])]);
       setError(
-        [changed.length ? `Changed since the upload started: ${list(changed)}.` : '', missing.length ? `Not among the files you chose: ${list(missing)}.` : '']
+        [changed.length ? t('changed', { list: list(changed) }) : '', missing.length ? t('missing', { list: list(missing) }) : '']
           .filter(Boolean)
           .join(' '),
       );
@@ -59,37 +65,43 @@ export function ResumeDialog({
 
   async function fromHandles() {
     const files = record?.handles ? await filesFromHandles(record.handles) : null;
-    if (!files) return setError('The browser no longer gives access to those files: choose them again.');
+    if (!files) return setError(t('handlesGone'));
     tryFiles(files);
   }
 
   const done = record ? record.partsDone.length : null;
   return (
-    <Dialog open={open} onClose={onClose} title="Resume upload">
+    <Dialog open={open} onClose={onClose} title={t('resumeTitle')}>
       <div className="space-y-3 text-sm" data-testid="resume-dialog">
         <p className="text-subtle">
-          {planned ? `${planned.length} ${planned.length === 1 ? 'file' : 'files'}, ${formatBytes(planned.reduce((n, f) => n + f.size, 0))}` : 'Loading…'}
-          {done !== null && record ? ` · ${done} of ${record.totalParts} parts already uploaded` : ''}. Choose the same files or folder again; only what is missing is sent.
+          {t('resumeWhat', {
+            loading: planned ? 'no' : 'yes',
+            count: planned?.length ?? 0,
+            size: formatBytes((planned ?? []).reduce((n, f) => n + f.size, 0), locale),
+            known: done !== null && record ? 'yes' : 'no',
+            done: done ?? 0,
+            total: record?.totalParts ?? 0,
+          })}
         </p>
         {planned && planned.length <= 20 ? (
           <ul className="max-h-32 overflow-auto text-xs text-muted">
             {planned.map((f) => (
               <li key={f.clientPath} className="truncate">
-                {f.clientPath}
+                <bdi>{f.clientPath}</bdi>
               </li>
             ))}
           </ul>
         ) : null}
         {record?.handles ? (
           <Button onClick={onAsync(fromHandles)} disabled={!planned}>
-            Continue with the files dropped before
+            {t('continueDropped')}
           </Button>
         ) : null}
-        <FilePicker onFiles={(files) => tryFiles(files)} disabled={!planned} prompt="Drop the same files or folder here" testIdPrefix="resume-" />
+        <FilePicker onFiles={(files) => tryFiles(files)} disabled={!planned} prompt={t('dropSame')} testIdPrefix="resume-" />
         <ErrorText>{error}</ErrorText>
         <div className="flex justify-end">
           <Button variant="secondary" onClick={onClose}>
-            Close
+            {t('close')}
           </Button>
         </div>
       </div>

@@ -12,13 +12,12 @@ import type { ShareDto, ShareItemDto, ShareSummaryDto } from '@/lib/contract/dto
 import { FilePicker } from './file-picker';
 import { ResumeDialog } from './resume-dialog';
 import { UploadProgressView } from './upload-progress';
-import { PauseCancelButtons, PausedText, StopConfirmDialog, stoppedMessage, type StopChoice } from './upload-stop';
+import { PauseCancelButtons, PausedText, StopConfirmDialog, useStoppedMessage, type StopChoice } from './upload-stop';
 import type { UploadRunner } from './use-upload-runner';
 
 const files = (n: number) => `${n} ${n === 1 ? 'file' : 'files'}`;
 
 /** What stopped an addition, in words; a pause keeps its parts and says nothing. */
-const stopped = (err: unknown) => stoppedMessage(err, 'Adding cancelled. Nothing was kept; guests still see the share as it was.');
 
 /**
  * A published share's files, opened from its row: each with its size and (for who may change
@@ -27,6 +26,12 @@ const stopped = (err: unknown) => stoppedMessage(err, 'Adding cancelled. Nothing
  * it completes (POST /api/shares/upload/init with share_id). The items are fetched when opened
  * and again whenever the share's counts change.
  */
+/** What stopped an addition, in words (the share itself stays as it was). */
+function useStopped() {
+  const stoppedMessage = useStoppedMessage();
+  return (err: unknown) => stoppedMessage(err, 'Adding cancelled. Nothing was kept; guests still see the share as it was.');
+}
+
 export function ShareFiles({
   share: s,
   canAdd,
@@ -46,6 +51,7 @@ export function ShareFiles({
   busy: boolean;
   onChanged: () => void;
 }) {
+  const stopped = useStopped();
   const [open, setOpen] = useState(false);
   const [items, setItems] = useState<ShareItemDto[] | null>(null);
   const [error, setError] = useState('');
@@ -254,6 +260,7 @@ export function InterruptedAddition({
   adder: UploadRunner;
   onChanged: () => void;
 }) {
+  const stopped = useStopped();
   const [open, setOpen] = useState<null | 'resume' | 'discard'>(null);
   const [error, setError] = useState('');
   async function resume(picked: PickedFile[]) {

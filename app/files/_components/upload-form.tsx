@@ -1,5 +1,6 @@
 'use client';
 
+import { useLocale, useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { Button, Card, ErrorText, Field } from '@/app/_components/ui';
 import { isJunk, type PickedFile } from '@/lib/client/collect-files';
@@ -10,7 +11,7 @@ import { DownloadLimitField } from './download-limit-field';
 import { ExpiryPicker, expiryFromChoice, type ExpiryChoice } from './expiry-picker';
 import { FilePicker } from './file-picker';
 import { ShareCreated, UploadProgressView } from './upload-progress';
-import { PauseCancelButtons, PausedText, StopConfirmDialog, stoppedMessage, type StopChoice } from './upload-stop';
+import { PauseCancelButtons, PausedText, StopConfirmDialog, useStoppedMessage, type StopChoice } from './upload-stop';
 import type { UploadRunner } from './use-upload-runner';
 import { interruptedNotice } from '@/lib/client/pending-wording';
 import { onAsync } from '@/lib/client/on-async';
@@ -42,6 +43,9 @@ export function UploadForm({
   /** Where the list is elsewhere (the phone layout's Shares tab): a way there from the notice. */
   onShowList?: () => void;
 }) {
+  const t = useTranslations('upload');
+  const locale = useLocale();
+  const stoppedMessage = useStoppedMessage();
   const [picked, setPicked] = useState<PickedFile[]>([]);
   const [handles, setHandles] = useState<FileSystemHandle[] | null>(null);
   const [note, setNote] = useState('');
@@ -61,7 +65,7 @@ export function UploadForm({
 
   // Files sent from another app through the system share sheet (the installed app's share target).
   useSharedItems(({ files, text, missing }) => {
-    if (missing) return setError('The shared files did not arrive. Choose them here instead.');
+    if (missing) return setError(t('sharedMissing'));
     add(files, null);
     if (text) setNote((n) => n || text.slice(0, 2000));
   });
@@ -79,13 +83,13 @@ export function UploadForm({
   async function start() {
     setError('');
     setResult(null);
-    if (picked.length === 0) return setError('Choose or drop some files first.');
+    if (picked.length === 0) return setError(t('chooseFirst'));
     if (total > free) {
-      return setError(`These files need ${formatBytes(total)} but only ${formatBytes(free)} of your quota is free.${resumable ? ' Unfinished uploads hold part of it: resume or discard them in the share list.' : ''}`);
+      return setError(t('overQuota', { need: formatBytes(total, locale), free: formatBytes(free, locale), unfinished: resumable ? 'yes' : 'no' }));
     }
     const expiresAt = expiryFromChoice(expiry);
     // A typed date skips the field's min: a link dead on arrival is never made (the server refuses it too).
-    if (expiresAt && Date.parse(expiresAt) <= Date.now()) return setError('That expiry date has passed. Choose today or a later day.');
+    if (expiresAt && Date.parse(expiresAt) <= Date.now()) return setError(t('pastExpiry'));
     await finish(() => runner.start(picked, { note, expiresAt, password, maxDownloads: limit ? Number(limit) : null }, handles ?? undefined));
   }
 
@@ -102,7 +106,7 @@ export function UploadForm({
       setGenerated(false);
       setLimit('');
     } catch (err) {
-      setError(stoppedMessage(err, 'Upload cancelled. Nothing was kept.'));
+      setError(stoppedMessage(err, t('cancelled')));
     } finally {
       onDone();
     }
@@ -110,15 +114,15 @@ export function UploadForm({
 
   return (
     <Card>
-      <h2 className="text-base font-semibold">New share</h2>
+      <h2 className="text-base font-semibold">{t('newShare')}</h2>
       {(interrupted > 0 || guestsPending > 0) && !uploading ? (
         <p className="mt-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800 dark:bg-amber-950 dark:text-amber-300" data-testid="interrupted-notice">
-          {interruptedNotice(Math.max(0, interrupted), guestsPending)}
+          {interruptedNotice(Math.max(0, interrupted), guestsPending, t)}
           {onShowList ? (
             <>
               {' '}
               <button type="button" onClick={onShowList} className="font-medium underline max-sm:inline-flex max-sm:min-h-11 max-sm:items-center">
-                Open Shares
+                {t('openShares')}
               </button>
             </>
           ) : null}
@@ -130,39 +134,37 @@ export function UploadForm({
       {picked.length > 0 ? (
         <div className="mt-3 text-sm">
           <div className="flex items-center justify-between">
-            <span>
-              {picked.length} {picked.length === 1 ? 'file' : 'files'} · {formatBytes(total)}
-            </span>
+            <span>{t('picked', { count: picked.length, size: formatBytes(total, locale) })}</span>
             {!uploading ? (
               <Button variant="ghost" onClick={() => (setPicked([]), setHandles(null))}>
-                Clear
+                {t('clear')}
               </Button>
             ) : null}
           </div>
           <ul className="mt-1 max-h-40 overflow-auto text-xs text-subtle">
             {picked.slice(0, 200).map((p) => (
               <li key={p.path} className="flex justify-between gap-2">
-                <span className="truncate">{p.path}</span>
-                <span>{formatBytes(p.file.size)}</span>
+                <bdi className="truncate">{p.path}</bdi>
+                <span className="shrink-0">{formatBytes(p.file.size, locale)}</span>
               </li>
             ))}
           </ul>
         </div>
       ) : null}
       <div className="mt-4 grid gap-4 sm:grid-cols-2">
-        <Field label="Note (optional)" value={note} maxLength={2000} onChange={(e) => setNote(e.target.value)} disabled={uploading} />
+        <Field label={t('note')} value={note} maxLength={2000} onChange={(e) => setNote(e.target.value)} disabled={uploading} />
         <ExpiryPicker value={expiry} onChange={setExpiry} disabled={uploading} />
         <div className="flex items-end gap-2 sm:col-span-2">
           <div className="flex-1">
-            <Field label="Password (optional)" value={password} onChange={(e) => (setPassword(e.target.value), setGenerated(false))} autoComplete="off" disabled={uploading} />
+            <Field label={t('password')} value={password} onChange={(e) => (setPassword(e.target.value), setGenerated(false))} autoComplete="off" disabled={uploading} />
           </div>
           <Button type="button" variant="secondary" onClick={() => (setPassword(generatePassword()), setGenerated(true))} disabled={uploading}>
-            Generate
+            {t('generate')}
           </Button>
         </div>
-        <DownloadLimitField label="Download limit (optional)" value={limit} onChange={setLimit} disabled={uploading} />
+        <DownloadLimitField label={t('limit')} value={limit} onChange={setLimit} disabled={uploading} />
       </div>
-      {runner.progress && runner.resuming ? <p className="mt-4 text-sm font-medium">Resuming an interrupted upload…</p> : null}
+      {runner.progress && runner.resuming ? <p className="mt-4 text-sm font-medium">{t('resuming')}</p> : null}
       {runner.progress ? <UploadProgressView progress={runner.progress} /> : null}
       <div className="mt-4 space-y-3">
         <ErrorText>{error}</ErrorText>
@@ -174,25 +176,25 @@ export function UploadForm({
         <div className="flex flex-wrap gap-2">
           {paused && !uploading ? (
             <>
-              <Button onClick={onAsync(() => finish(runner.continuePaused))}>Continue</Button>
+              <Button onClick={onAsync(() => finish(runner.continuePaused))}>{t('continue')}</Button>
               <Button variant="secondary" onClick={() => setConfirm('discard')}>
-                Discard
+                {t('discard')}
               </Button>
             </>
           ) : (
             <Button onClick={onAsync(start)} disabled={uploading || blocked || picked.length === 0}>
-              Upload and create link
+              {t('create')}
             </Button>
           )}
           {uploading ? <PauseCancelButtons onPause={runner.pause} onCancel={() => setConfirm('cancel')} /> : null}
         </div>
         <StopConfirmDialog
           choice={confirm}
-          titles={{ cancel: 'Cancel this upload?', discard: 'Discard this upload?' }}
-          cancelAction="Cancel upload"
-          text="The parts uploaded so far are deleted and the quota they hold is freed. This cannot be undone."
+          titles={{ cancel: t('cancelTitle'), discard: t('discardTitle') }}
+          cancelAction={t('cancelUpload')}
+          text={t('stopText')}
           onCancel={runner.cancel}
-          onDiscard={() => void runner.discardPaused().then(() => (setError('Upload discarded. Nothing was kept.'), onDone()))}
+          onDiscard={() => void runner.discardPaused().then(() => (setError(t('discarded')), onDone()))}
           onClose={() => setConfirm(null)}
         />
         {result ? <ShareCreated share={result.share} password={result.password} /> : null}

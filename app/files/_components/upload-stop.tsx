@@ -1,8 +1,11 @@
 'use client';
 
+import { useLocale, useTranslations } from 'next-intl';
+import { useCallback } from 'react';
 import { ConfirmDialog } from '@/app/_components/client-ui';
 import { Button } from '@/app/_components/ui';
-import { describeError, formatBytes } from '@/lib/client/format';
+import { useDescribeError } from '@/lib/client/error-text';
+import { formatBytes } from '@/lib/client/format';
 import { isCancel, isRetryable } from '@/lib/upload-engine/retry';
 import { ApiError } from '@/lib/client/api';
 
@@ -14,28 +17,34 @@ import { ApiError } from '@/lib/client/api';
 export type StopChoice = 'cancel' | 'discard' | null;
 
 /** What stopped an upload, in words: '' for a pause (its parts are kept and it says so itself). */
-export function stoppedMessage(err: unknown, cancelled: string): string {
-  if (err instanceof ApiError && err.code === 'paused') return '';
-  if (isCancel(err)) return cancelled;
-  return `${describeError(err)}${isRetryable(err) ? ' The parts sent so far are kept: Continue sends the rest.' : ''}`;
-}
-
-export function PausedText({ paused }: { paused: { failed?: boolean; loaded: number; total: number } }) {
-  return (
-    <>
-      {paused.failed ? 'Stopped' : 'Paused'} at {formatBytes(paused.loaded)} of {formatBytes(paused.total)}. The parts sent so far are kept; Continue sends the rest.
-    </>
+export function useStoppedMessage() {
+  const t = useTranslations('upload');
+  const describeError = useDescribeError();
+  return useCallback(
+    (err: unknown, cancelled: string): string => {
+      if (err instanceof ApiError && err.code === 'paused') return '';
+      if (isCancel(err)) return cancelled;
+      return isRetryable(err) ? t('stoppedKept', { reason: describeError(err) }) : describeError(err);
+    },
+    [t, describeError],
   );
 }
 
+export function PausedText({ paused }: { paused: { failed?: boolean; loaded: number; total: number } }) {
+  const t = useTranslations('upload');
+  const locale = useLocale();
+  return <>{t('pausedAt', { failed: paused.failed ? 'yes' : 'no', loaded: formatBytes(paused.loaded, locale), total: formatBytes(paused.total, locale) })}</>;
+}
+
 export function PauseCancelButtons({ onPause, onCancel }: { onPause: () => void; onCancel: () => void }) {
+  const t = useTranslations('upload');
   return (
     <>
       <Button variant="secondary" onClick={onPause}>
-        Pause
+        {t('pause')}
       </Button>
       <Button variant="secondary" onClick={onCancel}>
-        Cancel
+        {t('cancel')}
       </Button>
     </>
   );
@@ -59,13 +68,14 @@ export function StopConfirmDialog({
   onDiscard: () => void;
   onClose: () => void;
 }) {
+  const t = useTranslations('upload');
   return (
     <ConfirmDialog
       open={choice !== null}
       title={choice === 'cancel' ? titles.cancel : titles.discard}
       text={text}
-      action={choice === 'cancel' ? cancelAction : 'Discard'}
-      cancelLabel={choice === 'cancel' ? 'Keep uploading' : undefined}
+      action={choice === 'cancel' ? cancelAction : t('discard')}
+      cancelLabel={choice === 'cancel' ? t('keepUploading') : t('cancel')}
       onConfirm={() => {
         onClose();
         if (choice === 'cancel') onCancel();

@@ -25,7 +25,7 @@ export default async function RequestPage({ params }: { params: Params }) {
   if (!view) notFound();
   const [locale, messages, picker] = await Promise.all([getLocale(), getMessages(), getTranslations('picker')]);
   return (
-    <NextIntlClientProvider locale={locale} messages={{ request: messages.request }}>
+    <NextIntlClientProvider locale={locale} messages={{ request: messages.request, progress: messages.progress }}>
       <RequestUpload request={view} />
       <footer className="mx-auto flex max-w-2xl justify-end px-4 pb-8">
         <LanguagePicker locale={locale} label={picker('label')} />
