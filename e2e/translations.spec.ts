@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ownClientAddress } from './support/client-address';
+import { useConsoleSession } from './support/console-session';
 import { createMember } from './support/seed';
 
 test.use({ extraHTTPHeaders: ownClientAddress() });
@@ -52,5 +53,69 @@ test('a guest with an Arabic phone reads the file request right to left, at 390 
   expect(cookie?.value).toBe('de');
   expect(cookie?.sameSite).toBe('Lax');
   expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(360 * 86_400);
+  await context.close();
+});
+
+test('/files in German from the picker’s cookie: the sign-in form, a refused password, then the upload card and a new link', async ({ browser }) => {
+  const member = await createMember();
+  const context = await browser.newContext({ locale: 'en-US', extraHTTPHeaders: ownClientAddress(), serviceWorkers: 'block' });
+  await context.addCookies([{ name: 'htmls_locale', value: 'de', url: process.env.E2E_BASE_URL! }]);
+  const page = await context.newPage();
+  await page.goto('/files');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  await expect(page.getByRole('tab', { name: 'Registrieren' })).toBeVisible();
+  await page.getByLabel('Benutzername').fill(member.username);
+  await page.getByLabel('Passwort').fill('not the password');
+  await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Benutzername oder Passwort ist falsch.' })).toBeVisible();
+
+  await page.getByLabel('Passwort').fill(member.password);
+  await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
+  await expect(page.getByTestId('signed-in-as')).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Bereiche' }).getByRole('button')).toHaveText(['Freigaben', 'Anfragen', 'Profil', 'Zugriffstoken']);
+  await expect(page.getByRole('heading', { name: 'Neue Freigabe' })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Ablauf' }).getByRole('button')).toHaveText(['1 Tag', '7 Tage', '30 Tage', 'Nie']);
+
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'htmls-de-'));
+  const file = path.join(dir, 'Angebot.txt');
+  writeFileSync(file, 'Hallo');
+  await page.getByTestId('file-input').setInputFiles(file);
+  await expect(page.getByText('1 Datei · 5 Byte')).toBeVisible();
+  await page.getByRole('button', { name: 'Hochladen und Link erstellen' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Ihr Link ist bereit' })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole('button', { name: 'Link kopieren' })).toBeVisible();
+  await context.close();
+});
+
+test('/files on an Arabic phone at 390 px: right to left, its tabs in Arabic, no sideways scrolling with a long Latin file name; the picker switches to German', async ({ browser }) => {
+  const member = await createMember();
+  const context = await browser.newContext({
+    locale: 'ar-SA',
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+    isMobile: true,
+    extraHTTPHeaders: ownClientAddress(),
+    serviceWorkers: 'block',
+  });
+  await useConsoleSession(context, member);
+  const page = await context.newPage();
+  await page.goto('/files');
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(page.getByTestId('signed-in-as')).toBeVisible();
+  await expect(page.getByRole('tablist', { name: 'الأقسام' }).getByRole('tab')).toHaveText(['رفع', 'المشاركات', 'الطلبات', 'الإعدادات']);
+  await expect(page.getByRole('heading', { name: 'مشاركة جديدة' })).toBeVisible();
+  expect(await page.evaluate(noHorizontalOverflow)).toBe(true);
+
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'htmls-ar-files-'));
+  const long = path.join(dir, 'a-rather-long-file-name-from-a-camera-roll-2026-12-07-without-any-break.txt');
+  writeFileSync(long, 'notes');
+  await page.getByTestId('file-input').setInputFiles(long);
+  await expect(page.getByText('ملف واحد ·')).toBeVisible();
+  expect(await page.evaluate(noHorizontalOverflow)).toBe(true);
+
+  await page.getByTestId('language-picker').selectOption('de');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
+  await expect(page.getByRole('tab', { name: 'Hochladen' })).toBeVisible();
   await context.close();
 });

@@ -74,6 +74,27 @@ describe('the guest pages speak the guest’s language (no locale in the URL)', 
     expect(ar.text).toContain('البحث في المواقع');
   });
 
+  it('/files with the picker’s German cookie: German, its title, and only the console’s messages of one language', async () => {
+    const r = await page('/files', { 'Accept-Language': 'en', Cookie: 'htmls_locale=de' });
+    expect(r.status).toBe(200);
+    expect(htmlTag(r.text)).toContain('lang="de"');
+    expect(r.text).toContain('<title>Dateien · htmls</title>');
+    // The console's namespaces reach the browser (the sign-in form, the upload card, the error codes)…
+    expect(r.text).toContain('Benutzername oder Passwort ist falsch.');
+    expect(r.text).toContain('Hochladen und Link erstellen');
+    expect(r.text).toContain('Ihre Sitzung ist abgelaufen. Melden Sie sich erneut an.');
+    // …and no other page's, nor another language.
+    expect(r.text).not.toContain('Websites durchsuchen');
+    expect(r.text).not.toContain('Upload and create link');
+  });
+
+  it('/files in Arabic: right to left', async () => {
+    const r = await page('/files', { 'Accept-Language': 'ar-EG' });
+    expect(htmlTag(r.text)).toContain('dir="rtl"');
+    expect(r.text).toContain('<title>الملفات · htmls</title>');
+    expect(r.text).toContain('ارفع وأنشئ الرابط');
+  });
+
   it('the request’s password page (the server’s own HTML) in Arabic, right to left, and a wrong password in German', async () => {
     const r = await page(`/r/${locked}`, { 'Accept-Language': 'ar' });
     expect(r.status).toBe(401);
