@@ -8,7 +8,7 @@ import { Button } from './ui';
  * an IntersectionObserver), and is also a button for keyboards and for browsers that scroll
  * nothing (a short list in a tall window keeps loading until the window is full or the list ends).
  */
-export function LoadMore({ hasMore, loading, onMore, label = 'Load more' }: { hasMore: boolean; loading: boolean; onMore: () => void; label?: string }) {
+export function LoadMore({ hasMore, loading, onMore, label = 'Load more', loadingLabel = 'Loading…' }: { hasMore: boolean; loading: boolean; onMore: () => void; label?: string; loadingLabel?: string }) {
   const sentinel = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = sentinel.current;
@@ -23,7 +23,7 @@ export function LoadMore({ hasMore, loading, onMore, label = 'Load more' }: { ha
   return (
     <div ref={sentinel} className="mt-3 flex justify-center">
       <Button variant="secondary" onClick={onMore} disabled={loading} data-testid="load-more">
-        {loading ? 'Loading…' : label}
+        {loading ? loadingLabel : label}
       </Button>
     </div>
   );

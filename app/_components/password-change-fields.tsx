@@ -5,7 +5,10 @@ import { Button, CheckboxField, Field } from './ui';
 /**
  * Setting, replacing or removing a password on something that may have one (a share, a hosted
  * project): the field, an optional Generate button, and "Remove the password" when one is set.
+ * Its words come from the page (`labels`), English where the page has no messages.
  */
+const ENGLISH = { newPassword: 'New password (leave empty to keep)', password: 'Password (optional)', generate: 'Generate', remove: 'Remove the password' };
+
 export function PasswordChangeFields({
   hasPassword,
   password,
@@ -13,6 +16,7 @@ export function PasswordChangeFields({
   clear,
   onClear,
   generate,
+  labels = ENGLISH,
 }: {
   hasPassword: boolean;
   password: string;
@@ -21,10 +25,11 @@ export function PasswordChangeFields({
   onClear: (clear: boolean) => void;
   /** A new random password; without it, no Generate button. */
   generate?: () => string;
+  labels?: typeof ENGLISH;
 }) {
   const field = (
     <Field
-      label={hasPassword ? 'New password (leave empty to keep)' : 'Password (optional)'}
+      label={hasPassword ? labels.newPassword : labels.password}
       value={password}
       autoComplete="off"
       disabled={clear}
@@ -37,7 +42,7 @@ export function PasswordChangeFields({
         <div className="flex items-end gap-2">
           <div className="flex-1">{field}</div>
           <Button type="button" variant="secondary" onClick={() => onPassword(generate())} disabled={clear}>
-            Generate
+            {labels.generate}
           </Button>
         </div>
       ) : (
@@ -45,7 +50,7 @@ export function PasswordChangeFields({
       )}
       {hasPassword ? (
         <CheckboxField checked={clear} onChange={onClear}>
-          Remove the password
+          {labels.remove}
         </CheckboxField>
       ) : null}
     </>

@@ -84,14 +84,15 @@ export function Badge({ children, tone = 'zinc' }: { children: ReactNode; tone?:
 }
 
 /** A form's closing row: Cancel beside the submit button, right-aligned. */
-export function FormActions({ onCancel }: { onCancel: () => void }) {
+/** Cancel and Save: the page's words where it has them, English by default. */
+export function FormActions({ onCancel, cancelLabel = 'Cancel', saveLabel = 'Save' }: { onCancel: () => void; cancelLabel?: string; saveLabel?: string }) {
   return (
     <div className="flex justify-end gap-2">
       <Button type="button" variant="secondary" onClick={onCancel}>
-        Cancel
+        {cancelLabel}
       </Button>
       <Button type="submit" variant="primary">
-        Save
+        {saveLabel}
       </Button>
     </div>
   );

@@ -147,7 +147,8 @@ function describeIn(err: unknown, { t, english }: ErrorWords): string {
   return english ? message : t('withDetail', { text: t('generic'), detail: message });
 }
 
-export function formatDate(iso: string | null): string {
+/** A date and time; in `locale` where the page has one (the reader's language), else the browser's. */
+export function formatDate(iso: string | null, locale?: string): string {
   if (!iso) return 'never';
-  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return new Date(iso).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
 }

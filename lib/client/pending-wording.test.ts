@@ -7,6 +7,8 @@ import { discardWording, interruptedNotice } from './pending-wording';
 const english = createTranslator({ locale: 'en', messages: en, namespace: 'upload' });
 const german = createTranslator({ locale: 'de', messages: de as typeof en, namespace: 'upload' });
 const notice = (own: number, guests: number, t = english) => interruptedNotice(own, guests, t);
+const words = createTranslator({ locale: 'en', messages: en, namespace: 'shares' });
+const discard = (share: Parameters<typeof discardWording>[0], mine: boolean) => discardWording(share, mine, words);
 
 describe('unfinished uploads in the console (issue 41, item 4)', () => {
   it("never asks the owner to resume a guest's upload", () => {
@@ -22,16 +24,16 @@ describe('unfinished uploads in the console (issue 41, item 4)', () => {
   });
 
   it("names a guest's upload after the guest, never after the owner", () => {
-    const named = discardWording({ username: 'olivia', received: { name: 'Dana' } }, false);
+    const named = discard({ username: 'olivia', received: { name: 'Dana' } }, false);
     expect(named.title).toBe('Discard “Dana”’s upload?');
     expect(named.title).not.toContain('olivia');
     expect(named.text).toMatch(/A guest started this upload through your file request/);
-    expect(discardWording({ username: 'olivia', received: { name: ' ' } }, false).title).toBe('Discard a guest’s upload?');
-    expect(discardWording({ username: 'olivia', received: { name: 'x'.repeat(60) } }, false).title).toBe(`Discard “${'x'.repeat(39)}…”’s upload?`);
+    expect(discard({ username: 'olivia', received: { name: ' ' } }, false).title).toBe('Discard a guest’s upload?');
+    expect(discard({ username: 'olivia', received: { name: 'x'.repeat(60) } }, false).title).toBe(`Discard “${'x'.repeat(39)}…”’s upload?`);
   });
 
   it("words the member's own and another member's uploads as before", () => {
-    expect(discardWording({ username: 'me', received: null }, true)).toMatchObject({ button: 'Discard', title: 'Discard this upload?' });
-    expect(discardWording({ username: 'bob', received: null }, false)).toMatchObject({ button: 'Abort upload', title: 'Abort bob’s upload?' });
+    expect(discard({ username: 'me', received: null }, true)).toMatchObject({ button: 'Discard', title: 'Discard this upload?' });
+    expect(discard({ username: 'bob', received: null }, false)).toMatchObject({ button: 'Abort upload', title: 'Abort bob’s upload?' });
   });
 });

@@ -9,17 +9,10 @@ interface PendingShare {
   received: { name: string } | null;
 }
 
-/** "Dana’s upload", "a guest’s upload" (names are the guest's own words: shortened, quoted). */
-export function guestUploadName(received: { name: string }): string {
-  const name = received.name.trim();
-  if (!name) return 'a guest’s upload';
-  const short = name.length > 40 ? `${name.slice(0, 39)}…` : name;
-  return `“${short}”’s upload`;
-}
-
 /**
  * The banner above the upload form: the member's own interrupted uploads, then guests' (which
- * only their senders can resume), in the page's language (`upload.interruptedOwn`, `…Guests`).
+ * only their senders can resume), in the page's language.
+ * i18n-keys: upload.interruptedOwn, upload.interruptedGuests
  */
 export function interruptedNotice(own: number, guests: number, t: (key: 'interruptedOwn' | 'interruptedGuests', values: { count: number }) => string): string {
   const parts: string[] = [];
@@ -28,16 +21,24 @@ export function interruptedNotice(own: number, guests: number, t: (key: 'interru
   return parts.join(' ');
 }
 
-/** The discard button and its dialog for a pending share: the caller's own, a guest's, or another member's. */
-export function discardWording(share: PendingShare, mine: boolean): { button: string; title: string; text: string } {
-  const gone = 'The parts uploaded so far are deleted and the quota they hold is freed. This cannot be undone.';
-  if (mine) return { button: 'Discard', title: 'Discard this upload?', text: gone };
+/** The words discardWording needs (the `shares` namespace: `discard…`, `abort…`). */
+export type DiscardKey = 'discard' | 'discardTitle' | 'discardGuestTitle' | 'discardGuestText' | 'stopText' | 'abortUpload' | 'abortTitle';
+
+/**
+ * The discard button and its dialog for a pending share: the caller's own, a guest's, or
+ * another member's. A guest's upload is named after the guest's own words ("Dana"), shortened.
+ */
+export function discardWording(share: PendingShare, mine: boolean, t: (key: DiscardKey, values?: Record<string, string>) => string): { button: string; title: string; text: string } {
+  const gone = t('stopText');
+  if (mine) return { button: t('discard'), title: t('discardTitle'), text: gone };
   if (share.received) {
+    const name = share.received.name.trim();
+    const short = name.length > 40 ? `${name.slice(0, 39)}…` : name;
     return {
-      button: 'Discard',
-      title: `Discard ${guestUploadName(share.received)}?`,
-      text: `A guest started this upload through your file request and has not finished it; only they can resume it. ${gone}`,
+      button: t('discard'),
+      title: t('discardGuestTitle', { named: short ? 'yes' : 'no', name: short }),
+      text: t('discardGuestText', { gone }),
     };
   }
-  return { button: 'Abort upload', title: `Abort ${share.username ? `${share.username}’s` : 'this'} upload?`, text: gone };
+  return { button: t('abortUpload'), title: t('abortTitle', { named: share.username ? 'yes' : 'no', name: share.username ?? '' }), text: gone };
 }

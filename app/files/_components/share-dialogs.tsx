@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { Dialog, QrCode } from '@/app/_components/client-ui';
 import { PasswordChangeFields } from '@/app/_components/password-change-fields';
@@ -12,13 +13,16 @@ import { toLocalInput } from './expiry-picker';
 import { generatePassword } from './upload-form';
 
 export function QrDialog({ open, link, onClose }: { open: boolean; link: string; onClose: () => void }) {
+  const t = useTranslations('shares');
   return (
-    <Dialog open={open} onClose={onClose} title="Scan to open">
+    <Dialog open={open} onClose={onClose} title={t('scan')}>
       <div className="flex flex-col items-center gap-3">
-        <QrCode text={link} size={220} />
-        <p className="break-all text-xs text-muted">{link}</p>
+        <QrCode text={link} size={220} alt={t('qrAlt', { link })} />
+        <p className="break-all text-xs text-muted" dir="ltr">
+          {link}
+        </p>
         <Button variant="secondary" onClick={onClose}>
-          Close
+          {t('close')}
         </Button>
       </div>
     </Dialog>
@@ -30,14 +34,16 @@ export function QrDialog({ open, link, onClose }: { open: boolean; link: string;
  * expiry exactly as it was. The expiry is a date and a time (local), never just a day.
  */
 export function EditShareDialog({ share, open, onClose, onSave }: { share: ShareSummaryDto; open: boolean; onClose: () => void; onSave: (body: BodyOf<'updateShare'>) => Promise<void> }) {
+  const t = useTranslations('shares');
   return (
-    <Dialog open={open} onClose={onClose} title="Edit share">
+    <Dialog open={open} onClose={onClose} title={t('editTitle')}>
       {open ? <EditShareForm share={share} onCancel={onClose} onSave={onSave} /> : null}
     </Dialog>
   );
 }
 
 function EditShareForm({ share, onSave, onCancel }: { share: ShareSummaryDto; onSave: (body: BodyOf<'updateShare'>) => Promise<void>; onCancel: () => void }) {
+  const t = useTranslations('shares');
   const initialExpiry = share.expires_at ? toLocalInput(share.expires_at) : '';
   const [note, setNote] = useState(share.note);
   const [expiry, setExpiry] = useState(initialExpiry);
@@ -58,12 +64,12 @@ function EditShareForm({ share, onSave, onCancel }: { share: ShareSummaryDto; on
   }
   return (
     <form onSubmit={onAsync(submit)} className="space-y-3">
-      <Field label="Note" value={note} maxLength={2000} onChange={(e) => setNote(e.target.value)} />
+      <Field label={t('note')} value={note} maxLength={2000} onChange={(e) => setNote(e.target.value)} />
       <div className="flex items-end gap-2">
         <div className="flex-1">
           {/* A new expiry cannot be in the past (the form will not submit it); an unchanged one is not re-sent. */}
           <Field
-            label="Expires (empty: never)"
+            label={t('expiresField')}
             type="datetime-local"
             value={expiry}
             min={expiry !== initialExpiry ? toLocalInput(new Date().toISOString()) : undefined}
@@ -72,7 +78,7 @@ function EditShareForm({ share, onSave, onCancel }: { share: ShareSummaryDto; on
         </div>
         {expiry ? (
           <Button type="button" variant="secondary" onClick={() => setExpiry('')}>
-            Never
+            {t('never')}
           </Button>
         ) : null}
       </div>
@@ -83,9 +89,10 @@ function EditShareForm({ share, onSave, onCancel }: { share: ShareSummaryDto; on
         clear={clearPassword}
         onClear={setClearPassword}
         generate={generatePassword}
+        labels={{ newPassword: t('newPassword'), password: t('passwordOptional'), generate: t('generate'), remove: t('removePassword') }}
       />
-      <DownloadLimitField label={`Download limit (empty: unlimited; ${share.download_count} so far)`} value={limit} onChange={setLimit} />
-      <FormActions onCancel={onCancel} />
+      <DownloadLimitField label={t('limitField', { count: share.download_count })} value={limit} onChange={setLimit} />
+      <FormActions onCancel={onCancel} cancelLabel={t('cancel')} saveLabel={t('save')} />
     </form>
   );
 }

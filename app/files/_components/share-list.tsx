@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { LoadMore, SearchBox } from '@/app/_components/paging';
 import { Card, ErrorText } from '@/app/_components/ui';
 import type { PickedFile } from '@/lib/client/collect-files';
@@ -27,25 +28,26 @@ export function ShareList({
   onResume: (groupId: string, files: PickedFile[]) => Promise<void>;
   onChanged: () => void;
 }) {
+  const t = useTranslations('shares');
   const { shares, error, pending, additions, query } = data;
   const admin = session.role === 'admin';
   const myId = session.user?.id ?? null;
   return (
     <Card>
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 className="text-base font-semibold">{admin && !session.user ? 'All shares' : admin ? 'All shares (yours and members’)' : 'Your shares'}</h2>
+        <h2 className="text-base font-semibold">{admin && !session.user ? t('allShares') : admin ? t('allSharesMembers') : t('yourShares')}</h2>
         {shares !== null && (shares.length > 0 || query) ? (
-          <SearchBox value={query} onChange={data.setQuery} label="Search shares" placeholder={admin ? 'Search by note, id or owner' : 'Search by note or id'} />
+          <SearchBox value={query} onChange={data.setQuery} label={t('search')} placeholder={admin ? t('searchAdmin') : t('searchPlaceholder')} />
         ) : null}
       </div>
       <ErrorText>{error}</ErrorText>
       {shares === null ? (
-        <p className="mt-3 text-sm text-muted">Loading…</p>
+        <p className="mt-3 text-sm text-muted">{t('loading')}</p>
       ) : shares.length === 0 && query ? (
-        <p className="mt-3 text-sm text-muted">No shares match “{query}”.</p>
+        <p className="mt-3 text-sm text-muted">{t('noMatch', { query })}</p>
       ) : shares.length === 0 ? (
         <div className="mt-4 rounded-lg border border-dashed border-zinc-300 p-6 text-center text-sm text-muted dark:border-zinc-700">
-          No shares yet. Upload files to make your first link.
+          {t('empty')}
         </div>
       ) : (
         <ul className="mt-3 divide-y divide-zinc-200 dark:divide-zinc-800">
@@ -67,7 +69,7 @@ export function ShareList({
           ))}
         </ul>
       )}
-      <LoadMore hasMore={data.hasMore} loading={data.loading} onMore={() => void data.loadMore()} label="Load more shares" />
+      <LoadMore hasMore={data.hasMore} loading={data.loading} onMore={() => void data.loadMore()} label={t('loadMore')} loadingLabel={t('loading')} />
     </Card>
   );
 }

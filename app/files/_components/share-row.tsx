@@ -1,12 +1,14 @@
 'use client';
 
+import { useLocale, useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { ConfirmDialog, CopyButton, ShareLinkButton } from '@/app/_components/client-ui';
 import { Badge, Button, ErrorText } from '@/app/_components/ui';
 import { LockIcon } from '@/app/_components/icons';
 import { ApiError, callOperation } from '@/lib/client/api';
 import type { PickedFile } from '@/lib/client/collect-files';
-import { describeError, formatBytes, formatDate } from '@/lib/client/format';
+import { useDescribeError } from '@/lib/client/error-text';
+import { formatBytes, formatDate } from '@/lib/client/format';
 import { forgetPendingUpload, type PendingUpload } from '@/lib/client/pending-uploads';
 import { discardWording } from '@/lib/client/pending-wording';
 import type { BodyOf } from '@/lib/contract/operations';
@@ -59,15 +61,20 @@ export function ShareRow({
   onResume: (files: PickedFile[]) => Promise<void>;
   onChanged: () => void;
 }) {
+  const t = useTranslations('shares');
+  const words = useTranslations('upload');
+  const locale = useLocale();
+  const describeError = useDescribeError();
+  const size = (n: number) => formatBytes(n, locale);
   const [error, setError] = useState('');
   const [open, setOpen] = useState<Open>(null);
   const close = () => setOpen(null);
   const link = absolute(s.url);
   const pending = s.upload_state === 'pending';
-  const discard = discardWording(s, mine);
+  const discard = discardWording(s, mine, t);
   const expired = s.expires_at !== null && Date.parse(s.expires_at) <= Date.now();
   const limitReached = s.max_downloads !== null && s.download_count >= s.max_downloads;
-  const downloads = `${s.download_count} ${s.download_count === 1 ? 'download' : 'downloads'}${s.max_downloads !== null ? ` of ${s.max_downloads} allowed` : ''}`;
+  const downloads = s.max_downloads === null ? t('downloads', { count: s.download_count }) : t('downloadsOf', { count: s.download_count, max: s.max_downloads });
 
   async function patch(body: BodyOf<'updateShare'>) {
     setError('');
@@ -96,36 +103,45 @@ export function ShareRow({
     try {
       await onResume(files);
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'paused') setError('Paused: Resume continues from here.');
+      if (err instanceof ApiError && err.code === 'paused') setError(t('pausedResume'));
       else setError(describeError(err));
     }
   }
 
   const adding = adder.progress !== null && adder.target === s.id ? adder.progress : null;
   const parts = live
-    ? ` · uploading now: ${formatBytes(live.loaded)} of ${formatBytes(live.total)}`
+    ? t('uploadingNow', { loaded: size(live.loaded), total: size(live.total) })
     : record
-      ? ` · ${record.partsDone.length} of ${record.totalParts} parts uploaded`
+      ? t('partsUploaded', { done: record.partsDone.length, total: record.totalParts })
       : '';
+  // The row's facts, one after another ("3 files · 2.0 MB · created …"): each said whole in the reader's language.
+  const facts = [
+    pending ? t('holds', { size: size(s.total_bytes) }) : t('files', { count: s.file_count, size: size(s.total_bytes) }),
+    parts,
+    t('created', { date: formatDate(s.created_at, locale) }),
+    pending ? '' : s.expires_at ? t('expires', { date: formatDate(s.expires_at, locale) }) : t('expiresNever'),
+  ].filter(Boolean);
+  const after = [showOwner ? t('by', { name: s.username ?? t('administrator') }) : '', adding ? t('adding', { loaded: size(adding.loaded), total: size(adding.total) }) : ''].filter(Boolean);
   return (
     <li className="py-3" data-testid={`share-${s.id}`}>
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <div className="flex flex-wrap items-center gap-2">
             <a href={s.url} target="_blank" rel="noreferrer" className="break-all font-medium text-indigo-700 hover:underline dark:text-indigo-300" data-testid="row-title">
-              {s.title}
+              <bdi>{s.title}</bdi>
             </a>
-            {pending ? <Badge tone="amber">upload unfinished</Badge> : <Badge tone={s.status === 'online' ? 'green' : 'zinc'}>{s.status}</Badge>}
+            {/* i18n-keys: shares.status.* */}
+            {pending ? <Badge tone="amber">{t('unfinished')}</Badge> : <Badge tone={s.status === 'online' ? 'green' : 'zinc'}>{t(`status.${s.status}`)}</Badge>}
             {s.has_password ? <Badge tone="indigo">
                 <span className="inline-flex items-center gap-1">
-                  <LockIcon /> password
+                  <LockIcon /> {t('password')}
                 </span>
               </Badge> : null}
-            {expired ? <Badge tone="red">expired</Badge> : null}
-            {limitReached ? <Badge tone="red">download limit reached</Badge> : null}
+            {expired ? <Badge tone="red">{t('expired')}</Badge> : null}
+            {limitReached ? <Badge tone="red">{t('limitReached')}</Badge> : null}
             {s.received ? (
               <span data-testid="received-from">
-                <Badge tone="indigo">{pending ? 'arriving from' : 'received from'} {s.received.name || 'a guest'}</Badge>
+                <Badge tone="indigo">{t('receivedFrom', { arriving: pending ? 'yes' : 'no', named: s.received.name ? 'yes' : 'no', name: s.received.name })}</Badge>
               </span>
             ) : null}
           </div>
@@ -135,15 +151,18 @@ export function ShareRow({
             <p className="mt-1 break-words text-xs text-subtle">
               {s.received.email ? <a href={`mailto:${s.received.email}`} className="underline">{s.received.email}</a> : null}
               {s.received.email && s.received.message ? ' · ' : null}
-              {s.received.message ? `“${s.received.message}”` : null}
+              {s.received.message ? t('quoted', { message: s.received.message }) : null}
             </p>
           ) : null}
           <p className="mt-1 text-xs text-muted">
-            {pending ? `holds ${formatBytes(s.total_bytes)} of quota${parts}` : `${s.file_count} ${s.file_count === 1 ? 'file' : 'files'} · ${formatBytes(s.total_bytes)}`} · created {formatDate(s.created_at)}
-            {pending ? '' : ` · expires ${formatDate(s.expires_at)} · `}
-            {pending ? null : <span data-testid="downloads">{downloads}</span>}
-            {showOwner ? ` · by ${s.username ?? 'administrator'}` : ''}
-            {adding ? ` · adding files: ${formatBytes(adding.loaded)} of ${formatBytes(adding.total)}` : ''}
+            {facts.join(' · ')}
+            {pending ? null : (
+              <>
+                {' · '}
+                <span data-testid="downloads">{downloads}</span>
+              </>
+            )}
+            {after.map((fact) => ` · ${fact}`).join('')}
           </p>
           {!pending && owned && addition && adder.groupId !== addition.groupId && adder.paused?.groupId !== addition.groupId ? (
             <InterruptedAddition share={s} record={addition} busy={busy} adder={adder} onChanged={onChanged} />
@@ -155,26 +174,26 @@ export function ShareRow({
         <div className="flex flex-wrap gap-1">
           {pending && mine ? (
             <Button onClick={() => setOpen('resume')} disabled={busy}>
-              Resume
+              {t('resume')}
             </Button>
           ) : null}
           {!pending ? (
             <>
-              <CopyButton text={link} />
-              <ShareLinkButton url={link} title={s.title} />
+              <CopyButton text={link} label={words('copyLink')} copiedLabel={words('copied')} promptLabel={words('copyPrompt')} />
+              <ShareLinkButton url={link} title={s.title} label={words('shareLink')} unavailableLabel={words('shareUnavailable')} />
               <Button variant="secondary" onClick={() => setOpen('qr')}>
-                QR
+                {t('qr')}
               </Button>
               <Button variant="secondary" onClick={onAsync(() => patch({ status: s.status === 'online' ? 'offline' : 'online' }))}>
-                {s.status === 'online' ? 'Take offline' : 'Put online'}
+                {s.status === 'online' ? t('takeOffline') : t('putOnline')}
               </Button>
               <Button variant="secondary" onClick={() => setOpen('edit')}>
-                Edit
+                {t('edit')}
               </Button>
             </>
           ) : null}
           <Button variant="danger" onClick={() => setOpen('delete')} disabled={pending && busy && mine}>
-            {pending ? discard.button : 'Delete'}
+            {pending ? discard.button : t('delete')}
           </Button>
         </div>
       </div>
@@ -191,9 +210,10 @@ export function ShareRow({
       />
       <ConfirmDialog
         open={open === 'delete'}
-        title={pending ? discard.title : 'Delete this share?'}
-        text={pending ? discard.text : 'The link stops working and its files are deleted. This cannot be undone.'}
-        action={pending ? discard.button : 'Delete share'}
+        title={pending ? discard.title : t('deleteTitle')}
+        text={pending ? discard.text : t('deleteText')}
+        action={pending ? discard.button : t('deleteShare')}
+        cancelLabel={words('cancel')}
         onConfirm={onAsync(remove)}
         onClose={close}
       />
