@@ -22,7 +22,7 @@ export default async function FilesPage() {
   await connection();
   const [locale, messages] = await Promise.all([getLocale(), getMessages()]);
   return (
-    <NextIntlClientProvider locale={locale} messages={{ picker: messages.picker, files: messages.files, upload: messages.upload, shares: messages.shares, activity: messages.activity, progress: messages.progress, errors: messages.errors }}>
+    <NextIntlClientProvider locale={locale} messages={{ picker: messages.picker, files: messages.files, upload: messages.upload, shares: messages.shares, activity: messages.activity, additions: messages.additions, progress: messages.progress, errors: messages.errors }}>
       <AppWorker scope="/files" />
       <ErrorTextProvider>
         <FilesApp />

@@ -1,11 +1,13 @@
 'use client';
 
+import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { ConfirmDialog } from '@/app/_components/client-ui';
 import { Button, ErrorText } from '@/app/_components/ui';
 import { api, callOperation } from '@/lib/client/api';
 import { isJunk, type PickedFile } from '@/lib/client/collect-files';
-import { describeError, formatBytes } from '@/lib/client/format';
+import { useDescribeError } from '@/lib/client/error-text';
+import { formatBytes } from '@/lib/client/format';
 import { forgetPendingUpload, type PendingUpload } from '@/lib/client/pending-uploads';
 import { endpointPath } from '@/lib/contract/endpoints';
 import type { ShareDto, ShareItemDto, ShareSummaryDto } from '@/lib/contract/dtos';
@@ -15,9 +17,12 @@ import { UploadProgressView } from './upload-progress';
 import { PauseCancelButtons, PausedText, StopConfirmDialog, useStoppedMessage, type StopChoice } from './upload-stop';
 import type { UploadRunner } from './use-upload-runner';
 
-const files = (n: number) => `${n} ${n === 1 ? 'file' : 'files'}`;
-
-/** What stopped an addition, in words; a pause keeps its parts and says nothing. */
+/** What stopped an addition, in words (the share itself stays as it was). */
+function useStopped() {
+  const t = useTranslations('additions');
+  const stoppedMessage = useStoppedMessage();
+  return (err: unknown) => stoppedMessage(err, t('cancelled'));
+}
 
 /**
  * A published share's files, opened from its row: each with its size and (for who may change
@@ -26,12 +31,6 @@ const files = (n: number) => `${n} ${n === 1 ? 'file' : 'files'}`;
  * it completes (POST /api/shares/upload/init with share_id). The items are fetched when opened
  * and again whenever the share's counts change.
  */
-/** What stopped an addition, in words (the share itself stays as it was). */
-function useStopped() {
-  const stoppedMessage = useStoppedMessage();
-  return (err: unknown) => stoppedMessage(err, 'Adding cancelled. Nothing was kept; guests still see the share as it was.');
-}
-
 export function ShareFiles({
   share: s,
   canAdd,
@@ -51,6 +50,10 @@ export function ShareFiles({
   busy: boolean;
   onChanged: () => void;
 }) {
+  const t = useTranslations('additions');
+  const words = useTranslations('upload');
+  const locale = useLocale();
+  const describeError = useDescribeError();
   const stopped = useStopped();
   const [open, setOpen] = useState(false);
   const [items, setItems] = useState<ShareItemDto[] | null>(null);
@@ -75,7 +78,7 @@ export function ShareFiles({
     return () => {
       live = false;
     };
-  }, [open, s.id, s.file_count, s.total_bytes]);
+  }, [open, s.id, s.file_count, s.total_bytes, describeError]);
 
   function pick(list: PickedFile[], dropped: FileSystemHandle[] | null) {
     setError('');
@@ -93,7 +96,7 @@ export function ShareFiles({
       const whole = await upload();
       const before = items?.length ?? s.file_count;
       setItems(whole.items);
-      setNotice(`Added ${files(whole.file_count - before)}. Guests now see all ${files(whole.file_count)}.`);
+      setNotice(t('added', { added: whole.file_count - before, total: whole.file_count }));
       setPicked([]);
       setHandles(null);
       setAdding(false);
@@ -105,11 +108,14 @@ export function ShareFiles({
   }
 
   function start() {
-    if (picked.length === 0) return setError('Choose or drop some files to add first.');
+    if (picked.length === 0) return setError(t('chooseFirst'));
     const have = new Set((items ?? []).map((it) => it.relative_path.toLowerCase()));
     const taken = picked.filter((p) => have.has(p.path.toLowerCase())).map((p) => p.path);
     if (taken.length) {
-      return setError(`The share already has ${taken.slice(0, 3).map((t) => `“${t}”`).join(', ')}${taken.length > 3 ? ` and ${taken.length - 3} more` : ''}: remove ${taken.length === 1 ? 'it' : 'them'} first, or rename what you add.`);
+      // Three names, then how many more: one list in the reader's language.
+      const named = taken.slice(0, 3).map((name) => t('quoted', { name }));
+      const list = new Intl.ListFormat(locale, { type: 'conjunction' }).format([...named, ...(taken.length > 3 ? [words('more', { count: taken.length - 3 })] : [])]);
+      return setError(t('taken', { list, count: taken.length }));
     }
     void finish(() => adder.add(s.id, picked, handles ?? undefined));
   }
@@ -121,7 +127,7 @@ export function ShareFiles({
     try {
       await api(`${endpointPath('deleteShareItem', { id: s.id })}?${new URLSearchParams({ path })}`, { method: 'DELETE' });
       setItems((xs) => (xs ?? []).filter((it) => it.relative_path !== path));
-      setNotice(`Removed “${path}”. Guests no longer see it.`);
+      setNotice(t('removed', { path }));
     } catch (err) {
       setError(describeError(err));
     }
@@ -130,47 +136,45 @@ export function ShareFiles({
 
   return (
     <details className="mt-1 text-xs text-muted" onToggle={(e) => setOpen(e.currentTarget.open)} data-testid="items-panel">
-      <summary className="cursor-pointer max-sm:py-2">Files ({s.file_count})</summary>
+      <summary className="cursor-pointer max-sm:py-2">{t('summary', { count: s.file_count })}</summary>
       <div className="mt-2 space-y-2">
         {canAdd ? (
           <div className="space-y-2">
             {!adding && !running && !paused ? (
               <Button variant="secondary" onClick={() => (setAdding(true), setNotice(''))} disabled={busy}>
-                Add files
+                {t('addFiles')}
               </Button>
             ) : null}
             {adding && !running && !paused ? (
               <div className="space-y-2 rounded-lg border border-zinc-200 p-3 text-sm text-zinc-800 dark:border-zinc-800 dark:text-zinc-200">
-                <FilePicker onFiles={pick} disabled={busy} prompt="Drop files or folders to add to this share" testIdPrefix="add-" />
+                <FilePicker onFiles={pick} disabled={busy} prompt={t('drop')} testIdPrefix="add-" />
                 {picked.length > 0 ? (
                   <>
-                    <p>
-                      {files(picked.length)} · {formatBytes(total)}
-                    </p>
+                    <p>{words('picked', { count: picked.length, size: formatBytes(total, locale) })}</p>
                     <ul className="max-h-32 overflow-auto text-xs text-subtle">
                       {picked.slice(0, 200).map((p) => (
                         <li key={p.path} className="flex justify-between gap-2">
-                          <span className="truncate">{p.path}</span>
-                          <span>{formatBytes(p.file.size)}</span>
+                          <bdi className="truncate">{p.path}</bdi>
+                          <span className="shrink-0">{formatBytes(p.file.size, locale)}</span>
                         </li>
                       ))}
                     </ul>
                   </>
                 ) : null}
-                <p className="text-xs text-muted">Guests keep seeing the share as it is until every added file has arrived, then all of them at once.</p>
+                <p className="text-xs text-muted">{t('guestsKeep')}</p>
                 <div className="flex flex-wrap gap-2">
                   <Button onClick={start} disabled={busy || picked.length === 0}>
-                    {picked.length ? `Add ${files(picked.length)}` : 'Add'}
+                    {t('addN', { count: picked.length })}
                   </Button>
                   <Button variant="secondary" onClick={() => (setAdding(false), setPicked([]), setHandles(null), setError(''))}>
-                    Close
+                    {words('close')}
                   </Button>
                 </div>
               </div>
             ) : null}
             {running && adder.progress ? (
               <div className="rounded-lg border border-zinc-200 p-3 text-sm text-zinc-800 dark:border-zinc-800 dark:text-zinc-200">
-                <p className="font-medium">{adder.resuming ? 'Resuming the interrupted addition…' : 'Adding files…'}</p>
+                <p className="font-medium">{adder.resuming ? t('resuming') : t('adding')}</p>
                 <UploadProgressView progress={adder.progress} />
                 <div className="mt-3 flex flex-wrap gap-2">
                   <PauseCancelButtons onPause={adder.pause} onCancel={() => setConfirmStop('cancel')} />
@@ -184,10 +188,10 @@ export function ShareFiles({
                 </p>
                 <div className="flex flex-wrap gap-2">
                   <Button onClick={() => void finish(adder.continuePaused)} disabled={busy}>
-                    Continue
+                    {words('continue')}
                   </Button>
                   <Button variant="secondary" onClick={() => setConfirmStop('discard')}>
-                    Discard
+                    {words('discard')}
                   </Button>
                 </div>
               </div>
@@ -200,19 +204,19 @@ export function ShareFiles({
             {notice}
           </p>
         ) : null}
-        {items === null && !error ? <p>Loading…</p> : null}
+        {items === null && !error ? <p>{t('loading')}</p> : null}
         {items ? (
-          <ul className="divide-y divide-zinc-200 dark:divide-zinc-800" aria-label={`Files of this share`}>
+          <ul className="divide-y divide-zinc-200 dark:divide-zinc-800" aria-label={t('listLabel')}>
             {items.map((it) => (
               <li key={it.relative_path} className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 py-1" data-testid="item-row">
                 <a href={`${s.url}/${it.relative_path.split('/').map(encodeURIComponent).join('/')}`} target="_blank" rel="noreferrer" className="min-w-0 break-all text-zinc-800 hover:underline dark:text-zinc-200">
-                  {it.relative_path}
+                  <bdi>{it.relative_path}</bdi>
                 </a>
-                <span className="ml-auto flex items-center gap-2">
-                  <span>{formatBytes(it.size)}</span>
+                <span className="ms-auto flex items-center gap-2">
+                  <span>{formatBytes(it.size, locale)}</span>
                   {canRemove && items.length > 1 ? (
-                    <Button variant="ghost" className="px-2 py-1 text-xs" onClick={() => setRemoving(it.relative_path)} aria-label={`Remove ${it.relative_path}`} disabled={running}>
-                      Remove
+                    <Button variant="ghost" className="px-2 py-1 text-xs" onClick={() => setRemoving(it.relative_path)} aria-label={t('removeLabel', { name: it.relative_path })} disabled={running}>
+                      {t('remove')}
                     </Button>
                   ) : null}
                 </span>
@@ -220,23 +224,24 @@ export function ShareFiles({
             ))}
           </ul>
         ) : null}
-        {canRemove && items?.length === 1 ? <p>This is the share’s only file: to take it away, delete the share.</p> : null}
+        {canRemove && items?.length === 1 ? <p>{t('onlyFile')}</p> : null}
       </div>
       <ConfirmDialog
         open={removing !== null}
-        title={`Remove “${removing ?? ''}”?`}
-        text="Guests stop seeing this file at once, its bytes are deleted and your quota frees up. The rest of the share stays. This cannot be undone."
-        action="Remove file"
+        title={t('removeTitle', { name: removing ?? '' })}
+        text={t('removeText')}
+        action={t('removeFile')}
+        cancelLabel={words('cancel')}
         onConfirm={() => void remove(removing!)}
         onClose={() => setRemoving(null)}
       />
       <StopConfirmDialog
         choice={confirmStop}
-        titles={{ cancel: 'Cancel adding these files?', discard: 'Discard this addition?' }}
-        cancelAction="Cancel adding"
-        text="The parts uploaded so far are deleted and the quota they hold is freed. The share stays as it was."
+        titles={{ cancel: t('cancelTitle'), discard: t('discardTitle') }}
+        cancelAction={t('cancelAdding')}
+        text={t('stopText')}
         onCancel={adder.cancel}
-        onDiscard={() => void adder.discardPaused().then(() => (setError(''), setNotice('Addition discarded. The share stays as it was.'), onChanged()))}
+        onDiscard={() => void adder.discardPaused().then(() => (setError(''), setNotice(t('discarded')), onChanged()))}
         onClose={() => setConfirmStop(null)}
       />
     </details>
@@ -260,6 +265,9 @@ export function InterruptedAddition({
   adder: UploadRunner;
   onChanged: () => void;
 }) {
+  const t = useTranslations('additions');
+  const words = useTranslations('upload');
+  const describeError = useDescribeError();
   const stopped = useStopped();
   const [open, setOpen] = useState<null | 'resume' | 'discard'>(null);
   const [error, setError] = useState('');
@@ -288,23 +296,24 @@ export function InterruptedAddition({
   return (
     <div className="mt-2 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800 dark:bg-amber-950 dark:text-amber-300" data-testid="interrupted-addition">
       <p>
-        Adding {files(record.files.length)} to this share was interrupted · {record.partsDone.length} of {record.totalParts} parts uploaded. Guests do not see them yet.
+        {t('interrupted', { count: record.files.length, done: record.partsDone.length, total: record.totalParts })}
       </p>
       <div className="mt-2 flex flex-wrap gap-2">
         <Button onClick={() => setOpen('resume')} disabled={busy}>
-          Resume adding
+          {t('resumeAdding')}
         </Button>
         <Button variant="secondary" onClick={() => setOpen('discard')} disabled={busy}>
-          Discard
+          {words('discard')}
         </Button>
       </div>
       <ErrorText>{error}</ErrorText>
       <ResumeDialog share={share} record={record} open={open === 'resume'} onClose={() => setOpen(null)} onResume={(picked) => void resume(picked)} />
       <ConfirmDialog
         open={open === 'discard'}
-        title="Discard this addition?"
-        text="The parts uploaded so far are deleted and the quota they hold is freed. The share stays as it was."
-        action="Discard"
+        title={t('discardTitle')}
+        text={t('stopText')}
+        action={words('discard')}
+        cancelLabel={words('cancel')}
         onConfirm={() => void discard()}
         onClose={() => setOpen(null)}
       />
