@@ -1,8 +1,9 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { callOperation } from '@/lib/client/api';
-import { describeError } from '@/lib/client/format';
+import { useDescribeError } from '@/lib/client/error-text';
 import type { ShareItemDto } from '@/lib/contract/dtos';
 
 /**
@@ -10,6 +11,8 @@ import type { ShareItemDto } from '@/lib/contract/dtos';
  * share's items are fetched (GET /api/shares/:id) the first time this is opened.
  */
 export function ShareItemDownloads({ shareId }: { shareId: string }) {
+  const t = useTranslations('shares');
+  const describeError = useDescribeError();
   const [items, setItems] = useState<ShareItemDto[] | null>(null);
   const [error, setError] = useState('');
   function toggled(open: boolean) {
@@ -21,13 +24,13 @@ export function ShareItemDownloads({ shareId }: { shareId: string }) {
   }
   return (
     <details className="mt-1 text-xs text-muted" onToggle={(e) => toggled(e.currentTarget.open)}>
-      <summary className="cursor-pointer">Downloads per file</summary>
+      <summary className="cursor-pointer">{t('perFile')}</summary>
       {error ? <p className="mt-1 text-red-600">{error}</p> : null}
-      {items === null && !error ? <p className="mt-1">Loading…</p> : null}
+      {items === null && !error ? <p className="mt-1">{t('loading')}</p> : null}
       <ul className="mt-1 space-y-0.5">
         {(items ?? []).map((it) => (
           <li key={it.relative_path} className="break-all">
-            {it.relative_path}: {it.download_count}
+            {t.rich('perFileCount', { name: it.relative_path, count: it.download_count, bdi: (chunks) => <bdi>{chunks}</bdi> })}
           </li>
         ))}
       </ul>
