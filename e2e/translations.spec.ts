@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ownClientAddress } from './support/client-address';
 import { useConsoleSession } from './support/console-session';
-import { createMember } from './support/seed';
+import { createMember, createShare } from './support/seed';
 
 test.use({ extraHTTPHeaders: ownClientAddress() });
 
@@ -82,8 +82,15 @@ test('/files in German from the picker’s cookie: the sign-in form, a refused p
   await page.getByTestId('file-input').setInputFiles(file);
   await expect(page.getByText('1 Datei · 5 Byte')).toBeVisible();
   await page.getByRole('button', { name: 'Hochladen und Link erstellen' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Ihr Link ist bereit' })).toBeVisible({ timeout: 60_000 });
-  await expect(page.getByRole('button', { name: 'Link kopieren' })).toBeVisible();
+  const ready = page.getByRole('status').filter({ hasText: 'Ihr Link ist bereit' });
+  await expect(ready).toBeVisible({ timeout: 60_000 });
+  await expect(ready.getByRole('button', { name: 'Link kopieren' })).toBeVisible();
+  // The new share's row: its counts and actions in German too.
+  const row = page.getByTestId(/^share-[A-Za-z0-9_-]{8,}$/);
+  await expect(row.getByTestId('downloads')).toHaveText('0 Downloads');
+  await expect(row).toContainText('1 Datei · 5 Byte');
+  await expect(row.getByRole('button', { name: 'Offline nehmen' })).toBeVisible();
+  await expect(row.getByText('Dateien (1)')).toBeVisible();
   await context.close();
 });
 
@@ -97,6 +104,7 @@ test('/files on an Arabic phone at 390 px: right to left, its tabs in Arabic, no
     extraHTTPHeaders: ownClientAddress(),
     serviceWorkers: 'block',
   });
+  await createShare(member.token, { 'quarterly-report-final-version-2026-with-appendices-and-photos.pdf': Buffer.from('%PDF-1.4') }, { note: '' });
   await useConsoleSession(context, member);
   const page = await context.newPage();
   await page.goto('/files');
@@ -110,7 +118,14 @@ test('/files on an Arabic phone at 390 px: right to left, its tabs in Arabic, no
   const long = path.join(dir, 'a-rather-long-file-name-from-a-camera-roll-2026-12-07-without-any-break.txt');
   writeFileSync(long, 'notes');
   await page.getByTestId('file-input').setInputFiles(long);
-  await expect(page.getByText('ملف واحد ·')).toBeVisible();
+  await expect(page.getByText('ملف واحد · 5 بايت')).toBeVisible();
+  expect(await page.evaluate(noHorizontalOverflow)).toBe(true);
+
+  // The Shares tab: a share with a long Latin name, its badges, counts and actions in Arabic.
+  await page.getByRole('tab', { name: 'المشاركات' }).tap();
+  const row = page.getByTestId(/^share-[A-Za-z0-9_-]{8,}$/);
+  await expect(row.getByTestId('downloads')).toHaveText('لا تنزيلات');
+  await expect(row.getByRole('button', { name: 'إيقاف الإتاحة' })).toBeVisible();
   expect(await page.evaluate(noHorizontalOverflow)).toBe(true);
 
   await page.getByTestId('language-picker').selectOption('de');
