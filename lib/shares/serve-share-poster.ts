@@ -42,7 +42,7 @@ export function serveSharePoster(req: FastRequest): Promise<FastReply> {
     if (!m || !id) throw notFound();
     const path = decodeUrlPath(m[2]);
     const { access, item } = await guestItemAccess(rt, id, path ?? '', req.header('cookie'));
-    const refused = access.state === 'exhausted' ? null : gateReply(access, id);
+    const refused = access.state === 'exhausted' ? null : gateReply(access, id, req);
     if (refused) return refused;
     if (access.state === 'missing' || !item) throw notFound();
     if (isUnfurler(req) && !rt.env.linkPreviews) return { status: 303, headers: { Location: `/f/${id}`, 'Content-Length': '0' }, body: null };
