@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ownClientAddress } from './support/client-address';
-import { createMember } from './support/seed';
+import { createMember, createShare } from './support/seed';
 
 test.use({ extraHTTPHeaders: ownClientAddress() });
 
@@ -52,5 +52,41 @@ test('a guest with an Arabic phone reads the file request right to left, at 390 
   expect(cookie?.value).toBe('de');
   expect(cookie?.sameSite).toBe('Lax');
   expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(360 * 86_400);
+  await context.close();
+});
+
+test('a guest with an Arabic phone reads a share right to left, at 390 px, without sideways scrolling: long Latin names, a folder, a download limit', async ({ browser }) => {
+  const member = await createMember('Ada Lovelace');
+  const long = 'a-rather-long-file-name-from-a-camera-roll-2026-12-07-without-any-space.txt';
+  const share = await createShare(
+    member.token,
+    { [long]: Buffer.from('first notes\n'), 'photos-from-the-trip/second-file-with-a-long-name.txt': Buffer.from('second notes\n') },
+    { max_downloads: 3, expires_at: new Date(Date.now() + 3 * 86_400_000 + 3_600_000).toISOString() },
+  );
+  const context = await browser.newContext({
+    locale: 'ar-SA',
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+    isMobile: true,
+    extraHTTPHeaders: ownClientAddress(),
+    serviceWorkers: 'block',
+  });
+  const page = await context.newPage();
+  await page.goto(`/f/${share.id}`);
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ar');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('وملف آخر');
+  await expect(page.getByTestId('download-limit')).toContainText('يتبقى 3 تنزيلات');
+  // The browser's part, in Arabic too: the relative time and the local date.
+  await expect(page.getByTestId('expiry')).toContainText('تنتهي صلاحيتها');
+  await expect(page.getByRole('link', { name: `تنزيل ${long}` })).toBeVisible();
+  expect(await page.evaluate(noHorizontalOverflow)).toBe(true);
+
+  // The picker: German, kept in the cookie, the page reloaded in it (and left to right).
+  await page.getByTestId('language-picker').selectOption('de');
+  await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
+  await expect(page.getByTestId('download-limit')).toContainText('Noch 3 Downloads');
+  await expect(page.getByRole('link', { name: /^Alle herunterladen \(2 Dateien, / })).toBeVisible();
+  expect(await page.evaluate(noHorizontalOverflow)).toBe(true);
   await context.close();
 });
