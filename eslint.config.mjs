@@ -13,7 +13,7 @@ export const TS_FILES = ['**/*.ts', '**/*.tsx'];
  * a literal string in their JSX — text, or an attribute a person reads or hears — is an
  * untranslated sentence. A page joins this list once it is translated whole.
  */
-export const TRANSLATED_PAGES = ['app/page.tsx', 'app/r/**/*.tsx', 'app/offline/**/*.tsx', 'app/_components/language-picker.tsx'];
+export const TRANSLATED_PAGES = ['app/page.tsx', 'app/r/**/*.tsx', 'app/f/**/*.tsx', 'app/offline/**/*.tsx', 'app/_components/language-picker.tsx'];
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '.next/**', 'dist/**', 'data/**', '.tmp/**', 'e2e/fixtures/**', 'packages/*/dist/**', 'next-env.d.ts'] },
@@ -42,8 +42,8 @@ export default tseslint.config(
           // JSX text, strings inside JSX expressions, and the attributes people read or hear.
           mode: 'jsx-only',
           'jsx-attributes': { include: ['alt', 'title', 'placeholder', 'label', 'aria-label', 'aria-description', 'aria-valuetext', 'aria-roledescription'] },
-          // Not words: punctuation, numbers, symbols, and CSS/ids in a helper's arguments.
-          words: { exclude: ['[0-9!-/:-@[-`{-~\\s·•×–—…→←↑↓]+', '[A-Z_-]+'] },
+          // Not words: punctuation, symbols (emoji included), numbers and spaces; CONSTANT_NAMES.
+          words: { exclude: [/^[\p{P}\p{S}\p{N}\s]+$/u, /^[A-Z_-]+$/] },
           callees: { exclude: ['t', 't\\.rich', 't\\.markup', 'format\\w*', 'cn', 'clsx', 'useTranslations', 'getTranslations'] },
         },
       ],
