@@ -51,7 +51,8 @@ describe('uploadMail: the files and the message', () => {
   it('says who sent it when only an address was given, or nobody', () => {
     const base = { name: null, message: null, requestNote: null, files: [{ path: 'a.txt', size: 1 }], fileCount: 1, bytes: 1 };
     expect(uploadMail('en', { ...base, email: 'x@example.test' }, links).text).toContain('Someone who gave the address x@example.test uploaded 1 file');
-    expect(uploadMail('de', { ...base, email: null }, links).text).toContain('Jemand hat 1 Datei (1 Byte) über Ihre Dateianfrage hochgeladen:');
+    // Intl puts a no-break space between a German number and its unit.
+    expect(uploadMail('de', { ...base, email: null }, links).text).toContain('Jemand hat 1 Datei (1\u00a0Byte) über Ihre Dateianfrage hochgeladen:');
   });
 });
 
