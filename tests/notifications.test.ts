@@ -123,9 +123,9 @@ describe('a member’s language (issue 40)', () => {
     const { share } = await uploadShare(member.token, { 'docs/bericht.pdf': Buffer.alloc(611_430, 1) });
     await (await fetch(`${baseUrl()}/f/${share.id}/docs/bericht.pdf`)).arrayBuffer();
     const mail = await smtp.waitFor((m) => m.to.includes(address) && m.subject === 'Ihre Freigabe wurde heruntergeladen');
-    expect(mail.text).toContain('Jemand hat Ihre Freigabe “bericht.pdf” vollständig heruntergeladen:');
-    // Sizes and dates in German, through Intl.
-    expect(mail.text).toMatch(/• “docs\/bericht\.pdf” \(597 kB\) am \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2} UTC/);
+    expect(mail.text).toContain('Jemand hat Ihre Freigabe „bericht.pdf“ vollständig heruntergeladen:');
+    // German quotation marks; sizes and dates in German, through Intl.
+    expect(mail.text).toMatch(/• „docs\/bericht\.pdf“ \(597 kB\) am \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2} UTC/);
     expect(mail.text).toContain('Keine E-Mails mehr zu Downloads: http://files.example.test/unsubscribe?');
     expect(mail.html).toContain('<html lang="de" dir="ltr">');
     expect(mail.html).toContain('htmls öffnen</a>');

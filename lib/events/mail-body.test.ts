@@ -101,14 +101,22 @@ describe('the recipient’s language (issue 40)', () => {
   it('writes German from the glossary, with ICU plurals and Intl dates and sizes', () => {
     const one = downloadsMail('de', { id: 'a', title: 'Bericht' }, [{ path: 'a.pdf', bytes: 1536, at }], links);
     expect(one.subject).toBe('Ihre Freigabe wurde heruntergeladen');
-    expect(one.text).toContain('Jemand hat Ihre Freigabe “Bericht” vollständig heruntergeladen:');
-    expect(one.text).toContain('• “a.pdf” (1,5 kB) am 04.03.2026, 05:06 UTC');
+    expect(one.text).toContain('Jemand hat Ihre Freigabe „Bericht“ vollständig heruntergeladen:');
+    expect(one.text).toContain('• „a.pdf“ (1,5 kB) am 04.03.2026, 05:06 UTC');
     expect(one.text).toContain('Keine E-Mails mehr zu Downloads: https://h/u');
     expect(downloadsMail('de', { id: 'a', title: 'Bericht' }, [{ path: null, bytes: 1, at }, { path: null, bytes: 1, at }], links).subject).toBe('Ihre Freigabe wurde 2-mal heruntergeladen');
     const upload = uploadMail('de', { name: null, email: null, message: null, requestNote: null, files: [], fileCount: 1, bytes: 10 }, links);
     expect(upload.subject).toBe('Sie haben 1 Datei über Ihre Dateianfrage erhalten');
     expect(uploadMail('de', { name: null, email: null, message: null, requestNote: null, files: [], fileCount: 3, bytes: 10 }, links).subject).toBe('Sie haben 3 Dateien über Ihre Dateianfrage erhalten');
     expect(confirmationMail('de', 'https://h/c', at).subject).toBe('Bestätigen Sie Ihre E-Mail-Adresse für htmls');
+  });
+
+  it('quotes someone’s words with the language’s own marks, and sets links as the language does', () => {
+    const m = (l: 'fr' | 'ja' | 'ar') => expiringMail(l, { id: 'a', title: 'Deck', expiresAt: at }, links).text;
+    expect(m('fr')).toContain('Votre partage «\u00a0Deck\u00a0» expire le 4 mars 2026, 05:06 UTC.');
+    expect(m('fr')).toContain('Ouvrir htmls\u00a0: https://h/files');
+    expect(m('ja')).toContain('共有リンク「Deck」の有効期限');
+    expect(m('ar')).toContain('«Deck»');
   });
 
   it('follows each language’s plural rules and dates', () => {

@@ -17,11 +17,16 @@ export interface MailBody {
 const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g;
 const QUOTED_MAX = 60;
 const oneLine = (s: string) => s.replace(CONTROLS, ' ').replace(/\s+/g, ' ').trim();
-export function quoted(s: string): string {
+const shortened = (s: string) => {
   const flat = oneLine(s);
   const chars = [...flat];
-  return `“${chars.length > QUOTED_MAX ? `${chars.slice(0, QUOTED_MAX - 1).join('').trimEnd()}…` : flat}”`;
-}
+  return chars.length > QUOTED_MAX ? `${chars.slice(0, QUOTED_MAX - 1).join('').trimEnd()}…` : flat;
+};
+export const quoted = (s: string): string => `“${shortened(s)}”`;
+
+type MailT = ReturnType<typeof translator<'mail'>>;
+/** As quoted, with the quotation marks of the mail's language („…“, « … », 「…」). */
+const quotedIn = (t: MailT) => (s: string) => t('quote', { text: shortened(s) });
 
 /**
  * Dates as people read them, in the recipient's language, through Intl; mails carry no time zone
@@ -63,15 +68,16 @@ interface Links {
 
 /** One notification mail in a language: lines of plain text (escaped in the HTML), links. */
 function compose(locale: Locale, subject: string, lines: Line[], links: Links): MailBody {
-  const openLabel = links.openLabel ?? translator(locale, 'mail')('openHtmls');
-  const stop = links.unsubscribe && links.stop ? ['', `${links.stop}: ${links.unsubscribe}`] : [];
+  const t = translator(locale, 'mail');
+  const openLabel = links.openLabel ?? t('openHtmls');
+  const stop = links.unsubscribe && links.stop ? ['', t('linkLine', { label: links.stop, url: links.unsubscribe })] : [];
   const asText = (l: Line) => (typeof l === 'string' ? l : l.quote.split('\n').map((q) => (q ? `> ${q}` : '>')).join('\n'));
   // Logical properties: in a right-to-left mail the quote's bar stands on the right.
   const asHtml = (l: Line) =>
     typeof l === 'string'
       ? `<p style="margin:0 0 8px">${escapeHtml(l)}</p>`
       : `<blockquote dir="auto" style="margin:0 0 8px;padding-inline-start:12px;border-inline-start:3px solid #d4d4d8;white-space:pre-wrap">${escapeHtml(l.quote)}</blockquote>`;
-  const text = [...lines.map(asText), '', `${openLabel}: ${links.open}`, ...stop].join('\n');
+  const text = [...lines.map(asText), '', t('linkLine', { label: openLabel, url: links.open }), ...stop].join('\n');
   const html = `<!doctype html><html lang="${locale}" dir="${dirOf(locale)}"><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#18181b">
 ${lines.map(asHtml).join('\n')}
 <p><a href="${escapeHtml(links.open)}">${escapeHtml(openLabel)}</a></p>
@@ -99,11 +105,12 @@ export function downloadsMail(
   links: { open: string; unsubscribe: string },
 ): MailBody {
   const t = translator(locale, 'mail');
+  const quote = quotedIn(t);
   const count = downloads.length;
   const lines = [
-    t('downloadsIntro', { count, name: quoted(share.title) }),
+    t('downloadsIntro', { count, name: quote(share.title) }),
     ...downloads.map(
-      (d) => `• ${t('downloadItem', { item: d.path === null ? t('downloadEverything') : quoted(d.path), size: formatBytes(d.bytes, locale), time: formatMailDate(d.at, locale) })}`,
+      (d) => `• ${t('downloadItem', { item: d.path === null ? t('downloadEverything') : quote(d.path), size: formatBytes(d.bytes, locale), time: formatMailDate(d.at, locale) })}`,
     ),
   ];
   return compose(locale, t('downloadsSubject', { count }), lines, { ...links, stop: t('stopDownloads') });
@@ -132,16 +139,17 @@ export interface UploadMailData {
  */
 export function uploadMail(locale: Locale, data: UploadMailData, links: { open: string; unsubscribe: string }): MailBody {
   const t = translator(locale, 'mail');
-  const name = data.name?.trim() ? quoted(data.name) : null;
+  const quote = quotedIn(t);
+  const name = data.name?.trim() ? quote(data.name) : null;
   const email = data.email?.trim() ? oneLine(data.email) : null;
   const who = name && email ? t('uploadWhoNameEmail', { name, email }) : name ? name : email ? t('uploadWhoEmail', { email }) : t('uploadWhoNobody');
-  const request = data.requestNote?.trim() ? quoted(data.requestNote.split('\n')[0]) : '';
+  const request = data.requestNote?.trim() ? quote(data.requestNote.split('\n')[0]) : '';
   const shown = data.files.slice(0, UPLOAD_MAIL_FILES);
   const more = data.fileCount - shown.length;
   const message = data.message ? keptAsWritten(data.message) : '';
   const lines: Line[] = [
     t('uploadIntro', { who, count: data.fileCount, size: formatBytes(data.bytes, locale), named: request ? 'yes' : 'no', request }),
-    ...shown.map((f) => `• ${quoted(f.path)}${f.size === null ? '' : ` (${formatBytes(f.size, locale)})`}`),
+    ...shown.map((f) => `• ${quote(f.path)}${f.size === null ? '' : ` (${formatBytes(f.size, locale)})`}`),
     ...(more > 0 ? [`• ${t('uploadMore', { count: more })}`] : []),
     ...(message ? [name ? t('uploadMessageFrom', { name }) : t('uploadMessageFromSender'), { quote: message }] : []),
     t('uploadWaiting'),
@@ -151,10 +159,11 @@ export function uploadMail(locale: Locale, data: UploadMailData, links: { open: 
 
 export function expiringMail(locale: Locale, share: { id: string; title: string; expiresAt: Date }, links: { open: string; unsubscribe: string }): MailBody {
   const t = translator(locale, 'mail');
+  const quote = quotedIn(t);
   return compose(
     locale,
     t('expiringSubject'),
-    [t('expiringBody', { name: quoted(share.title), time: formatMailDate(share.expiresAt, locale) }), t('expiringHint')],
+    [t('expiringBody', { name: quote(share.title), time: formatMailDate(share.expiresAt, locale) }), t('expiringHint')],
     { ...links, stop: t('stopExpiring') },
   );
 }

@@ -1,7 +1,7 @@
 'use client';
 
 import { useTranslations } from 'next-intl';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Button, Card, Checkbox, CHECKBOX_LABEL, ErrorText, Field, SuccessText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
 import { describeError } from '@/lib/client/format';
@@ -17,6 +17,7 @@ const NOTIFY = [
 
 export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSaved: () => void; onDeleted: () => void }) {
   const t = useTranslations('profile');
+  const ids = useId();
   const [form, setForm] = useState({ display_name: user.display_name, email: user.email, phone: user.phone, notify: user.notify, locale: user.locale });
   /** Asked again when the e-mail changes (an account with no password: a recent single sign-on instead). */
   const [currentPassword, setCurrentPassword] = useState('');
@@ -86,10 +87,14 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
           <Field label="Name" value={form.display_name} maxLength={100} onChange={(e) => setForm({ ...form, display_name: e.target.value })} />
           <Field label="Email" type="email" value={form.email} maxLength={254} onChange={(e) => setForm({ ...form, email: e.target.value })} />
           <Field label="Phone" type="tel" value={form.phone} maxLength={32} onChange={(e) => setForm({ ...form, phone: e.target.value })} />
-          <label className="block text-sm sm:col-span-3">
-            <span className="mb-1 block font-medium text-zinc-700 dark:text-zinc-300">{t('language')}</span>
+          <div className="text-sm sm:col-span-3">
+            <label htmlFor={`${ids}-locale`} className="mb-1 block font-medium text-zinc-700 dark:text-zinc-300">
+              {t('language')}
+            </label>
             <select
+              id={`${ids}-locale`}
               name="locale"
+              aria-describedby={`${ids}-locale-hint`}
               value={form.locale ?? ''}
               onChange={(e) => setForm({ ...form, locale: (e.target.value || null) as Locale | null })}
               className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 max-sm:min-h-11 sm:w-auto dark:border-zinc-700 dark:bg-zinc-900"
@@ -102,8 +107,10 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
                 </option>
               ))}
             </select>
-            <span className="mt-1 block text-xs text-muted">{t('languageHint')}</span>
-          </label>
+            <p id={`${ids}-locale-hint`} className="mt-1 text-xs text-muted">
+              {t('languageHint')}
+            </p>
+          </div>
           {emailChanged ? (
             <div className="sm:col-span-3">
               <Field
