@@ -90,3 +90,22 @@ test('a guest with an Arabic phone reads a share right to left, at 390 px, witho
   expect(await page.evaluate(noHorizontalOverflow)).toBe(true);
   await context.close();
 });
+
+test('a member picks German in Settings → Profile: the page comes back in German, and its Language field says so', async ({ page }) => {
+  const username = `e2e${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+  await page.goto('/files');
+  await page.getByRole('tab', { name: 'Register' }).click();
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill('a good long password');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('button', { name: 'Profile' }).click();
+
+  const language = page.getByLabel('Language', { exact: true });
+  await expect(language).toHaveValue('');
+  await language.selectOption('de');
+  await page.getByRole('button', { name: 'Save profile' }).click();
+  // The page reloads in German and stays on Settings → Profile (its place is in the URL).
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  await expect(page.getByLabel('Sprache', { exact: true })).toHaveValue('de');
+  await expect(page.getByText('Für diese Seiten und die E-Mails, die htmls Ihnen sendet.')).toBeVisible();
+});

@@ -35,6 +35,26 @@ beforeAll(async () => {
 /** The page's text as a reader sees it: React's separators between adjacent text parts taken out. */
 const text = (html: string) => html.replace(/<!-- -->/g, '');
 
+describe('a member’s own language setting comes first (issue 40)', () => {
+  it('/files for a signed-in member whose language is German: German, over the cookie and Accept-Language; cleared, the cookie again', async () => {
+    const member = await createMember();
+    expect((await call('PATCH', '/api/auth/profile', { token: member.token, body: { locale: 'de' } })).status).toBe(200);
+    const cookie = `htmls_locale=ja; htmls_user_session=${member.token}`;
+    const r = await page('/files', { 'Accept-Language': 'ar', Cookie: cookie });
+    expect(r.status).toBe(200);
+    expect(htmlTag(r.text)).toContain('lang="de"');
+    // The console gets its Settings namespace in that language, and no other language's.
+    expect(r.text).toContain('Wie im Browser');
+    expect(r.text).not.toContain('ブラウザーの設定');
+    // A guest page follows the member's setting too; a stranger's session token counts for nothing.
+    expect(htmlTag((await page(`/r/${open}`, { Cookie: cookie })).text)).toContain('lang="de"');
+    expect(htmlTag((await page('/files', { Cookie: 'htmls_locale=ja; htmls_user_session=not-a-session' })).text)).toContain('lang="ja"');
+
+    expect((await call('PATCH', '/api/auth/profile', { token: member.token, body: { locale: null } })).status).toBe(200);
+    await expect.poll(async () => htmlTag((await page('/files', { 'Accept-Language': 'ar', Cookie: cookie })).text)).toContain('lang="ja"');
+  });
+});
+
 describe('the guest pages speak the guest’s language (no locale in the URL)', () => {
   it('/r/<id> with Accept-Language: de — German, left to right, German plurals and sizes', async () => {
     const r = await page(`/r/${open}`, { 'Accept-Language': 'de-DE,de;q=0.9,en;q=0.5' });

@@ -1,4 +1,6 @@
 import type { Metadata } from 'next';
+import { NextIntlClientProvider } from 'next-intl';
+import { getLocale, getMessages } from 'next-intl/server';
 import { connection } from 'next/server';
 import { AppWorker } from '@/app/_components/app-worker';
 import { FilesApp } from './_components/files-app';
@@ -8,15 +10,18 @@ export const metadata: Metadata = { title: 'Files', manifest: '/files/manifest.w
 /**
  * The same page for every visitor: who is signed in is settled by the console with the API
  * (the session cookie counts only with the console's X-Htmls-Account — a same-site hosted page
- * can swap the cookie, never that), so this page never shows one account's data to another.
+ * can swap the cookie, never that), so this page never shows one account's data to another. Only
+ * its language follows a member's session cookie, when there is one (lib/i18n/request-locale.ts).
  */
 export default async function FilesPage() {
   // Rendered per request all the same: the page's scripts carry this request's CSP nonce (proxy.ts).
   await connection();
+  // The console's client components get only the namespaces they use (docs/translations.md).
+  const [locale, messages] = await Promise.all([getLocale(), getMessages()]);
   return (
-    <>
+    <NextIntlClientProvider locale={locale} messages={{ profile: messages.profile }}>
       <AppWorker scope="/files" />
       <FilesApp />
-    </>
+    </NextIntlClientProvider>
   );
 }

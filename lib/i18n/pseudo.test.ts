@@ -20,7 +20,7 @@ describe('the pseudo-locale', () => {
     expect(m).toMatch(/^⟦.*⟧$/);
     expect(literals(parse(m)).flatMap(plainWords)).toEqual([]);
     const t = createTranslator({ locale: 'en', messages: { m } });
-    const out = t('m', { count: 2, name: 'Ann', b: (chunks) => `*${chunks}*` });
+    const out = t.markup('m', { count: 2, name: 'Ann', b: (chunks: string) => `*${chunks}*` });
     expect(out).toContain('2 ƒîļéš');
     expect(out).toContain('*Ann*');
     // "2 files from Ann" has 14 letters and spaces of ours: at least 40 % more in padding.
