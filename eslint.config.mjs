@@ -1,11 +1,46 @@
 // Type-aware lint of the whole project's TypeScript (issue 42, item 5): a promise nobody awaits,
 // or one handed where a boolean or a void callback is expected, is how a password check that
-// always passed shipped elsewhere (CVE-2026-49467). Run: npm run lint:promises (and in .ci/run).
+// always passed shipped elsewhere (CVE-2026-49467). Run: npm run lint:eslint (and in .ci/run).
 // A promise left running on purpose says so with `void` and a comment why.
+import i18next from 'eslint-plugin-i18next';
 import tseslint from 'typescript-eslint';
 
 /** Every TypeScript file tsconfig.json covers: the server, the pages, the CLI, the scripts and the tests. */
 export const TS_FILES = ['**/*.ts', '**/*.tsx'];
+
+/**
+ * Pages whose every visible string comes from messages/<locale>.json (issue 40, docs/translations.md):
+ * a literal string in their JSX — text, or an attribute a person reads or hears — is an
+ * untranslated sentence. A page joins this list once it is translated whole.
+ */
+export const TRANSLATED_PAGES = [
+  'app/page.tsx',
+  'app/r/**/*.tsx',
+  'app/f/**/*.tsx',
+  'app/offline/**/*.tsx',
+  'app/_components/language-picker.tsx',
+  // /files: the shell, sign-in, uploads and the share list (its other panels are not translated yet).
+  'app/files/page.tsx',
+  'app/files/_components/files-app.tsx',
+  'app/files/_components/mobile-tabs.tsx',
+  'app/files/_components/auth-tabs.tsx',
+  'app/files/_components/upload-form.tsx',
+  'app/files/_components/upload-progress.tsx',
+  'app/files/_components/upload-stop.tsx',
+  'app/files/_components/resume-dialog.tsx',
+  'app/files/_components/share-list.tsx',
+  'app/files/_components/share-row.tsx',
+  'app/files/_components/share-files.tsx',
+  'app/files/_components/share-dialogs.tsx',
+  'app/files/_components/share-activity.tsx',
+  'app/files/_components/file-picker.tsx',
+  'app/files/_components/expiry-picker.tsx',
+  'app/files/_components/download-limit-field.tsx',
+  'app/files/_components/quota-meter.tsx',
+  'app/files/_components/account-card.tsx',
+  'app/files/_components/share-item-downloads.tsx',
+  'app/_components/error-text.tsx',
+];
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '.next/**', 'dist/**', 'data/**', '.tmp/**', 'e2e/fixtures/**', 'packages/*/dist/**', 'next-env.d.ts'] },
@@ -22,6 +57,23 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/await-thenable': 'error',
       '@typescript-eslint/require-await': 'off',
+    },
+  },
+  {
+    files: TRANSLATED_PAGES,
+    plugins: { i18next },
+    rules: {
+      'i18next/no-literal-string': [
+        'error',
+        {
+          // JSX text, strings inside JSX expressions, and the attributes people read or hear.
+          mode: 'jsx-only',
+          'jsx-attributes': { include: ['alt', 'title', 'placeholder', 'label', 'aria-label', 'aria-description', 'aria-valuetext', 'aria-roledescription'] },
+          // Not words: punctuation, symbols (emoji included), numbers and spaces; CONSTANT_NAMES.
+          words: { exclude: [/^[\p{P}\p{S}\p{N}\s]+$/u, /^[A-Z_-]+$/] },
+          callees: { exclude: ['t', 't\\.rich', 't\\.markup', 'format\\w*', 'cn', 'clsx', 'useTranslations', 'getTranslations'] },
+        },
+      ],
     },
   },
 );

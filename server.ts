@@ -333,6 +333,8 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
       for (const s of servers) s.closeIdleConnections();
       const janitorStopped = stopJanitor();
       const previewsStopped = stopPreviewWorker();
+      // Webhook and mail deliveries end (or are given back) while the database is still open.
+      const eventsStopped = stopEventWorker();
       stopEpochWatches();
       // Buffered download counts are written before the database closes.
       await flushDownloadCounts();
@@ -341,6 +343,7 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
       await app?.close().catch(() => {});
       await janitorStopped;
       await previewsStopped;
+      await eventsStopped;
       await closeRuntime();
     })());
   return { port, hostedPort, front: innerPort === null ? null : { innerPort, hits: frontHits, objects: frontObjects }, close };

@@ -1,27 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migratedServiceEnv } from '../tests/support/file-server';
-import { dropTestDatabase } from '../tests/support/services';
-import { createDb, type DbHandle } from './client';
+import { describe, expect, it } from 'vitest';
+import { useMigratedDb } from '../tests/support/migrated-db';
 import { claimPendingPreviews, finishPreview } from './queries/previews';
 import { shareGroups, shareItems } from './schema';
 
 // The preview worker's claim (docs/link-previews.md): instances claiming at once never take the
 // same item, a claim lost with its instance is taken again after its lease, and only the latest
 // claim may record the picture (so each poster is made and recorded once).
-let dbh: DbHandle;
-let env: Record<string, string | undefined>;
-beforeAll(async () => {
-  env = await migratedServiceEnv();
-  dbh = await createDb({ url: env.DATABASE_URL, dataDir: env.DATA_DIR });
-}, 120_000);
-afterAll(async () => {
-  await dbh?.close();
-  if (env?.DATA_DIR) rmSync(env.DATA_DIR, { recursive: true, force: true });
-  if (env?.DATABASE_URL) await dropTestDatabase(env.DATABASE_URL).catch(() => {});
-});
+const dbh = useMigratedDb();
 
 async function shareWith(n: number): Promise<string[]> {
   const id = `p${randomBytes(6).toString('hex')}`;

@@ -48,6 +48,11 @@ export const users = pgTable(
     notifyUploads: boolean('notify_uploads').notNull().default(true),
     notifyExpiring: boolean('notify_expiring').notNull().default(true),
     /**
+     * The member's language (issue 40): one of lib/i18n/locales.ts LOCALES, or null for the
+     * browser's (the picker's cookie, else Accept-Language). Their pages and their mails use it.
+     */
+    locale: text('locale'),
+    /**
      * Mail goes only to a confirmed address (issue 39, item 3): a change of `email` clears this
      * and mails a link whose token only the SHA-256 of is kept here, single-use, until it expires.
      */

@@ -1,27 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migratedServiceEnv } from '../tests/support/file-server';
-import { dropTestDatabase } from '../tests/support/services';
-import { createDb, type DbHandle } from './client';
+import { describe, expect, it } from 'vitest';
+import { useMigratedDb } from '../tests/support/migrated-db';
 import { MAX_PENDING_PER_WEBHOOK } from './queries/events';
 import { claimDueDeliveries, finishAttempt, redeliver } from './queries/webhooks';
 import { events, users, webhookDeliveries, webhooks } from './schema';
 
 // The worker's claim (issue 39, item 4): one owner's backlog cannot take every slot, and the
 // in-flight bounds hold for claims that overlap (two instances on one database).
-let dbh: DbHandle;
-let env: Record<string, string | undefined>;
-beforeAll(async () => {
-  env = await migratedServiceEnv();
-  dbh = await createDb({ url: env.DATABASE_URL, dataDir: env.DATA_DIR });
-}, 120_000);
-afterAll(async () => {
-  await dbh?.close();
-  if (env?.DATA_DIR) rmSync(env.DATA_DIR, { recursive: true, force: true });
-  if (env?.DATABASE_URL) await dropTestDatabase(env.DATABASE_URL).catch(() => {});
-});
+const dbh = useMigratedDb();
 
 async function owner(): Promise<string> {
   const [u] = await dbh.db

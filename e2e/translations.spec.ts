@@ -56,12 +56,13 @@ test('a guest with an Arabic phone reads the file request right to left, at 390 
   await context.close();
 });
 
-test('/files in German from the picker’s cookie: the sign-in form, a refused password, then the upload card and a new link', async ({ browser }) => {
+test('/files in German from the sign-in screen’s picker: the sign-in form, a refused password, then the upload card and a new link', async ({ browser }) => {
   const member = await createMember();
   const context = await browser.newContext({ locale: 'en-US', extraHTTPHeaders: ownClientAddress(), serviceWorkers: 'block' });
-  await context.addCookies([{ name: 'htmls_locale', value: 'de', url: process.env.E2E_BASE_URL! }]);
   const page = await context.newPage();
   await page.goto('/files');
+  await expect(page.getByRole('tab', { name: 'Register' })).toBeVisible();
+  await page.getByTestId('language-picker').selectOption('de');
   await expect(page.locator('html')).toHaveAttribute('lang', 'de');
   await expect(page.getByRole('tab', { name: 'Registrieren' })).toBeVisible();
   await page.getByLabel('Benutzername').fill(member.username);
@@ -94,7 +95,7 @@ test('/files in German from the picker’s cookie: the sign-in form, a refused p
   await context.close();
 });
 
-test('/files on an Arabic phone at 390 px: right to left, its tabs in Arabic, no sideways scrolling with a long Latin file name; the picker switches to German', async ({ browser }) => {
+test('/files on an Arabic phone at 390 px: right to left, its tabs in Arabic, no sideways scrolling with a long Latin file name or in the share list', async ({ browser }) => {
   const member = await createMember();
   const context = await browser.newContext({
     locale: 'ar-SA',
@@ -127,10 +128,60 @@ test('/files on an Arabic phone at 390 px: right to left, its tabs in Arabic, no
   await expect(row.getByTestId('downloads')).toHaveText('لا تنزيلات');
   await expect(row.getByRole('button', { name: 'إيقاف الإتاحة' })).toBeVisible();
   expect(await page.evaluate(noHorizontalOverflow)).toBe(true);
-
-  await page.getByTestId('language-picker').selectOption('de');
-  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
-  await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
-  await expect(page.getByRole('tab', { name: 'Hochladen' })).toBeVisible();
   await context.close();
+});
+
+test('a guest with an Arabic phone reads a share right to left, at 390 px, without sideways scrolling: long Latin names, a folder, a download limit', async ({ browser }) => {
+  const member = await createMember('Ada Lovelace');
+  const long = 'a-rather-long-file-name-from-a-camera-roll-2026-12-07-without-any-space.txt';
+  const share = await createShare(
+    member.token,
+    { [long]: Buffer.from('first notes\n'), 'photos-from-the-trip/second-file-with-a-long-name.txt': Buffer.from('second notes\n') },
+    { max_downloads: 3, expires_at: new Date(Date.now() + 3 * 86_400_000 + 3_600_000).toISOString() },
+  );
+  const context = await browser.newContext({
+    locale: 'ar-SA',
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+    isMobile: true,
+    extraHTTPHeaders: ownClientAddress(),
+    serviceWorkers: 'block',
+  });
+  const page = await context.newPage();
+  await page.goto(`/f/${share.id}`);
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ar');
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('وملف آخر');
+  await expect(page.getByTestId('download-limit')).toContainText('يتبقى 3 تنزيلات');
+  // The browser's part, in Arabic too: the relative time and the local date.
+  await expect(page.getByTestId('expiry')).toContainText('تنتهي صلاحيتها');
+  await expect(page.getByRole('link', { name: `تنزيل ${long}` })).toBeVisible();
+  expect(await page.evaluate(noHorizontalOverflow)).toBe(true);
+
+  // The picker: German, kept in the cookie, the page reloaded in it (and left to right).
+  await page.getByTestId('language-picker').selectOption('de');
+  await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
+  await expect(page.getByTestId('download-limit')).toContainText('Noch 3 Downloads');
+  await expect(page.getByRole('link', { name: /^Alle herunterladen \(2 Dateien, / })).toBeVisible();
+  expect(await page.evaluate(noHorizontalOverflow)).toBe(true);
+  await context.close();
+});
+
+test('a member picks German in Settings → Profile: the page comes back in German, and its Language field says so', async ({ page }) => {
+  const username = `e2e${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+  await page.goto('/files');
+  await page.getByRole('tab', { name: 'Register' }).click();
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill('a good long password');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('button', { name: 'Profile' }).click();
+
+  const language = page.getByLabel('Language', { exact: true });
+  await expect(language).toHaveValue('');
+  await language.selectOption('de');
+  await page.getByRole('button', { name: 'Save profile' }).click();
+  // The page reloads in German and stays on Settings → Profile (its place is in the URL).
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  await expect(page.getByLabel('Sprache', { exact: true })).toHaveValue('de');
+  await expect(page.getByText('Für diese Seiten und die E-Mails, die htmls Ihnen sendet.')).toBeVisible();
 });

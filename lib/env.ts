@@ -88,6 +88,11 @@ const schema = z.object({
   DEFAULT_LOCALE: optionalString.superRefine((v, ctx) => {
     if (v !== undefined && !matchLocale(v)) ctx.addIssue({ code: 'custom', message: `DEFAULT_LOCALE must be one of ${LOCALES.join(', ')}` });
   }),
+  /**
+   * For developers and translators: English pages in the pseudo-locale (accented, 40 % longer),
+   * so a string that is not translated stands out (docs/translations.md). Never in production.
+   */
+  PSEUDO_LOCALE: bool.default(false),
   /** Hours after which an unfinished share upload is aborted by the janitor. */
   PENDING_UPLOAD_TTL_HOURS: z.coerce.number().positive().default(24),
   JANITOR_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(600),
@@ -252,6 +257,8 @@ export type Env = {
   publicUrl?: string;
   /** DEFAULT_LOCALE: the language when neither the picker's cookie nor Accept-Language names one of ours. */
   defaultLocale: Locale;
+  /** PSEUDO_LOCALE: English is written in the pseudo-locale (lib/i18n/pseudo.ts). */
+  pseudoLocale: boolean;
   pendingUploadTtlMs: number;
   janitorIntervalMs: number;
   uploadMode: 'auto' | 'proxy';
@@ -348,6 +355,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     deployHistory: v.DEPLOY_HISTORY,
     publicUrl: v.PUBLIC_URL && new URL(v.PUBLIC_URL).origin,
     defaultLocale: matchLocale(v.DEFAULT_LOCALE) ?? 'en',
+    pseudoLocale: v.PSEUDO_LOCALE,
     pendingUploadTtlMs: v.PENDING_UPLOAD_TTL_HOURS * 3_600_000,
     janitorIntervalMs: v.JANITOR_INTERVAL_SECONDS * 1000,
     uploadMode: v.UPLOAD_MODE,

@@ -121,6 +121,21 @@ describe('PATCH /api/auth/profile', () => {
     expect((await call('GET', '/api/auth/me', { token: m.token })).json.user.display_name).toBe('Grace');
   });
 
+  it('sets the language (issue 40): one of the 14 tags or null for the browser’s; anything else is 400 and changes nothing', async () => {
+    const m = await registerMember();
+    expect((await call('GET', '/api/auth/me', { token: m.token })).json.user.locale).toBeNull();
+    const set = await call('PATCH', '/api/auth/profile', { cookie: m.cookie, body: { locale: 'pt-BR' } });
+    expect(set.status).toBe(200);
+    expect(set.json.user.locale).toBe('pt-BR');
+    for (const locale of ['pt', 'PT-br', 'xx', '', 7]) {
+      const r = await call('PATCH', '/api/auth/profile', { token: m.token, body: { locale } });
+      expect([locale, r.status, r.json.code]).toEqual([locale, 400, 'invalid_request']);
+    }
+    // Other fields leave it as it is; null goes back to the browser's.
+    expect((await call('PATCH', '/api/auth/profile', { token: m.token, body: { display_name: 'Ana' } })).json.user.locale).toBe('pt-BR');
+    expect((await call('PATCH', '/api/auth/profile', { token: m.token, body: { locale: null } })).json.user.locale).toBeNull();
+  });
+
   it('answers 400 for a wrong type, 401 without a session or with the raw Admin Token, 403 for an admin session, 403 cross-site', async () => {
     const m = await registerMember();
     expect((await call('PATCH', '/api/auth/profile', { token: m.token, body: { display_name: 5 } })).status).toBe(400);
@@ -152,7 +167,7 @@ describe('administrator user management', () => {
     const row = list.json.users.find((u: { id: string }) => u.id === c.json.user.id);
     expect(row).toMatchObject({ username, quota_bytes: 1234567, used_bytes: 0 });
     for (const u of list.json.users) expect(Object.keys(u).sort()).toEqual(
-      ['created_at', 'display_name', 'email', 'email_verified', 'id', 'notify', 'phone', 'quota_bytes', 'role', 'status', 'two_factor', 'used_bytes', 'username'],
+      ['created_at', 'display_name', 'email', 'email_verified', 'id', 'locale', 'notify', 'phone', 'quota_bytes', 'role', 'status', 'two_factor', 'used_bytes', 'username'],
     );
     const again = await call('POST', '/api/users', { token: TEST_ADMIN_TOKEN, body: { username, password: 'long enough' } });
     expect(again.status).toBe(409);

@@ -3,29 +3,21 @@
  * in with single sign-on in a browser (driven here with HTTP, against the real OpenID provider of
  * the OIDC tests) and approves it, and the CLI's polling gets an ordinary session.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startCli, htmls } from './support/cli';
-import { baseUrl, useFileServer } from './support/file-server';
+import { baseUrl } from './support/file-server';
 import { call, randomIp } from './support/http';
 import { createMember } from './support/members';
-import { Browser, startProvider, type TestProvider } from './support/oidc';
+import { Browser, useOidcFileServer } from './support/oidc';
 import { ssoSignIn } from './support/oidc-flow';
 import { tempDir } from './support/server';
 
-let idp: TestProvider;
-const settings: Record<string, string> = { OIDC_SIGNUP: 'on' };
-beforeAll(async () => {
-  idp = await startProvider();
-  Object.assign(settings, { OIDC_ISSUER: idp.issuer, OIDC_CLIENT_ID: idp.clientId, OIDC_CLIENT_SECRET: idp.clientSecret });
-});
-useFileServer(settings);
-beforeAll(() => idp.configure(`${baseUrl()}/api/auth/oidc/callback`));
-afterAll(async () => idp?.close());
+const idp = useOidcFileServer({ OIDC_SIGNUP: 'on' });
 
 let n = 0;
 function idpAccount(): string {
   const sub = `cli-${++n}-${Date.now()}`;
-  idp.accounts.set(sub, { email: `${sub}@idp.example`, email_verified: true, preferred_username: sub });
+  idp().accounts.set(sub, { email: `${sub}@idp().example`, email_verified: true, preferred_username: sub });
   return sub;
 }
 
@@ -74,10 +66,10 @@ describe('htmls login --sso', () => {
     const h = await call('POST', '/api/auth/cli/handoff');
     expect((await approve(signedIn.session!, account, h.json.user_code)).status).toBe(200);
     const cliToken = (await call('POST', '/api/auth/cli/handoff/poll', { body: { device_code: h.json.device_code } })).json.token as string;
-    const refused = await call('PATCH', '/api/auth/profile', { token: cliToken, body: { email: 'moved@idp.example', current_password: 'anything' } });
+    const refused = await call('PATCH', '/api/auth/profile', { token: cliToken, body: { email: 'moved@idp().example', current_password: 'anything' } });
     expect([refused.status, refused.json.code, refused.json.reauthenticate]).toEqual([403, 'forbidden', 'oidc']);
-    const moved = await call('PATCH', '/api/auth/profile', { token: signedIn.session, body: { email: 'moved@idp.example' } });
-    expect([moved.status, moved.json.user?.email]).toEqual([200, 'moved@idp.example']);
+    const moved = await call('PATCH', '/api/auth/profile', { token: signedIn.session, body: { email: 'moved@idp().example' } });
+    expect([moved.status, moved.json.user?.email]).toEqual([200, 'moved@idp().example']);
   });
 
   it('is single use, bound to the approving member, and pending until approved', async () => {

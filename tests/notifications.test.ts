@@ -4,7 +4,7 @@ import { useFileServer } from './support/file-server';
 import { createMember, type Member } from './support/members';
 import { freePort } from './support/server';
 import { uploadShare } from './support/shares';
-import { setConfirmedEmail } from './support/mail-confirm';
+import { confirmationToken, setConfirmedEmail } from './support/mail-confirm';
 import { TestSmtp, type Mail } from './support/smtp';
 
 // A real SMTP server in this process; the service mails to it. A digest every 3 s keeps the test short.
@@ -94,7 +94,7 @@ describe('what a mail calls a share, and when it says one expires (issue 41, ite
     const many = await uploadShare(owner.token, { 'a.txt': Buffer.from('a'), 'b.txt': Buffer.from('b'), 'c.txt': Buffer.from('c') }, { expires_at: new Date(Date.now() + day + 2000).toISOString() });
     await (await fetch(`${baseUrl()}/f/${one.share.id}/docs/report.pdf`)).arrayBuffer();
     const mail = await smtp.waitFor(about('report.pdf', /^Your share was downloaded$/));
-    expect(mail.text).toContain('“docs/report.pdf” (597 KB)');
+    expect(mail.text).toContain('“docs/report.pdf” (597 kB)');
     expect(mail.raw).not.toContain(one.share.id);
     // Dates through Intl, in UTC and saying so.
     expect(mail.text).toMatch(/ at \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} UTC/);
@@ -104,5 +104,43 @@ describe('what a mail calls a share, and when it says one expires (issue 41, ite
     const expiring = await smtp.waitFor(about('a.txt and 2 more', /^Your share expires within a day$/));
     expect(expiring.raw).not.toContain(many.share.id);
     expect(smtp.mails.some(about('report.pdf', /expires/))).toBe(false);
+  });
+});
+
+describe('a member’s language (issue 40)', () => {
+  it('a member whose language is German gets German mails: subject, text and HTML; an unknown language is refused', async () => {
+    const member = await createMember();
+    const address = 'de-owner@example.test';
+    await setConfirmedEmail(smtp, member, address);
+
+    const wrong = await call('PATCH', '/api/auth/profile', { token: member.token, body: { locale: 'de-XX' } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.json.code).toBe('invalid_request');
+    const set = await call('PATCH', '/api/auth/profile', { token: member.token, body: { locale: 'de' } });
+    expect(set.status).toBe(200);
+    expect(set.json.user.locale).toBe('de');
+
+    const { share } = await uploadShare(member.token, { 'docs/bericht.pdf': Buffer.alloc(611_430, 1) });
+    await (await fetch(`${baseUrl()}/f/${share.id}/docs/bericht.pdf`)).arrayBuffer();
+    const mail = await smtp.waitFor((m) => m.to.includes(address) && m.subject === 'Ihre Freigabe wurde heruntergeladen');
+    expect(mail.text).toContain('Jemand hat Ihre Freigabe „bericht.pdf“ vollständig heruntergeladen:');
+    // German quotation marks; sizes and dates in German, through Intl.
+    expect(mail.text).toMatch(/• „docs\/bericht\.pdf“ \(597 kB\) am \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2} UTC/);
+    expect(mail.text).toContain('Keine E-Mails mehr zu Downloads: http://files.example.test/unsubscribe?');
+    expect(mail.html).toContain('<html lang="de" dir="ltr">');
+    expect(mail.html).toContain('htmls öffnen</a>');
+
+    // The confirmation of a new address too.
+    const other = 'de-owner-2@example.test';
+    const before = smtp.mails.length;
+    expect((await call('PATCH', '/api/auth/profile', { token: member.token, body: { email: other, current_password: member.password } })).status).toBe(200);
+    const confirm = await smtp.waitFor((m) => smtp.mails.indexOf(m) >= before && m.to.includes(other));
+    expect(confirm.subject).toBe('Bestätigen Sie Ihre E-Mail-Adresse für htmls');
+    expect(confirm.html).toContain('Diese Adresse bestätigen</a>');
+    expect(confirmationToken(confirm)).toBeTruthy();
+
+    // Back to the browser's language: the server's default (English here) for mails.
+    const cleared = await call('PATCH', '/api/auth/profile', { token: member.token, body: { locale: null } });
+    expect(cleared.json.user.locale).toBeNull();
   });
 });

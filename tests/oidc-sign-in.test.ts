@@ -1,30 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, useFileServer } from './support/file-server';
+import { describe, expect, it } from 'vitest';
+import { baseUrl } from './support/file-server';
 import { call } from './support/http';
 import { registerMember } from './support/members';
-import { Browser, startProvider, type TestProvider } from './support/oidc';
+import { Browser, useOidcFileServer } from './support/oidc';
 import { meWithCookie, ssoSignIn } from './support/oidc-flow';
 import { TEST_ADMIN_TOKEN } from './support/server';
 import { Secret, TOTP } from 'otpauth';
 
 // Single sign-on against a real OpenID provider run by this test (issue 42, item 1), with
 // OIDC_SIGNUP off: only identities linked from a signed-in session sign in.
-let idp: TestProvider;
-const settings: Record<string, string> = { OIDC_SIGNUP: 'off', OIDC_ADMIN_GROUP: 'htmls-admins', OIDC_NAME: 'Test IdP' };
-beforeAll(async () => {
-  idp = await startProvider();
-  Object.assign(settings, { OIDC_ISSUER: idp.issuer, OIDC_CLIENT_ID: idp.clientId, OIDC_CLIENT_SECRET: idp.clientSecret });
-});
-useFileServer(settings);
-beforeAll(() => idp.configure(`${baseUrl()}/api/auth/oidc/callback`));
-afterAll(async () => idp?.close());
+const idp = useOidcFileServer({ OIDC_SIGNUP: 'off', OIDC_ADMIN_GROUP: 'htmls-admins', OIDC_NAME: 'Test IdP' });
 
 const sameOrigin = { 'Sec-Fetch-Site': 'same-origin' };
 let n = 0;
 /** A provider account with these claims, and its id (the `sub`). */
 function idpAccount(claims: Record<string, unknown> = {}): string {
   const sub = `sub-${++n}-${Date.now()}`;
-  idp.accounts.set(sub, { email: `${sub}@idp.example`, email_verified: true, preferred_username: sub, ...claims });
+  idp().accounts.set(sub, { email: `${sub}@idp().example`, email_verified: true, preferred_username: sub, ...claims });
   return sub;
 }
 
@@ -147,7 +139,7 @@ describe('GET /api/auth/oidc/start → provider → GET /api/auth/oidc/callback'
     await linkedMember(sub);
     const r = await ssoSignIn(new Browser(), sub, {
       rewrite: (u) => {
-        if (u.origin === idp.issuer && u.searchParams.has('nonce')) u.searchParams.set('nonce', 'another-nonce');
+        if (u.origin === idp().issuer && u.searchParams.has('nonce')) u.searchParams.set('nonce', 'another-nonce');
         return u;
       },
     });
@@ -160,7 +152,7 @@ describe('GET /api/auth/oidc/start → provider → GET /api/auth/oidc/callback'
     await linkedMember(sub);
     const r = await ssoSignIn(new Browser(), sub, {
       rewrite: (u) => {
-        if (u.origin === idp.issuer && u.searchParams.has('code_challenge')) u.searchParams.set('code_challenge', 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
+        if (u.origin === idp().issuer && u.searchParams.has('code_challenge')) u.searchParams.set('code_challenge', 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
         return u;
       },
     });
@@ -176,7 +168,7 @@ describe('GET /api/auth/oidc/start → provider → GET /api/auth/oidc/callback'
     // An admin-role account may manage users, as the Admin Token may.
     expect((await call('GET', '/api/users', { token: first.session })).status).toBe(200);
 
-    idp.accounts.set(sub, { ...idp.accounts.get(sub), groups: ['staff'] });
+    idp().accounts.set(sub, { ...idp().accounts.get(sub), groups: ['staff'] });
     const second = await ssoSignIn(new Browser(), sub);
     expect((await meWithCookie(second.session!, member.id)).json.role).toBe('member');
     // The role is the account's: the first session lost it too.
@@ -202,11 +194,11 @@ describe('GET /api/auth/oidc/start → provider → GET /api/auth/oidc/callback'
 
 describe('GET · DELETE /api/auth/oidc/identity', () => {
   it('shows the linked identity, and unlinking it stops its sign-in', async () => {
-    const sub = idpAccount({ email: 'shown@idp.example' });
+    const sub = idpAccount({ email: 'shown@idp().example' });
     const member = await linkedMember(sub);
     const r = await call('GET', '/api/auth/oidc/identity', { token: member.token });
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ provider: { name: 'Test IdP' }, identity: { email: 'shown@idp.example' }, has_password: true });
+    expect(r.json).toMatchObject({ provider: { name: 'Test IdP' }, identity: { email: 'shown@idp().example' }, has_password: true });
     expect((await call('DELETE', '/api/auth/oidc/identity', { token: member.token })).status).toBe(204);
     expect((await call('GET', '/api/auth/oidc/identity', { token: member.token })).json.identity).toBeNull();
     expect((await ssoSignIn(new Browser(), sub)).landed.searchParams.get('sso_error')).toBe('not_linked');

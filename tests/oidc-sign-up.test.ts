@@ -1,23 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseUrl, useFileServer } from './support/file-server';
+import { describe, expect, it } from 'vitest';
+import { baseUrl } from './support/file-server';
 import { call } from './support/http';
 import { registerMember } from './support/members';
-import { Browser, startProvider, type TestProvider } from './support/oidc';
+import { Browser, useOidcFileServer } from './support/oidc';
 import { meWithCookie, ssoSignIn } from './support/oidc-flow';
 import { TEST_ADMIN_TOKEN } from './support/server';
 import { SoftAuthenticator } from './support/webauthn';
 
 // OIDC_SIGNUP=on: the first sign-in of an identity linked to nobody creates a member (issue 42);
 // OIDC_ONLY=true: /files offers no password sign-in.
-let idp: TestProvider;
-const settings: Record<string, string> = { OIDC_SIGNUP: 'on', OIDC_ONLY: 'true' };
-beforeAll(async () => {
-  idp = await startProvider();
-  Object.assign(settings, { OIDC_ISSUER: idp.issuer, OIDC_CLIENT_ID: idp.clientId, OIDC_CLIENT_SECRET: idp.clientSecret });
-});
-useFileServer(settings);
-beforeAll(() => idp.configure(`${baseUrl()}/api/auth/oidc/callback`));
-afterAll(async () => idp?.close());
+const idp = useOidcFileServer({ OIDC_SIGNUP: 'on', OIDC_ONLY: 'true' });
 
 describe('GET /api/auth/methods with OIDC_ONLY', () => {
   it('tells /files to hide the password forms (the API still takes the Admin Token)', async () => {
@@ -31,7 +23,7 @@ describe('GET /api/auth/oidc/start — rate limit', () => {
     const browser = new Browser();
     const answers: string[] = [];
     for (let i = 0; i < 31; i++) answers.push((await browser.get(`${baseUrl()}/api/auth/oidc/start`)).headers.get('location') ?? '');
-    expect(answers.slice(0, 30).every((l) => l.startsWith(`${idp.issuer}/`))).toBe(true);
+    expect(answers.slice(0, 30).every((l) => l.startsWith(`${idp().issuer}/`))).toBe(true);
     expect(answers[30]).toBe('/files?sso_error=rate_limited');
   });
 });
@@ -39,7 +31,7 @@ describe('GET /api/auth/oidc/start — rate limit', () => {
 describe('GET /api/auth/oidc/callback with OIDC_SIGNUP=on', () => {
   it('creates a member with the default quota at the first sign-in, and signs the same account in after', async () => {
     const sub = `new-${Date.now()}`;
-    idp.accounts.set(sub, { email: 'newcomer@idp.example', email_verified: true, preferred_username: 'New.Comer', name: 'New Comer', groups: ['htmls-admins'] });
+    idp().accounts.set(sub, { email: 'newcomer@idp().example', email_verified: true, preferred_username: 'New.Comer', name: 'New Comer', groups: ['htmls-admins'] });
     const first = await ssoSignIn(new Browser(), sub);
     const id = first.landed.searchParams.get('sso_account');
     expect(id).toBeTruthy();
@@ -47,7 +39,7 @@ describe('GET /api/auth/oidc/callback with OIDC_SIGNUP=on', () => {
     expect(me.status).toBe(200);
     const defaults = await call('GET', '/api/settings', { token: TEST_ADMIN_TOKEN });
     // No OIDC_ADMIN_GROUP here: a group claim grants nothing.
-    expect(me.json).toMatchObject({ role: 'member', user: { id, username: 'new.comer', display_name: 'New Comer', email: 'newcomer@idp.example', quota_bytes: defaults.json.default_quota_bytes } });
+    expect(me.json).toMatchObject({ role: 'member', user: { id, username: 'new.comer', display_name: 'New Comer', email: 'newcomer@idp().example', quota_bytes: defaults.json.default_quota_bytes } });
 
     const again = await ssoSignIn(new Browser(), sub);
     expect(again.landed.searchParams.get('sso_account')).toBe(id);
@@ -58,15 +50,15 @@ describe('GET /api/auth/oidc/callback with OIDC_SIGNUP=on', () => {
     // So its identity cannot be unlinked: it is the only way in.
     const unlink = await call('DELETE', '/api/auth/oidc/identity', { token: again.session });
     expect([unlink.status, unlink.json?.code]).toEqual([409, 'conflict']);
-    expect((await call('GET', '/api/auth/oidc/identity', { token: again.session })).json).toMatchObject({ identity: { email: 'newcomer@idp.example' }, has_password: false });
+    expect((await call('GET', '/api/auth/oidc/identity', { token: again.session })).json).toMatchObject({ identity: { email: 'newcomer@idp().example' }, has_password: false });
     // Its e-mail changes without a password it does not have: the single sign-on just made stands in for it.
-    const changed = await call('PATCH', '/api/auth/profile', { token: again.session, body: { email: 'moved@idp.example' } });
-    expect([changed.status, changed.json.user?.email]).toEqual([200, 'moved@idp.example']);
+    const changed = await call('PATCH', '/api/auth/profile', { token: again.session, body: { email: 'moved@idp().example' } });
+    expect([changed.status, changed.json.user?.email]).toEqual([200, 'moved@idp().example']);
   });
 
   it('an account with no password may unlink its identity once it has a passkey; that passkey is then its only way in (409)', async () => {
     const sub = `pk-${Date.now()}`;
-    idp.accounts.set(sub, { email: 'pk@idp.example', email_verified: true, preferred_username: `pk${Date.now().toString(36)}` });
+    idp().accounts.set(sub, { email: 'pk@idp().example', email_verified: true, preferred_username: `pk${Date.now().toString(36)}` });
     const token = (await ssoSignIn(new Browser(), sub)).session!;
     const auth = new SoftAuthenticator(baseUrl());
     const ro = await call('POST', '/api/auth/passkeys/options', { token, body: { purpose: 'register' } });
@@ -87,7 +79,7 @@ describe('GET /api/auth/oidc/callback with OIDC_SIGNUP=on', () => {
   it("makes a new account for a provider account with a member's e-mail, never signing in to the member's", async () => {
     const victim = await registerMember({ email: 'victim@example.com' });
     const sub = `mallory-${Date.now()}`;
-    idp.accounts.set(sub, { email: 'victim@example.com', email_verified: true, preferred_username: victim.username });
+    idp().accounts.set(sub, { email: 'victim@example.com', email_verified: true, preferred_username: victim.username });
     const r = await ssoSignIn(new Browser(), sub);
     const id = r.landed.searchParams.get('sso_account');
     expect(id).toBeTruthy();

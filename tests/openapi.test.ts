@@ -213,10 +213,12 @@ describe('responses match the document', () => {
 
   it('the checker itself rejects a leaked field and a wrong type', () => {
     const me = schemaFor('self-test me', doc.paths['/api/auth/me'].get.responses[200].content['application/json'].schema);
-    const user = { id: 'u', username: 'ada', display_name: '', email: '', email_verified: false, phone: '', role: 'member', status: 'active', quota_bytes: 1, used_bytes: 0, notify: { downloads: true, uploads: true, expiring: true }, two_factor: false, created_at: '2026-01-01T00:00:00.000Z' };
+    const user = { id: 'u', username: 'ada', display_name: '', email: '', email_verified: false, phone: '', role: 'member', status: 'active', quota_bytes: 1, used_bytes: 0, notify: { downloads: true, uploads: true, expiring: true }, two_factor: false, locale: null, created_at: '2026-01-01T00:00:00.000Z' };
     expect(me({ role: 'member', user })).toBe(true);
     expect(me({ role: 'member', user: { ...user, password_hash: 'x' } })).toBe(false);
     expect(me({ role: 'member', user: { ...user, created_at: 'yesterday' } })).toBe(false);
+    expect(me({ role: 'member', user: { ...user, locale: 'de' } })).toBe(true);
+    expect(me({ role: 'member', user: { ...user, locale: 'klingon' } })).toBe(false);
     const health = schemaFor('self-test health', doc.paths['/api/health'].get.responses[200].content['application/json'].schema);
     const janitor = { runs: 1, last_run_at: '2026-01-01T00:00:00.000Z' };
     expect(health({ ok: true, database: 'ok', storage: 'ok', migrations: 'applied', janitor })).toBe(true);
@@ -305,6 +307,8 @@ describe('responses match the document', () => {
     await check('PATCH', '/api/auth/profile', {}, { token: member, body: { email: 'eve@example.com' } });
     await check('PATCH', '/api/auth/profile', {}, { token: member, body: { email: 'eve@example.com', current_password: 'wrong-one' } });
     await check('PATCH', '/api/auth/profile', {}, { token: member, body: { display_name: 7 } });
+    await check('PATCH', '/api/auth/profile', {}, { token: member, body: { locale: 'ar' } });
+    await check('PATCH', '/api/auth/profile', {}, { token: member, body: { locale: 'xx' } });
     // No SMTP_URL here: the address stays unconfirmed, and nothing can be resent.
     await check('POST', '/api/auth/email/resend', {}, { token: member });
     await check('POST', '/api/auth/email/confirm', {}, { body: { token: 'not-a-token' } });

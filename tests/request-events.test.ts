@@ -101,9 +101,9 @@ it("the owner's mail names the files a guest sent, with their sizes, and carries
   const got = await smtp.waitFor((m) => m.to.includes(EMAIL) && m.subject === 'You received 3 files through your file request');
   // Lines end in CRLF on the wire.
   const mail = { ...got, text: got.text.replace(/\r\n/g, '\n'), html: got.html.replace(/\r\n/g, '\n') };
-  expect(mail.text).toContain('“Sam Rivera” (sam@example.test) uploaded 3 files (4.4 KB) through your file request “Holiday photos”:');
-  expect(mail.text).toContain('• “beach.jpg” (2.9 KB)');
-  expect(mail.text).toContain('• “day 2/sunset.jpg” (1.5 KB)');
+  expect(mail.text).toContain('“Sam Rivera” (sam@example.test) uploaded 3 files (4.4 kB) through your file request “Holiday photos”:');
+  expect(mail.text).toContain('• “beach.jpg” (2.9 kB)');
+  expect(mail.text).toContain('• “day 2/sunset.jpg” (1.5 kB)');
   expect(mail.text).toContain('• “notes.txt” (5 B)');
   expect(mail.text).toContain('“Sam Rivera” wrote:\n> Here they are!\n> The <script>alert(1)</script> & "rest" follow.');
   // The same in the HTML part, as text: the message's markup is escaped, never markup.

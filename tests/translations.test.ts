@@ -3,13 +3,17 @@ import { baseUrl, useFileServer } from './support/file-server';
 import { call } from './support/http';
 import { site, uploadSite } from './support/hosting';
 import { createMember, type Member } from './support/members';
+import { uploadShare } from './support/shares';
 
-// Next's pages: the request page and the public directory (issue 40).
+// Next's pages: the request page, the share page and the public directory (issue 40).
 useFileServer({}, { pages: true });
 
 let owner: Member;
 let open: string;
 let locked: string;
+let share: string;
+let limitedShare: string;
+let lockedShare: string;
 
 const page = (path: string, headers: Record<string, string>) => call('GET', path, { headers: { Accept: 'text/html', ...headers } });
 const htmlTag = (text: string) => /<html[^>]*>/.exec(text)?.[0] ?? '';
@@ -22,6 +26,33 @@ beforeAll(async () => {
   const b = await call('POST', '/api/requests', { token: owner.token, body: { password: 'open sesame 42' } });
   expect(b.status).toBe(201);
   locked = b.json.request.id;
+  const files = { 'a.txt': Buffer.from('alpha'), 'b.txt': Buffer.from('beta'), 'docs/c.txt': Buffer.from('gamma') };
+  share = (await uploadShare(owner.token, files)).share.id;
+  limitedShare = (await uploadShare(owner.token, { 'report.pdf': Buffer.from('%PDF-1.4') }, { max_downloads: 2 })).share.id;
+  lockedShare = (await uploadShare(owner.token, { 'secret.txt': Buffer.from('secret') }, { password: 'open sesame 42' })).share.id;
+});
+
+/** The page's text as a reader sees it: React's separators between adjacent text parts taken out. */
+const text = (html: string) => html.replace(/<!-- -->/g, '');
+
+describe('a member’s own language setting comes first (issue 40)', () => {
+  it('/files for a signed-in member whose language is German: German, over the cookie and Accept-Language; cleared, the cookie again', async () => {
+    const member = await createMember();
+    expect((await call('PATCH', '/api/auth/profile', { token: member.token, body: { locale: 'de' } })).status).toBe(200);
+    const cookie = `htmls_locale=ja; htmls_user_session=${member.token}`;
+    const r = await page('/files', { 'Accept-Language': 'ar', Cookie: cookie });
+    expect(r.status).toBe(200);
+    expect(htmlTag(r.text)).toContain('lang="de"');
+    // The console gets its Settings namespace in that language, and no other language's.
+    expect(r.text).toContain('Wie im Browser');
+    expect(r.text).not.toContain('ブラウザーの設定');
+    // A guest page follows the member's setting too; a stranger's session token counts for nothing.
+    expect(htmlTag((await page(`/r/${open}`, { Cookie: cookie })).text)).toContain('lang="de"');
+    expect(htmlTag((await page('/files', { Cookie: 'htmls_locale=ja; htmls_user_session=not-a-session' })).text)).toContain('lang="ja"');
+
+    expect((await call('PATCH', '/api/auth/profile', { token: member.token, body: { locale: null } })).status).toBe(200);
+    await expect.poll(async () => htmlTag((await page('/files', { 'Accept-Language': 'ar', Cookie: cookie })).text)).toContain('lang="ja"');
+  });
 });
 
 describe('the guest pages speak the guest’s language (no locale in the URL)', () => {
@@ -108,6 +139,67 @@ describe('the guest pages speak the guest’s language (no locale in the URL)', 
     expect(wrong.status).toBe(401);
     expect(wrong.text).toContain('Falsches Passwort');
     expect(wrong.text).toContain('Dieser Upload-Link ist geschützt');
+  });
+
+  it('/f/<id> with Accept-Language: de — German, left to right, its title, plurals and the picker; only the share’s messages', async () => {
+    const r = await page(`/f/${share}`, { 'Accept-Language': 'de-CH,de;q=0.9' });
+    expect(r.status).toBe(200);
+    const html = text(r.text);
+    expect(htmlTag(html)).toContain('lang="de"');
+    expect(htmlTag(html)).toContain('dir="ltr"');
+    // A share without a note is titled by its files; the first name kept in its own direction.
+    expect(html).toMatch(/<h1[^>]*><bdi>a\.txt<\/bdi> und 2 weitere<\/h1>/);
+    expect(html).toContain('<title>a.txt und 2 weitere · htmls</title>');
+    expect(html).toContain('htmls · für Sie freigegeben');
+    expect(html).toMatch(/Alle herunterladen \(3 Dateien, 14 Byte\)/);
+    expect(html).toMatch(/Ordner herunterladen \(1 Datei, 5 Byte\)/);
+    expect(html).toContain('aria-label="a.txt herunterladen"');
+    expect(html).not.toContain('Download all');
+    expect(html).toContain('data-testid="language-picker"');
+    // One language reaches the browser, and only this page's namespace of it.
+    expect(html).not.toContain('Tout télécharger');
+    expect(html).not.toContain('Dateien auswählen');
+  });
+
+  it('/f/<id> in Arabic (the picker’s cookie) — right to left, Arabic plurals, names isolated', async () => {
+    const r = await page(`/f/${share}`, { 'Accept-Language': 'en', Cookie: 'htmls_locale=ar' });
+    expect(r.status).toBe(200);
+    const html = text(r.text);
+    expect(htmlTag(html)).toContain('lang="ar"');
+    expect(htmlTag(html)).toContain('dir="rtl"');
+    expect(html).toMatch(/<h1[^>]*><bdi>a\.txt<\/bdi> وملفان آخران<\/h1>/);
+    expect(html).toContain('تنزيل الكل (3 ملفات، ');
+    expect(html).toContain('<bdi>a.txt</bdi>');
+    const limited = text((await page(`/f/${limitedShare}`, { 'Accept-Language': 'ar-EG' })).text);
+    expect(limited).toContain('يتبقى تنزيلان');
+    expect(limited).toContain('تنزيل الكل (ملف واحد، ');
+  });
+
+  it('the share’s password page in German, by Accept-Language and by the picker’s cookie; a wrong password too', async () => {
+    const asked: Record<string, string>[] = [{ 'Accept-Language': 'de-DE,de;q=0.9' }, { 'Accept-Language': 'en-US', Cookie: 'htmls_locale=de' }];
+    for (const headers of asked) {
+      const r = await page(`/f/${lockedShare}`, headers);
+      expect(r.status).toBe(401);
+      expect(htmlTag(r.text)).toBe('<html lang="de" dir="ltr">');
+      expect(r.text).toContain('<title>Diese Freigabe · Passwort erforderlich</title>');
+      expect(r.text).toContain('<p>Diese Freigabe ist geschützt.');
+      expect(r.text).toContain('>Entsperren</button>');
+      expect(r.text).not.toContain('secret');
+    }
+    // An item's address meets the same gate, in the same language.
+    const item = await page(`/f/${lockedShare}/secret.txt`, { 'Accept-Language': 'de' });
+    expect(item.status).toBe(401);
+    expect(item.text).toContain('Diese Freigabe ist geschützt.');
+    const wrong = await call('POST', `/f/${lockedShare}/unlock`, {
+      headers: { Cookie: 'htmls_locale=de', 'Content-Type': 'application/x-www-form-urlencoded', Origin: baseUrl() },
+      raw: 'password=nope',
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.text).toContain('Falsches Passwort');
+    expect(wrong.text).toContain('Diese Freigabe ist geschützt.');
+    // Without a language of ours: English, as before.
+    const en = await page(`/f/${lockedShare}`, { 'Accept-Language': 'sw' });
+    expect(en.text).toContain('<p>This shared link is protected.');
   });
 
   it('the offline page in the visitor’s language', async () => {

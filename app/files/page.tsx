@@ -14,15 +14,17 @@ export async function generateMetadata(): Promise<Metadata> {
 /**
  * The same page for every visitor: who is signed in is settled by the console with the API
  * (the session cookie counts only with the console's X-Htmls-Account — a same-site hosted page
- * can swap the cookie, never that), so this page never shows one account's data to another.
- * In the reader's language: the browser gets the console's namespaces of one language only.
+ * can swap the cookie, never that), so this page never shows one account's data to another. Only
+ * its language follows a member's session cookie, when there is one (lib/i18n/request-locale.ts).
  */
 export default async function FilesPage() {
   // Rendered per request all the same: the page's scripts carry this request's CSP nonce (proxy.ts).
   await connection();
+  // The console's client components get only the namespaces they use, of one language (docs/translations.md).
   const [locale, messages] = await Promise.all([getLocale(), getMessages()]);
+  const { picker, files, upload, progress, shares, additions, activity, errors, profile } = messages;
   return (
-    <NextIntlClientProvider locale={locale} messages={{ picker: messages.picker, files: messages.files, upload: messages.upload, shares: messages.shares, activity: messages.activity, additions: messages.additions, progress: messages.progress, errors: messages.errors }}>
+    <NextIntlClientProvider locale={locale} messages={{ picker, files, upload, progress, shares, additions, activity, errors, profile }}>
       <AppWorker scope="/files" />
       <ErrorTextProvider>
         <FilesApp />

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { ApiError, HtmlsClient } from '../../lib/client/node/sdk';
-import { defineCommand, UsageError } from '../command';
-import { describeStore, lastUrl, saveCredentials } from '../credentials';
+import { type Context, defineCommand, type Options, UsageError } from '../command';
+import { type Credentials, describeStore, lastUrl, saveCredentials } from '../credentials';
 import { secret } from '../prompt';
 
 export default defineCommand({
@@ -35,15 +35,7 @@ export default defineCommand({
     }
     if (o.sso) {
       const r = await ssoHandoff(client, url);
-      const name = r.user.username;
-      const where = await saveCredentials({ url, role: r.role, username: name }, r.token);
-      return out(`Signed in to ${url} as ${name} (session kept in ${describeStore(where)}).`, {
-        url,
-        role: r.role,
-        user: r.user,
-        expires_at: r.expires_at,
-        stored_in: where,
-      });
+      return keepSession(out, url, r, r.user.username);
     }
     const username = o.username ?? process.env.HTMLS_USERNAME;
     if (!username) throw new UsageError('Give --username NAME (or --admin)');
@@ -52,17 +44,29 @@ export default defineCommand({
       throw new UsageError(`${url} asks this account to set up two-factor sign-in first: sign in at ${url}/files once, then run htmls login again.`);
     }
     const r = 'token' in first ? first : await client.loginSecondFactor(first.challenge, codeOf(await secret('HTMLS_CODE', 'Code from your authenticator app (or a recovery code):')));
-    const name = r.user?.username ?? username;
-    const where = await saveCredentials({ url, role: r.role, username: name }, r.token);
-    return out(`Signed in to ${url} as ${name} (session kept in ${describeStore(where)}).`, {
-      url,
-      role: r.role,
-      user: r.user,
-      expires_at: r.expires_at,
-      stored_in: where,
-    });
+    return keepSession(out, url, r, r.user?.username ?? username);
   },
 });
+
+/**
+ * Keeps a member's session (password or single sign-on) in the credential store and reports it:
+ * both sign-in paths end with the same sentence and the same --json record.
+ */
+async function keepSession(
+  out: Context<Options>['out'],
+  url: string,
+  r: { role: Credentials['role']; user?: unknown; token: string; expires_at: string },
+  name: string,
+): Promise<void> {
+  const where = await saveCredentials({ url, role: r.role, username: name }, r.token);
+  out(`Signed in to ${url} as ${name} (session kept in ${describeStore(where)}).`, {
+    url,
+    role: r.role,
+    user: r.user,
+    expires_at: r.expires_at,
+    stored_in: where,
+  });
+}
 
 /**
  * `--sso`: asks the server for a hand-off, shows its page and code (on stderr: stdout stays for

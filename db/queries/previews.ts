@@ -53,25 +53,31 @@ export interface PreviewResult {
 /**
  * Records what a claim made, only while the claim still holds (the item exists, is still pending
  * and nobody claimed it again since): false when it does not, and the caller removes the object
- * it wrote. Guests' caches of the item rows learn it through the shares epoch.
+ * it wrote. Guests' caches of the item rows learn it when the worker calls announcePreviews.
  */
 export async function finishPreview(db: Db, claim: { id: string; attempt: number }, r: PreviewResult): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const done = await tx
-      .update(shareItems)
-      .set({
-        previewState: r.state,
-        previewKey: r.key ?? null,
-        previewWidth: r.width ?? null,
-        previewHeight: r.height ?? null,
-        durationMs: r.durationMs ?? null,
-        previewLeasedUntil: null,
-      })
-      .where(and(eq(shareItems.id, claim.id), eq(shareItems.previewState, 'pending'), eq(shareItems.previewAttempts, claim.attempt)))
-      .returning({ id: shareItems.id });
-    if (done.length && r.state === 'ready') await bumpEpoch(tx, EPOCH.shares);
-    return done.length > 0;
-  });
+  const done = await db
+    .update(shareItems)
+    .set({
+      previewState: r.state,
+      previewKey: r.key ?? null,
+      previewWidth: r.width ?? null,
+      previewHeight: r.height ?? null,
+      durationMs: r.durationMs ?? null,
+      previewLeasedUntil: null,
+    })
+    .where(and(eq(shareItems.id, claim.id), eq(shareItems.previewState, 'pending'), eq(shareItems.previewAttempts, claim.attempt)))
+    .returning({ id: shareItems.id });
+  return done.length > 0;
+}
+
+/**
+ * Pictures were recorded: the shares epoch moves, so that every instance's guest caches of share
+ * rows drop theirs and the share pages show the pictures. Once per batch, not per picture: each
+ * move empties those caches on every instance.
+ */
+export async function announcePreviews(db: Db): Promise<void> {
+  await bumpEpoch(db, EPOCH.shares);
 }
 
 /** Items with nothing to make (not an image or a video): one statement for the batch. */

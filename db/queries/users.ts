@@ -34,7 +34,7 @@ export async function updateUser(
   patch: Partial<
     Pick<
       UserRow,
-      'displayName' | 'email' | 'phone' | 'role' | 'status' | 'quotaBytes' | 'passwordHash' | 'notifyDownloads' | 'notifyUploads' | 'notifyExpiring' | 'emailVerified' | 'emailTokenHash' | 'emailTokenExpiresAt'
+      'displayName' | 'email' | 'phone' | 'role' | 'status' | 'quotaBytes' | 'passwordHash' | 'notifyDownloads' | 'notifyUploads' | 'notifyExpiring' | 'locale' | 'emailVerified' | 'emailTokenHash' | 'emailTokenExpiresAt'
     >
   >,
 ): Promise<UserRow | null> {

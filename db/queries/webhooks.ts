@@ -236,6 +236,18 @@ export async function claimDueDeliveries(db: Db, b: ClaimBounds): Promise<Claime
   }));
 }
 
+/**
+ * An attempt abandoned when its instance stopped: the claim is given back, the delivery due again
+ * at once and the attempt not counted (the next start, or another instance, sends it). Only
+ * while the claim is still this one's (pending, with the attempts it claimed).
+ */
+export async function giveBackDelivery(db: Db, d: { id: string; attempts: number }): Promise<void> {
+  await db
+    .update(webhookDeliveries)
+    .set({ attempts: sql`${webhookDeliveries.attempts} - 1`, leasedUntil: null, nextAttemptAt: sql`now()` })
+    .where(and(eq(webhookDeliveries.id, d.id), eq(webhookDeliveries.status, 'pending'), eq(webhookDeliveries.attempts, d.attempts)));
+}
+
 export interface AttemptOutcome {
   status: 'delivered' | 'failed' | 'pending';
   responseStatus: number | null;

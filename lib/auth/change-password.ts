@@ -6,7 +6,7 @@ import type { Runtime } from '../runtime';
 import { hashPassword } from './passwords';
 import type { Principal } from './principal';
 import { enforceAddressAndAccount } from './rate-limit';
-import { assertCurrentPassword } from './second-factor';
+import { assertCurrentPassword } from './current-password';
 
 /**
  * POST /api/auth/password: a member's own new password, only with the current one; every other

@@ -18,6 +18,7 @@ import {
   recordPasskeyUse,
   renamePasskey as renamePasskeyRow,
 } from '@/db/queries/passkeys';
+import { hasAnyIdentity } from '@/db/queries/oidc-identities';
 import { findLiveChallenge } from '@/db/queries/second-factor';
 import { findUserById } from '@/db/queries/users';
 import type { PasskeyRow, UserRow, WebauthnChallengeRow } from '@/db/schema';
@@ -28,6 +29,7 @@ import { AppError, notFound } from '../errors';
 import { ownOrigin } from '../http/origin';
 import type { Runtime } from '../runtime';
 import { sha256Hex } from './crypto';
+import { assertCurrentPassword } from './current-password';
 import type { Principal } from './principal';
 import { enforceAddressAndAccount, enforceRateLimit } from './rate-limit';
 import { finishSignIn, type SignInClient, type SignInResult } from './sign-in';
@@ -269,15 +271,10 @@ export async function renameOwnPasskey(rt: Runtime, principal: Principal, id: st
 
 /**
  * DELETE /api/auth/passkeys/:id. The last one goes only with the current password or a passkey
- * (`confirm`), and never when it is the account's only way in (no password, no linked identity).
+ * (`input`, the request's body), and never when it is the account's only way in (no password,
+ * no linked identity).
  */
-export async function removeOwnPasskey(
-  rt: Runtime,
-  principal: Principal,
-  id: string,
-  opts: { confirm: (userId: string) => Promise<void>; hasOtherWayIn: (user: UserRow) => Promise<boolean> },
-  ip: string,
-): Promise<void> {
+export async function removeOwnPasskey(rt: Runtime, rp: RelyingParty, principal: Principal, id: string, input: { password?: string; response?: WebauthnResponse }, ip: string): Promise<void> {
   const user = memberOnly(principal);
   await enforceAddressAndAccount(rt, 'passkeys', ip, user.id);
   if (!isUuid(id)) throw notFound('No such passkey');
@@ -285,13 +282,26 @@ export async function removeOwnPasskey(
   if (outcome === 'last') {
     const fresh = await findUserById(rt.db, user.id);
     if (!fresh) throw new AppError('unauthenticated', 'Sign in first');
-    if (fresh.passwordHash === '' && !(await opts.hasOtherWayIn(fresh))) {
+    if (fresh.passwordHash === '' && !(await hasAnyIdentity(rt.db, fresh.id))) {
       throw new AppError('conflict', 'This passkey is the only way into this account; set a password first');
     }
-    await opts.confirm(user.id);
+    await confirmIdentity(rt, rp, user.id, input, ip);
     outcome = await deletePasskeyRow(rt.db, user.id, id, true);
   }
   if (outcome !== 'deleted') throw notFound('No such passkey');
+}
+
+/**
+ * The signed-in member proves it is them again: the current password, or a passkey answer to
+ * `second_factor` options asked without a sign-in challenge. 401 wrong_password otherwise.
+ */
+export async function confirmIdentity(rt: Runtime, rp: RelyingParty, userId: string, input: { password?: string; response?: WebauthnResponse }, ip: string): Promise<void> {
+  if (input.response !== undefined) {
+    const ok: boolean = (await passkeyConfirms(rt, rp, userId, input.response, null)) === true;
+    if (ok !== true) throw new AppError('wrong_password', 'The passkey could not be verified');
+    return;
+  }
+  await assertCurrentPassword(rt, userId, input.password, ip);
 }
 
 export const hasPasskeys = async (rt: Runtime, userId: string): Promise<boolean> => (await countPasskeys(rt.db, userId)) > 0;

@@ -4,7 +4,7 @@ import { AppError, badRequest } from '../errors';
 import type { Runtime } from '../runtime';
 import type { Principal } from './principal';
 import { enforceAddressAndAccount } from './rate-limit';
-import { assertCurrentPassword } from './second-factor';
+import { assertCurrentPassword } from './current-password';
 
 /** How recent a single sign-on stands in for the password of an account that has none. */
 export const RECENT_SSO_MS = 10 * 60 * 1000;

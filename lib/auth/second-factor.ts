@@ -14,8 +14,7 @@ import type { SignInChallengeRow, UserRow } from '@/db/schema';
 import { AppError } from '../errors';
 import { getServerSecret, type Runtime } from '../runtime';
 import { randomString, sha256Hex } from './crypto';
-import { verifyPassword } from './passwords';
-import { passkeyConfirms, type RelyingParty, type WebauthnResponse } from './passkeys';
+import { confirmIdentity, passkeyConfirms, type RelyingParty, type WebauthnResponse } from './passkeys';
 import type { Principal } from './principal';
 import { enforceAddressAndAccount, enforceRateLimit } from './rate-limit';
 import { CHALLENGE_TRIES, issueSession, type SignInClient, type SignInResult } from './sign-in';
@@ -181,23 +180,3 @@ export async function disableTotp(rt: Runtime, rp: RelyingParty, principal: Prin
   await disableTotpRow(rt.db, principal.user.id);
 }
 
-/**
- * The signed-in member proves it is them again: the current password, or a passkey answer to
- * `second_factor` options asked without a sign-in challenge. 401 wrong_password otherwise.
- */
-export async function confirmIdentity(rt: Runtime, rp: RelyingParty, userId: string, input: { password?: string; response?: WebauthnResponse }, ip: string): Promise<void> {
-  if (input.response !== undefined) {
-    const ok: boolean = (await passkeyConfirms(rt, rp, userId, input.response, null)) === true;
-    if (ok !== true) throw new AppError('wrong_password', 'The passkey could not be verified');
-    return;
-  }
-  await assertCurrentPassword(rt, userId, input.password, ip);
-}
-
-/** 401 wrong_password unless `password` is the account's current one. */
-export async function assertCurrentPassword(rt: Runtime, userId: string, password: unknown, ip: string): Promise<void> {
-  const user = await findUserById(rt.db, userId);
-  if (!user) throw expired();
-  const ok: boolean = typeof password === 'string' && password.length > 0 && (await verifyPassword(password, user.passwordHash, ip)) === true;
-  if (ok !== true) throw new AppError('wrong_password', 'The current password is not right');
-}

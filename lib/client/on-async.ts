@@ -2,7 +2,7 @@
  * An event handler (or a callback prop typed to return nothing) from an async function: React
  * and the components ignore what a handler returns, so a rejection would go unhandled. Our
  * handlers show their own errors; anything that still escapes is logged, never lost
- * (`@typescript-eslint/no-misused-promises`, npm run lint:promises). `fn` starts at once, in
+ * (`@typescript-eslint/no-misused-promises`, npm run lint:eslint). `fn` starts at once, in
  * the event's own dispatch: its `preventDefault()` still counts.
  */
 export function onAsync<A extends unknown[]>(fn: (...args: A) => unknown): (...args: A) => void {

@@ -19,8 +19,8 @@ export type DownloadLimit = { max: number; left: number };
 export interface ViewShare {
   id: string;
   note: string;
-  /** The owner's display name (else username). */
-  sharedBy: string;
+  /** The owner's display name (else username); null for a share made with the Admin Token (the page names the administrator in its language). */
+  sharedBy: string | null;
   createdAt: string;
   expiresAt: string | null;
   totalBytes: number;

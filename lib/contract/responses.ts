@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOCALES } from '../i18n/locales';
 import { statusByCode, type ErrorCode } from './error-codes';
 
 /**
@@ -22,6 +23,10 @@ export const userSchema = z.object({
     .object({ downloads: z.boolean(), uploads: z.boolean(), expiring: z.boolean() })
     .describe('E-mail notifications (when the server has SMTP_URL): completed downloads, uploads through requests, shares expiring within a day'),
   two_factor: z.boolean().describe('Whether two-factor sign-in (TOTP) is on for the account'),
+  locale: z
+    .enum(LOCALES)
+    .nullable()
+    .describe('The member’s language for their pages and mails; null: the browser’s (the picker’s cookie, else Accept-Language, else DEFAULT_LOCALE)'),
   created_at: time,
 });
 export const fileSchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOCALES } from '../i18n/locales';
 
 /** 3 to 32 of a-z 0-9 . _ - ; compared case-insensitively (stored lower-cased). */
 export const usernameSchema = z
@@ -51,6 +52,11 @@ export const profileSchema = z.object({
  * needs the current password again (issue 42, item 3), as the password change does.
  */
 export const ownProfileSchema = profileSchema.extend({
+  locale: z
+    .enum(LOCALES, { error: `A language is one of ${LOCALES.join(', ')}, or null for the browser’s` })
+    .nullable()
+    .optional()
+    .describe('The member’s language for their pages and mails (issue 40): one of the supported tags, or null for the browser’s'),
   current_password: z.string().max(4096).optional().describe('The current password; required when `email` changes (an account with no password: a single sign-on in the last 10 minutes instead)'),
 });
 

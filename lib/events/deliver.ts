@@ -26,6 +26,8 @@ export interface Attempt {
   lookup?: Lookup;
   /** DELIVERY_TIMEOUT_MS unless given. */
   timeoutMs?: number;
+  /** Aborted when the service stops: the attempt ends at once, unanswered. */
+  signal?: AbortSignal;
 }
 
 /** `body`: the answer's first KiB as text; `timedOut`: no answer in time (not refused, not an error status). */
@@ -58,7 +60,12 @@ export async function attemptDelivery(a: Attempt): Promise<AttemptResult> {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      a.signal?.removeEventListener('abort', stopped);
       resolve(r);
+    };
+    const stopped = () => {
+      req.destroy();
+      done({ ok: false, status: null, error: 'stopped with the service', body: null, timedOut: false });
     };
     const req = client.request(
       {
@@ -104,6 +111,8 @@ export async function attemptDelivery(a: Attempt): Promise<AttemptResult> {
       done({ ok: false, status: null, error: `no answer within ${timeoutMs / 1000} s`, body: null, timedOut: true });
     }, timeoutMs);
     req.once('error', (e) => done({ ok: false, status: null, error: (e as NodeJS.ErrnoException).code ?? e.message, body: null, timedOut: false }));
+    if (a.signal?.aborted) return stopped();
+    a.signal?.addEventListener('abort', stopped, { once: true });
     req.end(a.body);
   });
 }

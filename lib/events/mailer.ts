@@ -15,9 +15,8 @@ import {
 import { hitRateLimit, peekRateLimit } from '@/db/queries/rate-limits';
 import type { UserRow } from '@/db/schema';
 import { sha256Hex } from '../auth/crypto';
-import { shareTitle } from '../share-title';
 import { getServerSecret, type Runtime } from '../runtime';
-import { downloadsMail, expiringMail, UPLOAD_MAIL_FILES, uploadMail, type MailBody, type UploadMailData } from './mail-body';
+import { downloadsMail, expiringMail, mailLocale, mailShareTitle, UPLOAD_MAIL_FILES, uploadMail, type MailBody, type UploadMailData } from './mail-body';
 import { unsubscribeQuery } from './unsubscribe';
 
 /**
@@ -135,7 +134,6 @@ export async function mailDue(rt: Runtime): Promise<number> {
     groups.set(key, [...(groups.get(key) ?? []), e]);
   }
   const namings = await shareNamings(rt.db, claimed.map((e) => String(e.data.share_id ?? '')).filter(Boolean));
-  const titles = new Map([...namings].map(([id, n]) => [id, shareTitle(n.note, n.firstPath, n.fileCount)]));
   for (const group of groups.values()) {
     const first = group[0];
     const kind = kindOf[first.type];
@@ -146,7 +144,10 @@ export async function mailDue(rt: Runtime): Promise<number> {
       continue;
     }
     const shareId = String(first.data.share_id ?? '');
-    const title = titles.get(shareId) ?? String(first.data.note ?? '');
+    // In the owner's language (issue 40): theirs if set, else the server's default.
+    const locale = mailLocale(owner.locale, rt.env.defaultLocale);
+    const naming = namings.get(shareId);
+    const title = naming ? mailShareTitle(locale, naming.note, naming.firstPath, naming.fileCount) : String(first.data.note ?? '');
     try {
       if (kind === 'downloads') {
         const last = await lastDigestAt(rt.db, shareId);
@@ -159,14 +160,14 @@ export async function mailDue(rt: Runtime): Promise<number> {
         if (!(await withinBudget(owner, group))) continue;
         // Marked before sending: a download committed while this mail is on its way joins the next digest.
         await markDigestSent(rt.db, shareId);
-        await send(owner, kind, (links) => downloadsMail({ id: shareId, title }, downloads, links));
+        await send(owner, kind, (links) => downloadsMail(locale, { id: shareId, title }, downloads, links));
       } else if (kind === 'uploads') {
         if (!(await withinBudget(owner, group))) continue;
         const upload = await uploadMailData(rt, shareId, first.data);
-        await send(owner, kind, (links) => uploadMail(upload, links));
+        await send(owner, kind, (links) => uploadMail(locale, upload, links));
       } else {
         if (!(await withinBudget(owner, group))) continue;
-        await send(owner, kind, (links) => expiringMail({ id: shareId, title, expiresAt: new Date(String(first.data.expires_at)) }, links));
+        await send(owner, kind, (links) => expiringMail(locale, { id: shareId, title, expiresAt: new Date(String(first.data.expires_at)) }, links));
       }
       done.push(...group.map((e) => e.id));
     } catch (e) {

@@ -1,7 +1,7 @@
 import 'server-only';
 import { deliveredData } from './payload';
 import { outboxSignal } from '@/db/queries/events';
-import { claimDueDeliveries, finishAttempt, type ClaimedDelivery } from '@/db/queries/webhooks';
+import { claimDueDeliveries, finishAttempt, giveBackDelivery, type ClaimedDelivery } from '@/db/queries/webhooks';
 import type { Runtime } from '../runtime';
 import { attemptDelivery, DELIVERY_TIMEOUT_MS, SHORT_TIMEOUT_MS } from './deliver';
 import { mailDue } from './mailer';
@@ -49,16 +49,20 @@ interface WorkerState {
   mail: Loop;
   /** Attempts in flight on this instance. */
   inFlight: Set<Promise<void>>;
+  /** Aborted at stop: ends the attempts in flight, whose deliveries are given back. */
+  abort: AbortController;
 }
 const state: WorkerState = {
   timer: null,
   claims: { running: null, again: false },
   mail: { running: null, again: false },
   inFlight: new Set(),
+  abort: new AbortController(),
 };
 
 export function startEventWorker(rt: Runtime): void {
   if (state.timer) return;
+  state.abort = new AbortController();
   outboxSignal.wake = () => fill(rt);
   state.timer = setInterval(() => {
     fill(rt);
@@ -69,13 +73,19 @@ export function startEventWorker(rt: Runtime): void {
   run(state.mail, () => mailDue(rt), 'notification mail');
 }
 
-/** At shutdown: no new claim; waits for the attempts in flight to be recorded. */
+/**
+ * At shutdown, before the database closes: no new claim, and the attempts in flight end at once
+ * (a slow receiver would hold the stop for its whole timeout). An attempt answered already is
+ * recorded; one cut short is given back, due again at the next start, so no event is lost.
+ * Resolves when nothing of the worker uses the database any more.
+ */
 export async function stopEventWorker(): Promise<void> {
   if (state.timer) clearInterval(state.timer);
   state.timer = null;
   outboxSignal.wake = null;
   state.claims.again = false;
   state.mail.again = false;
+  state.abort.abort();
   await Promise.all([state.claims.running, state.mail.running]);
   await Promise.all([...state.inFlight]);
 }
@@ -121,6 +131,9 @@ async function claimForFreeSlots(rt: Runtime): Promise<void> {
 }
 
 async function deliverOne(rt: Runtime, d: ClaimedDelivery): Promise<void> {
+  const { signal } = state.abort;
+  // Claimed as the service stopped: given back unsent.
+  if (signal.aborted) return giveBackDelivery(rt.db, d);
   const body = JSON.stringify({ type: d.type, timestamp: d.eventAt.toISOString(), data: deliveredData(d.data, rt.env.publicUrl) });
   const r = await attemptDelivery({
     url: d.url,
@@ -129,7 +142,11 @@ async function deliverOne(rt: Runtime, d: ClaimedDelivery): Promise<void> {
     body,
     allowPrivate: rt.env.events.allowPrivate,
     timeoutMs: d.consecutiveTimeouts >= SLOW_AFTER ? SHORT_TIMEOUT_MS : DELIVERY_TIMEOUT_MS,
+    signal,
   });
+  // Cut short by the stop: the receiver may have had it, but gave no answer to record. Sent
+  // again at the next start (receivers dedupe by webhook-id); not counted against its attempts.
+  if (!r.ok && signal.aborted) return giveBackDelivery(rt.db, d);
   const last = d.attempts >= MAX_ATTEMPTS;
   const paused = await finishAttempt(
     rt.db,

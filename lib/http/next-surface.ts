@@ -12,14 +12,19 @@ import { openShare, shareMetadata, shareView } from './pages/share-page';
 import { requestView } from './pages/request-page';
 import { csp, directoryPage, htmlsPage } from './pages/console-pages';
 import { compiledMessagesOf, localeOf } from '../i18n/messages';
+import { requestLocaleOf } from '../i18n/request-locale';
 
 export const nextSurface = {
   /** Route handlers by their path under app/ (the /api ones under app/api). */
   routes: { ...apiModules, unsubscribe, 'confirm-email': confirmEmail, offline },
   pages: { openShare, shareMetadata, shareView, requestView, directoryPage, htmlsPage },
   csp,
-  /** The request's language and its messages (i18n/request.ts, next-intl's request configuration). */
-  i18n: { localeOf, messagesOf: compiledMessagesOf },
+  /**
+   * The request's language and its messages (i18n/request.ts, next-intl's request configuration):
+   * `requestLocaleOf` takes a signed-in member's own setting first; `localeOf` only the cookie
+   * and Accept-Language.
+   */
+  i18n: { localeOf, requestLocaleOf, messagesOf: compiledMessagesOf },
 };
 
 export type NextSurface = typeof nextSurface;

@@ -17,7 +17,7 @@ describe('guest pages', () => {
 
   it('passwordPage, messagePage and offlinePageHtml — one layout: viewport, dark mode, border-box sizing', () => {
     const pages = [
-      passwordPage({ status: 401, title: '/f/x', action: '/f/x/unlock' }).body as string,
+      passwordPage({ status: 401, subject: 'share', locale: 'en', action: '/f/x/unlock' }).body as string,
       messagePage(404, 'Not found', 'x', 'not_found').body as string,
       offlinePageHtml(),
     ];

@@ -17,29 +17,31 @@ const htmlHeaders = () => ({
 });
 
 /**
- * The password page. `subject` says what it guards: a file request (named "this upload link":
- * its address means nothing to a guest) or a hosted project (named by its address). Given a
- * subject it speaks the guest's `locale`; without one (the share's, not yet translated) English.
+ * The password page, in the guest's `locale`. `subject` says what it guards, named so a guest
+ * understands it: a share ("this shared link") or a file request ("this upload link") — their
+ * addresses mean nothing to a guest — or a hosted project (named by its address, `title`).
  */
 export function passwordPage(opts: {
   status: number;
-  title: string;
+  /** The hosted project's address; the other subjects are named by the page itself. */
+  title?: string;
   action: string;
   next?: string;
   /** The last attempt's password was wrong. */
   wrong?: boolean;
-  subject?: 'request' | 'project';
-  locale?: Locale;
+  subject: 'share' | 'request' | 'project';
+  locale: Locale;
 }): FastReply {
-  const locale = opts.subject ? (opts.locale ?? 'en') : 'en';
+  const { locale, subject } = opts;
   const t = translator(locale, 'guest');
-  const name = opts.subject === 'request' ? t('lockedRequest') : opts.title;
+  const name = subject === 'request' ? t('lockedRequest') : subject === 'share' ? t('lockedShare') : (opts.title ?? '');
+  const text = subject === 'request' ? t('passwordRequest') : subject === 'share' ? t('passwordShare') : t('passwordProject', { name });
   const body = guestPageHtml({
     locale,
     title: t('passwordTitle', { title: name }),
     heading: t('passwordHeading'),
     tone: 'lock',
-    bodyHtml: `<p>${escapeHtml(opts.subject === 'request' ? t('passwordRequest') : t('passwordProject', { name }))}</p>
+    bodyHtml: `<p>${escapeHtml(text)}</p>
 ${opts.wrong ? `<p class="err" role="alert">${escapeHtml(t('wrongPassword'))}</p>` : ''}
 <form method="post" action="${escapeHtml(opts.action)}">
 ${opts.next ? `<input type="hidden" name="next" value="${escapeHtml(opts.next)}">` : ''}

@@ -18,6 +18,7 @@ import zhCN from '../../messages/zh-CN.json' with { type: 'json' };
 import { getEnv } from '../env';
 import { cookieValue } from '../http/cookies';
 import { LOCALE_COOKIE, negotiateLocale, type Locale } from './locales';
+import { pseudoMessages } from './pseudo';
 
 /**
  * The message files (messages/<locale>.json), loaded once by the server. Next's pages get one
@@ -28,7 +29,17 @@ import { LOCALE_COOKIE, negotiateLocale, type Locale } from './locales';
 export type Messages = typeof en;
 const ALL: Record<Locale, Messages> = { en, de, fr, es, 'pt-BR': ptBR, it, nl, pl, uk, tr, 'zh-CN': zhCN, ja, ko, ar };
 
-export const messagesOf = (locale: Locale): Messages => ALL[locale];
+let pseudoEnglish: Messages | undefined;
+/** Whether English is written in the pseudo-locale (PSEUDO_LOCALE=1; false before boot). */
+function pseudo(): boolean {
+  try {
+    return getEnv().pseudoLocale;
+  } catch {
+    return false;
+  }
+}
+
+export const messagesOf = (locale: Locale): Messages => (locale === 'en' && pseudo() ? (pseudoEnglish ??= pseudoMessages(en)) : ALL[locale]);
 
 type Tree = { [key: string]: string | Tree };
 const precompile = (tree: Tree): Tree => Object.fromEntries(Object.entries(tree).map(([k, v]) => [k, typeof v === 'string' ? (compile(v) as unknown as string) : precompile(v)]));
@@ -43,7 +54,7 @@ export function compiledMessagesOf(locale: Locale): Messages {
   let m = compiled.get(locale);
   if (!m) {
     // Plain objects (a JSON round trip): React hands the browser no null-prototype object.
-    m = JSON.parse(JSON.stringify(precompile(ALL[locale] as unknown as Tree))) as Messages;
+    m = JSON.parse(JSON.stringify(precompile(messagesOf(locale) as unknown as Tree))) as Messages;
     compiled.set(locale, m);
   }
   return m;

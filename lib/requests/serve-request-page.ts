@@ -38,7 +38,7 @@ export async function gateRequestPage(req: FastRequest): Promise<FastReply | nul
     const gate = await guestRequest(rt, id, req.header('cookie'));
     if (gate.state === 'missing') throw missingError();
     if (gate.state === 'expired') throw expiredError();
-    if (gate.state === 'locked') return passwordPage({ status: 401, title: id, subject: 'request', locale: localeOf((name) => req.header(name)), action: `/r/${id}/unlock`, next: `/r/${id}` });
+    if (gate.state === 'locked') return passwordPage({ status: 401, subject: 'request', locale: localeOf((name) => req.header(name)), action: `/r/${id}/unlock`, next: `/r/${id}` });
     if (gate.state === 'full') throw fullError();
     return null;
   } catch (e) {
@@ -63,7 +63,7 @@ export async function serveRequestUnlock(req: FastRequest): Promise<FastReply> {
       return {
         subject: { ...requestSubject(r), passwordHash: r.passwordHash },
         cookie: { name: requestUnlockCookie(id), path: target, secure: isSecureRequest(rt.env, req) },
-        page: { title: id, subject: 'request', action: `${target}/unlock` },
+        page: { subject: 'request', action: `${target}/unlock` },
         next: target,
       };
     });

@@ -3,9 +3,10 @@ import { findShare, findShareGroup, type ShareWithItems } from '@/db/queries/sha
 import type { ShareGroupRow, ShareItemRow } from '@/db/schema';
 import { shareUnlockCookie, unlockKey, verifyUnlock } from '../auth/unlock-cookie';
 import { AppError, notFound } from '../errors';
-import type { FastReply } from '../http/fast';
+import type { FastReply, FastRequest } from '../http/fast';
 import { passwordPage } from '../http/password-page';
 import { parseCookies } from '../http/cookies';
+import { localeOf } from '../i18n/messages';
 import type { Runtime } from '../runtime';
 import { shareIdSchema } from '../contract/shares';
 import { unflushedDownloads } from './count-downloads';
@@ -68,14 +69,12 @@ export async function guestItemAccess(
 
 /**
  * The reply of a guest byte path (an item, the ZIP) whose gate is not open: the password page
- * (401) when locked, else the refusal thrown (404, 410 expired or download_limit). Null: open.
+ * (401, in the guest's language) when locked, else the refusal thrown (404, 410 expired or
+ * download_limit). Null: open.
  */
-/** How the password page names a share: its address means nothing to a guest ("/f/Xk3… is protected"). */
-export const LOCKED_SHARE_TITLE = 'This shared link';
-
-export function gateReply(access: { state: GateState | 'missing' }, id: string): FastReply | null {
+export function gateReply(access: { state: GateState | 'missing' }, id: string, req: Pick<FastRequest, 'header'>): FastReply | null {
   if (access.state === 'open') return null;
-  if (access.state === 'locked') return passwordPage({ status: 401, title: LOCKED_SHARE_TITLE, action: `/f/${id}/unlock`, next: `/f/${id}` });
+  if (access.state === 'locked') return passwordPage({ status: 401, subject: 'share', locale: localeOf((name) => req.header(name)), action: `/f/${id}/unlock`, next: `/f/${id}` });
   throw refusal(access.state);
 }
 

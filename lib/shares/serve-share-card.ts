@@ -1,9 +1,8 @@
 import 'server-only';
 import { AppError, notFound } from '../errors';
 import type { FastReply, FastRequest } from '../http/fast';
-import { errorReply } from '../http/reply-errors';
-import { assertMigrated, getRuntime } from '../runtime';
 import { guestAccess } from './access';
+import { guestPictureReply } from './guest-picture';
 import { GENERIC_CARD, shareCard, type ShareCard } from './link-preview';
 import { cardEtag, renderCardPng, shareCardSvg } from './share-card-image';
 
@@ -16,13 +15,8 @@ const CARD_URL = /^\/f\/([A-Za-z0-9]{1,64})\.png(?:\?.*)?$/;
  * one. It reads no object and counts no download. Cached by ETag for five minutes: a card that
  * turns generic (a password set) may show the old one that long in a cache that kept it.
  */
-export async function serveShareCard(req: FastRequest): Promise<FastReply> {
-  try {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      throw new AppError('method_not_allowed', 'Only GET and HEAD are allowed here', { Allow: 'GET, HEAD' });
-    }
-    const rt = await getRuntime();
-    await assertMigrated(rt);
+export function serveShareCard(req: FastRequest): Promise<FastReply> {
+  return guestPictureReply(req, async (rt) => {
     const id = CARD_URL.exec(req.url)?.[1];
     if (!id) throw notFound();
     const access = await guestAccess(rt, id, undefined);
@@ -33,26 +27,18 @@ export async function serveShareCard(req: FastRequest): Promise<FastReply> {
         : GENERIC_CARD;
     const svg = shareCardSvg(card);
     const etag = cardEtag(svg);
-    const headers: Record<string, string> = {
-      'Content-Type': 'image/png',
-      'Cache-Control': 'public, max-age=300',
-      ETag: etag,
-      'X-Content-Type-Options': 'nosniff',
+    return {
+      headers: { 'Content-Type': 'image/png', 'Cache-Control': 'public, max-age=300', ETag: etag, 'X-Content-Type-Options': 'nosniff' },
+      bytes: (headers) =>
+        renderCardPng(svg, etag).catch((e: unknown) => {
+          if (e instanceof AppError) throw e;
+          // A renderer that cannot load or draw (a platform without its native module) costs the
+          // card its picture, never the guest a 500: a blank pixel, not kept by any cache.
+          console.error('[htmls] drawing a share card failed:', e);
+          headers['Cache-Control'] = 'no-store';
+          delete headers.ETag;
+          return BLANK_PNG;
+        }),
     };
-    const match = req.header('if-none-match');
-    if (match && match.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) return { status: 304, headers, body: null };
-    const png = await renderCardPng(svg, etag).catch((e: unknown) => {
-      if (e instanceof AppError) throw e;
-      // A renderer that cannot load or draw (a platform without its native module) costs the
-      // card its picture, never the guest a 500: a blank pixel, not kept by any cache.
-      console.error('[htmls] drawing a share card failed:', e);
-      headers['Cache-Control'] = 'no-store';
-      delete headers.ETag;
-      return BLANK_PNG;
-    });
-    headers['Content-Length'] = String(png.length);
-    return { status: 200, headers, body: req.method === 'HEAD' ? null : png };
-  } catch (e) {
-    return errorReply(e, req);
-  }
+  });
 }

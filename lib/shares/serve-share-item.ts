@@ -10,7 +10,7 @@ import { sendObject } from '../http/send-object';
 import { decodeUrlPath } from '../paths/relative-path';
 import { assertMigrated, getRuntime, type Runtime } from '../runtime';
 import { isSecureRequest } from '../http/origin';
-import { gateReply, guestGroupAccess, guestItemAccess, LOCKED_SHARE_TITLE, refusal, shareSubject } from './access';
+import { gateReply, guestGroupAccess, guestItemAccess, refusal, shareSubject } from './access';
 import { countDownload } from './count-downloads';
 import { downloadRecorder } from '../events/download-activity';
 import { isUnfurler, itemTarget, limitedDownload } from './download-tickets';
@@ -41,7 +41,7 @@ export async function gateSharePage(req: FastRequest): Promise<FastReply | null>
     const access = await guestGroupAccess(rt, id, req.header('cookie'));
     if (access.state === 'missing') throw notFound('This share does not exist or is offline');
     // Out of downloads: the page renders and says so (its buttons explain; previews still work).
-    return access.state === 'exhausted' ? null : gateReply(access, id);
+    return access.state === 'exhausted' ? null : gateReply(access, id, req);
   } catch (e) {
     return errorReply(e, req);
   }
@@ -72,7 +72,7 @@ async function handle(rt: Runtime, req: FastRequest): Promise<FastReply> {
   const { access, item } = await guestItemAccess(rt, id, path ?? '', req.header('cookie'));
   // A share out of downloads still shows its page and previews; its bytes go only to a client
   // continuing a download it holds a ticket for (below).
-  const refused = access.state === 'exhausted' ? null : gateReply(access, id);
+  const refused = access.state === 'exhausted' ? null : gateReply(access, id, req);
   if (refused) return refused;
   if (access.state === 'missing' || !item) throw notFound();
   const { group } = access.share;
@@ -129,7 +129,7 @@ function unlock(rt: Runtime, req: FastRequest, id: string): Promise<FastReply> {
     return {
       subject: { ...shareSubject(access.share), passwordHash: access.share.group.passwordHash },
       cookie: { name: shareUnlockCookie(id), path: target, secure: isSecureRequest(rt.env, req) },
-      page: { title: LOCKED_SHARE_TITLE, action: `${target}/unlock` },
+      page: { subject: 'share', action: `${target}/unlock` },
       next: target,
     };
   });

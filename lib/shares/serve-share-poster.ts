@@ -10,6 +10,7 @@ import { assertMigrated, getRuntime } from '../runtime';
 import { isStorageNotFound } from '../storage/types';
 import { findShare } from '@/db/queries/shares';
 import { gateReply, guestItemAccess, refusal } from './access';
+import { guestPictureReply } from './guest-picture';
 import { isUnfurler } from './download-tickets';
 
 const POSTER_URL = /^\/f\/([^/?]+)\/([^?]+)\?/;
@@ -34,49 +35,40 @@ export function pictureOf(item: Pick<ShareItemRow, 'previewState' | 'previewKey'
  * download. An unfurler gets it only while link previews are on (else 303 to the page, whose
  * card is generic).
  */
-export async function serveSharePoster(req: FastRequest): Promise<FastReply> {
-  try {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      throw new AppError('method_not_allowed', 'Only GET and HEAD are allowed here', { Allow: 'GET, HEAD' });
-    }
-    const rt = await getRuntime();
-    await assertMigrated(rt);
+export function serveSharePoster(req: FastRequest): Promise<FastReply> {
+  return guestPictureReply(req, async (rt) => {
     const m = POSTER_URL.exec(req.url);
     const id = m ? decodeUrlPath(m[1]) : null;
     if (!m || !id) throw notFound();
     const path = decodeUrlPath(m[2]);
     const { access, item } = await guestItemAccess(rt, id, path ?? '', req.header('cookie'));
-    const refused = access.state === 'exhausted' ? null : gateReply(access, id);
+    const refused = access.state === 'exhausted' ? null : gateReply(access, id, req);
     if (refused) return refused;
     if (access.state === 'missing' || !item) throw notFound();
     if (isUnfurler(req) && !rt.env.linkPreviews) return { status: 303, headers: { Location: `/f/${id}`, 'Content-Length': '0' }, body: null };
     if (!pictureOf(item)) throw notFound('This file has no poster or thumbnail (yet)');
-    const etag = `"pv-${item.id}-${item.previewAttempts}"`;
-    const headers: Record<string, string> = {
-      'Content-Type': 'image/jpeg',
-      'X-Content-Type-Options': 'nosniff',
-      // A password share's pictures stay in the unlocked guest's browser only.
-      'Cache-Control': access.share.group.passwordHash ? 'private, no-cache' : 'public, max-age=300',
-      'Referrer-Policy': 'no-referrer',
-      ETag: etag,
+    return {
+      headers: {
+        'Content-Type': 'image/jpeg',
+        'X-Content-Type-Options': 'nosniff',
+        // A password share's pictures stay in the unlocked guest's browser only.
+        'Cache-Control': access.share.group.passwordHash ? 'private, no-cache' : 'public, max-age=300',
+        'Referrer-Policy': 'no-referrer',
+        ETag: `"pv-${item.id}-${item.previewAttempts}"`,
+      },
+      bytes: async () => {
+        try {
+          const { body } = await rt.storage.get(item.previewKey!);
+          const chunks: Buffer[] = [];
+          for await (const c of body as AsyncIterable<Buffer>) chunks.push(Buffer.from(c));
+          return Buffer.concat(chunks);
+        } catch (e) {
+          if (isStorageNotFound(e)) throw notFound('This file has no poster or thumbnail');
+          throw e;
+        }
+      },
     };
-    const match = req.header('if-none-match');
-    if (match && match.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) return { status: 304, headers, body: null };
-    let jpeg: Buffer;
-    try {
-      const { body } = await rt.storage.get(item.previewKey!);
-      const chunks: Buffer[] = [];
-      for await (const c of body as AsyncIterable<Buffer>) chunks.push(Buffer.from(c));
-      jpeg = Buffer.concat(chunks);
-    } catch (e) {
-      if (isStorageNotFound(e)) throw notFound('This file has no poster or thumbnail');
-      throw e;
-    }
-    headers['Content-Length'] = String(jpeg.length);
-    return { status: 200, headers, body: req.method === 'HEAD' ? null : jpeg };
-  } catch (e) {
-    return errorReply(e, req);
-  }
+  });
 }
 
 /**

@@ -37,7 +37,7 @@ export async function serveShareZip(req: FastRequest): Promise<FastReply> {
     }
     const access = await guestAccess(rt, id, req.header('cookie'));
     // Not open: the password page, or the refusal thrown; out of downloads is decided below.
-    if (access.state !== 'open' && access.state !== 'exhausted') return gateReply(access, id)!;
+    if (access.state !== 'open' && access.state !== 'exhausted') return gateReply(access, id, req)!;
     const folder = (new URLSearchParams(m[2]).get('folder') ?? '').replace(/^\/+|\/+$/g, '');
     const zip = planShareZip({ id, note: access.share.group.note }, access.share.items, folder || null);
     if (!zip) throw notFound('No file in this folder');

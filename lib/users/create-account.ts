@@ -28,7 +28,7 @@ export async function createAccount(
   // An address given at sign-up is unconfirmed (the column's default) and gets its link.
   if (row.email) {
     const confirmation = await tryReserveConfirmation(rt, row.id, row.email);
-    if (confirmation && (await setEmailToken(rt.db, row.id, row.email, confirmation.fields))) sendConfirmation(rt, row.email, confirmation);
+    if (confirmation && (await setEmailToken(rt.db, row.id, row.email, confirmation.fields))) sendConfirmation(rt, row.email, confirmation, row.locale);
   }
   return toUserDto(row);
 }

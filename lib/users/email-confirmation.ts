@@ -4,7 +4,7 @@ import { confirmEmailToken, setEmailToken } from '@/db/queries/users';
 import type { UserRow } from '@/db/schema';
 import { randomToken, sha256Hex } from '../auth/crypto';
 import { AppError, badRequest } from '../errors';
-import { confirmationMail } from '../events/mail-body';
+import { confirmationMail, mailLocale } from '../events/mail-body';
 import { mailBudget, sendMail, serviceUrl } from '../events/mailer';
 import type { Runtime } from '../runtime';
 
@@ -67,11 +67,14 @@ export async function tryReserveConfirmation(rt: Runtime, userId: string, addres
   }
 }
 
-/** Mails the link once the address and its token are stored. In the background: SMTP never holds up the request. */
-export function sendConfirmation(rt: Runtime, address: string, c: Confirmation | null): void {
+/**
+ * Mails the link once the address and its token are stored, in the member's language (else the
+ * server's default). In the background: SMTP never holds up the request.
+ */
+export function sendConfirmation(rt: Runtime, address: string, c: Confirmation | null, memberLocale: string | null): void {
   if (!c) return;
   const link = `${serviceUrl(rt)}/confirm-email?token=${encodeURIComponent(c.token)}`;
-  sendMail(rt, address, confirmationMail(link, c.fields.emailTokenExpiresAt!)).catch((e: Error) =>
+  sendMail(rt, address, confirmationMail(mailLocale(memberLocale, rt.env.defaultLocale), link, c.fields.emailTokenExpiresAt!)).catch((e: Error) =>
     console.error('[htmls] confirmation mail not sent (the member can send it again from /files):', e.message),
   );
 }
@@ -84,7 +87,7 @@ export async function resendConfirmation(rt: Runtime, user: UserRow): Promise<Us
   const c = (await reserveConfirmation(rt, user.id, user.email))!;
   const row = await setEmailToken(rt.db, user.id, user.email, c.fields);
   if (!row) throw new AppError('conflict', 'Your address changed meanwhile; reload and try again');
-  sendConfirmation(rt, user.email, c);
+  sendConfirmation(rt, user.email, c, row.locale);
   return row;
 }
 

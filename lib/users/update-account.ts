@@ -33,7 +33,7 @@ export async function updateAccount(rt: Runtime, id: string, input: UpdateUserIn
     passwordHash: input.password === undefined ? undefined : await hashPassword(input.password, by),
   });
   if (!row) throw notFound('No such user');
-  if (changed) sendConfirmation(rt, row.email, confirmation);
+  if (changed) sendConfirmation(rt, row.email, confirmation, row.locale);
   if (input.status === 'disabled' || input.password !== undefined) await deleteUserSessions(rt.db, id);
   if (input.password !== undefined) await deleteUserAccessTokens(rt.db, id);
   return toUserDto(row);

@@ -1,17 +1,17 @@
 import 'server-only';
 import { findUserById, updateUser } from '@/db/queries/users';
-import type { ProfileInput } from '../contract/users';
+import type { OwnProfileInput } from '../contract/users';
 import { notFound } from '../errors';
 import type { Runtime } from '../runtime';
 import { reserveConfirmation, sendConfirmation, unconfirmed } from './email-confirmation';
 import { toUserDto, type UserDto } from './user-dto';
 
 /**
- * A member's own display name, email and phone. A new address is unconfirmed and gets one
+ * A member's own display name, email, phone, notifications and language. A new address is unconfirmed and gets one
  * confirmation mail; past the confirmation limits the change is refused (429) before anything
  * is stored, so the member can try again rather than hold an address nobody can confirm.
  */
-export async function updateProfile(rt: Runtime, userId: string, input: ProfileInput): Promise<UserDto> {
+export async function updateProfile(rt: Runtime, userId: string, input: Omit<OwnProfileInput, 'current_password'>): Promise<UserDto> {
   const current = await findUserById(rt.db, userId);
   if (!current) throw notFound('No such user');
   const changed = input.email !== undefined && input.email !== current.email;
@@ -23,9 +23,10 @@ export async function updateProfile(rt: Runtime, userId: string, input: ProfileI
     notifyDownloads: input.notify?.downloads,
     notifyUploads: input.notify?.uploads,
     notifyExpiring: input.notify?.expiring,
+    locale: input.locale,
     ...(changed ? (confirmation?.fields ?? unconfirmed) : {}),
   });
   if (!row) throw notFound('No such user');
-  if (changed) sendConfirmation(rt, row.email, confirmation);
+  if (changed) sendConfirmation(rt, row.email, confirmation, row.locale);
   return toUserDto(row);
 }

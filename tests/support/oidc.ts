@@ -1,6 +1,9 @@
+import { afterAll, beforeAll } from 'vitest';
+import { baseUrl, useFileServer } from './file-server';
 import { randomIp } from './http';
+import { startProvider, type TestProvider } from './oidc-provider';
 
-export { startProvider, type TestProvider } from './oidc-provider';
+export { startProvider, type TestProvider };
 
 /**
  * A browser as far as the sign-in needs one: cookies per origin (paths ignored, Max-Age=0
@@ -59,4 +62,27 @@ export class Browser {
     }
     throw new Error('too many redirects');
   }
+}
+
+/**
+ * The test file's server (useFileServer) signed in to through a real OpenID provider started
+ * here: the provider runs first (its issuer is part of the server's settings, besides `settings`),
+ * learns the server's callback once the server listens, and stops after it. Gives the provider,
+ * once the file's beforeAll hooks ran.
+ */
+export function useOidcFileServer(settings: Record<string, string>): () => TestProvider {
+  let idp: TestProvider | undefined;
+  const env = { ...settings };
+  beforeAll(async () => {
+    idp = await startProvider();
+    Object.assign(env, { OIDC_ISSUER: idp.issuer, OIDC_CLIENT_ID: idp.clientId, OIDC_CLIENT_SECRET: idp.clientSecret });
+  });
+  useFileServer(env);
+  beforeAll(() => provider().configure(`${baseUrl()}/api/auth/oidc/callback`));
+  afterAll(async () => idp?.close());
+  const provider = () => {
+    if (!idp) throw new Error('the OpenID provider starts in beforeAll: use it inside a test or a hook');
+    return idp;
+  };
+  return provider;
 }

@@ -14,6 +14,8 @@ export interface Received {
 export class WebhookReceiver {
   received: Received[] = [];
   answers: number[] = [];
+  /** While true, a request is recorded but not answered (an attempt kept in flight). */
+  holding = false;
   private server: Server;
   private waiters: { match: (r: Received) => boolean; resolve: (r: Received) => void }[] = [];
   port = 0;
@@ -26,7 +28,7 @@ export class WebhookReceiver {
         const body = Buffer.concat(chunks).toString('utf8');
         const r: Received = { headers: req.headers, body, json: JSON.parse(body) };
         this.received.push(r);
-        res.writeHead(this.answers.shift() ?? 200).end('ok');
+        if (!this.holding) res.writeHead(this.answers.shift() ?? 200).end('ok');
         for (const w of [...this.waiters]) {
           if (w.match(r)) {
             this.waiters.splice(this.waiters.indexOf(w), 1);

@@ -133,6 +133,8 @@ export function FilesApp() {
   // components on three tabs above a bottom tab bar; CSS picks what is seen, so the server's
   // HTML is right for both before any script runs.
   const settingsOpen = narrow && tab === 'settings';
+  const requestsPanel = mobilePanelProps(idBase, 'requests', narrow);
+  const settingsPanel = mobilePanelProps(idBase, 'settings', narrow);
   const reserved = user ? reservedBy(shares.shares, user.id) : 0;
   return (
     <div className="min-h-dvh max-sm:pb-[calc(4.5rem+env(safe-area-inset-bottom))]">
@@ -154,7 +156,8 @@ export function FilesApp() {
             <span data-testid="signed-in-as" className="min-w-0 truncate font-medium">
               {name}
             </span>
-            <LanguagePicker locale={locale} label={picker('label')} />
+            {/* A member's language is Settings → Profile → Language (it comes before the cookie); the Admin Token session has no profile. */}
+            {user ? null : <LanguagePicker locale={locale} label={picker('label')} />}
             <Button variant="ghost" className="max-sm:hidden" onClick={onAsync(logout)}>
               {t('signOut')}
             </Button>
@@ -190,10 +193,10 @@ export function FilesApp() {
             </>
           )}
         />
-        <section {...mobilePanelProps(idBase, 'requests', narrow)} className={shownOn(view === 'requests', tab === 'requests')}>
+        <section {...requestsPanel} className={shownOn(view === 'requests', tab === 'requests')}>
           {view === 'requests' || (narrow && tab === 'requests') ? <RequestsPanel admin={session.role === 'admin'} canCreate={user !== null} myId={user?.id ?? null} /> : null}
         </section>
-        <section {...mobilePanelProps(idBase, 'settings', narrow)} className={`space-y-6 ${shownOn(view !== 'shares' && view !== 'requests', tab === 'settings')}`}>
+        <section {...settingsPanel} className={`space-y-6 ${shownOn(view !== 'shares' && view !== 'requests', tab === 'settings')}`}>
           {settingsOpen ? <AccountCard user={user} name={name} reserved={reserved} onSignOut={onAsync(logout)} /> : null}
           {user && (view === 'profile' || settingsOpen) ? <ProfilePanel user={user} onSaved={onAsync(refresh)} onDeleted={() => setSession(null)} /> : null}
           {user && (view === 'profile' || settingsOpen) ? <TwoFactorPanel user={user} onChanged={onAsync(refresh)} /> : null}

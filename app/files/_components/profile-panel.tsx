@@ -1,11 +1,13 @@
 'use client';
 
-import { useState } from 'react';
+import { useTranslations } from 'next-intl';
+import { useId, useState } from 'react';
 import { Button, Card, Checkbox, CHECKBOX_LABEL, ErrorText, Field, SuccessText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
 import { describeError } from '@/lib/client/format';
 import type { UserDto } from '@/lib/contract/dtos';
 import { onAsync } from '@/lib/client/on-async';
+import { LOCALE_NAMES, LOCALES, type Locale } from '@/lib/i18n/locales';
 
 const NOTIFY = [
   ['downloads', 'when a download of my share completes'],
@@ -14,7 +16,9 @@ const NOTIFY = [
 ] as const;
 
 export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSaved: () => void; onDeleted: () => void }) {
-  const [form, setForm] = useState({ display_name: user.display_name, email: user.email, phone: user.phone, notify: user.notify });
+  const t = useTranslations('profile');
+  const ids = useId();
+  const [form, setForm] = useState({ display_name: user.display_name, email: user.email, phone: user.phone, notify: user.notify, locale: user.locale });
   /** Asked again when the e-mail changes (an account with no password: a recent single sign-on instead). */
   const [currentPassword, setCurrentPassword] = useState('');
   const emailChanged = form.email.trim() !== user.email;
@@ -35,6 +39,11 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
       setCurrentPassword('');
       setSaved(true);
       setResent(r.user.email && !r.user.email_verified && r.user.email !== user.email ? `We sent a confirmation link to ${r.user.email}.` : '');
+      // Another language: the page is written again in it (the server picks it from the profile).
+      if (r.user.locale !== user.locale) {
+        location.reload();
+        return;
+      }
       onSaved();
     } catch (err) {
       setError(describeError(err));
@@ -78,6 +87,30 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
           <Field label="Name" value={form.display_name} maxLength={100} onChange={(e) => setForm({ ...form, display_name: e.target.value })} />
           <Field label="Email" type="email" value={form.email} maxLength={254} onChange={(e) => setForm({ ...form, email: e.target.value })} />
           <Field label="Phone" type="tel" value={form.phone} maxLength={32} onChange={(e) => setForm({ ...form, phone: e.target.value })} />
+          <div className="text-sm sm:col-span-3">
+            <label htmlFor={`${ids}-locale`} className="mb-1 block font-medium text-zinc-700 dark:text-zinc-300">
+              {t('language')}
+            </label>
+            <select
+              id={`${ids}-locale`}
+              name="locale"
+              aria-describedby={`${ids}-locale-hint`}
+              value={form.locale ?? ''}
+              onChange={(e) => setForm({ ...form, locale: (e.target.value || null) as Locale | null })}
+              className="block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 max-sm:min-h-11 sm:w-auto dark:border-zinc-700 dark:bg-zinc-900"
+            >
+              <option value="">{t('languageBrowser')}</option>
+              {/* Each language in its own words, whatever the page's language. */}
+              {LOCALES.map((l) => (
+                <option key={l} value={l} lang={l}>
+                  {LOCALE_NAMES[l]}
+                </option>
+              ))}
+            </select>
+            <p id={`${ids}-locale-hint`} className="mt-1 text-xs text-muted">
+              {t('languageHint')}
+            </p>
+          </div>
           {emailChanged ? (
             <div className="sm:col-span-3">
               <Field

@@ -9,7 +9,6 @@ import { shareCard, shareCardPath } from '../../shares/link-preview';
 import { oembedHref } from '../../shares/oembed';
 import { pictureOf, playableVideo, playerPath, posterPath } from '../../shares/serve-share-poster';
 import { encodeUrlPath } from '../../paths/relative-path';
-import { shareTitle } from '../../share-title';
 import type { ShareViewItem, ViewShare } from '../../contract/pages';
 
 /** The share as this request's guest may see it (its cookies decide a password share's access). */
@@ -20,7 +19,6 @@ export async function openShare(id: string, cookieHeader: string): Promise<Guest
 }
 
 /**
- * The tab says what the page's heading says: the share's note, else its files (lib/share-title.ts).
  * Unfurlers read the same description as OpenGraph and Twitter card tags, the card image and the
  * oEmbed link (lib/shares/link-preview.ts): all from the share the page loads anyway.
  */
@@ -31,10 +29,9 @@ export async function shareMetadata(id: string, access: GuestAccess, headers: He
   const origin = ownOrigin(rt.env, headers, 'http://localhost/');
   const url = `${origin}/f/${id}`;
   const image = { url: `${origin}${shareCardPath(id)}`, width: 1200, height: 630, type: 'image/png', alt: card.title };
-  // The tab of a guest who unlocked a password share still names it; its card stays generic.
-  const title = shown ? shareTitle(access.share.group.note, access.share.items.map((it) => it.relativePath).sort()[0], access.share.items.length) : 'Shared files';
+  // The tab's title is the page's (app/f/[id]/page.tsx, in the guest's language): a guest who
+  // unlocked a password share still reads its name there, while its card stays generic.
   const base = {
-    title,
     description: card.description,
     referrer: 'no-referrer',
     robots: { index: false },
@@ -85,7 +82,7 @@ export function shareView(access: GuestAccess): ViewShare | null {
   return {
     id: group.id,
     note: group.note,
-    sharedBy: ownerName ?? 'the administrator',
+    sharedBy: ownerName,
     createdAt: group.createdAt.toISOString(),
     expiresAt: group.expiresAt ? group.expiresAt.toISOString() : null,
     totalBytes: Number(group.totalBytes),

@@ -1,5 +1,5 @@
 import 'server-only';
-import { claimPendingPreviews, finishPreview, markNoPreview, retryPreviewLater, type ClaimedPreview, type PreviewResult } from '@/db/queries/previews';
+import { announcePreviews, claimPendingPreviews, finishPreview, markNoPreview, retryPreviewLater, type ClaimedPreview, type PreviewResult } from '@/db/queries/previews';
 import type { Runtime } from '../../runtime';
 import { derivedKey } from '../../storage/keys';
 import { ffmpegAvailable, isThumbType, isVideoType, makePoster, makeThumbnail, type Picture } from './make';
@@ -88,40 +88,60 @@ export async function runBatch(rt: Runtime): Promise<number> {
     rt.db,
     none.map((c) => c.id),
   );
-  for (const c of claimed) {
-    if (none.includes(c) || !state.timer) continue;
-    await makeOne(rt, c);
+  let recorded = 0;
+  try {
+    for (const c of claimed) {
+      if (none.includes(c) || !state.timer) continue;
+      if (await makeOne(rt, c)) recorded++;
+    }
+  } finally {
+    // The guests' caches learn the batch's pictures at once, when all are recorded (also when
+    // a later one failed or the service stopped): a move per picture would empty every
+    // instance's share cache once for each picture of a large share.
+    if (recorded > 0) await announcePreviews(rt.db);
   }
   return claimed.length;
 }
 
-async function makeOne(rt: Runtime, c: ClaimedPreview): Promise<void> {
+/** Makes and records one item's picture; true when a picture was recorded (the item shows one now). */
+async function makeOne(rt: Runtime, c: ClaimedPreview): Promise<boolean> {
   let picture: Picture | null;
   try {
     if (isVideoType(c.contentType)) {
       const ffmpeg = (await ffmpegAvailable(rt.env.ffmpegPath)) ? rt.env.ffmpegPath! : null;
-      // No ffmpeg here: the uploader's browser sends a frame (POST /api/shares/{id}/poster).
-      if (!ffmpeg) return void (await finishPreview(rt.db, c, { state: 'browser' }));
+      if (!ffmpeg) {
+        // No ffmpeg here: the uploader's browser sends a frame (POST /api/shares/{id}/poster).
+        await finishPreview(rt.db, c, { state: 'browser' });
+        return false;
+      }
       picture = await makePoster(ffmpeg, rt.storage, c.storageKey, c.size, state.abort.signal);
     } else {
       picture = await makeThumbnail(rt.storage, c.storageKey, c.size);
     }
   } catch (e) {
-    // Stopped with the service: the claim is given back (the next instance takes it at once).
-    if (state.abort.signal.aborted) return void (await retryPreviewLater(rt.db, c, 0).catch(() => {}));
+    if (state.abort.signal.aborted) {
+      // Stopped with the service: the claim is given back (the next instance takes it at once).
+      await retryPreviewLater(rt.db, c, 0).catch(() => {});
+      return false;
+    }
     console.error(`[htmls] the preview of ${c.storageKey} failed (attempt ${c.attempt}):`, (e as Error).message);
     if (c.attempt >= MAX_ATTEMPTS) await finishPreview(rt.db, c, { state: 'none' });
     else await retryPreviewLater(rt.db, c, 60 * c.attempt);
-    return;
+    return false;
   }
-  if (!picture) return void (await finishPreview(rt.db, c, { state: 'none' }));
-  await storePicture(rt, c, picture);
+  if (!picture) {
+    await finishPreview(rt.db, c, { state: 'none' });
+    return false;
+  }
+  return storePicture(rt, c, picture);
 }
 
-async function storePicture(rt: Runtime, c: ClaimedPreview, picture: Picture): Promise<void> {
+async function storePicture(rt: Runtime, c: ClaimedPreview, picture: Picture): Promise<boolean> {
   const key = derivedKey(c.groupId, c.id);
   await rt.storage.put(key, picture.jpeg, { size: picture.jpeg.length, contentType: 'image/jpeg' });
   const result: PreviewResult = { state: 'ready', key, width: picture.width, height: picture.height, durationMs: picture.durationMs };
+  if (await finishPreview(rt.db, c, result)) return true;
   // The item was deleted (or its claim lost) meanwhile: its picture goes too.
-  if (!(await finishPreview(rt.db, c, result))) await rt.storage.delete(key).catch(() => {});
+  await rt.storage.delete(key).catch(() => {});
+  return false;
 }

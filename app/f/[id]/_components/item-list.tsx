@@ -1,5 +1,6 @@
 'use client';
 
+import { useLocale, useTranslations } from 'next-intl';
 import { useMemo, useState } from 'react';
 import { FolderIcon } from '@/app/_components/icons';
 import { formatBytes } from '@/lib/format-bytes';
@@ -53,6 +54,7 @@ function folderTotals(items: Item[]): Map<string, { files: number; bytes: number
 
 /** The share's files by folder, a page at a time, each folder with its own ZIP download. */
 export function ItemList({ shareId, items, limit }: { shareId: string; items: Item[]; limit: DownloadLimit | null }) {
+  const t = useTranslations('share');
   const [shown, setShown] = useState(PAGE);
   const groups = useMemo(() => byFolder(items), [items]);
   const totals = useMemo(() => folderTotals(items), [items]);
@@ -66,7 +68,7 @@ export function ItemList({ shareId, items, limit }: { shareId: string; items: It
   return (
     <>
       {visible.map(([folder, list]) => (
-        <section key={folder || '.'} className="mb-6" aria-label={folder || 'Files'}>
+        <section key={folder || '.'} className="mb-6" aria-label={folder || t('files')}>
           {folder ? <FolderHeading shareId={shareId} folder={folder} total={totals.get(folder)!} limited={limit !== null} spent={limit?.left === 0} /> : null}
           <ul className="space-y-3">
             {list.map((it) => (
@@ -82,9 +84,9 @@ export function ItemList({ shareId, items, limit }: { shareId: string; items: It
             onClick={() => setShown((n) => n + PAGE)}
             className="min-h-11 rounded-md border border-zinc-300 px-4 py-2 text-sm font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
           >
-            {`Show ${Math.min(PAGE, items.length - shown)} more`}
+            {t('showMore', { count: Math.min(PAGE, items.length - shown) })}
           </button>
-          <span className="text-sm text-muted">{`${shown} of ${items.length} files shown`}</span>
+          <span className="text-sm text-muted">{t('shownOf', { shown, total: items.length })}</span>
         </div>
       ) : null}
     </>
@@ -104,32 +106,36 @@ function FolderHeading({
   limited: boolean;
   spent: boolean;
 }) {
-  const label = `Download folder (${total.files} ${total.files === 1 ? 'file' : 'files'}, ${formatBytes(total.bytes)})`;
+  const t = useTranslations('share');
+  const locale = useLocale();
+  // The folder's path in its own direction (a Latin path keeps its order in Arabic text).
+  const path = <bdi className="break-all">{folder}/</bdi>;
   if (spent) {
     return (
       <h2 className="mb-2 flex flex-wrap items-center gap-2 text-sm font-semibold text-subtle">
         <span aria-hidden>📁</span>
-        <span className="break-all">{folder}/</span>
+        {path}
       </h2>
     );
   }
   return (
     <h2 className="mb-2 flex flex-wrap items-center gap-2 text-sm font-semibold text-subtle">
       <FolderIcon />
-      <span className="break-all">{folder}/</span>
+      {path}
       <a
         href={folderZipUrl(shareId, folder)}
         download={limited ? undefined : true}
         className="inline-flex min-h-11 items-center rounded-md px-2 font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300"
       >
-        {label}
-        <span className="sr-only">{` ${folder} as ZIP`}</span>
+        {t.rich('folderZip', { count: total.files, size: formatBytes(total.bytes, locale), folder, sr: (chunks) => <span className="sr-only">{chunks}</span> })}
       </a>
     </h2>
   );
 }
 
 function Row({ shareId, item: [path, size, preview, picture], limit }: { shareId: string; item: Item; limit: DownloadLimit | null }) {
+  const t = useTranslations('share');
+  const locale = useLocale();
   const name = path.split('/').pop()!;
   const url = itemUrl(shareId, path);
   const spent = limit?.left === 0;
@@ -150,27 +156,31 @@ function Row({ shareId, item: [path, size, preview, picture], limit }: { shareId
             />
           ) : null}
           {spent ? (
-            <span className="break-all font-medium" title={path}>
+            <bdi className="break-all font-medium" title={path}>
               {name}
-            </span>
+            </bdi>
           ) : (
             <a href={url} className="break-all font-medium hover:underline" title={path}>
-              {name}
+              <bdi>{name}</bdi>
             </a>
           )}
         </span>
         <span className="flex items-center gap-3 text-sm text-muted">
-          {picture?.[2] ? <span title="Duration">{duration(picture[2])}</span> : null}
-          <span>{formatBytes(size)}</span>
+          {picture?.[2] ? (
+            <span title={t('duration')} dir="ltr">
+              {duration(picture[2])}
+            </span>
+          ) : null}
+          <span>{formatBytes(size, locale)}</span>
           {spent ? (
             <button
               type="button"
               disabled
-              title="No downloads are left"
-              aria-label={`Download ${name}: no downloads are left`}
+              title={t('noneLeft')}
+              aria-label={t('downloadNoneLeft', { name })}
               className="min-h-11 cursor-not-allowed rounded-md bg-zinc-300 px-3 font-medium text-zinc-600 dark:bg-zinc-800 dark:text-zinc-400"
             >
-              Download
+              {t('download')}
             </button>
           ) : (
             <a
@@ -180,9 +190,9 @@ function Row({ shareId, item: [path, size, preview, picture], limit }: { shareId
               // refusal (the last download taken since this page loaded) then shows its page
               // instead of failing silently in the downloads bar.
               download={limit ? undefined : name}
-              aria-label={`Download ${name}`}
+              aria-label={t('downloadName', { name })}
             >
-              Download
+              {t('download')}
             </a>
           )}
         </span>

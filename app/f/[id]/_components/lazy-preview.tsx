@@ -1,5 +1,6 @@
 'use client';
 
+import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useRef, useState } from 'react';
 import { formatBytes } from '@/lib/format-bytes';
 import type { PreviewKind } from '@/lib/contract/dtos';
@@ -46,6 +47,8 @@ export function LazyPreview({ url, name, size, kind, playCounts, poster }: { url
 }
 
 function Preview({ url, name, size, kind, playCounts, poster }: { url: string; name: string; size: number; kind: Kind; playCounts: PlayCounts; poster?: string }) {
+  const t = useTranslations('share');
+  const locale = useLocale();
   const [opened, setOpened] = useState(false);
   // `?preview` never counts as a download (lib/shares/serve-preview.ts).
   const preview = `${url}?preview`;
@@ -61,13 +64,14 @@ function Preview({ url, name, size, kind, playCounts, poster }: { url: string; n
       className="min-h-11 rounded-md border border-zinc-300 px-3 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
     >
       {poster ? <img className="mb-2 block max-h-40 rounded-md" src={poster} alt="" loading="lazy" decoding="async" /> : null}
-      Show preview ({formatBytes(size)})
+      {t('showPreview', { size: formatBytes(size, locale) })}
     </button>
   );
 }
 
 /** The first few KB of a text file, by one Range request. */
 function TextPreview({ url, size }: { url: string; size: number }) {
+  const t = useTranslations('share');
   const [text, setText] = useState<string | null>(null);
   useEffect(() => {
     const ctl = new AbortController();
@@ -77,8 +81,9 @@ function TextPreview({ url, size }: { url: string; size: number }) {
       .catch(() => undefined);
     return () => ctl.abort();
   }, [url, size]);
-  if (text === null) return <p className="text-xs text-muted">Loading preview…</p>;
-  return <pre className="max-h-96 overflow-auto rounded-lg bg-zinc-100 p-3 text-xs leading-relaxed dark:bg-zinc-950">{text}</pre>;
+  if (text === null) return <p className="text-xs text-muted">{t('loadingPreview')}</p>;
+  // The file's own direction (code and most text read left to right, an Arabic note right to left).
+  return <pre dir="auto" className="max-h-96 overflow-auto rounded-lg bg-zinc-100 p-3 text-xs leading-relaxed dark:bg-zinc-950">{text}</pre>;
 }
 
 /**
@@ -87,6 +92,7 @@ function TextPreview({ url, size }: { url: string; size: number }) {
  * downloading it, and uses one download (a seek after that continues the same one).
  */
 function MediaPreview({ url, preview, kind, playCounts, poster }: { url: string; preview: string; kind: 'video' | 'audio'; playCounts: PlayCounts; poster?: string }) {
+  const t = useTranslations('share');
   const [src, setSrc] = useState(preview);
   const onPlay = (e: React.SyntheticEvent<HTMLMediaElement>) => {
     if (playCounts !== true || src === url) return;
@@ -106,7 +112,7 @@ function MediaPreview({ url, preview, kind, playCounts, poster }: { url: string;
     <>
       {player}
       <p className="mt-1 text-xs text-muted">
-        {playing ? 'Playing uses one download; seeking continues it.' : playCounts ? 'Playing uses one of the downloads left.' : 'No downloads are left: playing is not available.'}
+        {playing ? t('playing') : playCounts ? t('playCounts') : t('playOff')}
       </p>
     </>
   );

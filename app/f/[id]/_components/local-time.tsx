@@ -1,7 +1,7 @@
 'use client';
 
+import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
-import { formatDate } from '@/lib/client/format';
 
 /** True once hydrated: the visitor's locale and zone exist only in the browser. */
 function useMounted(): boolean {
@@ -10,10 +10,11 @@ function useMounted(): boolean {
   return mounted;
 }
 
-/** A date in the visitor's locale and time zone; the server's render says UTC. */
+/** A date in the page's language and the visitor's time zone; the server's render says UTC. */
 export function LocalTime({ iso }: { iso: string }) {
   const mounted = useMounted();
-  const text = mounted ? formatDate(iso) : `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+  const locale = useLocale();
+  const text = mounted ? new Date(iso).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' }) : `${iso.slice(0, 16).replace('T', ' ')} UTC`;
   return (
     <time dateTime={iso} title={iso}>
       {text}
@@ -30,8 +31,8 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['minute', 60_000],
 ];
 
-/** "in 3 days", "2 hours ago", in the visitor's language; rounded to the largest whole unit. */
-function relativeTime(iso: string, now: number, locale?: string): string {
+/** "in 3 days", "2 hours ago", in the page's language; rounded to the largest whole unit. */
+function relativeTime(iso: string, now: number, locale: string): string {
   const diff = new Date(iso).getTime() - now;
   const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
   for (const [unit, ms] of UNITS) {
@@ -40,8 +41,10 @@ function relativeTime(iso: string, now: number, locale?: string): string {
   return rtf.format(0, 'minute');
 }
 
-/** A relative hint ("expires in 3 days"), rendered only in the browser and kept current. */
-export function RelativeTime({ iso, prefix = '' }: { iso: string; prefix?: string }) {
+/** A relative hint ("3 days ago", or "expires in 3 days"), rendered only in the browser and kept current. */
+export function RelativeTime({ iso, expires = false }: { iso: string; expires?: boolean }) {
+  const t = useTranslations('share');
+  const locale = useLocale();
   const [now, setNow] = useState<number | null>(null);
   useEffect(() => {
     setNow(Date.now());
@@ -49,10 +52,6 @@ export function RelativeTime({ iso, prefix = '' }: { iso: string; prefix?: strin
     return () => clearInterval(t);
   }, []);
   if (now === null) return null;
-  return (
-    <span data-testid="relative-time">
-      {prefix}
-      {relativeTime(iso, now)}
-    </span>
-  );
+  const when = relativeTime(iso, now, locale);
+  return <span data-testid="relative-time">{expires ? t('expiresIn', { when }) : when}</span>;
 }

@@ -1,6 +1,4 @@
-import { hasAnyIdentity } from '@/db/queries/oidc-identities';
 import { relyingParty, removeOwnPasskey, renameOwnPasskey } from '@/lib/auth/passkeys';
-import { confirmIdentity } from '@/lib/auth/second-factor';
 import { operations } from '@/lib/contract/operations';
 import { json, noContent, route } from '@/lib/http/route';
 
@@ -11,15 +9,6 @@ export const PATCH = route(operations.renamePasskey, async ({ rt, principal, par
 
 // DELETE /api/auth/passkeys/:id — remove one; the last needs the password or a passkey again
 export const DELETE = route(operations.deletePasskey, async ({ rt, req, principal, params, body, ip }) => {
-  await removeOwnPasskey(
-    rt,
-    principal,
-    params.id,
-    {
-      confirm: (userId) => confirmIdentity(rt, relyingParty(rt, req), userId, body, ip),
-      hasOtherWayIn: (user) => hasAnyIdentity(rt.db, user.id),
-    },
-    ip,
-  );
+  await removeOwnPasskey(rt, relyingParty(rt, req), principal, params.id, body, ip);
   return noContent();
 });
