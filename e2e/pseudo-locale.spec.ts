@@ -3,6 +3,7 @@ import { plainWords } from '../lib/i18n/pseudo';
 import { freshServiceEnv } from '../tests/support/services';
 import { startServer, TEST_ADMIN_TOKEN, type RunningServer } from '../tests/support/server';
 import { ownClientAddress } from './support/client-address';
+import { useConsoleSession } from './support/console-session';
 import { createFileRequest, createMember, createShare, seedAgainst } from './support/seed';
 
 // The pseudo-locale run (issue 40, item 6; docs/translations.md): a server of its own with
@@ -112,6 +113,15 @@ test('every translated page, written in the pseudo-locale, holds no untranslated
   await upload('pseudolocked', 'a site password');
   await check(page, `${server.url}/`, headed);
   await check(page, `${server.hostedUrl}/p/pseudolocked/`, headed);
+
+  // /files: its sign-in screen, then a member's console with a share in its list (the parts of
+  // it translated so far: the shell, uploads and shares; Settings' panels are not yet).
+  await check(page, `${server.url}/files`, headed);
+  await useConsoleSession(page.context(), member, server.url);
+  await check(page, `${server.url}/files`, async (p) => {
+    await expect(p.getByTestId('signed-in-as')).toBeVisible();
+    await expect(p.getByTestId('downloads').first()).toContainText('⟦');
+  });
 
   // The explained error pages and the offline page.
   await check(page, `${server.url}/f/doesnotexist0`, headed);
