@@ -19,7 +19,7 @@ export default async function FilesPage() {
   // The console's client components get only the namespaces they use (docs/translations.md).
   const [locale, messages] = await Promise.all([getLocale(), getMessages()]);
   return (
-    <NextIntlClientProvider locale={locale} messages={{ profile: messages.profile, security: messages.security, passkeys: messages.passkeys, ssoIdentity: messages.ssoIdentity, tokens: messages.tokens, webhooks: messages.webhooks, requests: messages.requests }}>
+    <NextIntlClientProvider locale={locale} messages={{ profile: messages.profile, security: messages.security, passkeys: messages.passkeys, ssoIdentity: messages.ssoIdentity, tokens: messages.tokens, webhooks: messages.webhooks, requests: messages.requests, users: messages.users }}>
       <AppWorker scope="/files" />
       <FilesApp />
     </NextIntlClientProvider>
