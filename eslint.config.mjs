@@ -13,7 +13,21 @@ export const TS_FILES = ['**/*.ts', '**/*.tsx'];
  * a literal string in their JSX — text, or an attribute a person reads or hears — is an
  * untranslated sentence. A page joins this list once it is translated whole.
  */
-export const TRANSLATED_PAGES = ['app/page.tsx', 'app/r/**/*.tsx', 'app/f/**/*.tsx', 'app/offline/**/*.tsx', 'app/_components/language-picker.tsx'];
+export const TRANSLATED_PAGES = ['app/page.tsx', 'app/r/**/*.tsx', 'app/f/**/*.tsx', 'app/offline/**/*.tsx', 'app/_components/language-picker.tsx',
+  // /files Settings, File requests and Users (the rest of /files follows with its shell).
+  'app/files/_components/profile-panel.tsx',
+  'app/files/_components/security-panel.tsx',
+  'app/files/_components/two-factor-forms.tsx',
+  'app/files/_components/passkeys-panel.tsx',
+  'app/files/_components/sso-identity-card.tsx',
+  'app/files/_components/access-tokens-panel.tsx',
+  'app/files/_components/webhooks-panel.tsx',
+  'app/files/_components/requests-panel.tsx',
+  'app/files/_components/users-panel.tsx',
+  'app/files/_components/default-quota-card.tsx',
+  'app/files/_components/create-user-card.tsx',
+  'app/files/_components/edit-user-form.tsx',
+];
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '.next/**', 'dist/**', 'data/**', '.tmp/**', 'e2e/fixtures/**', 'packages/*/dist/**', 'next-env.d.ts'] },

@@ -17,6 +17,9 @@ type FileRequest = ResponseOf<'listRequests'>['requests'][number];
 type Received = ResponseOf<'listShares'>['shares'][number];
 
 type RequestsT = ReturnType<typeof useTranslations<'requests'>>;
+/** Examples of what the fields take, in the one notation they read in every language (a size for parseSize, MIME types and extensions). */
+const SIZE_EXAMPLE = '50 GB';
+const TYPES_EXAMPLE = 'video/*, .pdf';
 
 /** What a request is to its owner now: closed, expired, full or open (the message that names it). */
 function stateOf(r: FileRequest): { label: 'stateClosed' | 'stateExpired' | 'stateFull' | 'stateOpen'; tone: 'green' | 'zinc' | 'red' | 'amber' } {
@@ -103,10 +106,10 @@ function RequestForm({ initial, onDone, onCancel }: { initial?: FileRequest; onD
       <Field label={t('note')} value={note} onChange={(e) => setNote(e.target.value)} maxLength={2000} placeholder={t('notePlaceholder')} />
       <div className="grid gap-3 sm:grid-cols-3">
         <Field label={t('maxFiles')} inputMode="numeric" value={maxFiles} onChange={(e) => setMaxFiles(e.target.value)} placeholder="500" />
-        <Field label={t('maxSize')} value={maxSize} onChange={(e) => setMaxSize(e.target.value)} placeholder="50 GB" />
+        <Field label={t('maxSize')} value={maxSize} onChange={(e) => setMaxSize(e.target.value)} placeholder={SIZE_EXAMPLE} />
         <Field label={t('maxUploads')} inputMode="numeric" value={maxUploads} onChange={(e) => setMaxUploads(e.target.value)} placeholder={t('noLimit')} />
       </div>
-      <Field label={t('types')} value={types} onChange={(e) => setTypes(e.target.value)} placeholder="video/*, .pdf" dir="ltr" hint={t('typesHint')} />
+      <Field label={t('types')} value={types} onChange={(e) => setTypes(e.target.value)} placeholder={TYPES_EXAMPLE} dir="ltr" hint={t('typesHint')} />
       <ExpiryPicker value={expiry} onChange={setExpiry} />
       {initial ? <p className="text-xs text-subtle">{t('expiryNow', { date: formatDate(initial.expires_at) })}</p> : null}
       <Field label={initial?.has_password ? t('newPasswordOptional') : t('passwordOptional')} type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />

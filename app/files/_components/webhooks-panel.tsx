@@ -14,6 +14,8 @@ type Webhook = ResponseOf<'listWebhooks'>['webhooks'][number];
 type Delivery = ResponseOf<'listDeliveries'>['deliveries'][number];
 
 const TONE = { delivered: 'green', pending: 'amber', failed: 'red' } as const;
+/** An example receiver: a URL reads the same in every language. */
+const URL_EXAMPLE = 'https://example.com/hooks/htmls';
 const STATUS = { delivered: 'statusDelivered', pending: 'statusPending', failed: 'statusFailed' } as const;
 
 /** Dates as the page's language writes them. */
@@ -178,7 +180,7 @@ export function WebhooksPanel({ admin }: { admin: boolean }) {
       <h2 className="text-base font-semibold">{t('heading')}</h2>
       <p className="mt-1 text-sm text-muted">{t('intro')}</p>
       <form onSubmit={onAsync(submit)} className="mt-4 space-y-3">
-        <Field label={t('receiverUrl')} type="url" dir="ltr" required placeholder="https://example.com/hooks/htmls" value={url} maxLength={2000} onChange={(e) => setUrl(e.target.value)} />
+        <Field label={t('receiverUrl')} type="url" dir="ltr" required placeholder={URL_EXAMPLE} value={url} maxLength={2000} onChange={(e) => setUrl(e.target.value)} />
         <fieldset>
           <legend className="text-sm font-medium">{t('events')}</legend>
           <div className="mt-1 flex flex-wrap gap-x-5">
