@@ -117,7 +117,8 @@ export function TotpSetup({ challenge, onEnabled, onCancel }: { challenge?: stri
     return () => {
       live = false;
     };
-  }, [challenge, t]);
+    // One setup (one secret) per sign-in: the translator only words a failure, it is no reason to start again.
+  }, [challenge]);
   async function submit(e: React.FormEvent) {
     e.preventDefault();
     setBusy(true);
