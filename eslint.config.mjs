@@ -19,26 +19,8 @@ export const TRANSLATED_PAGES = [
   'app/f/**/*.tsx',
   'app/offline/**/*.tsx',
   'app/_components/language-picker.tsx',
-  // /files: the shell, sign-in, uploads and the share list (its other panels are not translated yet).
-  'app/files/page.tsx',
-  'app/files/_components/files-app.tsx',
-  'app/files/_components/mobile-tabs.tsx',
-  'app/files/_components/auth-tabs.tsx',
-  'app/files/_components/upload-form.tsx',
-  'app/files/_components/upload-progress.tsx',
-  'app/files/_components/upload-stop.tsx',
-  'app/files/_components/resume-dialog.tsx',
-  'app/files/_components/share-list.tsx',
-  'app/files/_components/share-row.tsx',
-  'app/files/_components/share-files.tsx',
-  'app/files/_components/share-dialogs.tsx',
-  'app/files/_components/share-activity.tsx',
-  'app/files/_components/file-picker.tsx',
-  'app/files/_components/expiry-picker.tsx',
-  'app/files/_components/download-limit-field.tsx',
-  'app/files/_components/quota-meter.tsx',
-  'app/files/_components/account-card.tsx',
-  'app/files/_components/share-item-downloads.tsx',
+  // /files, whole: its shell, sign-in, uploads, shares, Settings, File requests and Users.
+  'app/files/**/*.tsx',
   'app/_components/error-text.tsx',
 ];
 

@@ -184,4 +184,9 @@ test('a member picks German in Settings → Profile: the page comes back in Germ
   await expect(page.locator('html')).toHaveAttribute('lang', 'de');
   await expect(page.getByLabel('Sprache', { exact: true })).toHaveValue('de');
   await expect(page.getByText('Für diese Seiten und die E-Mails, die htmls Ihnen sendet.')).toBeVisible();
+  // The rest of the card and the one below it are German too, the username kept as it is.
+  await expect(page.getByText(`Angemeldet als ${username} (Benutzernamen lassen sich nicht ändern).`)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Profil speichern' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Konto löschen' })).toBeVisible();
+  await expect(page.getByLabel(`Geben Sie zur Bestätigung Ihren Benutzernamen (${username}) ein`)).toBeVisible();
 });

@@ -1,22 +1,29 @@
 'use client';
 
+import { useFormatter, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useState } from 'react';
 import { ConfirmDialog, CopyButton, Dialog } from '@/app/_components/client-ui';
 import { Button, Card, Checkbox, CHECKBOX_LABEL, ErrorText, Field } from '@/app/_components/ui';
 import { api, callOperation } from '@/lib/client/api';
-import { describeError, formatDate } from '@/lib/client/format';
+import { describeError } from '@/lib/client/format';
 import { sharexConfig, sharexFileName, snippets } from '@/lib/client/integrations';
-import { ADMIN_SCOPES, MEMBER_SCOPES, SCOPE_DESCRIPTIONS, type Scope } from '@/lib/contract/scopes';
+import { ADMIN_SCOPES, MEMBER_SCOPES, type Scope } from '@/lib/contract/scopes';
 import type { ResponseOf } from '@/lib/contract/operations';
 import { onAsync } from '@/lib/client/on-async';
 
 type Token = ResponseOf<'listTokens'>['tokens'][number];
-const EXPIRIES = [
-  { label: '30 days', days: 30 },
-  { label: '90 days', days: 90 },
-  { label: '1 year', days: 365 },
-  { label: 'Never', days: 0 },
-];
+type TokensT = ReturnType<typeof useTranslations<'tokens'>>;
+const EXPIRIES = [30, 90, 365, 0];
+/** Each scope's description, in the page's language (lib/contract/scopes.ts keeps the English one for the API's documentation). */
+const SCOPE_KEYS = {
+  'shares:read': 'scopeSharesRead',
+  'shares:write': 'scopeSharesWrite',
+  'requests:read': 'scopeRequestsRead',
+  'requests:write': 'scopeRequestsWrite',
+  'account:read': 'scopeAccountRead',
+  'sites:deploy': 'scopeSitesDeploy',
+  admin: 'scopeAdmin',
+} as const satisfies Record<Scope, string>;
 const expiryOf = (days: number) => (days ? new Date(Date.now() + days * 86400_000).toISOString() : null);
 
 /**
@@ -24,6 +31,9 @@ const expiryOf = (days: number) => (days ? new Date(Date.now() + days * 86400_00
  * once, right after it is made; the list shows only its prefix.
  */
 export function AccessTokensPanel({ admin }: { admin: boolean }) {
+  const t = useTranslations('tokens');
+  const format = useFormatter();
+  const formatDate = (iso: string) => format.dateTime(new Date(iso), { dateStyle: 'medium', timeStyle: 'short' });
   const [tokens, setTokens] = useState<Token[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [name, setName] = useState('');
@@ -40,7 +50,7 @@ export function AccessTokensPanel({ admin }: { admin: boolean }) {
   const load = useCallback(async (after?: string) => {
     try {
       const page = await api<ResponseOf<'listTokens'>>(`/api/tokens${after ? `?cursor=${encodeURIComponent(after)}` : ''}`);
-      setTokens((t) => (after ? [...t, ...page.tokens] : page.tokens));
+      setTokens((old) => (after ? [...old, ...page.tokens] : page.tokens));
       setCursor(page.next_cursor);
     } catch (err) {
       setError(describeError(err));
@@ -91,117 +101,126 @@ export function AccessTokensPanel({ admin }: { admin: boolean }) {
   const shown = snippets(origin, secret?.value);
   return (
     <Card>
-      <h2 className="text-base font-semibold">Access tokens</h2>
+      <h2 className="text-base font-semibold">{t('heading')}</h2>
       <p className="mt-1 text-sm text-muted">
-        For scripts, ShareX and phone shortcuts: a token acts as you with only the scopes you tick. It cannot manage tokens, your password or your account.
+        {t('intro')}
       </p>
-      <form onSubmit={onAsync(submit)} className="mt-4 space-y-3" aria-label="New access token">
-        <Field label="Token name" value={name} maxLength={100} placeholder="e.g. backup script" onChange={(e) => setName(e.target.value)} />
+      <form onSubmit={onAsync(submit)} className="mt-4 space-y-3" aria-label={t('formLabel')}>
+        <Field label={t('nameLabel')} value={name} maxLength={100} placeholder={t('namePlaceholder')} onChange={(e) => setName(e.target.value)} />
         <fieldset className="space-y-1">
-          <legend className="mb-1 text-sm font-medium">Scopes</legend>
+          <legend className="mb-1 text-sm font-medium">{t('scopes')}</legend>
           {offered.map((s) => (
             // 44 px tall labels on phones (touch targets), like every control of the console there.
             <label key={s} className={`${CHECKBOX_LABEL} text-sm`}>
               <Checkbox checked={scopes.includes(s)} onChange={(e) => toggle(s, e.target.checked)} />
               <span>
-                <code>{s}</code> — {SCOPE_DESCRIPTIONS[s]}
+                <code>{s}</code> — {t(SCOPE_KEYS[s])}
               </span>
             </label>
           ))}
         </fieldset>
         <label className="block text-sm">
-          <span className="mb-1 block font-medium">Expires</span>
-          <ExpirySelect value={days} onChange={setDays} />
+          <span className="mb-1 block font-medium">{t('expires')}</span>
+          <ExpirySelect value={days} onChange={setDays} t={t} />
         </label>
         <ErrorText>{error}</ErrorText>
         <div className="flex flex-wrap gap-2">
           <Button type="submit" disabled={scopes.length === 0}>
-            Create token
+            {t('create')}
           </Button>
           <Button type="button" variant="secondary" onClick={() => setSharex({ days: 90 })}>
-            Download ShareX config
+            {t('sharex')}
           </Button>
         </div>
       </form>
       {secret ? (
         <div role="status" className="mt-4 space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-800 dark:bg-amber-950">
           <p>
-            The secret of <strong>{secret.name}</strong> — copy it now, it is not shown again:
+            {t.rich('secret', {
+              name: secret.name,
+              b: (chunks) => (
+                <strong>
+                  <bdi>{chunks}</bdi>
+                </strong>
+              ),
+            })}
           </p>
-          <code data-testid="token-secret" className="block break-all font-mono">
+          <code data-testid="token-secret" dir="ltr" className="block break-all font-mono">
             {secret.value}
           </code>
-          <CopyButton text={secret.value} label="Copy token" />
+          <CopyButton text={secret.value} label={t('copyToken')} />
         </div>
       ) : null}
-      <ul className="mt-4 divide-y divide-zinc-100 text-sm dark:divide-zinc-800" aria-label="Your access tokens">
-        {tokens.map((t) => (
-          <li key={t.id} className="flex flex-wrap items-center justify-between gap-2 py-2" data-testid={`token-${t.name}`}>
+      <ul className="mt-4 divide-y divide-zinc-100 text-sm dark:divide-zinc-800" aria-label={t('listLabel')}>
+        {tokens.map((tk) => (
+          <li key={tk.id} className="flex flex-wrap items-center justify-between gap-2 py-2" data-testid={`token-${tk.name}`}>
             <span className="min-w-0">
-              <strong>{t.name}</strong> <code className="text-muted">{t.prefix}…</code>
+              <strong>
+                <bdi>{tk.name}</bdi>
+              </strong>{' '}
+              <code className="text-muted">{tk.prefix}…</code>
               <span className="block text-xs text-muted">
-                {t.scopes.join(', ')} · {t.expires_at ? `expires ${formatDate(t.expires_at)}` : 'no expiry'} ·{' '}
-                {t.last_used_at ? `last used ${formatDate(t.last_used_at)} from ${t.last_used_ip}` : 'never used'}
+                <bdi>{tk.scopes.join(', ')}</bdi> · {tk.expires_at ? t('expiresOn', { date: formatDate(tk.expires_at) }) : t('noExpiry')} ·{' '}
+                {tk.last_used_at ? t('lastUsedFrom', { date: formatDate(tk.last_used_at), ip: tk.last_used_ip ?? '' }) : t('neverUsed')}
               </span>
             </span>
-            <Button variant="danger" onClick={() => setRevoking(t)} aria-label={`Revoke ${t.name}`}>
-              Revoke
+            <Button variant="danger" onClick={() => setRevoking(tk)} aria-label={t('revokeLabel', { name: tk.name })}>
+              {t('revoke')}
             </Button>
           </li>
         ))}
       </ul>
       {cursor ? (
         <Button variant="secondary" onClick={onAsync(() => load(cursor))}>
-          Show more
+          {t('showMore')}
         </Button>
       ) : null}
       <details className="mt-4 text-sm">
-        <summary className="cursor-pointer font-medium">Use a token: curl, the CLI, ShareX, phones</summary>
+        <summary className="cursor-pointer font-medium">{t('useSummary')}</summary>
         <div className="mt-2 space-y-3">
           {[
-            ['curl -T (one file, one request)', shown.curl],
-            ['curl, several files', shown.curlForm],
-            ['The htmls CLI', shown.cli],
-            ['iOS Shortcut / Android share action', shown.phone],
+            [t('snippetCurl'), shown.curl],
+            [t('snippetCurlForm'), shown.curlForm],
+            [t('snippetCli'), shown.cli],
+            [t('snippetPhone'), shown.phone],
           ].map(([title, text]) => (
             <div key={title}>
               <p className="font-medium">{title}</p>
-              <pre className="mt-1 overflow-x-auto whitespace-pre-wrap break-all rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-800">{text}</pre>
-              <CopyButton text={text} label="Copy" />
+              <pre dir="ltr" className="mt-1 overflow-x-auto whitespace-pre-wrap break-all rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-800">{text}</pre>
+              <CopyButton text={text} label={t('copy')} />
             </div>
           ))}
         </div>
       </details>
-      <Dialog open={sharex !== null} onClose={() => setSharex(null)} title="Download ShareX config">
+      <Dialog open={sharex !== null} onClose={() => setSharex(null)} title={t('sharex')}>
         <div className="space-y-3 text-sm">
           <p className="text-subtle">
-            The file holds a new access token, <strong>ShareX</strong>, that creates shares as you (<code>shares:write</code>). Anyone who has the file can upload
-            as you until the token expires or you revoke it here.
+            {t.rich('sharexIntro', { b: (chunks) => <strong>{chunks}</strong>, code: (chunks) => <code>{chunks}</code> })}
           </p>
           <label className="block">
-            <span className="mb-1 block font-medium">Token expires</span>
-            <ExpirySelect value={sharex?.days ?? 90} onChange={(d) => setSharex({ days: d })} />
+            <span className="mb-1 block font-medium">{t('tokenExpires')}</span>
+            <ExpirySelect value={sharex?.days ?? 90} onChange={(d) => setSharex({ days: d })} t={t} />
           </label>
           {sharex?.days === 0 ? (
             <p className="text-amber-800 dark:text-amber-300" data-testid="sharex-never">
-              This token never expires: revoke it under Access tokens when you stop using ShareX.
+              {t('sharexNever')}
             </p>
           ) : null}
           <div className="flex justify-end gap-2">
             <Button type="button" variant="secondary" onClick={() => setSharex(null)}>
-              Cancel
+              {t('cancel')}
             </Button>
             <Button type="button" onClick={onAsync(() => sharex && downloadSharex(sharex.days))}>
-              Download
+              {t('download')}
             </Button>
           </div>
         </div>
       </Dialog>
       <ConfirmDialog
         open={revoking !== null}
-        title={`Revoke ${revoking?.name ?? ''}?`}
-        text="Scripts and apps using it stop working at once. This cannot be undone."
-        action="Revoke token"
+        title={t('revokeTitle', { name: revoking?.name ?? '' })}
+        text={t('revokeText')}
+        action={t('revokeAction')}
         onConfirm={onAsync(async () => {
           try {
             setRevoking(null);
@@ -217,12 +236,12 @@ export function AccessTokensPanel({ admin }: { admin: boolean }) {
   );
 }
 
-function ExpirySelect({ value, onChange }: { value: number; onChange: (days: number) => void }) {
+function ExpirySelect({ value, onChange, t }: { value: number; onChange: (days: number) => void; t: TokensT }) {
   return (
     <select value={value} onChange={(e) => onChange(Number(e.target.value))} className="rounded-md border border-zinc-300 bg-white px-3 py-2 max-sm:min-h-11 dark:border-zinc-700 dark:bg-zinc-900">
-      {EXPIRIES.map((x) => (
-        <option key={x.days} value={x.days}>
-          {x.label}
+      {EXPIRIES.map((days) => (
+        <option key={days} value={days}>
+          {days === 0 ? t('expiryNever') : days === 365 ? t('expiryYear') : t('expiryDays', { days })}
         </option>
       ))}
     </select>

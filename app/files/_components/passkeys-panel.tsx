@@ -1,5 +1,6 @@
 'use client';
 
+import { useFormatter, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useState } from 'react';
 import { Button, Card, ErrorText, Field } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
@@ -7,7 +8,6 @@ import { describeError } from '@/lib/client/format';
 import { assertPasskey, createPasskey, describePasskeyError } from '@/lib/client/passkeys';
 import type { Passkey } from '@/lib/contract/dtos';
 
-const when = (iso: string) => new Date(iso).toLocaleString();
 const problem = (err: unknown) => describePasskeyError(err) ?? describeError(err);
 
 /**
@@ -15,6 +15,14 @@ const problem = (err: unknown) => describePasskeyError(err) ?? describeError(err
  * remove. Removing the last one asks for the current password or a passkey again.
  */
 export function PasskeysPanel({ hasPassword = true }: { hasPassword?: boolean }) {
+  const t = useTranslations('passkeys');
+  const format = useFormatter();
+  const when = (iso: string) => format.dateTime(new Date(iso), { dateStyle: 'medium', timeStyle: 'short' });
+  const bold = (chunks: React.ReactNode) => (
+    <strong>
+      <bdi>{chunks}</bdi>
+    </strong>
+  );
   const [items, setItems] = useState<Passkey[] | null>(null);
   const [name, setName] = useState('');
   const [adding, setAdding] = useState(false);
@@ -75,65 +83,67 @@ export function PasskeysPanel({ hasPassword = true }: { hasPassword?: boolean })
   const last = (items?.length ?? 0) === 1;
   return (
     <Card>
-      <h2 className="text-base font-semibold">Passkeys</h2>
-      <p className="mt-1 text-sm text-muted">Sign in with your fingerprint, face or screen lock instead of your password. A passkey also counts as your second factor.</p>
-      <ul className="mt-4 divide-y divide-zinc-200 dark:divide-zinc-800" aria-label="Passkeys">
+      <h2 className="text-base font-semibold">{t('heading')}</h2>
+      <p className="mt-1 text-sm text-muted">{t('intro')}</p>
+      <ul className="mt-4 divide-y divide-zinc-200 dark:divide-zinc-800" aria-label={t('heading')}>
         {(items ?? []).map((pk) => (
           <li key={pk.id} className="py-3" data-testid="passkey-row">
             {renaming?.id === pk.id ? (
               <form className="flex flex-wrap items-end gap-2" onSubmit={(e) => void rename(e)}>
-                <Field label="Passkey name" name="passkey_name" required maxLength={64} value={renaming.name} onChange={(e) => setRenaming({ id: pk.id, name: e.target.value })} />
+                <Field label={t('nameLabel')} name="passkey_name" required maxLength={64} value={renaming.name} onChange={(e) => setRenaming({ id: pk.id, name: e.target.value })} />
                 <Button type="submit" disabled={busy}>
-                  Save name
+                  {t('saveName')}
                 </Button>
                 <Button type="button" variant="secondary" onClick={() => setRenaming(null)}>
-                  Cancel
+                  {t('cancel')}
                 </Button>
               </form>
             ) : removing?.id === pk.id ? (
               <div className="space-y-3 text-sm">
                 <p>
-                  Remove <strong>{pk.name}</strong>? {last ? 'It is your last passkey: confirm it is you.' : ''}
+                  {t.rich(last ? 'removeLastConfirm' : 'removeConfirm', { name: pk.name, b: bold })}
                 </p>
                 {last && hasPassword ? (
-                  <Field label="Your current password" name="current_password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+                  <Field label={t('currentPassword')} name="current_password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
                 ) : null}
                 <div className="flex flex-wrap gap-2">
                   {last ? (
                     <>
                       {hasPassword ? (
                         <Button variant="danger" disabled={busy || !password} onClick={() => void remove(pk, 'password')}>
-                          Remove with password
+                          {t('removeWithPassword')}
                         </Button>
                       ) : null}
                       <Button variant="danger" disabled={busy} onClick={() => void remove(pk, 'passkey')}>
-                        Remove with a passkey
+                        {t('removeWithPasskey')}
                       </Button>
                     </>
                   ) : (
                     <Button variant="danger" disabled={busy} onClick={() => void remove(pk, 'none')}>
-                      Remove
+                      {t('remove')}
                     </Button>
                   )}
                   <Button variant="secondary" onClick={() => setRemoving(null)}>
-                    Cancel
+                    {t('cancel')}
                   </Button>
                 </div>
               </div>
             ) : (
               <div className="flex flex-wrap items-center justify-between gap-2">
                 <div className="min-w-0 text-sm">
-                  <p className="font-medium">{pk.name}</p>
+                  <p className="font-medium">
+                    <bdi>{pk.name}</bdi>
+                  </p>
                   <p className="text-muted">
-                    Added {when(pk.created_at)} · {pk.last_used_at ? `last used ${when(pk.last_used_at)}` : 'never used'}
+                    {pk.last_used_at ? t('usage', { added: when(pk.created_at), used: when(pk.last_used_at) }) : t('usageNever', { added: when(pk.created_at) })}
                   </p>
                 </div>
                 <div className="flex gap-2">
-                  <Button variant="secondary" onClick={() => setRenaming({ id: pk.id, name: pk.name })} aria-label={`Rename passkey ${pk.name}`}>
-                    Rename
+                  <Button variant="secondary" onClick={() => setRenaming({ id: pk.id, name: pk.name })} aria-label={t('renameLabel', { name: pk.name })}>
+                    {t('rename')}
                   </Button>
-                  <Button variant="secondary" onClick={() => { setRemoving(pk); setPassword(''); setError(''); }} aria-label={`Remove passkey ${pk.name}`}>
-                    Remove
+                  <Button variant="secondary" onClick={() => { setRemoving(pk); setPassword(''); setError(''); }} aria-label={t('removeLabel', { name: pk.name })}>
+                    {t('remove')}
                   </Button>
                 </div>
               </div>
@@ -141,21 +151,21 @@ export function PasskeysPanel({ hasPassword = true }: { hasPassword?: boolean })
           </li>
         ))}
       </ul>
-      {items && items.length === 0 ? <p className="text-sm text-muted">No passkeys yet.</p> : null}
+      {items && items.length === 0 ? <p className="text-sm text-muted">{t('none')}</p> : null}
       <div className="mt-4">
         {adding ? (
           <form className="flex flex-wrap items-end gap-2" onSubmit={(e) => void add(e)}>
-            <Field label="Name for the new passkey" name="new_passkey_name" required maxLength={64} placeholder="Laptop, phone…" value={name} onChange={(e) => setName(e.target.value)} />
+            <Field label={t('newName')} name="new_passkey_name" required maxLength={64} placeholder={t('newNamePlaceholder')} value={name} onChange={(e) => setName(e.target.value)} />
             <Button type="submit" disabled={busy}>
-              {busy ? 'Waiting for the passkey…' : 'Create passkey'}
+              {busy ? t('waiting') : t('create')}
             </Button>
             <Button type="button" variant="secondary" onClick={() => setAdding(false)}>
-              Cancel
+              {t('cancel')}
             </Button>
           </form>
         ) : (
           <Button onClick={() => setAdding(true)}>
-            Add a passkey
+            {t('add')}
           </Button>
         )}
       </div>

@@ -10,9 +10,9 @@ import { onAsync } from '@/lib/client/on-async';
 import { LOCALE_NAMES, LOCALES, type Locale } from '@/lib/i18n/locales';
 
 const NOTIFY = [
-  ['downloads', 'when a download of my share completes'],
-  ['uploads', 'when someone uploads through my request'],
-  ['expiring', 'a day before a share expires'],
+  ['downloads', 'notifyDownloads'],
+  ['uploads', 'notifyUploads'],
+  ['expiring', 'notifyExpiring'],
 ] as const;
 
 export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSaved: () => void; onDeleted: () => void }) {
@@ -38,7 +38,7 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
       const r = await callOperation('updateProfile', { body: emailChanged ? { ...form, current_password: currentPassword } : form });
       setCurrentPassword('');
       setSaved(true);
-      setResent(r.user.email && !r.user.email_verified && r.user.email !== user.email ? `We sent a confirmation link to ${r.user.email}.` : '');
+      setResent(r.user.email && !r.user.email_verified && r.user.email !== user.email ? t('sentConfirmation', { email: r.user.email }) : '');
       // Another language: the page is written again in it (the server picks it from the profile).
       if (r.user.locale !== user.locale) {
         location.reload();
@@ -55,7 +55,7 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
     setResendError('');
     try {
       await callOperation('resendEmailConfirmation');
-      setResent(`We sent a new confirmation link to ${user.email}. The previous one no longer works.`);
+      setResent(t('sentNewConfirmation', { email: user.email }));
       onSaved();
     } catch (err) {
       setResendError(describeError(err));
@@ -79,14 +79,21 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
   return (
     <>
       <Card>
-        <h2 className="text-base font-semibold">Profile</h2>
+        <h2 className="text-base font-semibold">{t('heading')}</h2>
         <p className="mt-1 text-sm text-muted">
-          Signed in as <strong>{user.username}</strong> (usernames cannot be changed).
+          {t.rich('signedInAs', {
+            username: user.username,
+            b: (chunks) => (
+              <strong>
+                <bdi>{chunks}</bdi>
+              </strong>
+            ),
+          })}
         </p>
         <form onSubmit={onAsync(save)} className="mt-4 grid gap-4 sm:grid-cols-3">
-          <Field label="Name" value={form.display_name} maxLength={100} onChange={(e) => setForm({ ...form, display_name: e.target.value })} />
-          <Field label="Email" type="email" value={form.email} maxLength={254} onChange={(e) => setForm({ ...form, email: e.target.value })} />
-          <Field label="Phone" type="tel" value={form.phone} maxLength={32} onChange={(e) => setForm({ ...form, phone: e.target.value })} />
+          <Field label={t('name')} value={form.display_name} maxLength={100} onChange={(e) => setForm({ ...form, display_name: e.target.value })} />
+          <Field label={t('email')} type="email" value={form.email} maxLength={254} onChange={(e) => setForm({ ...form, email: e.target.value })} />
+          <Field label={t('phone')} type="tel" value={form.phone} maxLength={32} onChange={(e) => setForm({ ...form, phone: e.target.value })} />
           <div className="text-sm sm:col-span-3">
             <label htmlFor={`${ids}-locale`} className="mb-1 block font-medium text-zinc-700 dark:text-zinc-300">
               {t('language')}
@@ -114,13 +121,13 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
           {emailChanged ? (
             <div className="sm:col-span-3">
               <Field
-                label="Current password (to change the e-mail)"
+                label={t('currentPassword')}
                 name="current_password"
                 type="password"
                 autoComplete="current-password"
                 value={currentPassword}
                 onChange={(e) => setCurrentPassword(e.target.value)}
-                hint="An account made by single sign-on has none: sign in again with it, then change the e-mail within 10 minutes."
+                hint={t('currentPasswordHint')}
               />
             </div>
           ) : null}
@@ -128,14 +135,21 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
             // Mail goes only to a confirmed address: until its link is opened, nothing is sent there.
             <div className="space-y-2 text-sm sm:col-span-3" data-testid="email-status">
               {user.email_verified ? (
-                <p className="text-muted">{user.email} is confirmed.</p>
+                <p className="text-muted">{t.rich('emailConfirmed', { email: user.email, addr: (chunks) => <bdi>{chunks}</bdi> })}</p>
               ) : (
                 <>
                   <p className="text-amber-800 dark:text-amber-300">
-                    <strong>{user.email}</strong> awaits confirmation: open the link we mailed to it. Until then no e-mail is sent there.
+                    {t.rich('emailPending', {
+                      email: user.email,
+                      b: (chunks) => (
+                        <strong>
+                          <bdi>{chunks}</bdi>
+                        </strong>
+                      ),
+                    })}
                   </p>
                   <Button type="button" variant="secondary" onClick={onAsync(resend)}>
-                    Resend confirmation link
+                    {t('resend')}
                   </Button>
                 </>
               )}
@@ -144,38 +158,38 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
             </div>
           ) : null}
           <fieldset className="sm:col-span-3">
-            <legend className="text-sm font-medium">E-mail me (when the server sends e-mail, to the address above)</legend>
+            <legend className="text-sm font-medium">{t('notifyLegend')}</legend>
             <div className="mt-2 flex flex-col gap-1 sm:flex-row sm:gap-6">
               {NOTIFY.map(([key, label]) => (
                 <label key={key} className={`${CHECKBOX_LABEL} min-w-11 text-sm`}>
                   <Checkbox checked={form.notify[key]} onChange={(e) => setForm({ ...form, notify: { ...form.notify, [key]: e.target.checked } })} />
-                  {label}
+                  {t(label)}
                 </label>
               ))}
             </div>
           </fieldset>
           <div className="space-y-2 sm:col-span-3">
             <ErrorText>{error}</ErrorText>
-            <SuccessText>{saved ? 'Profile saved.' : null}</SuccessText>
-            <Button type="submit">Save profile</Button>
+            <SuccessText>{saved ? t('saved') : null}</SuccessText>
+            <Button type="submit">{t('save')}</Button>
           </div>
         </form>
       </Card>
       <Card className="border-red-200 dark:border-red-900">
-        <h2 className="text-base font-semibold text-red-700 dark:text-red-400">Delete account</h2>
+        <h2 className="text-base font-semibold text-red-700 dark:text-red-400">{t('deleteHeading')}</h2>
         <p className="mt-1 text-sm text-subtle">
-          This deletes your account, every share and every file in them at once. Links you sent stop working. It cannot be undone.
+          {t('deleteWarning')}
         </p>
         <form onSubmit={onAsync(remove)} className="mt-4 space-y-3">
           <Field
-            label={`Type your username (${user.username}) to confirm`}
+            label={t('deleteConfirm', { username: user.username })}
             value={confirm}
             autoComplete="off"
             onChange={(e) => setConfirm(e.target.value)}
           />
           <ErrorText>{deleteError}</ErrorText>
           <Button type="submit" variant="danger" disabled={busy || confirm.trim().toLowerCase() !== user.username}>
-            Delete my account
+            {t('deleteButton')}
           </Button>
         </form>
       </Card>

@@ -1,10 +1,11 @@
 'use client';
 
+import { useFormatter, useLocale, useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { ConfirmDialog, CopyButton, QrCode } from '@/app/_components/client-ui';
 import { Badge, Button, Card, CheckboxField, ErrorText, Field } from '@/app/_components/ui';
 import { api, callOperation } from '@/lib/client/api';
-import { describeError, formatBytes, formatDate, parseSize } from '@/lib/client/format';
+import { describeError, formatBytes, parseSize } from '@/lib/client/format';
 import { usePagedList } from '@/lib/client/use-paged-list';
 import { endpointPath } from '@/lib/contract/endpoints';
 import type { BodyOf, ResponseOf } from '@/lib/contract/operations';
@@ -15,28 +16,41 @@ import { absolute } from './upload-progress';
 type FileRequest = ResponseOf<'listRequests'>['requests'][number];
 type Received = ResponseOf<'listShares'>['shares'][number];
 
-/** What a request is to its owner now: closed, expired, full or open. */
-function stateOf(r: FileRequest): { label: string; tone: 'green' | 'zinc' | 'red' | 'amber' } {
-  if (r.status === 'closed') return { label: 'closed', tone: 'zinc' };
-  if (r.expires_at && Date.parse(r.expires_at) <= Date.now()) return { label: 'expired', tone: 'red' };
-  if (r.max_uploads !== null && r.upload_count >= r.max_uploads) return { label: 'full', tone: 'amber' };
-  return { label: 'open', tone: 'green' };
+type RequestsT = ReturnType<typeof useTranslations<'requests'>>;
+/** Examples of what the fields take, in the one notation they read in every language (a size for parseSize, MIME types and extensions). */
+const SIZE_EXAMPLE = '50 GB';
+const TYPES_EXAMPLE = 'video/*, .pdf';
+
+/** What a request is to its owner now: closed, expired, full or open (the message that names it). */
+function stateOf(r: FileRequest): { label: 'stateClosed' | 'stateExpired' | 'stateFull' | 'stateOpen'; tone: 'green' | 'zinc' | 'red' | 'amber' } {
+  if (r.status === 'closed') return { label: 'stateClosed', tone: 'zinc' };
+  if (r.expires_at && Date.parse(r.expires_at) <= Date.now()) return { label: 'stateExpired', tone: 'red' };
+  if (r.max_uploads !== null && r.upload_count >= r.max_uploads) return { label: 'stateFull', tone: 'amber' };
+  return { label: 'stateOpen', tone: 'green' };
 }
 
-function limitsOf(r: FileRequest): string {
+function limitsOf(r: FileRequest, t: RequestsT, locale: string): string {
   const parts = [
-    r.max_files === null ? null : `up to ${r.max_files} ${r.max_files === 1 ? 'file' : 'files'}`,
-    r.max_bytes === null ? null : `${formatBytes(r.max_bytes)} each upload`,
-    r.max_uploads === null ? null : `${r.max_uploads} ${r.max_uploads === 1 ? 'upload' : 'uploads'}`,
+    r.max_files === null ? null : t('limitFiles', { count: r.max_files }),
+    r.max_bytes === null ? null : t('limitBytes', { size: formatBytes(r.max_bytes, locale) }),
+    r.max_uploads === null ? null : t('limitUploads', { count: r.max_uploads }),
     r.allowed_types ? r.allowed_types.join(', ') : null,
-    r.require_name ? 'name required' : null,
-    r.has_password ? 'password' : null,
+    r.require_name ? t('limitName') : null,
+    r.has_password ? t('limitPassword') : null,
   ].filter(Boolean);
-  return parts.length ? parts.join(' · ') : 'no limits beyond the service’s';
+  return parts.length ? parts.join(' · ') : t('noLimits');
+}
+
+/** Dates as the page's language writes them ("never" for none, as lib/client/format's formatDate). */
+function useFormatDate(t: RequestsT) {
+  const format = useFormatter();
+  return (iso: string | null) => (iso ? format.dateTime(new Date(iso), { dateStyle: 'medium', timeStyle: 'short' }) : t('never'));
 }
 
 /** The request form: new (`initial` undefined) or an edit of one request (only changed fields are sent). */
 function RequestForm({ initial, onDone, onCancel }: { initial?: FileRequest; onDone: () => void; onCancel?: () => void }) {
+  const t = useTranslations('requests');
+  const formatDate = useFormatDate(t);
   const [note, setNote] = useState(initial?.note ?? '');
   const [maxFiles, setMaxFiles] = useState(initial?.max_files?.toString() ?? '');
   const [maxSize, setMaxSize] = useState(initial?.max_bytes ? formatBytes(initial.max_bytes) : '');
@@ -50,21 +64,21 @@ function RequestForm({ initial, onDone, onCancel }: { initial?: FileRequest; onD
 
   async function submit() {
     setError('');
-    const whole = (text: string, what: string): number | null | undefined => {
+    const whole = (text: string, problem: string): number | null | undefined => {
       if (!text.trim()) return null;
       const n = Number(text);
-      if (!Number.isInteger(n) || n < 1) throw new Error(`${what} is a whole number of at least 1, or empty for no limit.`);
+      if (!Number.isInteger(n) || n < 1) throw new Error(problem);
       return n;
     };
     try {
       const bytes = maxSize.trim() ? parseSize(maxSize, 'MB') : null;
-      if (bytes === null && maxSize.trim()) throw new Error('Write the size as 500 MB or 2 GB, or leave it empty.');
+      if (bytes === null && maxSize.trim()) throw new Error(t('sizeFormat'));
       const body: BodyOf<'updateRequest'> = {
         note,
-        max_files: whole(maxFiles, 'Most files'),
+        max_files: whole(maxFiles, t('filesWhole')),
         max_bytes: bytes,
-        max_uploads: whole(maxUploads, 'Most uploads'),
-        allowed_types: types.trim() ? types.split(',').map((t) => t.trim()).filter(Boolean) : null,
+        max_uploads: whole(maxUploads, t('uploadsWhole')),
+        allowed_types: types.trim() ? types.split(',').map((x) => x.trim()).filter(Boolean) : null,
         require_name: requireName,
       };
       if (!initial || !('days' in expiry && expiry.days === 0)) body.expires_at = expiryFromChoice(expiry);
@@ -89,27 +103,27 @@ function RequestForm({ initial, onDone, onCancel }: { initial?: FileRequest; onD
         void submit();
       }}
     >
-      <Field label="What you ask for (shown to senders)" value={note} onChange={(e) => setNote(e.target.value)} maxLength={2000} placeholder="Raw footage of Saturday's shoot" />
+      <Field label={t('note')} value={note} onChange={(e) => setNote(e.target.value)} maxLength={2000} placeholder={t('notePlaceholder')} />
       <div className="grid gap-3 sm:grid-cols-3">
-        <Field label="Most files per upload" inputMode="numeric" value={maxFiles} onChange={(e) => setMaxFiles(e.target.value)} placeholder="500" />
-        <Field label="Most size per upload" value={maxSize} onChange={(e) => setMaxSize(e.target.value)} placeholder="50 GB" />
-        <Field label="Most uploads" inputMode="numeric" value={maxUploads} onChange={(e) => setMaxUploads(e.target.value)} placeholder="no limit" />
+        <Field label={t('maxFiles')} inputMode="numeric" value={maxFiles} onChange={(e) => setMaxFiles(e.target.value)} placeholder="500" />
+        <Field label={t('maxSize')} value={maxSize} onChange={(e) => setMaxSize(e.target.value)} placeholder={SIZE_EXAMPLE} />
+        <Field label={t('maxUploads')} inputMode="numeric" value={maxUploads} onChange={(e) => setMaxUploads(e.target.value)} placeholder={t('noLimit')} />
       </div>
-      <Field label="Allowed types (optional)" value={types} onChange={(e) => setTypes(e.target.value)} placeholder="video/*, .pdf" hint="MIME types or extensions, separated by commas; empty takes any file." />
+      <Field label={t('types')} value={types} onChange={(e) => setTypes(e.target.value)} placeholder={TYPES_EXAMPLE} dir="ltr" hint={t('typesHint')} />
       <ExpiryPicker value={expiry} onChange={setExpiry} />
-      {initial ? <p className="text-xs text-subtle">Expiry now: {formatDate(initial.expires_at)} (choose Never to keep it).</p> : null}
-      <Field label={initial?.has_password ? 'New password (optional)' : 'Password (optional)'} type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+      {initial ? <p className="text-xs text-subtle">{t('expiryNow', { date: formatDate(initial.expires_at) })}</p> : null}
+      <Field label={initial?.has_password ? t('newPasswordOptional') : t('passwordOptional')} type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />
       <CheckboxField checked={requireName} onChange={setRequireName}>
-        Senders must give their name
+        {t('requireName')}
       </CheckboxField>
       <ErrorText>{error}</ErrorText>
       <div className="flex flex-wrap gap-2">
         <Button type="submit" disabled={busy}>
-          {initial ? 'Save' : 'Create request link'}
+          {initial ? t('save') : t('create')}
         </Button>
         {onCancel ? (
           <Button type="button" variant="secondary" onClick={onCancel}>
-            Cancel
+            {t('cancel')}
           </Button>
         ) : null}
       </div>
@@ -118,6 +132,10 @@ function RequestForm({ initial, onDone, onCancel }: { initial?: FileRequest; onD
 }
 
 function RequestRow({ r, showOwner, onChanged }: { r: FileRequest; showOwner: boolean; onChanged: () => void }) {
+  const t = useTranslations('requests');
+  const locale = useLocale();
+  const formatDate = useFormatDate(t);
+  const size = (n: number) => formatBytes(n, locale);
   const [open, setOpen] = useState<null | 'edit' | 'qr' | 'delete' | 'uploads'>(null);
   const [discarding, setDiscarding] = useState(false);
   const [uploads, setUploads] = useState<Received[] | null>(null);
@@ -159,37 +177,42 @@ function RequestRow({ r, showOwner, onChanged }: { r: FileRequest; showOwner: bo
         <div className="min-w-0">
           <div className="flex flex-wrap items-center gap-2">
             <a href={r.url} target="_blank" rel="noreferrer" className="font-medium text-indigo-700 hover:underline dark:text-indigo-300">
-              {r.note || 'File request'}
+              <bdi>{r.note || t('untitled')}</bdi>
             </a>
-            <Badge tone={state.tone}>{state.label}</Badge>
+            <Badge tone={state.tone}>{t(state.label)}</Badge>
           </div>
           <p className="mt-1 text-xs text-muted">
-            {r.upload_count} {r.upload_count === 1 ? 'upload' : 'uploads'} · {formatBytes(r.received_bytes)} received · {limitsOf(r)} · expires {formatDate(r.expires_at)}
-            {showOwner ? ` · by ${r.username}` : ''}
+            {t('rowStats', { uploads: r.upload_count, size: size(r.received_bytes), limits: limitsOf(r, t, locale), date: formatDate(r.expires_at) })}
+            {showOwner ? (
+              <>
+                {' · '}
+                <bdi>{t('byOwner', { user: r.username })}</bdi>
+              </>
+            ) : null}
           </p>
         </div>
         <div className="flex flex-wrap gap-1">
           <CopyButton text={link} />
           <Button variant="ghost" onClick={() => setOpen(open === 'qr' ? null : 'qr')} aria-expanded={open === 'qr'}>
-            QR code
+            {t('qr')}
           </Button>
           <Button variant="ghost" onClick={() => void showUploads()} aria-expanded={open === 'uploads'}>
-            Uploads
+            {t('uploads')}
           </Button>
           {r.status === 'open' ? (
             <Button variant="ghost" onClick={() => void patch({ status: 'closed' })}>
-              Close
+              {t('close')}
             </Button>
           ) : (
             <Button variant="ghost" onClick={() => void patch({ status: 'open' })}>
-              Reopen
+              {t('reopen')}
             </Button>
           )}
           <Button variant="ghost" onClick={() => setOpen(open === 'edit' ? null : 'edit')} aria-expanded={open === 'edit'}>
-            Edit
+            {t('edit')}
           </Button>
           <Button variant="ghost" onClick={() => setOpen('delete')}>
-            Delete
+            {t('delete')}
           </Button>
         </div>
       </div>
@@ -197,7 +220,7 @@ function RequestRow({ r, showOwner, onChanged }: { r: FileRequest; showOwner: bo
       {open === 'qr' ? (
         <div className="mt-3 flex flex-wrap items-center gap-3">
           <QrCode text={link} size={160} />
-          <p className="break-all text-sm">{link}</p>
+          <p dir="ltr" className="break-all text-sm">{link}</p>
         </div>
       ) : null}
       {open === 'edit' ? (
@@ -214,20 +237,29 @@ function RequestRow({ r, showOwner, onChanged }: { r: FileRequest; showOwner: bo
       ) : null}
       {open === 'uploads' ? (
         <ul className="mt-3 space-y-1 text-sm" data-testid="request-uploads">
-          {uploads === null ? <li className="text-muted">Loading…</li> : null}
-          {uploads?.length === 0 ? <li className="text-muted">Nothing received yet.</li> : null}
+          {uploads === null ? <li className="text-muted">{t('loading')}</li> : null}
+          {uploads?.length === 0 ? <li className="text-muted">{t('nothingReceived')}</li> : null}
           {uploads?.map((s) => (
             <li key={s.id} className="break-words">
-              <strong>{s.received?.name || 'A guest'}</strong> · {s.file_count} {s.file_count === 1 ? 'file' : 'files'} · {formatBytes(s.total_bytes)} · {s.upload_state === 'pending' ? 'arriving' : s.status} · {formatDate(s.created_at)}
+              <strong>
+                <bdi>{s.received?.name || t('aGuest')}</bdi>
+              </strong>{' '}
+              ·{' '}
+              {t('uploadLine', {
+                files: s.file_count,
+                size: size(s.total_bytes),
+                state: s.upload_state === 'pending' ? t('arriving') : s.status === 'online' ? t('online') : t('offline'),
+                date: formatDate(s.created_at),
+              })}
             </li>
           ))}
           {unfinished.length > 0 ? (
             <li className="flex flex-wrap items-center gap-2 pt-1" data-testid="request-unfinished">
               <span className="text-muted">
-                {unfinished.length === 1 ? 'A guest’s upload is' : `${unfinished.length} guests’ uploads are`} unfinished, holding {formatBytes(held)} of your space; only the sender can resume {unfinished.length === 1 ? 'it' : 'them'}.
+                {t('unfinished', { count: unfinished.length, size: size(held) })}
               </span>
               <Button variant="secondary" onClick={() => setDiscarding(true)}>
-                Discard all
+                {t('discardAll')}
               </Button>
             </li>
           ) : null}
@@ -235,9 +267,9 @@ function RequestRow({ r, showOwner, onChanged }: { r: FileRequest; showOwner: bo
       ) : null}
       <ConfirmDialog
         open={discarding}
-        title={unfinished.length === 1 ? 'Discard the guest’s unfinished upload?' : `Discard ${unfinished.length} guests’ unfinished uploads?`}
-        text={`Guests started ${unfinished.length === 1 ? 'this upload' : 'these uploads'} through your file request and have not finished; only they can resume. The parts uploaded so far are deleted and the ${formatBytes(held)} they hold is freed. Finished uploads stay. This cannot be undone.`}
-        action="Discard all"
+        title={t('discardTitle', { count: unfinished.length })}
+        text={t('discardText', { count: unfinished.length, size: size(held) })}
+        action={t('discardAll')}
         onClose={() => setDiscarding(false)}
         onConfirm={onAsync(async () => {
           setDiscarding(false);
@@ -253,9 +285,9 @@ function RequestRow({ r, showOwner, onChanged }: { r: FileRequest; showOwner: bo
       />
       <ConfirmDialog
         open={open === 'delete'}
-        title="Delete this request?"
-        text="Its link stops working and unfinished uploads are discarded. Files already received stay in your shares."
-        action="Delete request"
+        title={t('deleteTitle')}
+        text={t('deleteText')}
+        action={t('deleteAction')}
         onClose={() => setOpen(null)}
         onConfirm={onAsync(async () => {
           setOpen(null);
@@ -277,16 +309,17 @@ function RequestRow({ r, showOwner, onChanged }: { r: FileRequest; showOwner: bo
  * administrator sees every member's requests and can close any.
  */
 export function RequestsPanel({ admin, canCreate, myId }: { admin: boolean; canCreate: boolean; myId: string | null }) {
+  const t = useTranslations('requests');
   const list = usePagedList('listRequests');
   const [creating, setCreating] = useState(false);
   return (
     <Card>
       <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
         <div>
-          <h2 className="text-base font-semibold">File requests</h2>
-          <p className="text-sm text-subtle">A link anyone can use to send you files, no account needed. What arrives is private until you put it online.</p>
+          <h2 className="text-base font-semibold">{t('heading')}</h2>
+          <p className="text-sm text-subtle">{t('intro')}</p>
         </div>
-        {canCreate && !creating ? <Button onClick={() => setCreating(true)}>New request</Button> : null}
+        {canCreate && !creating ? <Button onClick={() => setCreating(true)}>{t('newRequest')}</Button> : null}
       </div>
       {creating ? (
         <div className="mb-4 rounded-lg border border-zinc-200 p-3 dark:border-zinc-800">
@@ -300,14 +333,14 @@ export function RequestsPanel({ admin, canCreate, myId }: { admin: boolean; canC
         </div>
       ) : null}
       <ErrorText>{list.error}</ErrorText>
-      {list.entries === null ? <p className="text-sm text-muted">Loading…</p> : null}
-      {list.entries?.length === 0 ? <p className="text-sm text-muted" data-testid="requests-empty">No requests yet.{canCreate ? ' Make one to receive files from anyone.' : ''}</p> : null}
+      {list.entries === null ? <p className="text-sm text-muted">{t('loading')}</p> : null}
+      {list.entries?.length === 0 ? <p className="text-sm text-muted" data-testid="requests-empty">{canCreate ? t('emptyCreate') : t('empty')}</p> : null}
       <ul className="divide-y divide-zinc-200 dark:divide-zinc-800">
         {list.entries?.map((r) => <RequestRow key={r.id} r={r} showOwner={admin && r.user_id !== myId} onChanged={() => void list.reload()} />)}
       </ul>
       {list.hasMore ? (
         <Button variant="secondary" className="mt-3" onClick={() => void list.loadMore()} disabled={list.loading}>
-          Load more
+          {t('loadMore')}
         </Button>
       ) : null}
     </Card>

@@ -1,5 +1,6 @@
 'use client';
 
+import { useFormatter, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useState } from 'react';
 import { Badge, Button, Card, ErrorText, Field, SuccessText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
@@ -11,28 +12,31 @@ import { RecoveryCodes, TotpSetup } from './two-factor-forms';
 
 type SessionItem = ResponseOf<'listSessions'>['sessions'][number];
 
+type SecurityT = ReturnType<typeof useTranslations<'security'>>;
+
 /** "Firefox on Android", "Safari on iPhone", "htmls CLI"… from a user agent; the raw string is the tooltip. */
-export function describeDevice(ua: string): string {
-  if (!ua) return 'Unknown device';
+export function describeDevice(ua: string, t: SecurityT): string {
+  if (!ua) return t('unknownDevice');
   if (/^htmls\//i.test(ua) || /htmls-cli/i.test(ua)) return 'htmls CLI';
   if (/^(curl|wget|node|undici)/i.test(ua)) return ua.split(/[ /]/)[0];
-  const browser = /Edg\//.test(ua) ? 'Edge' : /Firefox\//.test(ua) ? 'Firefox' : /Chrom(e|ium)\//.test(ua) ? 'Chrome' : /Safari\//.test(ua) ? 'Safari' : 'Browser';
+  const browser = /Edg\//.test(ua) ? 'Edge' : /Firefox\//.test(ua) ? 'Firefox' : /Chrom(e|ium)\//.test(ua) ? 'Chrome' : /Safari\//.test(ua) ? 'Safari' : t('browser');
   const os = /iPhone/.test(ua) ? 'iPhone' : /iPad/.test(ua) ? 'iPad' : /Android/.test(ua) ? 'Android' : /Windows/.test(ua) ? 'Windows' : /Mac OS X|Macintosh/.test(ua) ? 'macOS' : /Linux/.test(ua) ? 'Linux' : '';
-  return os ? `${browser} on ${os}` : browser;
+  return os ? t('deviceOn', { browser, os }) : browser;
 }
 
-const METHOD: Record<string, string> = {
-  password: 'password',
-  'password+totp': 'password and code',
-  'password+recovery': 'password and recovery code',
-  'password+passkey': 'password and passkey',
-  passkey: 'passkey',
-  admin_token: 'Admin Token',
+/** How a session signed in, as the message that names it. */
+const METHOD: Record<string, 'methodPassword' | 'methodPasswordTotp' | 'methodPasswordRecovery' | 'methodPasswordPasskey' | 'methodPasskey' | 'methodAdminToken'> = {
+  password: 'methodPassword',
+  'password+totp': 'methodPasswordTotp',
+  'password+recovery': 'methodPasswordRecovery',
+  'password+passkey': 'methodPasswordPasskey',
+  passkey: 'methodPasskey',
+  admin_token: 'methodAdminToken',
 };
-const when = (iso: string) => new Date(iso).toLocaleString();
 
 /** Settings → Two-factor: set up (QR and key), enable with a code, recovery codes once, disable with the password. */
 export function TwoFactorPanel({ user, onChanged }: { user: UserDto; onChanged: () => void }) {
+  const t = useTranslations('security');
   const [mode, setMode] = useState<'idle' | 'setup' | 'disable'>('idle');
   const [codes, setCodes] = useState<string[] | null>(null);
   const [password, setPassword] = useState('');
@@ -58,9 +62,9 @@ export function TwoFactorPanel({ user, onChanged }: { user: UserDto; onChanged: 
   return (
     <Card>
       <h2 className="text-base font-semibold">
-        Two-factor sign-in {user.two_factor ? <Badge tone="green">On</Badge> : <Badge>Off</Badge>}
+        {t('twoFactorHeading')} {user.two_factor ? <Badge tone="green">{t('on')}</Badge> : <Badge>{t('off')}</Badge>}
       </h2>
-      <p className="mt-1 text-sm text-muted">A code from an authenticator app on your phone, asked after your password. Turning it on signs out your other sessions.</p>
+      <p className="mt-1 text-sm text-muted">{t('twoFactorIntro')}</p>
       <div className="mt-4">
         {codes ? (
           <RecoveryCodes
@@ -80,26 +84,26 @@ export function TwoFactorPanel({ user, onChanged }: { user: UserDto; onChanged: 
           />
         ) : mode === 'disable' ? (
           <form className="space-y-3" onSubmit={(e) => void disable(e)}>
-            <Field label="Your current password" name="current_password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+            <Field label={t('yourCurrentPassword')} name="current_password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
             <div className="flex gap-2">
               <Button type="submit" variant="danger" disabled={busy}>
-                Turn off two-factor sign-in
+                {t('turnOffTwoFactor')}
               </Button>
               <Button type="button" variant="secondary" disabled={busy} onClick={() => void disable(null, true)}>
-                Use a passkey instead
+                {t('usePasskeyInstead')}
               </Button>
               <Button type="button" variant="secondary" onClick={() => setMode('idle')}>
-                Cancel
+                {t('cancel')}
               </Button>
             </div>
             <ErrorText>{error}</ErrorText>
           </form>
         ) : user.two_factor ? (
           <Button variant="secondary" onClick={() => setMode('disable')}>
-            Turn off…
+            {t('turnOff')}
           </Button>
         ) : (
-          <Button onClick={() => setMode('setup')}>Set up two-factor sign-in</Button>
+          <Button onClick={() => setMode('setup')}>{t('setUpTwoFactor')}</Button>
         )}
       </div>
     </Card>
@@ -108,6 +112,7 @@ export function TwoFactorPanel({ user, onChanged }: { user: UserDto; onChanged: 
 
 /** Settings → Password: the current one and a new one; other sessions end. */
 export function PasswordPanel() {
+  const t = useTranslations('security');
   const [form, setForm] = useState({ current_password: '', password: '' });
   const [error, setError] = useState('');
   const [done, setDone] = useState(false);
@@ -125,14 +130,14 @@ export function PasswordPanel() {
   }
   return (
     <Card>
-      <h2 className="text-base font-semibold">Password</h2>
+      <h2 className="text-base font-semibold">{t('passwordHeading')}</h2>
       <form className="mt-4 grid gap-4 sm:grid-cols-2" onSubmit={(e) => void save(e)}>
-        <Field label="Current password" name="current_password" type="password" autoComplete="current-password" required value={form.current_password} onChange={(e) => setForm({ ...form, current_password: e.target.value })} />
-        <Field label="New password" name="new_password" type="password" autoComplete="new-password" required minLength={8} value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} hint="At least 8 characters" />
+        <Field label={t('currentPassword')} name="current_password" type="password" autoComplete="current-password" required value={form.current_password} onChange={(e) => setForm({ ...form, current_password: e.target.value })} />
+        <Field label={t('newPassword')} name="new_password" type="password" autoComplete="new-password" required minLength={8} value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} hint={t('newPasswordHint')} />
         <div className="space-y-2 sm:col-span-2">
           <ErrorText>{error}</ErrorText>
-          <SuccessText>{done ? 'Password changed. Your other sessions were signed out.' : null}</SuccessText>
-          <Button type="submit">Change password</Button>
+          <SuccessText>{done ? t('passwordChanged') : null}</SuccessText>
+          <Button type="submit">{t('changePassword')}</Button>
         </div>
       </form>
     </Card>
@@ -141,6 +146,9 @@ export function PasswordPanel() {
 
 /** Settings → Sessions: each signed-in session, with End and End all others. */
 export function SessionsPanel() {
+  const t = useTranslations('security');
+  const format = useFormatter();
+  const when = (iso: string) => format.dateTime(new Date(iso), { dateStyle: 'medium', timeStyle: 'short' });
   const [sessions, setSessions] = useState<SessionItem[] | null>(null);
   const [error, setError] = useState('');
   const load = useCallback(() => {
@@ -166,27 +174,30 @@ export function SessionsPanel() {
   return (
     <Card>
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 className="text-base font-semibold">Sessions</h2>
+        <h2 className="text-base font-semibold">{t('sessionsHeading')}</h2>
         <Button variant="secondary" disabled={others === 0} onClick={() => void end(null)}>
-          End all others
+          {t('endAllOthers')}
         </Button>
       </div>
-      <p className="mt-1 text-sm text-muted">Where your account is signed in. End any you do not recognise.</p>
-      <ul className="mt-4 divide-y divide-zinc-200 dark:divide-zinc-800" aria-label="Sessions">
+      <p className="mt-1 text-sm text-muted">{t('sessionsIntro')}</p>
+      <ul className="mt-4 divide-y divide-zinc-200 dark:divide-zinc-800" aria-label={t('sessionsHeading')}>
         {(sessions ?? []).map((s) => (
           <li key={s.id} className="flex flex-wrap items-center justify-between gap-2 py-3" data-testid="session-row">
             <div className="min-w-0 text-sm">
               <p className="font-medium" title={s.user_agent}>
-                {describeDevice(s.user_agent)} {s.current ? <Badge tone="indigo">This session</Badge> : null}
+                <bdi>{describeDevice(s.user_agent, t)}</bdi> {s.current ? <Badge tone="indigo">{t('thisSession')}</Badge> : null}
               </p>
               <p className="text-muted">
-                Signed in with {METHOD[s.method] ?? s.method} · last used {when(s.last_used_at)}
-                {s.network ? ` · from ${s.network}` : ''}
+                {t(s.network ? 'sessionDetailNetwork' : 'sessionDetail', {
+                  method: s.method in METHOD ? t(METHOD[s.method]) : s.method,
+                  when: when(s.last_used_at),
+                  network: s.network ?? '',
+                })}
               </p>
             </div>
             {s.current ? null : (
-              <Button variant="secondary" onClick={() => void end(s.id)} aria-label={`End session: ${describeDevice(s.user_agent)}, last used ${when(s.last_used_at)}`}>
-                End
+              <Button variant="secondary" onClick={() => void end(s.id)} aria-label={t('endSession', { device: describeDevice(s.user_agent, t), when: when(s.last_used_at) })}>
+                {t('end')}
               </Button>
             )}
           </li>

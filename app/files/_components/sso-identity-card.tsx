@@ -1,15 +1,19 @@
 'use client';
 
+import { useFormatter, useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { Button, buttonClass, Card, ErrorText, SuccessText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
-import { describeError, formatDate } from '@/lib/client/format';
+import { describeError } from '@/lib/client/format';
 import { markSsoStarted, startSsoHref } from '@/lib/client/sso-handoff';
 import type { OidcIdentity } from '@/lib/contract/dtos';
 import { onAsync } from '@/lib/client/on-async';
 
 /** Settings: the account's link to the single sign-on provider, with Link and Unlink (issue 42). */
 export function SsoIdentityCard({ linkedNow }: { linkedNow: boolean }) {
+  const t = useTranslations('ssoIdentity');
+  const format = useFormatter();
+  const formatDate = (iso: string) => format.dateTime(new Date(iso), { dateStyle: 'medium', timeStyle: 'short' });
   const [state, setState] = useState<OidcIdentity | null>(null);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -38,29 +42,34 @@ export function SsoIdentityCard({ linkedNow }: { linkedNow: boolean }) {
 
   return (
     <Card>
-      <h2 className="text-base font-semibold">Single sign-on</h2>
+      <h2 className="text-base font-semibold">{t('heading')}</h2>
       {identity ? (
         <div className="mt-2 space-y-3 text-sm">
           <p className="text-muted" data-testid="sso-identity">
-            Linked to {provider.name}
-            {identity.email ? ` as ${identity.email}` : ''} since {formatDate(identity.created_at)}
-            {identity.last_login_at ? `; last sign-in ${formatDate(identity.last_login_at)}` : ''}.
+            {t('linked', {
+              provider: provider.name,
+              hasEmail: identity.email ? 'yes' : 'no',
+              email: identity.email ?? '',
+              since: formatDate(identity.created_at),
+              hasLast: identity.last_login_at ? 'yes' : 'no',
+              last: identity.last_login_at ? formatDate(identity.last_login_at) : '',
+            })}
           </p>
-          <SuccessText>{linkedNow ? 'Linked.' : null}</SuccessText>
+          <SuccessText>{linkedNow ? t('linkedNow') : null}</SuccessText>
           {state.has_password ? (
             <Button variant="secondary" disabled={busy} onClick={onAsync(unlink)}>
-              Unlink
+              {t('unlink')}
             </Button>
           ) : (
-            <p className="text-subtle">This account has no password: {provider.name} is the only way in, so it stays linked.</p>
+            <p className="text-subtle">{t('noPassword', { provider: provider.name })}</p>
           )}
           <ErrorText>{error}</ErrorText>
         </div>
       ) : (
         <div className="mt-2 space-y-3 text-sm">
-          <p className="text-muted">Sign in with {provider.name} instead of your password once it is linked to this account.</p>
+          <p className="text-muted">{t('notLinked', { provider: provider.name })}</p>
           <a href={startSsoHref('/files#settings', true)} onClick={markSsoStarted} className={buttonClass('secondary')}>
-            Link {provider.name}
+            {t('link', { provider: provider.name })}
           </a>
         </div>
       )}

@@ -1,10 +1,12 @@
 'use client';
 
+import { useFormatter, useLocale, useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { ConfirmDialog, Dialog } from '@/app/_components/client-ui';
 import { Badge, Button, Card, ErrorText, ProgressBar } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
-import { describeError, formatBytes, formatDate } from '@/lib/client/format';
+import { describeError } from '@/lib/client/format';
+import { formatBytes } from '@/lib/format-bytes';
 import { usePagedList, useSettled } from '@/lib/client/use-paged-list';
 import { LoadMore, SearchBox } from '@/app/_components/paging';
 import type { BodyOf } from '@/lib/contract/operations';
@@ -16,6 +18,10 @@ import { EditUserForm } from './edit-user-form';
 
 /** The administrator's Users tab: default quota, create a user, the table with edit/disable/delete. */
 export function UsersPanel({ selfId, onChanged }: { selfId: string | null; onChanged: () => void }) {
+  const t = useTranslations('users');
+  const locale = useLocale();
+  const format = useFormatter();
+  const formatDate = (iso: string) => format.dateTime(new Date(iso), { dateStyle: 'medium', timeStyle: 'short' });
   const [query, setQuery] = useState('');
   // A page at a time, newest first, searched on the server (username, name or e-mail).
   const list = usePagedList('listUsers', { q: useSettled(query) });
@@ -62,39 +68,43 @@ export function UsersPanel({ selfId, onChanged }: { selfId: string | null; onCha
       <CreateUserCard onCreated={onAsync(load)} />
       <Card>
         <div className="flex flex-wrap items-center justify-between gap-3">
-          <h2 className="text-base font-semibold">Users</h2>
-          {users !== null && (users.length > 0 || query) ? <SearchBox value={query} onChange={setQuery} label="Search users" placeholder="Search by name or e-mail" /> : null}
+          <h2 className="text-base font-semibold">{t('heading')}</h2>
+          {users !== null && (users.length > 0 || query) ? <SearchBox value={query} onChange={setQuery} label={t('search')} placeholder={t('searchPlaceholder')} /> : null}
         </div>
         <ErrorText>{error}</ErrorText>
         {users === null ? (
-          <p className="mt-3 text-sm text-muted">Loading…</p>
+          <p className="mt-3 text-sm text-muted">{t('loading')}</p>
         ) : users.length === 0 && query ? (
-          <p className="mt-3 text-sm text-muted">No users match “{query}”.</p>
+          <p className="mt-3 text-sm text-muted">{t('noMatch', { query })}</p>
         ) : users.length === 0 ? (
-          <p className="mt-3 text-sm text-muted">No users yet. Members appear here once they register.</p>
+          <p className="mt-3 text-sm text-muted">{t('empty')}</p>
         ) : (
           <div className="mt-3 overflow-x-auto">
-            <table className="w-full min-w-[40rem] text-left text-sm">
+            <table className="w-full min-w-[40rem] text-start text-sm">
               <thead className="text-xs uppercase text-muted">
                 <tr>
-                  <th className="py-2 pr-3">User</th>
-                  <th className="py-2 pr-3">Role</th>
-                  <th className="py-2 pr-3">Status</th>
-                  <th className="py-2 pr-3">Storage</th>
-                  <th className="py-2 pr-3">Joined</th>
-                  <th className="py-2 text-right">Actions</th>
+                  <th className="py-2 pe-3">{t('colUser')}</th>
+                  <th className="py-2 pe-3">{t('colRole')}</th>
+                  <th className="py-2 pe-3">{t('colStatus')}</th>
+                  <th className="py-2 pe-3">{t('colStorage')}</th>
+                  <th className="py-2 pe-3">{t('colJoined')}</th>
+                  <th className="py-2 text-end">{t('colActions')}</th>
                 </tr>
               </thead>
               <tbody>
                 {users.map((u) => (
                   <tr key={u.id} className="border-t border-zinc-200 dark:border-zinc-800" data-testid={`user-${u.username}`}>
-                    <td className="py-2 pr-3">
-                      <div className="font-medium">{u.username}</div>
-                      <div className="text-xs text-muted">{[u.display_name, u.email].filter(Boolean).join(' · ')}</div>
+                    <td className="py-2 pe-3">
+                      <div className="font-medium">
+                        <bdi>{u.username}</bdi>
+                      </div>
+                      <div className="text-xs text-muted">
+                        <bdi>{[u.display_name, u.email].filter(Boolean).join(' · ')}</bdi>
+                      </div>
                     </td>
-                    <td className="py-2 pr-3">
+                    <td className="py-2 pe-3">
                       <label className="sr-only" htmlFor={`role-${u.id}`}>
-                        Role of {u.username}
+                        {t('roleOf', { user: u.username })}
                       </label>
                       <select
                         id={`role-${u.id}`}
@@ -102,33 +112,33 @@ export function UsersPanel({ selfId, onChanged }: { selfId: string | null; onCha
                         onChange={onAsync((e) => patch(u, { role: e.target.value as UserDto['role'] }))}
                         className="rounded-md border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900"
                       >
-                        <option value="member">member</option>
-                        <option value="admin">admin</option>
+                        <option value="member">{t('roleMember')}</option>
+                        <option value="admin">{t('roleAdmin')}</option>
                       </select>
                     </td>
-                    <td className="py-2 pr-3">
-                      <Badge tone={u.status === 'active' ? 'green' : 'red'}>{u.status}</Badge>
+                    <td className="py-2 pe-3">
+                      <Badge tone={u.status === 'active' ? 'green' : 'red'}>{u.status === 'active' ? t('statusActive') : t('statusDisabled')}</Badge>
                     </td>
-                    <td className="w-48 py-2 pr-3">
+                    <td className="w-48 py-2 pe-3">
                       <div className="mb-1 text-xs" data-testid="user-quota">
-                        {formatBytes(u.used_bytes)} / {formatBytes(u.quota_bytes)}
+                        {formatBytes(u.used_bytes, locale)} / {formatBytes(u.quota_bytes, locale)}
                       </div>
-                      <ProgressBar value={u.used_bytes} max={u.quota_bytes} label={`Storage used by ${u.username}`} />
+                      <ProgressBar value={u.used_bytes} max={u.quota_bytes} label={t('storageUsed', { user: u.username })} />
                     </td>
-                    <td className="py-2 pr-3 text-xs text-muted">{formatDate(u.created_at)}</td>
-                    <td className="py-2 text-right">
+                    <td className="py-2 pe-3 text-xs text-muted">{formatDate(u.created_at)}</td>
+                    <td className="py-2 text-end">
                       <div className="flex justify-end gap-1">
-                        <Button variant="secondary" onClick={() => setEditing(u)} aria-label={`Edit ${u.username}`}>
-                          Edit
+                        <Button variant="secondary" onClick={() => setEditing(u)} aria-label={t('editLabel', { user: u.username })}>
+                          {t('edit')}
                         </Button>
                         <Button variant="secondary" onClick={onAsync(() => patch(u, { status: u.status === 'active' ? 'disabled' : 'active' }))}>
-                          {u.status === 'active' ? 'Disable' : 'Enable'}
+                          {u.status === 'active' ? t('disable') : t('enable')}
                         </Button>
-                        <Button variant="secondary" onClick={() => void signOut(u)} aria-label={`Sign ${u.username} out everywhere`}>
-                          Sign out
+                        <Button variant="secondary" onClick={() => void signOut(u)} aria-label={t('signOutLabel', { user: u.username })}>
+                          {t('signOut')}
                         </Button>
-                        <Button variant="danger" onClick={() => setDeleting(u)} aria-label={`Delete ${u.username}`}>
-                          Delete
+                        <Button variant="danger" onClick={() => setDeleting(u)} aria-label={t('deleteLabel', { user: u.username })}>
+                          {t('delete')}
                         </Button>
                       </div>
                     </td>
@@ -138,9 +148,9 @@ export function UsersPanel({ selfId, onChanged }: { selfId: string | null; onCha
             </table>
           </div>
         )}
-        <LoadMore hasMore={list.hasMore} loading={list.loading} onMore={() => void list.loadMore()} label="Load more users" />
+        <LoadMore hasMore={list.hasMore} loading={list.loading} onMore={() => void list.loadMore()} label={t('loadMore')} />
       </Card>
-      <Dialog open={editing !== null} onClose={() => setEditing(null)} title={`Edit ${editing?.username ?? ''}`}>
+      <Dialog open={editing !== null} onClose={() => setEditing(null)} title={t('editLabel', { user: editing?.username ?? '' })}>
         {editing ? (
           <EditUserForm
             user={editing}
@@ -154,9 +164,9 @@ export function UsersPanel({ selfId, onChanged }: { selfId: string | null; onCha
       </Dialog>
       <ConfirmDialog
         open={deleting !== null}
-        title={`Delete ${deleting?.username ?? ''}?`}
-        text="Their account, shares and files are deleted at once. This cannot be undone."
-        action="Delete user"
+        title={t('deleteTitle', { user: deleting?.username ?? '' })}
+        text={t('deleteText')}
+        action={t('deleteAction')}
         onConfirm={onAsync(() => deleting && remove(deleting))}
         onClose={() => setDeleting(null)}
       />
