@@ -5,11 +5,11 @@ import { useCallback, useEffect, useState } from 'react';
 import { ConfirmDialog, CopyButton, Dialog } from '@/app/_components/client-ui';
 import { Button, Card, Checkbox, CHECKBOX_LABEL, ErrorText, Field } from '@/app/_components/ui';
 import { api, callOperation } from '@/lib/client/api';
-import { describeError } from '@/lib/client/format';
 import { sharexConfig, sharexFileName, snippets } from '@/lib/client/integrations';
 import { ADMIN_SCOPES, MEMBER_SCOPES, type Scope } from '@/lib/contract/scopes';
 import type { ResponseOf } from '@/lib/contract/operations';
 import { onAsync } from '@/lib/client/on-async';
+import { useDescribeError } from '@/lib/client/error-text';
 
 type Token = ResponseOf<'listTokens'>['tokens'][number];
 type TokensT = ReturnType<typeof useTranslations<'tokens'>>;
@@ -31,6 +31,7 @@ const expiryOf = (days: number) => (days ? new Date(Date.now() + days * 86400_00
  * once, right after it is made; the list shows only its prefix.
  */
 export function AccessTokensPanel({ admin }: { admin: boolean }) {
+  const describeError = useDescribeError();
   const t = useTranslations('tokens');
   const format = useFormatter();
   const formatDate = (iso: string) => format.dateTime(new Date(iso), { dateStyle: 'medium', timeStyle: 'short' });

@@ -4,12 +4,14 @@ import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { Button, Card, ErrorText, Field, SuccessText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
-import { describeError, parseSize } from '@/lib/client/format';
+import { parseSize } from '@/lib/client/format';
 import type { UserDto } from '@/lib/contract/dtos';
 import { onAsync } from '@/lib/client/on-async';
+import { useDescribeError } from '@/lib/client/error-text';
 
 /** The administrator creates a member or another administrator. */
 export function CreateUserCard({ onCreated }: { onCreated: () => void }) {
+  const describeError = useDescribeError();
   const t = useTranslations('users');
   const [form, setForm] = useState({ username: '', password: '', quota: '', role: 'member' as UserDto['role'] });
   const [error, setError] = useState('');

@@ -4,12 +4,14 @@ import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { Button, Card, ErrorText, Field, SuccessText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
-import { describeError, parseSize } from '@/lib/client/format';
+import { parseSize } from '@/lib/client/format';
 import { onAsync } from '@/lib/client/on-async';
 import { quotaText } from './quota-text';
+import { useDescribeError } from '@/lib/client/error-text';
 
 /** The quota new registrations get (existing users keep theirs). */
 export function DefaultQuotaCard() {
+  const describeError = useDescribeError();
   const t = useTranslations('users');
   const [value, setValue] = useState('');
   const [message, setMessage] = useState('');

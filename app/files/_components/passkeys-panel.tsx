@@ -4,17 +4,17 @@ import { useFormatter, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useState } from 'react';
 import { Button, Card, ErrorText, Field } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
-import { describeError } from '@/lib/client/format';
 import { assertPasskey, createPasskey, describePasskeyError } from '@/lib/client/passkeys';
 import type { Passkey } from '@/lib/contract/dtos';
-
-const problem = (err: unknown) => describePasskeyError(err) ?? describeError(err);
+import { useDescribeError } from '@/lib/client/error-text';
 
 /**
  * Settings → Passkeys: add one (named), each with when it was added and last used, rename,
  * remove. Removing the last one asks for the current password or a passkey again.
  */
 export function PasskeysPanel({ hasPassword = true }: { hasPassword?: boolean }) {
+  const describeError = useDescribeError();
+  const problem = (err: unknown) => describePasskeyError(err) ?? describeError(err);
   const t = useTranslations('passkeys');
   const format = useFormatter();
   const when = (iso: string) => format.dateTime(new Date(iso), { dateStyle: 'medium', timeStyle: 'short' });

@@ -4,10 +4,10 @@ import { useTranslations } from 'next-intl';
 import { useId, useState } from 'react';
 import { Button, Card, Checkbox, CHECKBOX_LABEL, ErrorText, Field, SuccessText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
-import { describeError } from '@/lib/client/format';
 import type { UserDto } from '@/lib/contract/dtos';
 import { onAsync } from '@/lib/client/on-async';
 import { LOCALE_NAMES, LOCALES, type Locale } from '@/lib/i18n/locales';
+import { useDescribeError } from '@/lib/client/error-text';
 
 const NOTIFY = [
   ['downloads', 'notifyDownloads'],
@@ -16,6 +16,7 @@ const NOTIFY = [
 ] as const;
 
 export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSaved: () => void; onDeleted: () => void }) {
+  const describeError = useDescribeError();
   const t = useTranslations('profile');
   const ids = useId();
   const [form, setForm] = useState({ display_name: user.display_name, email: user.email, phone: user.phone, notify: user.notify, locale: user.locale });

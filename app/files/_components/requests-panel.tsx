@@ -5,13 +5,14 @@ import { useState } from 'react';
 import { ConfirmDialog, CopyButton, QrCode } from '@/app/_components/client-ui';
 import { Badge, Button, Card, CheckboxField, ErrorText, Field } from '@/app/_components/ui';
 import { api, callOperation } from '@/lib/client/api';
-import { describeError, formatBytes, parseSize } from '@/lib/client/format';
+import { formatBytes, parseSize } from '@/lib/client/format';
 import { usePagedList } from '@/lib/client/use-paged-list';
 import { endpointPath } from '@/lib/contract/endpoints';
 import type { BodyOf, ResponseOf } from '@/lib/contract/operations';
 import { onAsync } from '@/lib/client/on-async';
 import { ExpiryPicker, expiryFromChoice, type ExpiryChoice } from './expiry-picker';
 import { absolute } from './upload-progress';
+import { useDescribeError } from '@/lib/client/error-text';
 
 type FileRequest = ResponseOf<'listRequests'>['requests'][number];
 type Received = ResponseOf<'listShares'>['shares'][number];
@@ -49,6 +50,7 @@ function useFormatDate(t: RequestsT) {
 
 /** The request form: new (`initial` undefined) or an edit of one request (only changed fields are sent). */
 function RequestForm({ initial, onDone, onCancel }: { initial?: FileRequest; onDone: () => void; onCancel?: () => void }) {
+  const describeError = useDescribeError();
   const t = useTranslations('requests');
   const formatDate = useFormatDate(t);
   const [note, setNote] = useState(initial?.note ?? '');
@@ -132,6 +134,7 @@ function RequestForm({ initial, onDone, onCancel }: { initial?: FileRequest; onD
 }
 
 function RequestRow({ r, showOwner, onChanged }: { r: FileRequest; showOwner: boolean; onChanged: () => void }) {
+  const describeError = useDescribeError();
   const t = useTranslations('requests');
   const locale = useLocale();
   const formatDate = useFormatDate(t);

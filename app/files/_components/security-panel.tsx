@@ -4,11 +4,11 @@ import { useFormatter, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useState } from 'react';
 import { Badge, Button, Card, ErrorText, Field, SuccessText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
-import { describeError } from '@/lib/client/format';
 import { assertPasskey, describePasskeyError } from '@/lib/client/passkeys';
 import type { UserDto } from '@/lib/contract/dtos';
 import type { ResponseOf } from '@/lib/contract/operations';
 import { RecoveryCodes, TotpSetup } from './two-factor-forms';
+import { useDescribeError } from '@/lib/client/error-text';
 
 type SessionItem = ResponseOf<'listSessions'>['sessions'][number];
 
@@ -36,6 +36,7 @@ const METHOD: Record<string, 'methodPassword' | 'methodPasswordTotp' | 'methodPa
 
 /** Settings → Two-factor: set up (QR and key), enable with a code, recovery codes once, disable with the password. */
 export function TwoFactorPanel({ user, onChanged }: { user: UserDto; onChanged: () => void }) {
+  const describeError = useDescribeError();
   const t = useTranslations('security');
   const [mode, setMode] = useState<'idle' | 'setup' | 'disable'>('idle');
   const [codes, setCodes] = useState<string[] | null>(null);
@@ -112,6 +113,7 @@ export function TwoFactorPanel({ user, onChanged }: { user: UserDto; onChanged: 
 
 /** Settings → Password: the current one and a new one; other sessions end. */
 export function PasswordPanel() {
+  const describeError = useDescribeError();
   const t = useTranslations('security');
   const [form, setForm] = useState({ current_password: '', password: '' });
   const [error, setError] = useState('');
@@ -146,6 +148,7 @@ export function PasswordPanel() {
 
 /** Settings → Sessions: each signed-in session, with End and End all others. */
 export function SessionsPanel() {
+  const describeError = useDescribeError();
   const t = useTranslations('security');
   const format = useFormatter();
   const when = (iso: string) => format.dateTime(new Date(iso), { dateStyle: 'medium', timeStyle: 'short' });

@@ -4,13 +4,14 @@ import { useFormatter, useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { Button, buttonClass, Card, ErrorText, SuccessText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
-import { describeError } from '@/lib/client/format';
+import { useDescribeError } from '@/lib/client/error-text';
 import { markSsoStarted, startSsoHref } from '@/lib/client/sso-handoff';
 import type { OidcIdentity } from '@/lib/contract/dtos';
 import { onAsync } from '@/lib/client/on-async';
 
 /** Settings: the account's link to the single sign-on provider, with Link and Unlink (issue 42). */
 export function SsoIdentityCard({ linkedNow }: { linkedNow: boolean }) {
+  const describeError = useDescribeError();
   const t = useTranslations('ssoIdentity');
   const format = useFormatter();
   const formatDate = (iso: string) => format.dateTime(new Date(iso), { dateStyle: 'medium', timeStyle: 'short' });

@@ -5,15 +5,15 @@ import { useEffect, useState } from 'react';
 import { QrCode } from '@/app/_components/client-ui';
 import { Button, ErrorText, Field } from '@/app/_components/ui';
 import { ApiError, callOperation } from '@/lib/client/api';
-import { describeError } from '@/lib/client/format';
 import { assertPasskey, describePasskeyError } from '@/lib/client/passkeys';
+import { useDescribeError } from '@/lib/client/error-text';
 
 /** The session a finished sign-in answers (login, second factor, enrolment). */
 export type SignedIn = { role: 'admin' | 'member'; user: import('@/lib/contract/dtos').UserDto | null };
 
 type SecurityT = ReturnType<typeof useTranslations<'security'>>;
 
-function codeError(err: unknown, t: SecurityT): string {
+function codeError(err: unknown, t: SecurityT, describeError: (err: unknown) => string): string {
   if (err instanceof ApiError && err.code === 'wrong_code') return t('wrongCode');
   if (err instanceof ApiError && err.code === 'rate_limited') return t('tooManyCodes');
   if (err instanceof ApiError && err.code === 'unauthenticated') return t('signInExpired');
@@ -22,6 +22,7 @@ function codeError(err: unknown, t: SecurityT): string {
 
 /** The second step of a sign-in: a code from the authenticator app, or a recovery code. */
 export function SecondFactorForm({ challenge, onSignedIn, onCancel }: { challenge: string; onSignedIn: (s: SignedIn) => void; onCancel: () => void }) {
+  const describeError = useDescribeError();
   const t = useTranslations('security');
   const [recovery, setRecovery] = useState(false);
   const [code, setCode] = useState('');
@@ -35,7 +36,7 @@ export function SecondFactorForm({ challenge, onSignedIn, onCancel }: { challeng
       const r = await callOperation('loginSecondFactor', { body: recovery ? { challenge, recovery_code: code } : { challenge, code: code.replace(/\s/g, '') } });
       onSignedIn({ role: r.role, user: r.user });
     } catch (err) {
-      setError(codeError(err, t));
+      setError(codeError(err, t, describeError));
     } finally {
       setBusy(false);
     }
@@ -47,7 +48,7 @@ export function SecondFactorForm({ challenge, onSignedIn, onCancel }: { challeng
       const r = await callOperation('loginSecondFactor', { body: { challenge, response: await assertPasskey('second_factor', challenge) } });
       onSignedIn({ role: r.role, user: r.user });
     } catch (err) {
-      setError(describePasskeyError(err) ?? (err instanceof ApiError && err.code === 'conflict' ? t('noPasskey') : codeError(err, t)));
+      setError(describePasskeyError(err) ?? (err instanceof ApiError && err.code === 'conflict' ? t('noPasskey') : codeError(err, t, describeError)));
     } finally {
       setBusy(false);
     }
@@ -103,6 +104,7 @@ export function RecoveryCodes({ codes, onDone, doneLabel }: { codes: string[]; o
  * without it, the signed-in member's Settings.
  */
 export function TotpSetup({ challenge, onEnabled, onCancel }: { challenge?: string; onEnabled: (r: { recovery_codes: string[]; session: SignedIn | null }) => void; onCancel?: () => void }) {
+  const describeError = useDescribeError();
   const t = useTranslations('security');
   const [setup, setSetup] = useState<{ secret: string; otpauth_url: string } | null>(null);
   const [code, setCode] = useState('');
@@ -112,7 +114,7 @@ export function TotpSetup({ challenge, onEnabled, onCancel }: { challenge?: stri
     let live = true;
     callOperation('totpSetup', { body: challenge ? { challenge } : {} }).then(
       (r) => live && setSetup(r),
-      (err: unknown) => live && setError(codeError(err, t)),
+      (err: unknown) => live && setError(codeError(err, t, describeError)),
     );
     return () => {
       live = false;
@@ -127,7 +129,7 @@ export function TotpSetup({ challenge, onEnabled, onCancel }: { challenge?: stri
       const r = await callOperation('totpEnable', { body: { code: code.replace(/\s/g, ''), ...(challenge ? { challenge } : {}) } });
       onEnabled({ recovery_codes: r.recovery_codes, session: r.role && r.user !== undefined ? { role: r.role, user: r.user } : null });
     } catch (err) {
-      setError(codeError(err, t));
+      setError(codeError(err, t, describeError));
     } finally {
       setBusy(false);
     }

@@ -5,7 +5,6 @@ import { useState } from 'react';
 import { ConfirmDialog, Dialog } from '@/app/_components/client-ui';
 import { Badge, Button, Card, ErrorText, ProgressBar } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
-import { describeError } from '@/lib/client/format';
 import { formatBytes } from '@/lib/format-bytes';
 import { usePagedList, useSettled } from '@/lib/client/use-paged-list';
 import { LoadMore, SearchBox } from '@/app/_components/paging';
@@ -15,9 +14,11 @@ import { onAsync } from '@/lib/client/on-async';
 import { CreateUserCard } from './create-user-card';
 import { DefaultQuotaCard } from './default-quota-card';
 import { EditUserForm } from './edit-user-form';
+import { useDescribeError } from '@/lib/client/error-text';
 
 /** The administrator's Users tab: default quota, create a user, the table with edit/disable/delete. */
 export function UsersPanel({ selfId, onChanged }: { selfId: string | null; onChanged: () => void }) {
+  const describeError = useDescribeError();
   const t = useTranslations('users');
   const locale = useLocale();
   const format = useFormatter();

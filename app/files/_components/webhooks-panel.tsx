@@ -5,10 +5,10 @@ import { useCallback, useEffect, useState } from 'react';
 import { CopyButton } from '@/app/_components/client-ui';
 import { Badge, Button, Card, Checkbox, CHECKBOX_LABEL, ErrorText, Field } from '@/app/_components/ui';
 import { api, callOperation } from '@/lib/client/api';
-import { describeError } from '@/lib/client/format';
 import { ADMIN_EVENT_TYPES, EVENT_TYPES, type EventType } from '@/lib/contract/event-types';
 import type { ResponseOf } from '@/lib/contract/operations';
 import { onAsync } from '@/lib/client/on-async';
+import { useDescribeError } from '@/lib/client/error-text';
 
 type Webhook = ResponseOf<'listWebhooks'>['webhooks'][number];
 type Delivery = ResponseOf<'listDeliveries'>['deliveries'][number];
@@ -44,6 +44,7 @@ function Answer({ d }: { d: Delivery }) {
  * Redeliver. `refresh` changes when a delivery was queued from outside (Send test event).
  */
 function Deliveries({ hook, refresh }: { hook: Webhook; refresh: number }) {
+  const describeError = useDescribeError();
   const t = useTranslations('webhooks');
   const formatDate = useFormatDate();
   const [rows, setRows] = useState<Delivery[] | null>(null);
@@ -121,6 +122,7 @@ function Deliveries({ hook, refresh }: { hook: Webhook; refresh: number }) {
  * downloaded or expire (administrators: also deploys). The signing secret is shown once.
  */
 export function WebhooksPanel({ admin }: { admin: boolean }) {
+  const describeError = useDescribeError();
   const t = useTranslations('webhooks');
   const formatDate = useFormatDate();
   const [hooks, setHooks] = useState<Webhook[]>([]);
