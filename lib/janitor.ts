@@ -29,60 +29,77 @@ const tasks: Task[] = [
   (rt) => purgeExpiredTickets(rt.db),
 ];
 
-/** Due deletions, batch after batch until none is left or a batch fails entirely. */
+/** Due deletions, batch after batch until none is left, a batch fails entirely or the service stops. */
 async function runAllDeletions(rt: Runtime): Promise<void> {
-  while ((await runDeletions(rt)) > 0);
+  while (!state.stopping && (await runDeletions(rt)) > 0);
 }
 
 export function registerJanitorTask(task: Task): void {
   tasks.push(task);
 }
 
-const state = { timers: [] as NodeJS.Timeout[], running: false, lease: null as string | null, rt: null as Runtime | null };
+const state = {
+  timers: [] as NodeJS.Timeout[],
+  /** The run in progress: a stop waits for it, as the database closes after the stop. */
+  running: null as Promise<boolean> | null,
+  /** Set by stopJanitor: a run in progress ends after its current task. */
+  stopping: false,
+  lease: null as string | null,
+  rt: null as Runtime | null,
+};
 
 /**
  * Runs every task once if this instance holds the lease; true when it ran. The embedded
  * database (PGlite) belongs to one process, so no other instance can be running the janitor:
  * it takes no lease, and a restart never waits out the lease of the process it replaced.
  */
-async function runJanitor(rt: Runtime): Promise<boolean> {
+function runJanitor(rt: Runtime): Promise<boolean> {
   // One run at a time in this process: a run longer than the interval is not doubled.
-  if (state.running) return false;
-  state.running = true;
-  try {
-    if (rt.env.databaseUrl) {
-      const leaseSeconds = Math.max(1, Math.floor(rt.env.janitorIntervalMs / 1000) - 1);
-      state.lease = await takeJanitorLease(rt.db, leaseSeconds);
-      if (!state.lease) return false;
-    }
-    countJanitorRun();
-    for (const task of tasks) {
-      try {
-        await task(rt);
-      } catch (e) {
-        console.error('[htmls] janitor task failed:', (e as Error).message);
-      }
-    }
-    return true;
-  } finally {
-    state.running = false;
+  if (state.running || state.stopping) return Promise.resolve(false);
+  const run = runTasks(rt).finally(() => {
+    state.running = null;
+  });
+  state.running = run;
+  return run;
+}
+
+async function runTasks(rt: Runtime): Promise<boolean> {
+  if (rt.env.databaseUrl) {
+    const leaseSeconds = Math.max(1, Math.floor(rt.env.janitorIntervalMs / 1000) - 1);
+    state.lease = await takeJanitorLease(rt.db, leaseSeconds);
+    if (!state.lease) return false;
   }
+  countJanitorRun();
+  for (const task of tasks) {
+    // The service is stopping and its database closes next: the rest waits for the next run.
+    if (state.stopping) break;
+    try {
+      await task(rt);
+    } catch (e) {
+      console.error('[htmls] janitor task failed:', (e as Error).message);
+    }
+  }
+  return true;
 }
 
 /** At start and then on the interval; never keeps the process alive by itself. */
 export function startJanitor(rt: Runtime): void {
   state.rt = rt;
+  state.stopping = false;
   const tick = () => void runJanitor(rt).catch((e) => console.error('[htmls] janitor failed:', (e as Error).message));
   state.timers.push(setTimeout(tick, 1000).unref(), setInterval(tick, rt.env.janitorIntervalMs).unref());
 }
 
 /**
- * At shutdown, before the database closes: no run starts any more, and a lease this instance
- * holds is given back, so the instance that starts next (or another one) runs at once instead
- * of waiting out an interval of a process that is gone.
+ * At shutdown, before the database closes: no run starts any more, a run in progress ends after
+ * its current task (it used to go on through the rest on the closed database), and a lease this
+ * instance holds is given back, so the instance that starts next (or another one) runs at once
+ * instead of waiting out an interval of a process that is gone.
  */
 export async function stopJanitor(): Promise<void> {
   for (const t of state.timers.splice(0)) clearTimeout(t);
+  state.stopping = true;
+  await state.running?.catch(() => false);
   const { lease, rt } = state;
   state.lease = null;
   if (lease && rt) await releaseJanitorLease(rt.db, lease).catch((e) => console.error('[htmls] could not release the janitor lease:', (e as Error).message));

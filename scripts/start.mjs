@@ -5,6 +5,9 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildState, ensureBuilt, MIGRATE_BUNDLE, SERVER_BUNDLE } from './build-hash.mjs';
 
+// npm, when npm started us: read now, before the start, so that npm gone during the start (a
+// SIGHUP right after the "listening" line) is seen as gone, not taken for the parent.
+const startedBy = process.ppid;
 process.env.NODE_ENV ??= 'production';
 // Next's telemetry is off for our own start too (set NEXT_TELEMETRY_DISABLED=0 to allow it).
 process.env.NEXT_TELEMETRY_DISABLED ??= '1';
@@ -38,9 +41,8 @@ if (!migrateOnly) {
  */
 function stopWithNpm() {
   if (!process.env.npm_lifecycle_event) return;
-  const parent = process.ppid;
   const watch = setInterval(() => {
-    if (process.ppid === parent) return;
+    if (process.ppid === startedBy) return;
     clearInterval(watch);
     console.error('[htmls] npm, which started this server, is gone: stopping');
     process.kill(process.pid, 'SIGTERM');
