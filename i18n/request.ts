@@ -5,7 +5,7 @@ import { server } from '@/lib/http/next-link';
 /**
  * next-intl's request configuration, without i18n routing (no locale in any URL): the language
  * comes from the request (the signed-in member's profile setting, cookie htmls_locale,
- * Accept-Language, DEFAULT_LOCALE: lib/i18n/request-locale.ts), and its messages are the
+ * Accept-Language, DEFAULT_LOCALE: lib/http/request-locale.ts), and its messages are the
  * server's copy.
  * Pages hand the browser only the namespaces they use (docs/translations.md).
  */

@@ -15,7 +15,7 @@ export async function generateMetadata(): Promise<Metadata> {
  * The same page for every visitor: who is signed in is settled by the console with the API
  * (the session cookie counts only with the console's X-Htmls-Account — a same-site hosted page
  * can swap the cookie, never that), so this page never shows one account's data to another. Only
- * its language follows a member's session cookie, when there is one (lib/i18n/request-locale.ts).
+ * its language follows a member's session cookie, when there is one (lib/http/request-locale.ts).
  */
 export default async function FilesPage() {
   // Rendered per request all the same: the page's scripts carry this request's CSP nonce (proxy.ts).

@@ -10,7 +10,7 @@ import { loadSession } from './sessions';
  * Resolved sessions for the proxy chunk route (PUT /api/shares/upload/chunk): a share of
  * 500 small files sends 500 parts in a row with one session, and looking that session up was the
  * one database round trip left per part (issue 28, item 2). Pages use it too, for the signed-in
- * member's language only (lib/i18n/request-locale.ts). Everything that ends a session or
+ * member's language only (lib/http/request-locale.ts). Everything that ends a session or
  * changes its user — logout, a password change, disabling, a role change, an account deletion,
  * a new Admin Token — bumps the sessions epoch in its own transaction (db/queries/sessions.ts,
  * db/queries/users.ts): this instance drops every entry as that commits, another instance at its

@@ -1,8 +1,8 @@
 import 'server-only';
 import { resolveTokenCached } from '../auth/session-cache';
-import { countCookies, parseCookies, USER_COOKIE } from '../http/cookies';
+import { countCookies, parseCookies, USER_COOKIE } from './cookies';
 import { getRuntime } from '../runtime';
-import { localeOf } from './messages';
+import { localeOf } from '../i18n/messages';
 
 type Header = (name: string) => string | undefined;
 
