@@ -1,5 +1,17 @@
 import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode } from 'react';
 
+/**
+ * The rich-text tag for a name inside a translated sentence (`t.rich(key, { b: boldName })`):
+ * bold, and isolated so a Latin name keeps its own order inside right-to-left text.
+ */
+export function boldName(chunks: ReactNode) {
+  return (
+    <strong>
+      <bdi>{chunks}</bdi>
+    </strong>
+  );
+}
+
 type ButtonVariant = 'primary' | 'secondary' | 'danger' | 'ghost';
 
 /** A button's look, for a link that acts as one (a navigation, such as single sign-on's start). */

@@ -3,7 +3,7 @@
 import { useFormatter, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useState } from 'react';
 import { ConfirmDialog, CopyButton, Dialog } from '@/app/_components/client-ui';
-import { Button, Card, Checkbox, CHECKBOX_LABEL, ErrorText, Field } from '@/app/_components/ui';
+import { boldName, Button, Card, Checkbox, CHECKBOX_LABEL, ErrorText, Field } from '@/app/_components/ui';
 import { api, callOperation } from '@/lib/client/api';
 import { sharexConfig, sharexFileName, snippets } from '@/lib/client/integrations';
 import { ADMIN_SCOPES, MEMBER_SCOPES, type Scope } from '@/lib/contract/scopes';
@@ -139,11 +139,7 @@ export function AccessTokensPanel({ admin }: { admin: boolean }) {
           <p>
             {t.rich('secret', {
               name: secret.name,
-              b: (chunks) => (
-                <strong>
-                  <bdi>{chunks}</bdi>
-                </strong>
-              ),
+              b: boldName,
             })}
           </p>
           <code data-testid="token-secret" dir="ltr" className="block break-all font-mono">

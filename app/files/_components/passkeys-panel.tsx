@@ -2,7 +2,7 @@
 
 import { useFormatter, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useState } from 'react';
-import { Button, Card, ErrorText, Field } from '@/app/_components/ui';
+import { boldName, Button, Card, ErrorText, Field } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
 import { assertPasskey, createPasskey, describePasskeyError } from '@/lib/client/passkeys';
 import type { Passkey } from '@/lib/contract/dtos';
@@ -18,11 +18,6 @@ export function PasskeysPanel({ hasPassword = true }: { hasPassword?: boolean })
   const t = useTranslations('passkeys');
   const format = useFormatter();
   const when = (iso: string) => format.dateTime(new Date(iso), { dateStyle: 'medium', timeStyle: 'short' });
-  const bold = (chunks: React.ReactNode) => (
-    <strong>
-      <bdi>{chunks}</bdi>
-    </strong>
-  );
   const [items, setItems] = useState<Passkey[] | null>(null);
   const [name, setName] = useState('');
   const [adding, setAdding] = useState(false);
@@ -101,7 +96,7 @@ export function PasskeysPanel({ hasPassword = true }: { hasPassword?: boolean })
             ) : removing?.id === pk.id ? (
               <div className="space-y-3 text-sm">
                 <p>
-                  {t.rich(last ? 'removeLastConfirm' : 'removeConfirm', { name: pk.name, b: bold })}
+                  {t.rich(last ? 'removeLastConfirm' : 'removeConfirm', { name: pk.name, b: boldName })}
                 </p>
                 {last && hasPassword ? (
                   <Field label={t('currentPassword')} name="current_password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />

@@ -2,7 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { useId, useState } from 'react';
-import { Button, Card, Checkbox, CHECKBOX_LABEL, ErrorText, Field, SuccessText } from '@/app/_components/ui';
+import { boldName, Button, Card, Checkbox, CHECKBOX_LABEL, ErrorText, Field, SuccessText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
 import type { UserDto } from '@/lib/contract/dtos';
 import { onAsync } from '@/lib/client/on-async';
@@ -84,11 +84,7 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
         <p className="mt-1 text-sm text-muted">
           {t.rich('signedInAs', {
             username: user.username,
-            b: (chunks) => (
-              <strong>
-                <bdi>{chunks}</bdi>
-              </strong>
-            ),
+            b: boldName,
           })}
         </p>
         <form onSubmit={onAsync(save)} className="mt-4 grid gap-4 sm:grid-cols-3">
@@ -142,11 +138,7 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
                   <p className="text-amber-800 dark:text-amber-300">
                     {t.rich('emailPending', {
                       email: user.email,
-                      b: (chunks) => (
-                        <strong>
-                          <bdi>{chunks}</bdi>
-                        </strong>
-                      ),
+                      b: boldName,
                     })}
                   </p>
                   <Button type="button" variant="secondary" onClick={onAsync(resend)}>
