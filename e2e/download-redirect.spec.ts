@@ -2,29 +2,18 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Locator } from '@playwright/test';
 import { useS3Storage } from '../tests/support/env';
-import { freshServiceEnv } from '../tests/support/services';
-import { startServer, type RunningServer } from '../tests/support/server';
 import { ownClientAddress } from './support/client-address';
-import { createMember, createShare, seedAgainst } from './support/seed';
+import { createMember, createShare, useOwnServer } from './support/seed';
 
 /** DOWNLOAD_MODE=redirect is S3 only: this spec runs on the S3 configuration. */
 test.skip(!useS3Storage(), 'DOWNLOAD_MODE=redirect needs STORAGE=s3');
 test.use({ extraHTTPHeaders: ownClientAddress() });
 
 const clip = readFileSync(join(import.meta.dirname, 'fixtures', 'media', 'moov-at-end.mp4'));
-let server: RunningServer;
-
-test.beforeAll(async () => {
-  server = await startServer({ ...(await freshServiceEnv()), DOWNLOAD_MODE: 'redirect' });
-  seedAgainst(server.url);
-});
-test.afterAll(async () => {
-  seedAgainst(undefined);
-  await server?.stop();
-});
+const ownServer = useOwnServer({ DOWNLOAD_MODE: 'redirect' });
 
 async function countOf(token: string, id: string): Promise<number> {
-  const r = await fetch(`${server.url}/api/shares`, { headers: { Authorization: `Bearer ${token}` } });
+  const r = await fetch(`${ownServer().url}/api/shares`, { headers: { Authorization: `Bearer ${token}` } });
   return ((await r.json()).shares as { id: string; download_count: number }[]).find((s) => s.id === id)!.download_count;
 }
 
@@ -49,7 +38,7 @@ test('a video opened by its link follows the redirect to the store, plays and se
     if (r.url().startsWith(process.env.S3_ENDPOINT!)) store.push(r.headers()['range'] ?? '');
   });
   // Chromium's own player for a video URL.
-  await page.goto(`${server.url}/f/${share.id}/clip.mp4`);
+  await page.goto(`${ownServer().url}/f/${share.id}/clip.mp4`);
   const video = page.locator('video');
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => Math.round(v.duration))).toBe(4);
   await playAndSeek(video);
@@ -63,7 +52,7 @@ test('playing a video of a share with a limit on its page redirects to the store
   page.on('request', (r) => {
     if (r.url().startsWith(process.env.S3_ENDPOINT!)) store.push(r.url());
   });
-  await page.goto(`${server.url}/f/${share.id}`);
+  await page.goto(`${ownServer().url}/f/${share.id}`);
   await expect(page.getByTestId('download-limit')).toContainText('3 downloads left');
   const video = page.locator('video');
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => (v.readyState >= 1 ? Math.round(v.duration) : -1))).toBe(4);

@@ -1,10 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
 import { plainWords } from '../lib/i18n/pseudo';
-import { freshServiceEnv } from '../tests/support/services';
-import { startServer, TEST_ADMIN_TOKEN, type RunningServer } from '../tests/support/server';
+import { TEST_ADMIN_TOKEN } from '../tests/support/server';
 import { ownClientAddress } from './support/client-address';
 import { useConsoleSession } from './support/console-session';
-import { createFileRequest, createMember, createShare, seedAgainst } from './support/seed';
+import { createFileRequest, createMember, createShare, useOwnServer } from './support/seed';
 
 // The pseudo-locale run (issue 40, item 6; docs/translations.md): a server of its own with
 // PSEUDO_LOCALE=1 writes English in accented, 40 % longer text. Every translated page is
@@ -14,15 +13,7 @@ import { createFileRequest, createMember, createShare, seedAgainst } from './sup
 // push the page sideways either, at 390 px or on a desktop.
 test.use({ extraHTTPHeaders: ownClientAddress() });
 
-let server: RunningServer;
-test.beforeAll(async () => {
-  server = await startServer({ ...(await freshServiceEnv()), PSEUDO_LOCALE: '1' });
-  seedAgainst(server.url);
-});
-test.afterAll(async () => {
-  seedAgainst(undefined);
-  await server?.stop();
-});
+const ownServer = useOwnServer({ PSEUDO_LOCALE: '1' });
 
 /**
  * Words that are not ours to translate: what the test itself wrote (names, notes, file names),
@@ -89,16 +80,16 @@ test('every translated page, written in the pseudo-locale, holds no untranslated
   const files = { 'report.pdf': Buffer.from('%PDF-1.4 pseudo'), 'notes.txt': Buffer.from('pseudo notes') };
 
   const share = await createShare(member.token, files);
-  await check(page, share.url.startsWith('http') ? share.url : server.url + share.url, headed);
+  await check(page, share.url.startsWith('http') ? share.url : ownServer().url + share.url, headed);
 
   const locked = await createShare(member.token, { 'notes.txt': Buffer.from('locked notes') }, { password: 'a share password' });
-  await check(page, locked.url.startsWith('http') ? locked.url : server.url + locked.url, headed);
+  await check(page, locked.url.startsWith('http') ? locked.url : ownServer().url + locked.url, headed);
 
   const request = await createFileRequest(member.token, { max_files: 3, allowed_types: ['.pdf', 'video/*'] });
-  await check(page, request.url.startsWith('http') ? request.url : server.url + request.url, headed);
+  await check(page, request.url.startsWith('http') ? request.url : ownServer().url + request.url, headed);
 
   const lockedRequest = await createFileRequest(member.token, { password: 'a request password' });
-  await check(page, lockedRequest.url.startsWith('http') ? lockedRequest.url : server.url + lockedRequest.url, headed);
+  await check(page, lockedRequest.url.startsWith('http') ? lockedRequest.url : ownServer().url + lockedRequest.url, headed);
 
   // A listed project for the directory, and one behind a password on the hosted origin.
   const upload = async (slug: string, password?: string) => {
@@ -106,24 +97,24 @@ test('every translated page, written in the pseudo-locale, holds no untranslated
     form.append('slug', slug);
     if (password) form.append('password', password);
     form.append('f', new Blob(['<!doctype html><title>pseudosite</title><p>pseudosite</p>'], { type: 'text/html' }), 'index.html');
-    const r = await fetch(`${server.url}/api/upload`, { method: 'POST', headers: { Authorization: `Bearer ${TEST_ADMIN_TOKEN}`, ...ownClientAddress() }, body: form });
+    const r = await fetch(`${ownServer().url}/api/upload`, { method: 'POST', headers: { Authorization: `Bearer ${TEST_ADMIN_TOKEN}`, ...ownClientAddress() }, body: form });
     expect(r.status).toBe(201);
   };
   await upload('pseudosite');
   await upload('pseudolocked', 'a site password');
-  await check(page, `${server.url}/`, headed);
-  await check(page, `${server.hostedUrl}/p/pseudolocked/`, headed);
+  await check(page, `${ownServer().url}/`, headed);
+  await check(page, `${ownServer().hostedUrl}/p/pseudolocked/`, headed);
 
   // /files: its sign-in screen, then a member's console with a share in its list (the parts of
   // it translated so far: the shell, uploads and shares; Settings' panels are not yet).
-  await check(page, `${server.url}/files`, headed);
-  await useConsoleSession(page.context(), member, server.url);
-  await check(page, `${server.url}/files`, async (p) => {
+  await check(page, `${ownServer().url}/files`, headed);
+  await useConsoleSession(page.context(), member, ownServer().url);
+  await check(page, `${ownServer().url}/files`, async (p) => {
     await expect(p.getByTestId('signed-in-as')).toBeVisible();
     await expect(p.getByTestId('downloads').first()).toContainText('⟦');
   });
 
   // The explained error pages and the offline page.
-  await check(page, `${server.url}/f/doesnotexist0`, headed);
-  await check(page, `${server.url}/offline`, headed);
+  await check(page, `${ownServer().url}/f/doesnotexist0`, headed);
+  await check(page, `${ownServer().url}/offline`, headed);
 });

@@ -1,10 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { freshServiceEnv } from '../tests/support/services';
-import { startServer, type RunningServer } from '../tests/support/server';
 import { ownClientAddress } from './support/client-address';
-import { createMember, seedAgainst } from './support/seed';
+import { createMember, useOwnServer } from './support/seed';
 
 /**
  * Without ffmpeg on the server (FFMPEG_PATH=off), the member console's upload captures each
@@ -14,21 +12,12 @@ import { createMember, seedAgainst } from './support/seed';
 test.use({ extraHTTPHeaders: ownClientAddress() });
 
 const clip = join(import.meta.dirname, 'fixtures', 'media', 'moov-at-end.mp4');
-let server: RunningServer;
-
-test.beforeAll(async () => {
-  server = await startServer({ ...(await freshServiceEnv()), FFMPEG_PATH: 'off' });
-  seedAgainst(server.url);
-});
-test.afterAll(async () => {
-  seedAgainst(undefined);
-  await server?.stop();
-});
+const ownServer = useOwnServer({ FFMPEG_PATH: 'off' });
 
 test("a video uploaded from /files gets its poster from the uploader's browser", async ({ page }) => {
   expect(readFileSync(clip).length).toBeGreaterThan(1000);
   const m = await createMember();
-  await page.goto(`${server.url}/files`);
+  await page.goto(`${ownServer().url}/files`);
   await page.getByLabel('Username').fill(m.username);
   await page.getByLabel('Password').fill(m.password);
   await page.getByRole('button', { name: 'Log in' }).click();
@@ -39,12 +28,12 @@ test("a video uploaded from /files gets its poster from the uploader's browser",
   await expect(link).toBeVisible({ timeout: 60_000 });
   const id = new URL((await link.textContent())!).pathname.split('/').pop()!;
   await expect
-    .poll(async () => (await page.request.get(`${server.url}/f/${id}/moov-at-end.mp4?poster`)).status(), { timeout: 30_000 })
+    .poll(async () => (await page.request.get(`${ownServer().url}/f/${id}/moov-at-end.mp4?poster`)).status(), { timeout: 30_000 })
     .toBe(200);
-  const poster = await page.request.get(`${server.url}/f/${id}/moov-at-end.mp4?poster`);
+  const poster = await page.request.get(`${ownServer().url}/f/${id}/moov-at-end.mp4?poster`);
   expect(poster.headers()['content-type']).toBe('image/jpeg');
   // The guest's page: the thumbnail in the list and the poster on the player.
-  await page.goto(`${server.url}/f/${id}`);
+  await page.goto(`${ownServer().url}/f/${id}`);
   await expect(page.locator(`img[src="/f/${id}/moov-at-end.mp4?poster"]`)).toBeVisible();
   await expect(page.locator('video')).toHaveAttribute('poster', `/f/${id}/moov-at-end.mp4?poster`);
 });

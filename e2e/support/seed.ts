@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { test } from '@playwright/test';
+import { startServer, type RunningServer } from '../../tests/support/server';
+import { freshServiceEnv } from '../../tests/support/services';
 
 /** Seeds data through the real HTTP API, as the CLI would; pages are then visited in Chromium. */
 let seedBase: string | undefined;
@@ -8,6 +11,27 @@ const base = () => seedBase ?? process.env.E2E_BASE_URL!;
 export const seedAgainst = (url: string | undefined) => {
   seedBase = url;
 };
+
+/**
+ * A server of the spec's own, with settings the suite's server does not have (a download mode,
+ * the pseudo-locale, no ffmpeg), on a fresh database and store; the seed helpers use it while
+ * the spec runs. Returns the running server (started in beforeAll, stopped in afterAll).
+ */
+export function useOwnServer(env: Record<string, string>): () => RunningServer {
+  let server: RunningServer | undefined;
+  test.beforeAll(async () => {
+    server = await startServer({ ...(await freshServiceEnv()), ...env });
+    seedAgainst(server.url);
+  });
+  test.afterAll(async () => {
+    seedAgainst(undefined);
+    await server?.stop();
+  });
+  return () => {
+    if (!server) throw new Error('the spec\'s own server is not running (used outside its tests?)');
+    return server;
+  };
+}
 
 async function api(method: string, path: string, opts: { token?: string; body?: unknown } = {}) {
   const res = await fetch(base() + path, {
