@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, baseUrl } from './support/http';
 import { useFileServer } from './support/file-server';
-import { createMember, type Member } from './support/members';
+import { createMember, uniqueName, type Member } from './support/members';
 import { freePort } from './support/server';
 import { uploadShare } from './support/shares';
 import { confirmationToken, setConfirmedEmail } from './support/mail-confirm';
@@ -138,6 +138,18 @@ describe('a member’s language (issue 40)', () => {
     expect(confirm.subject).toBe('Bestätigen Sie Ihre E-Mail-Adresse für htmls');
     expect(confirm.html).toContain('Diese Adresse bestätigen</a>');
     expect(confirmationToken(confirm)).toBeTruthy();
+
+    // A sign-up's confirmation mail goes in the registering browser's language (no setting yet).
+    const signUp = 'de-signup@example.test';
+    const registered = await call('POST', '/api/auth/register', {
+      body: { username: uniqueName(), password: `pw-${uniqueName()}`, email: signUp },
+      headers: { 'Accept-Language': 'de-DE,de;q=0.9,en;q=0.5' },
+    });
+    expect(registered.status).toBe(201);
+    expect(registered.json.user.locale).toBeNull();
+    const welcome = await smtp.waitFor((m) => m.to.includes(signUp));
+    expect(welcome.subject).toBe('Bestätigen Sie Ihre E-Mail-Adresse für htmls');
+    expect(welcome.html).toContain('<html lang="de" dir="ltr">');
 
     // Back to the browser's language: the server's default (English here) for mails.
     const cleared = await call('PATCH', '/api/auth/profile', { token: member.token, body: { locale: null } });

@@ -14,6 +14,11 @@ export async function createAccount(
   input: RegisterInput & Partial<Pick<CreateUserInput, 'role' | 'quota_bytes'>>,
   /** Who sets the password: the administrator (setterKey), or the registering address. */
   by: string,
+  /**
+   * The language of the sign-up's confirmation mail: the registering browser's (a new member
+   * has no setting yet); an administrator's "create user" leaves it to the server's default.
+   */
+  mailLocale: string | null = null,
 ): Promise<UserDto> {
   const row = await insertUser(rt.db, {
     username: input.username,
@@ -28,7 +33,7 @@ export async function createAccount(
   // An address given at sign-up is unconfirmed (the column's default) and gets its link.
   if (row.email) {
     const confirmation = await tryReserveConfirmation(rt, row.id, row.email);
-    if (confirmation && (await setEmailToken(rt.db, row.id, row.email, confirmation.fields))) sendConfirmation(rt, row.email, confirmation, row.locale);
+    if (confirmation && (await setEmailToken(rt.db, row.id, row.email, confirmation.fields))) sendConfirmation(rt, row.email, confirmation, row.locale ?? mailLocale);
   }
   return toUserDto(row);
 }

@@ -4,15 +4,17 @@ import { sessionCookie } from '@/lib/auth/session-cookies';
 import { clientOf } from '@/lib/auth/sign-in-response';
 import { finishSignIn } from '@/lib/auth/sign-in';
 import { operations } from '@/lib/contract/operations';
+import { localeOf } from '@/lib/i18n/messages';
 import { json, route } from '@/lib/http/route';
 import { createAccount } from '@/lib/users/create-account';
 
 // POST /api/auth/register — self-registration as a member with the default quota; then signs in
 // the one way every sign-in ends (lib/auth/sign-in.ts): with REQUIRE_2FA=all, no session but the
-// enrolment challenge, as a password sign-in of the new account would answer.
+// enrolment challenge, as a password sign-in of the new account would answer. The confirmation
+// mail of an address given here goes in the browser's language (picker cookie, Accept-Language).
 export const POST = route(operations.register, async ({ rt, req, body, ip }) => {
   await enforceRateLimit(rt, 'register', ip);
-  const user = await createAccount(rt, { ...body, role: 'member', quota_bytes: undefined }, `address:${ip}`);
+  const user = await createAccount(rt, { ...body, role: 'member', quota_bytes: undefined }, `address:${ip}`, localeOf((name) => req.headers.get(name) ?? undefined));
   const row = await findUserById(rt.db, user.id);
   if (!row) throw new Error('the account just made is gone');
   const done = await finishSignIn(rt, row, 'password', clientOf(req, ip));
