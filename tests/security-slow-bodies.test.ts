@@ -25,9 +25,13 @@ interface Raw {
   isClosed: () => boolean;
 }
 
-function open(port = server.port): Promise<Raw> {
+/**
+ * A raw connection to the server. `from`: the client's address, any of loopback's 127.0.0.0/8 —
+ * the per-address cap counts each apart, so cases that do not fill 127.0.0.1's run side by side.
+ */
+function open(port = server.port, from?: string): Promise<Raw> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect({ port, host: '127.0.0.1', localAddress: from });
     let data = '';
     let done = false;
     const closed = new Promise<void>((r) => socket.once('close', () => ((done = true), r())));
@@ -98,9 +102,14 @@ describe('slow bodies (item 5)', () => {
     const ok = await fetch(`${server.url}/api/health`);
     expect(ok.status).toBe(200);
   });
+});
 
+// Each of these waits out the 3 s time limit (or not at all): they run together, each from a
+// loopback address of its own, so none counts against another's connections (or 127.0.0.1's,
+// which the cases above fill).
+describe.concurrent('slow bodies, each from an address of its own (item 5)', () => {
   it('a login body trickled byte by byte gets 408 and its socket is closed', async () => {
-    const raw = await open();
+    const raw = await open(server.port, '127.0.0.11');
     raw.socket.write(head('/api/auth/login', 'Transfer-Encoding: chunked\r\n') + '1\r\n{\r\n');
     trickle(raw);
     await raw.closed;
@@ -109,7 +118,7 @@ describe('slow bodies (item 5)', () => {
   });
 
   it('a login body declared larger than a few KB is refused before a byte of it is read', async () => {
-    const raw = await open();
+    const raw = await open(server.port, '127.0.0.12');
     raw.socket.write(head('/api/auth/login', 'Content-Length: 20000\r\n'));
     await expect.poll(() => raw.received(), { timeout: 10_000 }).toMatch(/^HTTP\/1\.1 413 /);
     expect(raw.received()).toContain('"code":"body_too_large"');
@@ -120,7 +129,7 @@ describe('slow bodies (item 5)', () => {
     // The 413 leaves before the body; the client sends nothing more and keeps the socket: the
     // connection is closed and the process keeps serving. (A CI run once saw the cut-off timer
     // find req.socket null — an uncaught exception; the timer now keeps the socket it started with.)
-    const raw = await open();
+    const raw = await open(server.port, '127.0.0.13');
     raw.socket.write(head('/api/auth/login', 'Content-Length: 20000\r\n'));
     await expect.poll(() => raw.received(), { timeout: 10_000 }).toMatch(/^HTTP\/1\.1 413 /);
     await raw.closed;
@@ -130,7 +139,7 @@ describe('slow bodies (item 5)', () => {
   });
 
   it('a chunked register body past the limit is refused while reading', async () => {
-    const raw = await open();
+    const raw = await open(server.port, '127.0.0.14');
     raw.socket.write(head('/api/auth/register', 'Transfer-Encoding: chunked\r\n'));
     const chunk = 'x'.repeat(1000);
     for (let i = 0; i < 6; i++) raw.socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
@@ -140,15 +149,18 @@ describe('slow bodies (item 5)', () => {
 
   it('memory stays flat under waves of slow bodies', async () => {
     const before = rssOf(server.proc.pid!);
-    for (let wave = 0; wave < 5; wave++) {
-      const wave8 = await Promise.all(Array.from({ length: PER_IP }, () => open()));
+    // Five waves of a full cap each, from five addresses at once (one after another, they waited
+    // out the time limit five times).
+    const wave = async (from: string) => {
+      const wave8 = await Promise.all(Array.from({ length: PER_IP }, () => open(server.port, from)));
       for (const raw of wave8) {
         // Each tries to push 1 MiB to the login route, a KB at a time.
         raw.socket.write(head('/api/auth/login', 'Content-Length: 1048576\r\n'));
         raw.socket.write('{"token":"' + 'x'.repeat(1000));
       }
       await Promise.all(wave8.map((r) => r.closed.then(() => undefined, () => undefined).then(() => r.socket.destroy())));
-    }
+    };
+    await Promise.all(Array.from({ length: 5 }, (_, i) => wave(`127.0.1.${i + 1}`)));
     const after = rssOf(server.proc.pid!);
     console.log(`[slow bodies] server RSS ${Math.round(before / 2 ** 20)} MiB -> ${Math.round(after / 2 ** 20)} MiB`);
     expect(after - before).toBeLessThan(64 * 2 ** 20);

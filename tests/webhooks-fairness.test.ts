@@ -7,8 +7,10 @@ import { freePort } from './support/server';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 // Issue 39, item 4: one member's slow receivers must not delay everyone's webhooks, a failing
-// webhook is paused, and Redeliver is bounded. Receivers run on 127.0.0.1.
-useFileServer({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SECONDS: '0.05', WEBHOOK_PAUSE_AFTER_FAILURES: '3' });
+// webhook is paused, and Redeliver is bounded. Receivers run on 127.0.0.1. Retries at the
+// lowest unit (0.01 s: retries after 0.01, 0.6 and 3.6 s): a paused webhook's delivery, re-enabled,
+// is due at its third retry (RETRY_STEPS[2] units), which at 0.05 s the test waited 18 s for.
+useFileServer({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SECONDS: '0.01', WEBHOOK_PAUSE_AFTER_FAILURES: '3' });
 
 /** Accepts connections and reads the requests, and never answers. */
 class Tarpit {
