@@ -4,22 +4,27 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ownClientAddress } from './support/client-address';
 import { useConsoleSession } from './support/console-session';
-import { createMember, createShare } from './support/seed';
+import { createMember, createShare, type SeededMember } from './support/seed';
 
 test.use({ extraHTTPHeaders: ownClientAddress() });
 
 /** The page fits the screen: nothing wider than the viewport (a wide row would scroll sideways). */
 const noHorizontalOverflow = () => document.documentElement.scrollWidth <= window.innerWidth;
 
-test('a guest with an Arabic phone reads the file request right to left, at 390 px, without sideways scrolling; the picker switches to German', async ({ browser }) => {
-  const member = await createMember();
+/** A member's file request through the API (`body`: createRequest's fields). */
+export async function createFileRequest(member: SeededMember, body: Record<string, unknown> = {}): Promise<{ id: string; url: string }> {
   const made = await fetch(`${process.env.E2E_BASE_URL}/api/requests`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${member.token}`, 'Content-Type': 'application/json', ...ownClientAddress() },
-    body: JSON.stringify({ note: '', max_files: 2, allowed_types: ['.pdf', 'video/*'] }),
+    body: JSON.stringify({ note: '', ...body }),
   });
   expect(made.status).toBe(201);
-  const { request: fileRequest } = (await made.json()) as { request: { url: string } };
+  return ((await made.json()) as { request: { id: string; url: string } }).request;
+}
+
+test('a guest with an Arabic phone reads the file request right to left, at 390 px, without sideways scrolling; the picker switches to German', async ({ browser }) => {
+  const member = await createMember();
+  const fileRequest = await createFileRequest(member, { max_files: 2, allowed_types: ['.pdf', 'video/*'] });
 
   const context = await browser.newContext({
     locale: 'ar-SA',
@@ -53,6 +58,28 @@ test('a guest with an Arabic phone reads the file request right to left, at 390 
   expect(cookie?.value).toBe('de');
   expect(cookie?.sameSite).toBe('Lax');
   expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(360 * 86_400);
+  await context.close();
+});
+
+test('the request page says the API’s refusal in its own language: a request closed while the guest picks files reads German', async ({ browser }) => {
+  const member = await createMember();
+  const fileRequest = await createFileRequest(member);
+  const context = await browser.newContext({ locale: 'de-DE', extraHTTPHeaders: ownClientAddress(), serviceWorkers: 'block' });
+  const page = await context.newPage();
+  await page.goto(fileRequest.url);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  // The owner closes it meanwhile: the upload's start is refused (404 not_found).
+  const closed = await fetch(`${process.env.E2E_BASE_URL}/api/requests/${fileRequest.id}`, {
+    method: 'PATCH',
+    headers: { Authorization: `Bearer ${member.token}`, 'Content-Type': 'application/json', ...ownClientAddress() },
+    body: JSON.stringify({ status: 'closed' }),
+  });
+  expect(closed.status).toBe(200);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'htmls-de-request-'));
+  writeFileSync(path.join(dir, 'notizen.txt'), 'Hallo');
+  await page.getByTestId('request-files').setInputFiles(path.join(dir, 'notizen.txt'));
+  await page.getByRole('button', { name: 'Senden', exact: true }).click();
+  await expect(page.getByRole('alert')).toHaveText('Das gibt es nicht (mehr).');
   await context.close();
 });
 

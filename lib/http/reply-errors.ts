@@ -5,19 +5,6 @@ import { localeOf } from '../i18n/messages';
 import { messagePage } from './password-page';
 import { wantsJson } from './read-body';
 
-const TITLES: Record<number, string> = {
-  400: 'Bad request',
-  401: 'Password required',
-  404: 'Not found',
-  405: 'Method not allowed',
-  410: 'Expired',
-  413: 'Too large',
-  416: 'Range not satisfiable',
-  429: 'Too many attempts',
-  502: 'Storage unavailable',
-  503: 'Unavailable',
-};
-
 /** The contract's JSON error reply for anything thrown (its status and headers from toErrorBody). */
 export function jsonErrorReply(err: unknown, extra: Record<string, string> = {}): FastReply {
   const { status, body, headers } = toErrorBody(err);
@@ -28,7 +15,7 @@ export function jsonErrorReply(err: unknown, extra: Record<string, string> = {})
 export function errorReply(err: unknown, req: FastRequest): FastReply {
   if (wantsJson(req)) return jsonErrorReply(err);
   const { status, body, headers } = toErrorBody(err);
-  const page = messagePage(status, TITLES[status] ?? 'Error', body.error, body.code, localeOf((name) => req.header(name)));
+  const page = messagePage(status, body.error, body.code, localeOf((name) => req.header(name)));
   Object.assign(page.headers, headers);
   return page;
 }
