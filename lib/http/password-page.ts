@@ -2,6 +2,7 @@ import 'server-only';
 import type { FastReply } from './fast';
 import { guestPageHtml, type GuestTone } from './guest-page';
 import { escapeHtml } from './html';
+import { LOCALE_CHOICE_PATH, type PickerTarget } from './locale-picker';
 import type { Locale } from '../i18n/locales';
 import { messagesOf, translator } from '../i18n/messages';
 
@@ -38,6 +39,8 @@ export function passwordPage(opts: {
   const text = subject === 'request' ? t('passwordRequest') : subject === 'share' ? t('passwordShare') : t('passwordProject', { name });
   const body = guestPageHtml({
     locale,
+    // A project's page is on the hosted origin: its picker posts beside its unlock (/p/<slug>/locale).
+    picker: { action: subject === 'project' ? opts.action.replace(/\/unlock$/, '/locale') : LOCALE_CHOICE_PATH, next: opts.next },
     title: t('passwordTitle', { title: name }),
     heading: t('passwordHeading'),
     tone: 'lock',
@@ -77,19 +80,19 @@ const TITLED = new Set([400, 401, 404, 405, 410, 413, 416, 429, 502, 503]);
  * API's own sentence in English, where it says more (the field, the part).
  * i18n-keys: guest.status.*
  */
-export function messagePage(status: number, message: string, code?: string, locale: Locale = 'en'): FastReply {
+export function messagePage(status: number, message: string, code?: string, locale: Locale = 'en', picker: PickerTarget | null = null): FastReply {
   const t = translator(locale, 'guest');
   const tone = code && Object.hasOwn(EXPLAINED, code) ? EXPLAINED[code] : undefined;
   if (tone) {
     const k = code as keyof typeof EXPLAINED & 'not_found';
     const heading = t(`errors.${k}.heading`);
-    const body = guestPageHtml({ locale, title: heading, heading, tone, bodyHtml: `<p>${escapeHtml(t(`errors.${k}.text`))}</p>` });
+    const body = guestPageHtml({ locale, picker, title: heading, heading, tone, bodyHtml: `<p>${escapeHtml(t(`errors.${k}.text`))}</p>` });
     return { status, headers: htmlHeaders(), body };
   }
   const title = t(`status.${TITLED.has(status) ? (`s${status}` as 's400') : 'other'}`);
   const known = locale !== 'en' && code !== undefined && Object.hasOwn(messagesOf(locale).errors.code, code);
   const text = known ? `<p>${escapeHtml(translator(locale, 'errors')(`code.${code as 'not_found'}`))}</p>` : `<p lang="en" dir="ltr">${escapeHtml(message)}</p>`;
-  const body = guestPageHtml({ locale, title, heading: title, tone: 'error', bodyHtml: text });
+  const body = guestPageHtml({ locale, picker, title, heading: title, tone: 'error', bodyHtml: text });
   return { status, headers: htmlHeaders(), body };
 }
 
@@ -102,6 +105,8 @@ export function offlinePageHtml(locale?: Locale): string {
     heading: t('offlineHeading'),
     tone: 'offline',
     home: '/',
+    // Back home after a choice: the page the guest was on is not known here (the worker shows this for any).
+    picker: { action: LOCALE_CHOICE_PATH },
     bodyHtml: `<p>${escapeHtml(t('offlineText'))}</p>
 <p><a class="btn" href="">${escapeHtml(t('tryAgain'))}</a></p>`,
   });
