@@ -18,6 +18,7 @@ export const TRANSLATED_PAGES = [
   'app/r/**/*.tsx',
   'app/f/**/*.tsx',
   'app/offline/**/*.tsx',
+  'app/not-found.tsx',
   'app/_components/language-picker.tsx',
   // /files, whole: its shell, sign-in, uploads, shares, Settings, File requests and Users.
   'app/files/**/*.tsx',

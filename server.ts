@@ -216,7 +216,7 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
         return writeNodeReply(res, { status: decision.status, headers: { Location: decision.location, ...redirectCaching(decision) }, body: null }, method);
       case 'not-found':
         // The hosted origin serves hosted sites and nothing else: no consoles, no API.
-        return writeNodeReply(res, errorReply(notFound(), fastReq), method);
+        return writeNodeReply(res, errorReply(notFound(), fastReq, null), method);
       case 'hosted': {
         const opts = { sandbox: decision.sandbox, site: decision.site };
         if (answerCached(req, res, replyScope(opts))) return;

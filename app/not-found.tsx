@@ -1,9 +1,15 @@
 import type { Metadata } from 'next';
+import { getLocale, getTranslations } from 'next-intl/server';
+import { dirOf } from '@/lib/i18n/locales';
 
-export const metadata: Metadata = { title: 'Nothing here', robots: { index: false } };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('guest');
+  return { title: t('errors.not_found.heading'), robots: { index: false } };
+}
 
 /** Next's 404 in the guest pages' layout (lib/http/guest-page.ts draws the same card in plain HTML). */
-export default function NotFound() {
+export default async function NotFound() {
+  const [t, locale] = await Promise.all([getTranslations('guest'), getLocale()]);
   return (
     <main className="grid min-h-dvh place-items-center p-4">
       <div className="w-full max-w-[26rem] rounded-2xl border border-zinc-200 bg-white p-6 shadow-sm dark:border-zinc-800 dark:bg-zinc-900">
@@ -13,13 +19,11 @@ export default function NotFound() {
             <path d="m20 20-4-4M9 9l4 4M13 9l-4 4" />
           </svg>
         </div>
-        <h1 className="mb-2 text-xl font-semibold">Nothing here</h1>
-        <p className="text-subtle">
-          This link does not lead to anything. It may be mistyped, taken offline or deleted. Check the address, or ask the person who sent it.
-        </p>
+        <h1 className="mb-2 text-xl font-semibold">{t('errors.not_found.heading')}</h1>
+        <p className="text-subtle">{t('errors.not_found.text')}</p>
         <p className="mt-5 border-t border-zinc-200 pt-4 text-sm dark:border-zinc-800">
           <a href="/" className="inline-flex min-h-11 items-center font-semibold text-indigo-700 underline-offset-4 dark:text-indigo-300">
-            ← htmls home
+            {dirOf(locale) === 'rtl' ? '→' : '←'} {t('home')}
           </a>
         </p>
       </div>

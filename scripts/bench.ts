@@ -1,7 +1,8 @@
 /**
  * `npm run bench [-- --quick] [-- --webhook] [-- --size 1024] [-- --rss-size 10240] [-- --storage fs|s3] [-- --runs 3] [-- --only downloads,hosted]`
  * (without --storage: an fs pass, then an s3 pass when S3_ENDPOINT and keys are set; a table each;
- * --only: just these sections of hosted, uploads, small-files, deletes, curl-put, downloads, zip, redirect (s3 only), directory, upload-rss, scale, flood;
+ * --only: just these sections of hosted, uploads, small-files, deletes, curl-put, downloads, zip, redirect (s3 only), directory, guest-languages, upload-rss, scale, flood;
+ * guest-languages: the share and request pages' first byte and JavaScript in German and Arabic against English (issue 40);
  * flood (only when named, like scale) times a 1 MiB range while one member floods share-password PATCHes;
  * scale seeds 1,000 members, 100,000 shares and 1,000,000 items, or `--scale-factor` of that)
  *
@@ -30,13 +31,14 @@ import { benchDirectory, seedDirectory } from './bench/directory';
 import { benchScale, seedScale } from './bench/scale';
 import { benchSmallFiles } from './bench/small-files';
 import { benchDownloads } from './bench/downloads';
+import { benchGuestLanguages } from './bench/guest-languages';
 import { benchHosted, seedHostedSite } from './bench/hosted';
 import { benchOneRequestUpload } from './bench/one-request';
 import { benchRedirect } from './bench/redirect';
 import { benchUploadRss, benchUploads, uploadOnce } from './bench/uploads';
 import { benchZipDownloads } from './bench/zip-downloads';
 
-const SECTIONS = ['hosted', 'uploads', 'small-files', 'deletes', 'curl-put', 'downloads', 'zip', 'redirect', 'directory', 'upload-rss', 'scale', 'flood'] as const;
+const SECTIONS = ['hosted', 'uploads', 'small-files', 'deletes', 'curl-put', 'downloads', 'zip', 'redirect', 'directory', 'guest-languages', 'upload-rss', 'scale', 'flood'] as const;
 const onlyArg = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] ?? '' : null;
 const only = onlyArg === null ? null : new Set(onlyArg.split(',').map((s) => s.trim()));
 if (only) for (const s of only) if (!(SECTIONS as readonly string[]).includes(s)) throw new Error(`--only: unknown section ${s} (one of ${SECTIONS.join(', ')})`);
@@ -165,6 +167,7 @@ async function runPass(storage: 'fs' | 's3') {
     if (share && runs('zip')) await benchZipDownloads(ctx, share);
     if (share && runs('redirect')) await benchRedirect(ctx, share);
     if (runs('directory')) await benchDirectory(ctx);
+    if (runs('guest-languages')) await benchGuestLanguages(ctx);
     if (runs('upload-rss')) await benchUploadRss(ctx);
   } finally {
     ctx?.nginx?.stop();

@@ -105,6 +105,28 @@ describe('web app manifests', () => {
     expect(m.share_target).toBeUndefined();
   });
 
+  it('GET /files/manifest.webmanifest and /htmls/… — in the request’s language, with lang and dir, kept privately per language', async () => {
+    const en = await get('/files/manifest.webmanifest');
+    expect(await en.json()).toMatchObject({ lang: 'en', dir: 'ltr', name: 'htmls — share files' });
+    // One URL, a language per visitor: never one copy in a shared cache.
+    expect(en.headers.get('cache-control')).toBe('private, max-age=3600');
+    expect(en.headers.get('vary')).toMatch(/Accept-Language/);
+    expect(en.headers.get('vary')).toMatch(/Cookie/);
+
+    // /files asks for it with the visitor's cookies (a manifest is fetched without them otherwise).
+    expect((await call('GET', '/files')).text).toContain('<link rel="manifest" href="/files/manifest.webmanifest" crossorigin="use-credentials"/>');
+    const de = await (await get('/files/manifest.webmanifest', { 'Accept-Language': 'de-DE,de;q=0.9' })).json();
+    expect(de).toMatchObject({ lang: 'de', dir: 'ltr', name: 'htmls — Dateien teilen', short_name: 'htmls', id: '/files' });
+    expect(de.description).toContain('Freigaben');
+    expect(de.shortcuts.map((s: { name: string }) => s.name)).toEqual(['Hochladen', 'Freigaben', 'Einstellungen']);
+
+    // The picker's cookie before Accept-Language; Arabic right to left.
+    const ar = await (await get('/htmls/manifest.webmanifest', { 'Accept-Language': 'de', Cookie: 'htmls_locale=ar' })).json();
+    expect(ar).toMatchObject({ lang: 'ar', dir: 'rtl', name: 'htmls — الإدارة', id: '/htmls' });
+    // No language of ours: DEFAULT_LOCALE (English here).
+    expect(await (await get('/htmls/manifest.webmanifest', { 'Accept-Language': 'sw' })).json()).toMatchObject({ lang: 'en', short_name: 'htmls admin' });
+  });
+
   it.each([
     ['/files', '/files/manifest.webmanifest'],
     ['/htmls', '/htmls/manifest.webmanifest'],

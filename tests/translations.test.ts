@@ -233,3 +233,75 @@ describe('the guest pages speak the guest’s language (no locale in the URL)', 
     expect(wrong.text).toContain('비밀번호가 틀렸습니다');
   });
 });
+
+describe('the no-script pages’ language picker: a form posting to the origin’s /locale, no script', () => {
+  const form = (fields: Record<string, string>) => ({ headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, raw: new URLSearchParams(fields), redirect: 'manual' as const });
+  /** The picker form's action and its `next`, as the page writes them. */
+  const pickerOf = (html: string) => ({
+    action: /<form class="lang" method="post" action="([^"]*)">/.exec(html)?.[1],
+    next: /<form class="lang"[^>]*>\n<input type="hidden" name="next" value="([^"]*)">/.exec(html)?.[1],
+  });
+
+  it('the share’s password page: its picker posts to /locale, which sets the cookie and comes back; the page is then German', async () => {
+    const gate = await page(`/f/${lockedShare}`, { 'Accept-Language': 'en' });
+    expect(gate.status).toBe(401);
+    expect(gate.headers.get('content-security-policy')).toContain("form-action 'self'");
+    expect(gate.text).not.toContain('<script');
+    expect(pickerOf(gate.text)).toEqual({ action: '/locale', next: `/f/${lockedShare}` });
+    expect(gate.text).toContain('<option value="de" lang="de">Deutsch</option>');
+    expect(gate.text).toContain('<option value="en" lang="en" selected>English</option>');
+
+    const chosen = await call('POST', '/locale', form({ locale: 'de', next: `/f/${lockedShare}` }));
+    expect(chosen.status).toBe(303);
+    expect(chosen.headers.get('location')).toBe(`/f/${lockedShare}`);
+    const cookie = chosen.cookies.find((c) => c.startsWith('htmls_locale='))!;
+    expect(cookie).toMatch(/^htmls_locale=de; Path=\/; Max-Age=31536000; SameSite=Lax$/);
+    // Not HttpOnly: the script picker of Next's pages writes the same cookie.
+    const again = await page(`/f/${lockedShare}`, { 'Accept-Language': 'en', Cookie: 'htmls_locale=de' });
+    expect(htmlTag(again.text)).toContain('lang="de"');
+    expect(again.text).toContain('<option value="de" lang="de" selected>Deutsch</option>');
+  });
+
+  it('POST /locale refuses a target on another origin, an unknown language and a GET; without `next` it goes home', async () => {
+    for (const next of ['//evil.example/', '/\\evil.example/', 'https://evil.example/', '/\t/evil.example', 'javascript:alert(1)', 'evil.example']) {
+      const r = await call('POST', '/locale', { ...form({ locale: 'de', next }), headers: { ...form({}).headers, Accept: 'text/html' } });
+      expect(r.status, next).toBe(400);
+      expect(r.headers.get('location'), next).toBeNull();
+      expect(r.cookies.some((c) => c.startsWith('htmls_locale=')), next).toBe(false);
+    }
+    expect((await call('POST', '/locale', form({ locale: 'xx', next: '/' }))).status).toBe(400);
+    expect((await call('GET', '/locale', { headers: { Accept: 'text/html' } })).status).toBe(405);
+    const home = await call('POST', '/locale', form({ locale: 'ar' }));
+    expect(home.status).toBe(303);
+    expect(home.headers.get('location')).toBe('/');
+  });
+
+  it('an error page and the offline page carry the picker; a missing link’s comes back to its own URL', async () => {
+    const missing = await page('/f/doesnotexist/a.txt?x=1', { 'Accept-Language': 'de' });
+    expect(missing.status).toBe(404);
+    expect(pickerOf(missing.text)).toEqual({ action: '/locale', next: '/f/doesnotexist/a.txt?x=1' });
+    expect(missing.text).toContain('>Ändern</button>');
+    const offline = await page('/offline', { 'Accept-Language': 'ja' });
+    expect(pickerOf(offline.text)).toEqual({ action: '/locale', next: undefined });
+  });
+
+  it('a hosted project’s password page: the picker posts on the hosted origin, to /p/<slug>/locale, whose cookie is that origin’s', async () => {
+    const r = await uploadSite({ 'index.html': '<p>secret page</p>' }, { password: 'open-sesame' });
+    const slug = r.json.project.slug as string;
+    const gate = await site('GET', `/p/${slug}/docs/`, { headers: { Accept: 'text/html', 'Accept-Language': 'en' } });
+    expect(gate.status).toBe(401);
+    expect(pickerOf(gate.text)).toEqual({ action: `/p/${slug}/locale`, next: `/p/${slug}/docs/` });
+    const chosen = await site('POST', `/p/${slug}/locale`, form({ locale: 'ko', next: `/p/${slug}/docs/` }));
+    expect(chosen.status).toBe(303);
+    expect(chosen.headers.get('location')).toBe(`/p/${slug}/docs/`);
+    expect(chosen.cookies.find((c) => c.startsWith('htmls_locale='))).toMatch(/^htmls_locale=ko; Path=\//);
+    const again = await site('GET', `/p/${slug}/docs/`, { headers: { Accept: 'text/html', Cookie: 'htmls_locale=ko' } });
+    expect(htmlTag(again.text)).toContain('lang="ko"');
+    expect((await site('POST', `/p/${slug}/locale`, form({ locale: 'ko', next: '//evil.example/' }))).status).toBe(400);
+    // A project that does not exist: its 404 page has the picker too, and it works.
+    const gone = await site('GET', '/p/no-such-project-here/', { headers: { Accept: 'text/html' } });
+    expect(gone.status).toBe(404);
+    expect(pickerOf(gone.text).action).toBe('/p/no-such-project-here/locale');
+    expect((await site('POST', '/p/no-such-project-here/locale', form({ locale: 'de', next: '/p/no-such-project-here/' }))).status).toBe(303);
+  });
+});

@@ -8,7 +8,7 @@ import { FilesApp } from './_components/files-app';
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations('files');
-  return { title: t('metaTitle'), manifest: '/files/manifest.webmanifest' };
+  return { title: t('metaTitle') };
 }
 
 /**
@@ -25,6 +25,9 @@ export default async function FilesPage() {
   const { picker, files, upload, progress, shares, additions, activity, errors, profile, security, passkeys, ssoIdentity, tokens, webhooks, requests, users } = messages;
   return (
     <NextIntlClientProvider locale={locale} messages={{ picker, files, upload, progress, shares, additions, activity, errors, profile, security, passkeys, ssoIdentity, tokens, webhooks, requests, users }}>
+      {/* With the visitor's cookies (a manifest is fetched without them otherwise): it comes in their
+          language, as the page does. React puts the link in the head. */}
+      <link rel="manifest" href="/files/manifest.webmanifest" crossOrigin="use-credentials" />
       <AppWorker scope="/files" />
       <ErrorTextProvider>
         <FilesApp />

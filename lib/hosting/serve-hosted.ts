@@ -4,6 +4,7 @@ import { AppError, notFound } from '../errors';
 import { cookieValue } from '../http/cookies';
 import type { FastReply, FastRequest } from '../http/fast';
 import { passwordPage } from '../http/password-page';
+import { chooseLocale } from '../http/locale-choice';
 import { errorReply } from '../http/reply-errors';
 import { decodeUrlPath } from '../paths/relative-path';
 import { assertMigrated, getRuntime, type Runtime } from '../runtime';
@@ -42,8 +43,9 @@ interface Target {
 
 function targetOf(pathname: string, opts: HostedOptions): Target | null {
   const m = URL_PATTERN.exec(pathname);
-  // On its own origin a project owns every path; its unlock form still posts to /p/<slug>/unlock.
-  if (opts.site && !(m && m[1] === opts.site && (m[2] || m[3] === 'unlock'))) return { slug: opts.site, rawRest: pathname.slice(1), prefix: '' };
+  // On its own origin a project owns every path; its unlock form still posts to /p/<slug>/unlock
+  // (and its pages' language picker to /p/<slug>/locale).
+  if (opts.site && !(m && m[1] === opts.site && (m[2] || m[3] === 'unlock' || m[3] === 'locale'))) return { slug: opts.site, rawRest: pathname.slice(1), prefix: '' };
   if (!m) return null;
   const [, slug, deployId, rawRest] = m;
   return { slug, deployId, rawRest, prefix: `/p/${slug}${deployId ? `@${deployId}` : ''}` };
@@ -54,7 +56,9 @@ export async function serveHosted(req: FastRequest, opts: HostedOptions): Promis
   try {
     return await handle(await getRuntime(), req, opts);
   } catch (e) {
-    return errorReply(e, req);
+    // The error page's picker posts beside the project's unlock; outside a project there is none.
+    const slug = opts.site ?? URL_PATTERN.exec(req.url.split('?')[0])?.[1];
+    return errorReply(e, req, slug ? `/p/${slug}/locale` : null);
   }
 }
 
@@ -76,6 +80,8 @@ async function handle(rt: Runtime, req: FastRequest, opts: HostedOptions): Promi
 
   if (req.method === 'POST') {
     if (rawRest === 'unlock' && target.prefix !== '') return unlockProject(rt, req, slug, prefix, gate);
+    // A project answers only GET and HEAD, so this takes none of its paths.
+    if (rawRest === 'locale' && target.prefix !== '' && !deployId) return chooseLocale(req, { hosted: true, fallback: `${prefix}/` });
     throw new AppError('method_not_allowed', 'Only GET and HEAD are allowed here', { Allow: 'GET, HEAD' });
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') {

@@ -23,15 +23,10 @@ export function cookieValue(header: string | undefined, name: string): string | 
 export function serializeCookie(
   name: string,
   value: string,
-  opts: { maxAge: number; secure: boolean; path?: string },
+  /** `httpOnly: false` only for a cookie the page's own script writes too (the language picker's). */
+  opts: { maxAge: number; secure: boolean; path?: string; httpOnly?: boolean },
 ): string {
-  const attrs = [
-    `${name}=${encodeURIComponent(value)}`,
-    `Path=${opts.path ?? '/'}`,
-    `Max-Age=${opts.maxAge}`,
-    'HttpOnly',
-    'SameSite=Lax',
-  ];
+  const attrs = [`${name}=${encodeURIComponent(value)}`, `Path=${opts.path ?? '/'}`, `Max-Age=${opts.maxAge}`, ...(opts.httpOnly === false ? [] : ['HttpOnly']), 'SameSite=Lax'];
   if (opts.maxAge <= 0) attrs.push('Expires=Thu, 01 Jan 1970 00:00:00 GMT');
   if (opts.secure) attrs.push('Secure');
   return attrs.join('; ');

@@ -3,6 +3,7 @@ import { getEnv } from '../env';
 import { dirOf, type Locale } from '../i18n/locales';
 import { translator } from '../i18n/messages';
 import { escapeHtml } from './html';
+import { pickerHtml, type PickerTarget } from './locale-picker';
 
 /**
  * The one layout of the pages guests meet outside the app — password, expired, missing, download
@@ -38,7 +39,9 @@ button:hover,.btn:hover{background:#4338ca}:focus-visible{outline:2px solid #636
 .home{margin:1.25rem 0 0;padding-top:1rem;border-top:1px solid #e4e4e7;font-size:.875rem}
 a{color:#4338ca;font-weight:600;text-underline-offset:3px}
 .home a{display:inline-flex;align-items:center;min-height:44px}
-@media (prefers-color-scheme:dark){body{background:#09090b;color:#f4f4f5}main{background:#18181b;border-color:#27272a}.glyph{background:#1e1b4b;color:#a5b4fc}p{color:#a1a1aa}input{border-color:#52525b}.err{background:#450a0a;color:#fca5a5}.home{border-color:#27272a}a{color:#a5b4fc}}`;
+.lang{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;margin-top:.75rem;font-size:.875rem}.lang label{margin:0;font-weight:400;color:#52525b}
+.lang select{min-height:44px;padding:.4rem .5rem;border:1px solid #a1a1aa;border-radius:10px;font:inherit;background:inherit;color:inherit;max-width:100%}.lang button{width:auto;margin:0;padding:.5rem 1rem}
+@media (prefers-color-scheme:dark){body{background:#09090b;color:#f4f4f5}main{background:#18181b;border-color:#27272a}.glyph{background:#1e1b4b;color:#a5b4fc}p{color:#a1a1aa}input,.lang select{border-color:#52525b}.lang label{color:#a1a1aa}.err{background:#450a0a;color:#fca5a5}.home{border-color:#27272a}a{color:#a5b4fc}}`;
 
 /**
  * The app icon (assets/icon.svg) inline: these pages are served on the hosted origin too, which
@@ -65,6 +68,8 @@ export interface GuestPageOptions {
   home?: string;
   /** The guest's language (lib/i18n/messages.ts localeOf): its lang, direction and words; English without. */
   locale?: Locale;
+  /** The language picker's form (lib/http/locale-choice.ts): where it posts and comes back to; none without. */
+  picker?: PickerTarget | null;
 }
 
 /**
@@ -97,5 +102,5 @@ ${GENERIC_CARD_TAGS(opts.heading, t('cardDescription'))}
 <h1>${escapeHtml(opts.heading)}</h1>
 ${opts.bodyHtml}
 <p class="home"><a href="${escapeHtml(opts.home ?? homeHref())}">${dir === 'rtl' ? '→' : '←'} ${escapeHtml(t('home'))}</a></p>
-</main></body></html>`;
+${opts.picker ? pickerHtml(locale, opts.picker) : ''}</main></body></html>`;
 }

@@ -3,7 +3,7 @@ import { messagePage, offlinePageHtml, passwordPage } from './password-page';
 
 describe('guest pages', () => {
   it('messagePage — the download limit gets its own explanation and a link home', () => {
-    const page = messagePage(410, 'Expired', 'Download limit reached', 'download_limit');
+    const page = messagePage(410, 'Download limit reached', 'download_limit');
     expect(page.status).toBe(410);
     expect(page.body).toContain('Download limit reached');
     expect(page.body).toContain('downloaded as many times as its owner allowed');
@@ -11,14 +11,27 @@ describe('guest pages', () => {
   });
 
   it('messagePage — an unknown code shows the escaped message', () => {
-    const page = messagePage(400, 'Bad request', '<b>no</b>', 'invalid_request');
+    const page = messagePage(400, '<b>no</b>', 'invalid_request');
     expect(page.body).toContain('&lt;b&gt;no&lt;/b&gt;');
+  });
+
+  it('messagePage — an unexplained error reads in the guest’s language: its title by status, the code’s meaning', () => {
+    const page = messagePage(400, 'Invalid "name": too long', 'invalid_request', 'de').body as string;
+    expect(page).toContain('<html lang="de" dir="ltr">');
+    expect(page).toContain('<title>Ungültiger Aufruf</title>');
+    expect(page).toContain('<h1>Ungültiger Aufruf</h1>');
+    expect(page).not.toContain('too long');
+    const ar = messagePage(405, 'Only GET', 'method_not_allowed', 'ar').body as string;
+    expect(ar).toContain('<html lang="ar" dir="rtl">');
+    expect(ar).toContain('<h1>طريقة غير مسموح بها</h1>');
+    // An unknown code keeps the server's sentence, marked as English.
+    expect(messagePage(500, 'boom', 'something_new', 'de').body).toContain('<h1>Fehler</h1>\n<p lang="en" dir="ltr">boom</p>');
   });
 
   it('passwordPage, messagePage and offlinePageHtml — one layout: viewport, dark mode, border-box sizing', () => {
     const pages = [
       passwordPage({ status: 401, subject: 'share', locale: 'en', action: '/f/x/unlock' }).body as string,
-      messagePage(404, 'Not found', 'x', 'not_found').body as string,
+      messagePage(404, 'x', 'not_found').body as string,
       offlinePageHtml(),
     ];
     for (const html of pages) {

@@ -2,8 +2,9 @@ import 'server-only';
 import type { FastReply } from './fast';
 import { guestPageHtml, type GuestTone } from './guest-page';
 import { escapeHtml } from './html';
+import { LOCALE_CHOICE_PATH, type PickerTarget } from './locale-picker';
 import type { Locale } from '../i18n/locales';
-import { translator } from '../i18n/messages';
+import { messagesOf, translator } from '../i18n/messages';
 
 /** Our own pages on /p/ and /f/: no script at all, so the strictest policy fits. */
 export const PASSWORD_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -38,6 +39,8 @@ export function passwordPage(opts: {
   const text = subject === 'request' ? t('passwordRequest') : subject === 'share' ? t('passwordShare') : t('passwordProject', { name });
   const body = guestPageHtml({
     locale,
+    // A project's page is on the hosted origin: its picker posts beside its unlock (/p/<slug>/locale).
+    picker: { action: subject === 'project' ? opts.action.replace(/\/unlock$/, '/locale') : LOCALE_CHOICE_PATH, next: opts.next },
     title: t('passwordTitle', { title: name }),
     heading: t('passwordHeading'),
     tone: 'lock',
@@ -68,21 +71,28 @@ const EXPLAINED: Record<string, GuestTone> = {
   database_unavailable: 'error',
 };
 
+/** The statuses an unexplained error page is titled by (messages: guest.status.s<status>). */
+const TITLED = new Set([400, 401, 404, 405, 410, 413, 416, 429, 502, 503]);
+
 /**
- * An error page in the guest layout; known codes get their explanation in the guest's language,
- * others the API's (English) message under `title`.
+ * An error page in the guest layout, in the guest's language: known codes get their
+ * explanation; others a title by status and the code's meaning (errors.code.<code>), or the
+ * API's own sentence in English, where it says more (the field, the part).
+ * i18n-keys: guest.status.*
  */
-export function messagePage(status: number, title: string, message: string, code?: string, locale?: Locale): FastReply {
+export function messagePage(status: number, message: string, code?: string, locale: Locale = 'en', picker: PickerTarget | null = null): FastReply {
+  const t = translator(locale, 'guest');
   const tone = code && Object.hasOwn(EXPLAINED, code) ? EXPLAINED[code] : undefined;
   if (tone) {
-    const lang = locale ?? 'en';
-    const t = translator(lang, 'guest');
     const k = code as keyof typeof EXPLAINED & 'not_found';
     const heading = t(`errors.${k}.heading`);
-    const body = guestPageHtml({ locale: lang, title: heading, heading, tone, bodyHtml: `<p>${escapeHtml(t(`errors.${k}.text`))}</p>` });
+    const body = guestPageHtml({ locale, picker, title: heading, heading, tone, bodyHtml: `<p>${escapeHtml(t(`errors.${k}.text`))}</p>` });
     return { status, headers: htmlHeaders(), body };
   }
-  const body = guestPageHtml({ title, heading: title, tone: 'error', bodyHtml: `<p>${escapeHtml(message)}</p>` });
+  const title = t(`status.${TITLED.has(status) ? (`s${status}` as 's400') : 'other'}`);
+  const known = locale !== 'en' && code !== undefined && Object.hasOwn(messagesOf(locale).errors.code, code);
+  const text = known ? `<p>${escapeHtml(translator(locale, 'errors')(`code.${code as 'not_found'}`))}</p>` : `<p lang="en" dir="ltr">${escapeHtml(message)}</p>`;
+  const body = guestPageHtml({ locale, picker, title, heading: title, tone: 'error', bodyHtml: text });
   return { status, headers: htmlHeaders(), body };
 }
 
@@ -95,6 +105,8 @@ export function offlinePageHtml(locale?: Locale): string {
     heading: t('offlineHeading'),
     tone: 'offline',
     home: '/',
+    // Back home after a choice: the page the guest was on is not known here (the worker shows this for any).
+    picker: { action: LOCALE_CHOICE_PATH },
     bodyHtml: `<p>${escapeHtml(t('offlineText'))}</p>
 <p><a class="btn" href="">${escapeHtml(t('tryAgain'))}</a></p>`,
   });

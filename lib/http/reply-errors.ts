@@ -2,21 +2,9 @@ import 'server-only';
 import { toErrorBody } from '../errors';
 import { jsonReply, type FastReply, type FastRequest } from './fast';
 import { localeOf } from '../i18n/messages';
+import { LOCALE_CHOICE_PATH } from './locale-picker';
 import { messagePage } from './password-page';
 import { wantsJson } from './read-body';
-
-const TITLES: Record<number, string> = {
-  400: 'Bad request',
-  401: 'Password required',
-  404: 'Not found',
-  405: 'Method not allowed',
-  410: 'Expired',
-  413: 'Too large',
-  416: 'Range not satisfiable',
-  429: 'Too many attempts',
-  502: 'Storage unavailable',
-  503: 'Unavailable',
-};
 
 /** The contract's JSON error reply for anything thrown (its status and headers from toErrorBody). */
 export function jsonErrorReply(err: unknown, extra: Record<string, string> = {}): FastReply {
@@ -24,11 +12,16 @@ export function jsonErrorReply(err: unknown, extra: Record<string, string> = {})
   return jsonReply(status, body, { ...headers, ...extra });
 }
 
-/** Errors on the fast paths: the contract's JSON for API clients, a small page for browsers. */
-export function errorReply(err: unknown, req: FastRequest): FastReply {
+/**
+ * Errors on the fast paths: the contract's JSON for API clients, a small page for browsers.
+ * `pickerAction`: where the page's language picker posts (the main origin's /locale unless told;
+ * null: no picker, where this origin has no such endpoint); it comes back to a GET's own URL.
+ */
+export function errorReply(err: unknown, req: FastRequest, pickerAction: string | null = LOCALE_CHOICE_PATH): FastReply {
   if (wantsJson(req)) return jsonErrorReply(err);
   const { status, body, headers } = toErrorBody(err);
-  const page = messagePage(status, TITLES[status] ?? 'Error', body.error, body.code, localeOf((name) => req.header(name)));
+  const picker = pickerAction && (req.method === 'GET' || req.method === 'HEAD') ? { action: pickerAction, next: req.url } : null;
+  const page = messagePage(status, body.error, body.code, localeOf((name) => req.header(name)), picker);
   Object.assign(page.headers, headers);
   return page;
 }

@@ -23,6 +23,7 @@ import { serveShareCard } from '../shares/serve-share-card';
 import { serveSharePlayer, serveSharePoster } from '../shares/serve-share-poster';
 import { gateRequestPage, serveRequestUnlock } from '../requests/serve-request-page';
 import type { FastReply, FastRequest } from './fast';
+import { serveLocaleChoice } from './locale-choice';
 
 type Serve = (req: FastRequest) => Promise<FastReply>;
 
@@ -49,6 +50,8 @@ export const guestRoutes: GuestRoute[] = [
   { name: 'share card image', path: '/f/:id.png', kind: 'budgeted', serve: serveShareCard },
   { name: 'share video player', path: '/f/:id.player', kind: 'budgeted', serve: serveSharePlayer },
   { name: 'request page', path: '/r/:id/?', kind: 'page', gate: gateRequestPage },
+  // The language picker of the pages the server writes without scripts (password, error, offline).
+  { name: 'language choice', path: '/locale', kind: 'budgeted', serve: serveLocaleChoice },
   { name: 'share page', path: '/f/:id/?', kind: 'page', gate: gateSharePage },
 ];
 

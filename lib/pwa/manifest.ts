@@ -1,5 +1,6 @@
 import 'server-only';
 import sizes from '@/assets/icons.json';
+import { dirOf, type Locale } from '@/lib/i18n/locales';
 
 /** The two installable apps: the file-sharing console and the administrator's. */
 export type AppName = 'files' | 'htmls';
@@ -15,33 +16,33 @@ const SHARE_TARGET_ACTION = '/files/share-target';
 
 /** The /files phone layout's tabs; the hash opens one (app/files/_components/files-app.tsx). */
 const FILES_TABS = [
-  { name: 'Upload', hash: '' },
-  { name: 'Shares', hash: '#shares' },
-  { name: 'Settings', hash: '#settings' },
-];
+  { tab: 'upload', hash: '' },
+  { tab: 'shares', hash: '#shares' },
+  { tab: 'settings', hash: '#settings' },
+] as const;
 
-const APPS = {
-  files: {
-    name: 'htmls — share files',
-    short_name: 'htmls',
-    description: 'Upload files and folders, get a link to share, and manage your shares.',
-  },
-  htmls: {
-    name: 'htmls — administration',
-    short_name: 'htmls admin',
-    description: 'Publish static sites and manage members, quotas and settings.',
-  },
-} as const;
+/** What a person reads of an app, in the request's language (messages: manifest.*, files.tabs.*). */
+export interface ManifestWords {
+  name: string;
+  /** Under the icon; /files keeps the product's name. */
+  shortName?: string;
+  description: string;
+  /** /files: the shortcuts' names, its phone layout's tabs. */
+  tabs?: Record<(typeof FILES_TABS)[number]['tab'], string>;
+}
 
-function webAppManifest(app: AppName) {
+function webAppManifest(app: AppName, locale: Locale, words: ManifestWords) {
   const scope = `/${app}`;
   return {
     id: scope,
-    ...APPS[app],
+    name: words.name,
+    short_name: words.shortName ?? 'htmls',
+    description: words.description,
     start_url: scope,
     scope,
     display: 'standalone',
-    lang: 'en',
+    lang: locale,
+    dir: dirOf(locale),
     theme_color: THEME.light.theme,
     background_color: THEME.light.background,
     // Chromium's proposal for dark-mode colours; browsers without it keep the light ones and
@@ -62,8 +63,8 @@ function webAppManifest(app: AppName) {
             params: { title: 'title', text: 'text', url: 'url', files: [{ name: 'files', accept: ['*/*'] }] },
           },
           // The app icon's menu (long press, right click): straight to a tab of the phone layout.
-          shortcuts: FILES_TABS.map(({ name, hash }) => ({
-            name,
+          shortcuts: FILES_TABS.map(({ tab, hash }) => ({
+            name: words.tabs?.[tab] ?? tab,
             url: `${scope}${hash}`,
             icons: [{ src: '/icons/icon-96.png', sizes: '96x96', type: 'image/png' }],
           })),
@@ -72,8 +73,13 @@ function webAppManifest(app: AppName) {
   };
 }
 
-export function manifestResponse(app: AppName): Response {
-  return new Response(JSON.stringify(webAppManifest(app)), {
-    headers: { 'Content-Type': 'application/manifest+json; charset=utf-8', 'Cache-Control': 'public, max-age=3600' },
+/**
+ * An app's manifest in the request's language (the route handler chooses it as the pages do).
+ * One URL, a language per visitor: kept by the browser only (private), and by the headers it
+ * varies on — a shared cache must not hand one visitor's language to the next.
+ */
+export function manifestResponse(app: AppName, locale: Locale, words: ManifestWords): Response {
+  return new Response(JSON.stringify(webAppManifest(app, locale, words)), {
+    headers: { 'Content-Type': 'application/manifest+json; charset=utf-8', 'Cache-Control': 'private, max-age=3600', Vary: 'Accept-Language, Cookie' },
   });
 }

@@ -7,7 +7,8 @@ import { Button, Card, ErrorText, Field } from '@/app/_components/ui';
 import { UploadProgressView } from '@/app/files/_components/upload-progress';
 import { ApiError, api } from '@/lib/client/api';
 import { filesAndHandlesFromDrop, filesFromHandles, filesFromList, isJunk, type PickedFile } from '@/lib/client/collect-files';
-import { describeError, formatBytes } from '@/lib/client/format';
+import { useDescribeError } from '@/lib/client/error-text';
+import { formatBytes } from '@/lib/client/format';
 import { matchFiles } from '@/lib/client/match-files';
 import { acceptAttribute, fileRefusal, listRefusal, mergePicked, namesInWords, sendRefusal, typesInWords, type Words } from '@/lib/client/request-checks';
 import { forgetPendingUpload, listPendingUploads, type PendingUpload } from '@/lib/client/pending-uploads';
@@ -54,6 +55,7 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<Done | null>(null);
   const t = useTranslations('request');
+  const describeError = useDescribeError();
   const locale = useLocale();
   const words: Words = useMemo(() => ({ locale, t: t as unknown as Words['t'] }), [locale, t]);
   const upload = useBrowserUpload();
