@@ -30,7 +30,7 @@ export default async function HtmlsPage() {
       {/* About the setup, not an account: shown with the login too. */}
       {sandbox ? (
         <p role="alert" className="mx-auto mt-4 max-w-5xl rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
-          {t('sandbox', { portSetting: 'HOSTED_PORT=0', originSetting: 'HOSTED_ORIGIN', portName: 'HOSTED_PORT' })}
+          {t.rich('sandbox', { portSetting: 'HOSTED_PORT=0', originSetting: 'HOSTED_ORIGIN', portName: 'HOSTED_PORT', code: (c) => <code dir="ltr">{c}</code> })}
         </p>
       ) : null}
       <ErrorTextProvider>

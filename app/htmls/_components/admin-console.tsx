@@ -78,7 +78,7 @@ export function AdminConsole({ hostedBase, onSignedOut }: { hostedBase: string |
         <AuditLog />
         <details className="text-sm text-muted">
           <summary className="cursor-pointer">{t('caveat.summary')}</summary>
-          <p className="mt-2 max-w-3xl">{t('caveat.text', { originSetting: 'HOSTED_ORIGIN' })}</p>
+          <p className="mt-2 max-w-3xl">{t.rich('caveat.text', { originSetting: 'HOSTED_ORIGIN', code: (c) => <code dir="ltr">{c}</code> })}</p>
         </details>
       </main>
     </div>

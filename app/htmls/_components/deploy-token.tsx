@@ -39,7 +39,7 @@ export function DeployTokenButton({ slug }: { slug: string }) {
       <ErrorText>{error}</ErrorText>
       <Dialog open={secret !== null} onClose={() => setSecret(null)} title={t('deployTokenTitle', { slug })}>
         <div className="space-y-3 text-sm">
-          <p>{t('deployTokenIntro', { secret: 'HTMLS_TOKEN' })}</p>
+          <p>{t.rich('deployTokenIntro', { secret: 'HTMLS_TOKEN', code: (c) => <code dir="ltr">{c}</code> })}</p>
           <code data-testid="deploy-token-secret" dir="ltr" className="block break-all rounded bg-zinc-100 p-2 font-mono dark:bg-zinc-800">
             {secret}
           </code>
