@@ -156,10 +156,10 @@ export function AuditLog() {
           <table role="table" className="w-full text-start text-sm max-sm:block" aria-labelledby="audit-heading">
             <thead role="rowgroup" className="text-xs text-muted max-sm:sr-only">
               <tr role="row">
-                <th role="columnheader" className="py-1 pe-3 font-medium">{t('when')}</th>
-                <th role="columnheader" className="py-1 pe-3 font-medium">{t('who')}</th>
-                <th role="columnheader" className="py-1 pe-3 font-medium">{t('what')}</th>
-                <th role="columnheader" className="py-1 pe-3 font-medium">{t('on')}</th>
+                <th role="columnheader" className="py-1 pe-3 text-start font-medium">{t('when')}</th>
+                <th role="columnheader" className="py-1 pe-3 text-start font-medium">{t('who')}</th>
+                <th role="columnheader" className="py-1 pe-3 text-start font-medium">{t('what')}</th>
+                <th role="columnheader" className="py-1 pe-3 text-start font-medium">{t('on')}</th>
               </tr>
             </thead>
             <tbody role="rowgroup" className="divide-y divide-zinc-200 dark:divide-zinc-800 max-sm:block">
