@@ -23,6 +23,8 @@ export const TRANSLATED_PAGES = [
   // /files, whole: its shell, sign-in, uploads, shares, Settings, File requests and Users.
   'app/files/**/*.tsx',
   'app/_components/error-text.tsx',
+  // /htmls, whole: its sign-in, projects, publishing, deploys, domains, token change and audit log.
+  'app/htmls/**/*.tsx',
 ];
 
 export default tseslint.config(

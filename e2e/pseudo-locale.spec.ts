@@ -75,7 +75,7 @@ const headed = async (page: Page) => {
   await expect(page.locator('h1').first()).toContainText('⟦');
 };
 
-test('every translated page, written in the pseudo-locale, holds no untranslated word and no sideways scroll', async ({ page }) => {
+test('every translated page, written in the pseudo-locale, holds no untranslated word and no sideways scroll', async ({ page, browser }) => {
   const member = await createMember('Pseudo Tester');
   const files = { 'report.pdf': Buffer.from('%PDF-1.4 pseudo'), 'notes.txt': Buffer.from('pseudo notes') };
 
@@ -113,6 +113,24 @@ test('every translated page, written in the pseudo-locale, holds no untranslated
     await expect(p.getByTestId('signed-in-as')).toBeVisible();
     await expect(p.getByTestId('downloads').first()).toContainText('⟦');
   });
+
+  // /htmls: its sign-in screen, then the console signed in with the Admin Token (in a context of
+  // its own: the member's session above would be the one the console's API calls name): the
+  // projects uploaded above (one's deploys opened), the publishing form, the audit log and its chart.
+  const admin = await browser.newContext({ extraHTTPHeaders: ownClientAddress() });
+  const adminPage = await admin.newPage();
+  await check(adminPage, `${ownServer().url}/htmls`, headed);
+  await adminPage.locator('input[name="token"]').fill(TEST_ADMIN_TOKEN);
+  await adminPage.locator('button[type="submit"]').click();
+  await expect(adminPage.getByTestId('project-pseudosite')).toBeVisible();
+  await check(adminPage, `${ownServer().url}/htmls`, async (p) => {
+    // Its buttons with aria-expanded: Files, Deploys, Domains.
+    await p.getByTestId('project-pseudosite').locator('button[aria-expanded]').nth(1).click();
+    await expect(p.getByTestId('deploys-pseudosite').getByTestId(/^deploy-/).first()).toContainText('⟦');
+    await expect(p.getByTestId('audit-row').first()).toBeVisible();
+    await expect(p.getByTestId('storage-chart')).toBeVisible();
+  });
+  await admin.close();
 
   // The explained error pages and the offline page.
   await check(page, `${ownServer().url}/f/doesnotexist0`, headed);

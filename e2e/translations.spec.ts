@@ -342,3 +342,57 @@ test.describe('screenshots of the guest pages and /files in German and Arabic, o
     }
   }
 });
+
+test.describe('/htmls in German and Arabic, at 390 px and on a desktop: the sign-in, then a project card, its deploys and the audit log, with no sideways scrolling and no clipped text', () => {
+  // A long Latin name and a note, so the card has something to wrap.
+  const slug = `a-rather-long-project-name-for-layouts-${Date.now().toString(36)}`;
+  test.beforeAll(async () => {
+    const form = new FormData();
+    form.append('slug', slug);
+    form.append('note', 'Quarterly report microsite');
+    form.append('f', new Blob(['<!doctype html><title>report</title><p>report</p>'], { type: 'text/html' }), 'index.html');
+    const r = await fetch(`${process.env.E2E_BASE_URL}/api/upload`, { method: 'POST', headers: { Authorization: `Bearer ${process.env.E2E_ADMIN_TOKEN}`, ...ownClientAddress() }, body: form });
+    expect(r.status).toBe(201);
+  });
+
+  const LANGUAGES = {
+    de: { browser: 'de-DE', dir: 'ltr', heading: 'Hosting-Konsole', token: 'Admin-Token', signIn: 'Anmelden', projects: 'Projekte', deploys: 'Bereitstellungen', oneFile: '1 Datei', live: 'live', audit: 'Audit-Protokoll' },
+    ar: { browser: 'ar-SA', dir: 'rtl', heading: 'وحدة تحكم الاستضافة', token: 'رمز المسؤول', signIn: 'تسجيل الدخول', projects: 'المشاريع', deploys: 'عمليات النشر', oneFile: 'ملف واحد', live: 'مباشر', audit: 'سجل التدقيق' },
+  } as const;
+
+  for (const [lang, words] of Object.entries(LANGUAGES)) {
+    for (const width of [390, 1280]) {
+      test(`/htmls in ${lang} at ${width} px`, async ({ browser }, testInfo) => {
+        const phone = width < 640;
+        const context = await (phone ? phoneContext : desktopContext)(browser, words.browser);
+        const page = await context.newPage();
+        const fits = async (what: string) => {
+          expect(await page.evaluate(noHorizontalOverflow), `${what} scrolls sideways`).toBe(true);
+          expect(await page.evaluate(clippedText), `${what}: clipped text`).toEqual([]);
+          await testInfo.attach(`${what}.png`, { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' });
+        };
+
+        await page.goto('/htmls');
+        await expect(page.locator('html')).toHaveAttribute('lang', lang);
+        await expect(page.locator('html')).toHaveAttribute('dir', words.dir);
+        await expect(page.getByRole('heading', { name: words.heading })).toBeVisible();
+        await expect(page.getByTestId('language-picker')).toHaveValue(lang);
+        await fits(`htmls-sign-in-${lang}-${width}`);
+
+        await page.getByLabel(words.token).fill(process.env.E2E_ADMIN_TOKEN!);
+        await page.getByRole('button', { name: words.signIn, exact: true }).click();
+        await expect(page.getByRole('heading', { name: words.projects })).toBeVisible();
+        // The card of the project made above (others' projects of this run may come first).
+        await page.getByRole('searchbox').fill(slug);
+        const card = page.getByTestId(`project-${slug}`);
+        await expect(card).toContainText(`${words.oneFile} · `);
+        await card.getByRole('button', { name: words.deploys, exact: true }).click();
+        await expect(page.getByTestId(`deploys-${slug}`).getByTestId(/^deploy-/)).toContainText(words.live);
+        await expect(page.getByRole('table', { name: words.audit })).toBeVisible();
+        await expect(page.getByTestId('storage-chart')).toBeVisible();
+        await fits(`htmls-console-${lang}-${width}`);
+        await context.close();
+      });
+    }
+  }
+});

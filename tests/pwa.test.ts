@@ -132,7 +132,8 @@ describe('web app manifests', () => {
     ['/htmls', '/htmls/manifest.webmanifest'],
   ])('GET %s — links its manifest, and its policy lets the service worker and manifest load', async (path, manifest) => {
     const r = await call('GET', path);
-    expect(r.text).toContain(`<link rel="manifest" href="${manifest}"`);
+    // With the visitor's cookies, so the manifest comes in the page's language.
+    expect(r.text).toContain(`<link rel="manifest" href="${manifest}" crossorigin="use-credentials"`);
     const csp = r.headers.get('content-security-policy')!;
     expect(csp).toContain("worker-src 'self'");
     expect(csp).toContain("manifest-src 'self'");

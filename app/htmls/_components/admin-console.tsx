@@ -1,6 +1,8 @@
 'use client';
 
+import { useLocale, useTranslations } from 'next-intl';
 import { useState } from 'react';
+import { LanguagePicker } from '@/app/_components/language-picker';
 import { LoadMore, SearchBox } from '@/app/_components/paging';
 import { Button, ErrorText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
@@ -12,6 +14,9 @@ import { ProjectCard } from './project-card';
 import { UploadSite } from './upload-site';
 
 export function AdminConsole({ hostedBase, onSignedOut }: { hostedBase: string | null; onSignedOut: () => void }) {
+  const t = useTranslations('htmls');
+  const picker = useTranslations('picker');
+  const locale = useLocale();
   const [filter, setFilter] = useState('');
   const q = useSettled(filter);
   // A page at a time, searched on the server (slug or note); a card fetches its files when opened.
@@ -27,17 +32,19 @@ export function AdminConsole({ hostedBase, onSignedOut }: { hostedBase: string |
   return (
     <div className="min-h-screen">
       <header className="border-b border-zinc-200 bg-white dark:border-zinc-800 dark:bg-zinc-900">
-        <div className="mx-auto flex max-w-5xl items-center justify-between px-4 py-3">
-          <h1 className="text-lg font-semibold">htmls · hosting</h1>
-          <div className="flex items-center gap-2">
+        <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-3">
+          <h1 className="text-lg font-semibold">{t('heading')}</h1>
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
             <a href="/files" className="text-sm text-zinc-600 hover:underline dark:text-zinc-400">
-              Files
+              {t('files')}
             </a>
             <a href="/" className="text-sm text-zinc-600 hover:underline dark:text-zinc-400">
-              Public directory
+              {t('directory')}
             </a>
+            {/* The Admin Token session has no profile: its language is the picker's cookie. */}
+            <LanguagePicker locale={locale} label={picker('label')} />
             <Button variant="ghost" onClick={onAsync(logout)}>
-              Sign out
+              {t('signOut')}
             </Button>
           </div>
         </div>
@@ -47,19 +54,17 @@ export function AdminConsole({ hostedBase, onSignedOut }: { hostedBase: string |
         <section aria-labelledby="projects-heading">
           <div className="flex flex-wrap items-center justify-between gap-3">
             <h2 id="projects-heading" className="text-base font-semibold">
-              Projects
+              {t('projects.heading')}
             </h2>
-            {projects && (projects.length > 0 || filter) ? <SearchBox value={filter} onChange={setFilter} label="Filter projects" placeholder="Filter by name or note" /> : null}
+            {projects && (projects.length > 0 || filter) ? <SearchBox value={filter} onChange={setFilter} label={t('projects.filter')} placeholder={t('projects.filterPlaceholder')} /> : null}
           </div>
           <ErrorText>{list.error}</ErrorText>
           {projects === null ? (
-            <p className="mt-2 text-sm text-muted">Loading…</p>
+            <p className="mt-2 text-sm text-muted">{t('projects.loading')}</p>
           ) : projects.length === 0 && filter ? (
-            <p className="mt-2 text-sm text-muted">No projects match “{filter}”.</p>
+            <p className="mt-2 text-sm text-muted">{t('projects.noMatch', { filter })}</p>
           ) : projects.length === 0 ? (
-            <p className="mt-2 rounded-lg border border-dashed border-zinc-300 p-6 text-center text-sm text-muted dark:border-zinc-700">
-              No projects yet. Drop a folder above to publish your first site.
-            </p>
+            <p className="mt-2 rounded-lg border border-dashed border-zinc-300 p-6 text-center text-sm text-muted dark:border-zinc-700">{t('projects.empty')}</p>
           ) : (
             <ul className="mt-3 space-y-3">
               {projects.map((p) => (
@@ -67,20 +72,13 @@ export function AdminConsole({ hostedBase, onSignedOut }: { hostedBase: string |
               ))}
             </ul>
           )}
-          <LoadMore hasMore={list.hasMore} loading={list.loading} onMore={() => void list.loadMore()} label="Load more projects" />
+          <LoadMore hasMore={list.hasMore} loading={list.loading} onMore={() => void list.loadMore()} label={t('projects.loadMore')} loadingLabel={t('projects.loading')} />
         </section>
         <ChangeTokenForm />
         <AuditLog />
         <details className="text-sm text-muted">
-          <summary className="cursor-pointer">What a hosted site can still do</summary>
-          <p className="mt-2 max-w-3xl">
-            Hosted sites run on their own origin: they cannot read this console, its storage or the API as you, and a session
-            cookie alone no longer signs this console in. But on a same-site origin — the default second port, or a sub-domain
-            of this host name — a site can still set and delete the cookies this host receives: it can sign you out (push your
-            session out of the browser&apos;s cookie jar) and clear other projects&apos; password unlocks; projects that share one
-            hosted origin also share its storage. Publish only sites you trust, or set HOSTED_ORIGIN to another registrable
-            domain (another site entirely) to rule this out.
-          </p>
+          <summary className="cursor-pointer">{t('caveat.summary')}</summary>
+          <p className="mt-2 max-w-3xl">{t.rich('caveat.text', { originSetting: 'HOSTED_ORIGIN', code: (c) => <code dir="ltr">{c}</code> })}</p>
         </details>
       </main>
     </div>

@@ -1,14 +1,20 @@
 'use client';
 
-import { useState } from 'react';
+import { useFormatter, useLocale, useTranslations } from 'next-intl';
+import { useState, type ReactNode } from 'react';
 import { Badge, Button, ErrorText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
-import { describeError, formatBytes, formatDate } from '@/lib/client/format';
+import { formatBytes } from '@/lib/client/format';
+import { useDescribeError } from '@/lib/client/error-text';
 import { useApiData } from '@/lib/client/use-api-data';
 import { onAsync } from '@/lib/client/on-async';
 
 /** A project's kept deploys: when, how many files, how big, who; preview and roll back. */
 export function DeployHistory({ slug, hostedBase, liveId, onChanged }: { slug: string; hostedBase: string | null; liveId: string | null; onChanged: () => void }) {
+  const t = useTranslations('projects');
+  const locale = useLocale();
+  const format = useFormatter();
+  const describeError = useDescribeError();
   const { data, error, setError } = useApiData('listDeploys', { slug }, [liveId]);
   const deploys = data?.deploys ?? null;
   const [busy, setBusy] = useState('');
@@ -26,7 +32,7 @@ export function DeployHistory({ slug, hostedBase, liveId, onChanged }: { slug: s
     }
   }
 
-  if (deploys === null) return <p className="mt-3 text-sm text-muted">{error || 'Loading deploys…'}</p>;
+  if (deploys === null) return <p className="mt-3 text-sm text-muted">{error || t('deploysLoading')}</p>;
   return (
     <div className="mt-3" data-testid={`deploys-${slug}`}>
       <ErrorText>{error}</ErrorText>
@@ -34,20 +40,20 @@ export function DeployHistory({ slug, hostedBase, liveId, onChanged }: { slug: s
         {deploys.map((d) => (
           <li key={d.id} className="flex flex-wrap items-center justify-between gap-2 py-2" data-testid={`deploy-${d.id}`}>
             <span className="flex flex-wrap items-center gap-2">
-              <span className="font-mono text-xs text-muted">{d.id}</span>
-              <span>{formatDate(d.created_at)}</span>
+              <bdi className="font-mono text-xs text-muted">{d.id}</bdi>
+              <span>{format.dateTime(new Date(d.created_at), { dateStyle: 'medium', timeStyle: 'short' })}</span>
               <span className="text-muted">
-                {d.file_count} {d.file_count === 1 ? 'file' : 'files'} · {formatBytes(d.total_bytes)} · by {d.created_by || 'admin'}
+                {t.rich('deployMeta', { count: d.file_count, size: formatBytes(d.total_bytes, locale), who: d.created_by || t('admin'), bdi: (c: ReactNode) => <bdi>{c}</bdi> })}
               </span>
-              {d.active ? <Badge tone="green">live</Badge> : null}
+              {d.active ? <Badge tone="green">{t('live')}</Badge> : null}
             </span>
             <span className="flex gap-1">
               <a href={hostedBase ? hostedBase.replace('{slug}', slug) + d.url : d.url} target="_blank" rel="noreferrer" className="rounded-md px-2 py-1 text-indigo-700 hover:underline dark:text-indigo-300">
-                Preview
+                {t('preview')}
               </a>
               {d.active ? null : (
                 <Button variant="secondary" disabled={busy !== ''} onClick={onAsync(() => activate(d.id))}>
-                  {busy === d.id ? 'Rolling back…' : 'Roll back to this'}
+                  {busy === d.id ? t('rollingBack') : t('rollBack')}
                 </Button>
               )}
             </span>

@@ -1,10 +1,11 @@
 'use client';
 
-import { useEffect, useState } from 'react';
+import { useTranslations } from 'next-intl';
+import { useEffect, useState, type ReactNode } from 'react';
 import { CopyButton, Dialog } from '@/app/_components/client-ui';
 import { Button, ErrorText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
-import { describeError } from '@/lib/client/format';
+import { useDescribeError } from '@/lib/client/error-text';
 import { ciDeployCommand } from '@/lib/client/integrations';
 import { onAsync } from '@/lib/client/on-async';
 
@@ -13,6 +14,8 @@ import { onAsync } from '@/lib/client/on-async';
  * one command (docs/ci-deploy.md has whole GitHub Actions, GitLab CI and Forgejo jobs).
  */
 export function DeployTokenButton({ slug }: { slug: string }) {
+  const t = useTranslations('projects');
+  const describeError = useDescribeError();
   const [secret, setSecret] = useState<string | null>(null);
   const [error, setError] = useState('');
   const [origin, setOrigin] = useState('');
@@ -21,7 +24,7 @@ export function DeployTokenButton({ slug }: { slug: string }) {
   async function mint() {
     setError('');
     try {
-      const made = await callOperation('createToken', { body: { name: `Deploy ${slug}`, scopes: [`sites:deploy:${slug}`], expires_at: null } });
+      const made = await callOperation('createToken', { body: { name: t('deployTokenName', { slug }), scopes: [`sites:deploy:${slug}`], expires_at: null } });
       setSecret(made.secret);
     } catch (err) {
       setError(describeError(err));
@@ -31,23 +34,27 @@ export function DeployTokenButton({ slug }: { slug: string }) {
   return (
     <>
       <Button variant="secondary" onClick={onAsync(mint)}>
-        Deploy token
+        {t('deployToken')}
       </Button>
       <ErrorText>{error}</ErrorText>
-      <Dialog open={secret !== null} onClose={() => setSecret(null)} title={`Deploy token for /p/${slug}/`}>
+      <Dialog open={secret !== null} onClose={() => setSecret(null)} title={t('deployTokenTitle', { slug })}>
         <div className="space-y-3 text-sm">
-          <p>It deploys, lists deploys of and rolls back this project only. Store it as the CI secret HTMLS_TOKEN — it is not shown again:</p>
-          <code data-testid="deploy-token-secret" className="block break-all rounded bg-zinc-100 p-2 font-mono dark:bg-zinc-800">
+          <p>{t.rich('deployTokenIntro', { secret: 'HTMLS_TOKEN', code: (c) => <code dir="ltr">{c}</code> })}</p>
+          <code data-testid="deploy-token-secret" dir="ltr" className="block break-all rounded bg-zinc-100 p-2 font-mono dark:bg-zinc-800">
             {secret}
           </code>
-          <CopyButton text={secret ?? ''} label="Copy token" />
-          <p>The job&apos;s deploy step, after the build:</p>
-          <pre className="overflow-x-auto whitespace-pre-wrap break-all rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-800">{command}</pre>
+          <CopyButton text={secret ?? ''} label={t('copyToken')} copiedLabel={t('copied')} promptLabel={t('copyPrompt')} />
+          <p>{t('deployStep')}</p>
+          <pre dir="ltr" className="overflow-x-auto whitespace-pre-wrap break-all rounded bg-zinc-100 p-2 text-xs dark:bg-zinc-800">{command}</pre>
           <p className="text-muted">
-            Or, where the htmls CLI is installed: <code>HTMLS_URL={origin} htmls deploy dist --slug {slug} --replace</code>. Whole jobs for GitHub Actions, GitLab CI and Forgejo: docs/ci-deploy.md. Revoke it in /files → Access tokens.
+            {t.rich('deployCli', {
+              command: `HTMLS_URL=${origin} htmls deploy dist --slug ${slug} --replace`,
+              doc: 'docs/ci-deploy.md',
+              code: (c: ReactNode) => <code dir="ltr">{c}</code>,
+            })}
           </p>
           <div className="flex justify-end">
-            <Button onClick={() => setSecret(null)}>Done</Button>
+            <Button onClick={() => setSecret(null)}>{t('done')}</Button>
           </div>
         </div>
       </Dialog>

@@ -1,11 +1,15 @@
 'use client';
 
-import { useCallback, useEffect, useState } from 'react';
+import { useTranslations } from 'next-intl';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Badge, Button, ErrorText, Field } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
-import { describeError } from '@/lib/client/format';
+import { useDescribeError } from '@/lib/client/error-text';
 import type { ProjectSummaryDto } from '@/lib/contract/dtos';
 import { onAsync } from '@/lib/client/on-async';
+
+/** The messages' tag for addresses and DNS answers: read left to right. */
+const ltr = (c: ReactNode) => <bdi dir="ltr">{c}</bdi>;
 
 type DnsState = { host: string; points_here: boolean; addresses: string[]; service_addresses: string[]; error: string | null };
 
@@ -14,6 +18,8 @@ type DnsState = { host: string; points_here: boolean; addresses: string[]; servi
  * here — the server's own lookup, with what it answered (README "Custom domains").
  */
 export function DomainsPanel({ project: p, onChanged }: { project: ProjectSummaryDto; onChanged: () => void }) {
+  const t = useTranslations('projects');
+  const describeError = useDescribeError();
   const [states, setStates] = useState<DnsState[] | null>(null);
   const [adding, setAdding] = useState('');
   const [error, setError] = useState('');
@@ -23,7 +29,7 @@ export function DomainsPanel({ project: p, onChanged }: { project: ProjectSummar
     } catch (err) {
       setError(describeError(err));
     }
-  }, [p.slug]);
+  }, [p.slug, describeError]);
   useEffect(() => {
     void check();
   }, [check, p.domains]);
@@ -41,25 +47,25 @@ export function DomainsPanel({ project: p, onChanged }: { project: ProjectSummar
 
   return (
     <div className="mt-3 space-y-2 text-sm" data-testid={`domains-${p.slug}`}>
-      {p.domains.length === 0 ? <p className="text-muted">No custom domain: the project is served on the hosted origin only.</p> : null}
+      {p.domains.length === 0 ? <p className="text-muted">{t('noDomain')}</p> : null}
       <ul className="divide-y divide-zinc-100 dark:divide-zinc-800">
         {p.domains.map((host) => {
           const s = states?.find((d) => d.host === host);
           return (
             <li key={host} className="flex flex-wrap items-center justify-between gap-2 py-1.5">
               <span className="flex flex-wrap items-center gap-2">
-                <a href={`https://${host}/`} target="_blank" rel="noreferrer" className="font-mono hover:underline">
+                <a href={`https://${host}/`} target="_blank" rel="noreferrer" dir="ltr" className="font-mono hover:underline">
                   {host}
                 </a>
-                {!s ? <Badge>checking DNS…</Badge> : s.points_here ? <Badge tone="green">DNS points here</Badge> : <Badge tone="amber">DNS does not point here</Badge>}
+                {!s ? <Badge>{t('checkingDns')}</Badge> : s.points_here ? <Badge tone="green">{t('dnsHere')}</Badge> : <Badge tone="amber">{t('dnsNotHere')}</Badge>}
                 {s ? (
                   <span className="text-xs text-muted">
-                    {s.addresses.length > 0 ? `answers ${s.addresses.join(', ')}` : `no address (${s.error})`}
-                    {s.service_addresses.length > 0 ? `; this server is ${s.service_addresses.join(', ')}` : ''}
+                    {s.addresses.length > 0 ? t.rich('answers', { addresses: s.addresses.join(', '), ltr }) : t.rich('noAddress', { error: s.error ?? '', ltr })}
+                    {s.service_addresses.length > 0 ? t.rich('thisServer', { addresses: s.service_addresses.join(', '), ltr }) : null}
                   </span>
                 ) : null}
               </span>
-              <Button variant="ghost" onClick={onAsync(() => save(p.domains.filter((d) => d !== host)))} aria-label={`Remove ${host}`}>
+              <Button variant="ghost" onClick={onAsync(() => save(p.domains.filter((d) => d !== host)))} aria-label={t('removeDomain', { host })}>
                 ✕
               </Button>
             </li>
@@ -73,12 +79,12 @@ export function DomainsPanel({ project: p, onChanged }: { project: ProjectSummar
           if (adding.trim()) void save([...p.domains, adding.trim()]);
         }}
       >
-        <Field label="Add a domain" placeholder="www.example.org" value={adding} maxLength={253} onChange={(e) => setAdding(e.target.value)} />
+        <Field label={t('addDomain')} placeholder={t('domainPlaceholder')} dir="ltr" value={adding} maxLength={253} onChange={(e) => setAdding(e.target.value)} />
         <Button type="submit" variant="secondary">
-          Add
+          {t('add')}
         </Button>
         <Button type="button" variant="ghost" onClick={() => void check()}>
-          Check DNS again
+          {t('checkAgain')}
         </Button>
       </form>
       <ErrorText>{error}</ErrorText>

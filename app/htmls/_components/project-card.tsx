@@ -1,11 +1,13 @@
 'use client';
 
+import { useFormatter, useLocale, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useState } from 'react';
 import { ConfirmDialog, CopyButton, Dialog } from '@/app/_components/client-ui';
 import { Badge, Button, ErrorText } from '@/app/_components/ui';
 import { LockIcon } from '@/app/_components/icons';
 import { callOperation } from '@/lib/client/api';
-import { describeError, formatBytes, formatDate } from '@/lib/client/format';
+import { formatBytes } from '@/lib/client/format';
+import { useDescribeError } from '@/lib/client/error-text';
 import type { FileDto, ProjectSummaryDto } from '@/lib/contract/dtos';
 import { siteUrl } from '@/lib/hosting/site-url';
 import { onAsync } from '@/lib/client/on-async';
@@ -15,6 +17,10 @@ import { DomainsPanel } from './domains-panel';
 import { EditProject } from './edit-project';
 
 export function ProjectCard({ project: p, hostedBase, onChanged }: { project: ProjectSummaryDto; hostedBase: string | null; onChanged: () => void }) {
+  const t = useTranslations('projects');
+  const locale = useLocale();
+  const format = useFormatter();
+  const describeError = useDescribeError();
   const [open, setOpen] = useState<'files' | 'deploys' | 'domains' | null>(null);
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
@@ -22,6 +28,7 @@ export function ProjectCard({ project: p, hostedBase, onChanged }: { project: Pr
   // List entries carry counts, not files: the files are fetched when the list of them is opened.
   const [files, setFiles] = useState<FileDto[] | null>(null);
   const url = siteUrl(hostedBase, p.slug);
+  const sitePath = `/p/${p.slug}/`;
   const loadFiles = useCallback(async () => {
     try {
       setFiles((await callOperation('getProject', { params: { slug: p.slug } })).project.files);
@@ -50,64 +57,68 @@ export function ProjectCard({ project: p, hostedBase, onChanged }: { project: Pr
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <div className="flex flex-wrap items-center gap-2">
-            <a href={url} target="_blank" rel="noreferrer" className="font-mono font-medium text-indigo-700 hover:underline dark:text-indigo-300">
-              /p/{p.slug}/
+            <a href={url} target="_blank" rel="noreferrer" dir="ltr" className="font-mono font-medium text-indigo-700 hover:underline dark:text-indigo-300">
+              {sitePath}
             </a>
             {p.has_password ? <Badge tone="indigo">
                 <span className="inline-flex items-center gap-1">
-                  <LockIcon /> password
+                  <LockIcon /> {t('password')}
                 </span>
               </Badge> : null}
-            {p.spa ? <Badge tone="zinc">SPA</Badge> : null}
-            {!p.has_html ? <Badge tone="amber">no HTML: file list</Badge> : null}
-            {p.online_count === 0 ? <Badge tone="zinc">hidden (no file online)</Badge> : null}
+            {p.spa ? <Badge tone="zinc">{t('spa')}</Badge> : null}
+            {!p.has_html ? <Badge tone="amber">{t('noHtml')}</Badge> : null}
+            {p.online_count === 0 ? <Badge tone="zinc">{t('hidden')}</Badge> : null}
           </div>
-          {p.note ? <p className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">{p.note}</p> : null}
+          {p.note ? (
+            <p dir="auto" className="mt-1 text-sm text-zinc-700 dark:text-zinc-300">
+              {p.note}
+            </p>
+          ) : null}
           <p className="mt-1 text-xs text-muted">
-            {p.file_count} {p.file_count === 1 ? 'file' : 'files'} · {formatBytes(p.total_bytes)} · {formatDate(p.created_at)}
+            {t('summary', { count: p.file_count, size: formatBytes(p.total_bytes, locale), date: format.dateTime(new Date(p.created_at), { dateStyle: 'medium', timeStyle: 'short' }) })}
           </p>
         </div>
         <div className="flex flex-wrap gap-1">
-          <CopyButton text={url} />
+          <CopyButton text={url} label={t('copyLink')} copiedLabel={t('copied')} promptLabel={t('copyPrompt')} />
           <Button variant="secondary" onClick={() => toggle('files')} aria-expanded={open === 'files'}>
-            {open === 'files' ? 'Hide files' : 'Files'}
+            {open === 'files' ? t('hideFiles') : t('files')}
           </Button>
           <Button variant="secondary" onClick={() => toggle('deploys')} aria-expanded={open === 'deploys'}>
-            {open === 'deploys' ? 'Hide deploys' : 'Deploys'}
+            {open === 'deploys' ? t('hideDeploys') : t('deploys')}
           </Button>
           <Button variant="secondary" onClick={() => toggle('domains')} aria-expanded={open === 'domains'}>
-            {open === 'domains' ? 'Hide domains' : p.domains.length > 0 ? `Domains (${p.domains.length})` : 'Domains'}
+            {open === 'domains' ? t('hideDomains') : p.domains.length > 0 ? t('domainsCount', { count: p.domains.length }) : t('domains')}
           </Button>
           <Button variant="secondary" onClick={() => setEditing(true)}>
-            Edit
+            {t('edit')}
           </Button>
           <DeployTokenButton slug={p.slug} />
           <Button variant="danger" onClick={() => setDeleting(true)}>
-            Delete
+            {t('delete')}
           </Button>
         </div>
       </div>
       <ErrorText>{error}</ErrorText>
       {open === 'domains' ? <DomainsPanel project={p} onChanged={onChanged} /> : null}
       {open === 'deploys' ? <DeployHistory slug={p.slug} hostedBase={hostedBase} liveId={p.deploy_id} onChanged={onChanged} /> : null}
-      {open === 'files' && files === null ? <p className="mt-3 text-sm text-muted">Loading…</p> : null}
+      {open === 'files' && files === null ? <p className="mt-3 text-sm text-muted">{t('loading')}</p> : null}
       {open === 'files' && files !== null ? (
         <ul className="mt-3 divide-y divide-zinc-100 text-sm dark:divide-zinc-800">
           {files.map((f) => (
             <li key={f.id} className="flex flex-wrap items-center justify-between gap-2 py-1.5" data-testid={`file-${f.path}`}>
               <a href={siteUrl(hostedBase, p.slug, f.path)} target="_blank" rel="noreferrer" className="break-all hover:underline">
-                {f.path}
+                <bdi>{f.path}</bdi>
               </a>
               <span className="flex items-center gap-2 text-xs text-muted">
-                {formatBytes(f.size)}
+                {formatBytes(f.size, locale)}
                 <Button
                   variant="secondary"
                   onClick={onAsync(() => run(() => callOperation('setFileStatus', { body: { id: f.id, status: f.status === 'online' ? 'offline' : 'online' } })))}
-                  aria-label={`${f.status === 'online' ? 'Take offline' : 'Put online'} ${f.path}`}
+                  aria-label={f.status === 'online' ? t('takeOffline', { path: f.path }) : t('putOnline', { path: f.path })}
                 >
-                  {f.status === 'online' ? 'Online' : 'Offline'}
+                  {f.status === 'online' ? t('online') : t('offline')}
                 </Button>
-                <Button variant="ghost" onClick={onAsync(() => run(() => callOperation('deleteFile', { params: { id: f.id } })))} aria-label={`Delete ${f.path}`}>
+                <Button variant="ghost" onClick={onAsync(() => run(() => callOperation('deleteFile', { params: { id: f.id } })))} aria-label={t('deleteFile', { path: f.path })}>
                   ✕
                 </Button>
               </span>
@@ -115,7 +126,7 @@ export function ProjectCard({ project: p, hostedBase, onChanged }: { project: Pr
           ))}
         </ul>
       ) : null}
-      <Dialog open={editing} onClose={() => setEditing(false)} title={`Edit /p/${p.slug}/`}>
+      <Dialog open={editing} onClose={() => setEditing(false)} title={t('editTitle', { slug: p.slug })}>
         {editing ? (
           <EditProject
             project={p}
@@ -131,9 +142,10 @@ export function ProjectCard({ project: p, hostedBase, onChanged }: { project: Pr
       </Dialog>
       <ConfirmDialog
         open={deleting}
-        title={`Delete /p/${p.slug}/?`}
-        text="The site, every deploy and all their files are deleted. This cannot be undone."
-        action="Delete project"
+        title={t('deleteTitle', { slug: p.slug })}
+        text={t('deleteText')}
+        action={t('deleteProject')}
+        cancelLabel={t('cancel')}
         onConfirm={onAsync(() => run(() => callOperation('deleteProject', { params: { slug: p.slug } })))}
         onClose={() => setDeleting(false)}
       />

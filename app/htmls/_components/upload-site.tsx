@@ -1,6 +1,7 @@
 'use client';
 
-import { useEffect, useRef, useState } from 'react';
+import { useLocale, useTranslations } from 'next-intl';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { DropZone } from '@/app/_components/drop-zone';
 import { CopyButton } from '@/app/_components/client-ui';
 import { Button, Card, Checkbox, CHECKBOX_LABEL, ErrorText, Field, ProgressBar } from '@/app/_components/ui';
@@ -10,7 +11,8 @@ import { pageQueryString } from '@/lib/contract/list-types';
 import { LIST_MAX_LIMIT } from '@/lib/contract/lists';
 import type { ResponseOf } from '@/lib/contract/operations';
 import { filesFromDrop, filesFromList, isJunk, type PickedFile } from '@/lib/client/collect-files';
-import { describeError, formatBytes, formatEta, formatSpeed } from '@/lib/client/format';
+import { formatBytes, formatEtaIn } from '@/lib/client/format';
+import { useDescribeError } from '@/lib/client/error-text';
 import { uploadSite, type SiteUploadResult } from '@/lib/client/hosted-upload';
 import { isPrivatePath } from '@/lib/client/private-paths';
 import { SpeedMeter } from '@/lib/client/share-upload';
@@ -27,8 +29,15 @@ const randomSlug = () => {
 
 type Mode = 'append' | 'replace';
 
+/** The messages' tags: a name keeps its own direction (<bdi>), paths read left to right (<ltr>). */
+const tags = { bdi: (c: ReactNode) => <bdi>{c}</bdi>, ltr: (c: ReactNode) => <bdi dir="ltr">{c}</bdi> };
+
 /** Publish a folder, some files or one .zip as a new project or a new deploy of one. */
 export function UploadSite({ hostedBase, onDone }: { hostedBase: string | null; onDone: () => void }) {
+  const t = useTranslations('sites');
+  const tp = useTranslations('progress');
+  const locale = useLocale();
+  const describeError = useDescribeError();
   const [picked, setPicked] = useState<PickedFile[]>([]);
   const [includePrivate, setIncludePrivate] = useState(false);
   const [slug, setSlug] = useState('');
@@ -58,8 +67,8 @@ export function UploadSite({ hostedBase, onDone }: { hostedBase: string | null; 
     e.preventDefault();
     setError('');
     setDone(null);
-    if (kept.length === 0) return setError('Choose or drop a folder, some files or a .zip first.');
-    if (slug && !new RegExp(`^${SLUG}$`).test(slug)) return setError('A name is 1 to 64 of a–z, 0–9, "-" and "_".');
+    if (kept.length === 0) return setError(t('noFiles'));
+    if (slug && !new RegExp(`^${SLUG}$`).test(slug)) return setError(t('badSlug'));
     const controller = new AbortController();
     abortRef.current = controller;
     const meter = new SpeedMeter();
@@ -87,7 +96,7 @@ export function UploadSite({ hostedBase, onDone }: { hostedBase: string | null; 
       setSpa(false);
       onDone();
     } catch (err) {
-      setError((err as Error).name === 'AbortError' ? 'Upload cancelled. Nothing was published.' : describeError(err));
+      setError((err as Error).name === 'AbortError' ? t('cancelled') : describeError(err));
     } finally {
       setProgress(null);
       abortRef.current = null;
@@ -97,7 +106,7 @@ export function UploadSite({ hostedBase, onDone }: { hostedBase: string | null; 
   const link = done ? siteUrl(hostedBase, done.project.slug) : '';
   return (
     <Card>
-      <h2 className="text-base font-semibold">Publish a site</h2>
+      <h2 className="text-base font-semibold">{t('heading')}</h2>
       <form onSubmit={onAsync(submit)}>
         <DropZone
           testId="site-dropzone"
@@ -106,58 +115,54 @@ export function UploadSite({ hostedBase, onDone }: { hostedBase: string | null; 
             if (!progress) add(await filesFromDrop(data));
           }}
         >
-          <p className="text-subtle">Drop a site folder (with index.html) or a .zip of it here</p>
+          <p className="text-subtle">{t('drop')}</p>
           <div className="mt-3 flex flex-wrap justify-center gap-2">
             <label className="cursor-pointer rounded-md bg-white px-3 py-2 font-medium ring-1 ring-zinc-300 hover:bg-zinc-100 focus-within:outline-2 focus-within:outline-indigo-500 dark:bg-zinc-900 dark:ring-zinc-700">
-              Choose folder
+              {t('chooseFolder')}
               <input ref={folderInput} type="file" multiple className="sr-only" onChange={(e) => add(filesFromList(e.target.files))} data-testid="site-folder-input" />
             </label>
             <label className="cursor-pointer rounded-md bg-white px-3 py-2 font-medium ring-1 ring-zinc-300 hover:bg-zinc-100 focus-within:outline-2 focus-within:outline-indigo-500 dark:bg-zinc-900 dark:ring-zinc-700">
-              Choose files or a .zip
+              {t('chooseFiles')}
               <input type="file" multiple className="sr-only" onChange={(e) => add(filesFromList(e.target.files))} data-testid="site-files-input" />
             </label>
           </div>
           {picked.length > 0 ? (
             <p className="mt-3 font-medium" data-testid="site-picked">
-              {isZip ? `${kept[0].path} (unpacked on the server)` : `${kept.length} ${kept.length === 1 ? 'file' : 'files'}`} · {formatBytes(total)}
+              {isZip ? t.rich('pickedZip', { name: kept[0].path, size: formatBytes(total, locale), ...tags }) : t('picked', { count: kept.length, size: formatBytes(total, locale) })}
             </p>
           ) : null}
           {skipped > 0 || includePrivate || isZip ? (
             <label className={`${CHECKBOX_LABEL} mt-2 text-xs text-subtle`} data-testid="site-private-note">
               <Checkbox checked={includePrivate} onChange={(e) => setIncludePrivate(e.target.checked)} />
-              {includePrivate
-                ? 'Publishing dotfiles and node_modules (they are served too)'
-                : skipped > 0
-                  ? `${skipped} private ${skipped === 1 ? 'file' : 'files'} left out (.git, .env…, node_modules): include them`
-                  : 'Private files in the zip (.git, .env…, node_modules) are left out: include them'}
+              {includePrivate ? t('includingPrivate') : skipped > 0 ? t('privateSkipped', { count: skipped }) : t('privateInZip')}
             </label>
           ) : null}
         </DropZone>
         <div className="mt-4 grid gap-4 sm:grid-cols-2">
           <div className="flex items-start gap-2">
             <div className="flex-1">
-              <Field label="Name in the URL (optional)" value={slug} placeholder="8 random characters" onChange={(e) => setSlug(e.target.value.toLowerCase())} hint={`/p/${slug || '…'}/`} />
+              <Field label={t('slug')} value={slug} placeholder={t('slugPlaceholder')} onChange={(e) => setSlug(e.target.value.toLowerCase())} hint={<bdi dir="ltr">{`/p/${slug || '…'}/`}</bdi>} />
             </div>
             <Button type="button" variant="secondary" className="mt-6" onClick={() => setSlug(randomSlug())}>
-              Random
+              {t('random')}
             </Button>
           </div>
-          <Field label="Note (shown in the directory)" value={note} maxLength={2000} onChange={(e) => setNote(e.target.value)} />
-          <Field label="Password (optional)" value={password} autoComplete="off" onChange={(e) => setPassword(e.target.value)} />
+          <Field label={t('note')} value={note} maxLength={2000} onChange={(e) => setNote(e.target.value)} />
+          <Field label={t('password')} value={password} autoComplete="off" onChange={(e) => setPassword(e.target.value)} />
           <div className="space-y-2 self-end text-sm">
             <label className={CHECKBOX_LABEL}>
               <Checkbox checked={spa} onChange={(e) => setSpa(e.target.checked)} />
-              Single-page app (unknown paths serve the index file)
+              {t('spa')}
             </label>
             {exists ? (
-              <fieldset className="flex flex-wrap gap-x-4 gap-y-1" aria-label={`“${slug}” exists`}>
+              <fieldset className="flex flex-wrap gap-x-4 gap-y-1" aria-label={t('exists', { slug })}>
                 <label className="flex items-center gap-2">
                   <input type="radio" name="deploy-mode" checked={mode === 'replace'} onChange={() => setMode('replace')} />
-                  New version of “{slug}” (only these files)
+                  <span>{t.rich('replace', { slug, ...tags })}</span>
                 </label>
                 <label className="flex items-center gap-2">
                   <input type="radio" name="deploy-mode" checked={mode === 'append'} onChange={() => setMode('append')} />
-                  Add to “{slug}” (same paths replaced)
+                  <span>{t.rich('append', { slug, ...tags })}</span>
                 </label>
               </fieldset>
             ) : null}
@@ -166,51 +171,52 @@ export function UploadSite({ hostedBase, onDone }: { hostedBase: string | null; 
         {progress ? (
           <div className="mt-4 space-y-1" data-testid="site-progress">
             <div className="flex justify-between text-sm">
-              <span>
-                {formatBytes(progress.loaded)} of {formatBytes(progress.total)}
-              </span>
+              <span>{tp('sent', { loaded: formatBytes(progress.loaded, locale), total: formatBytes(progress.total, locale) })}</span>
               <span className="text-muted">
-                {formatSpeed(progress.speed)} · {progress.speed > 0 ? formatEta((progress.total - progress.loaded) / progress.speed) : '—'} left
+                {tp('rate', {
+                  speed: tp('speed', { size: formatBytes(progress.speed, locale) }),
+                  eta: progress.speed > 0 ? formatEtaIn((progress.total - progress.loaded) / progress.speed, locale, tp('underSecond')) : '—',
+                })}
               </span>
             </div>
-            <ProgressBar value={progress.loaded} max={progress.total} label="Site upload progress" />
+            <ProgressBar value={progress.loaded} max={progress.total} label={t('progress')} />
           </div>
         ) : null}
         <div className="mt-4 space-y-3">
           <ErrorText>{error}</ErrorText>
           <div className="flex gap-2">
             <Button type="submit" disabled={progress !== null || kept.length === 0}>
-              Publish
+              {t('publish')}
             </Button>
             {progress ? (
               <Button type="button" variant="secondary" onClick={() => abortRef.current?.abort()}>
-                Cancel
+                {t('cancel')}
               </Button>
             ) : null}
           </div>
           {done ? (
             <div role="status" className="space-y-2 rounded-lg bg-green-50 p-3 text-sm dark:bg-green-950">
               <div className="flex flex-wrap items-center gap-3">
-                <span className="text-green-800 dark:text-green-300">Published</span>
-                <a href={link} target="_blank" rel="noreferrer" className="break-all text-indigo-700 underline dark:text-indigo-300" data-testid="site-link">
+                <span className="text-green-800 dark:text-green-300">{t('published')}</span>
+                <a href={link} target="_blank" rel="noreferrer" dir="ltr" className="break-all text-indigo-700 underline dark:text-indigo-300" data-testid="site-link">
                   {link}
                 </a>
-                <CopyButton text={link} />
+                <CopyButton text={link} label={t('copyLink')} copiedLabel={t('copied')} promptLabel={t('copyPrompt')} />
               </div>
               {done.skipped.length > 0 ? (
                 <p className="text-subtle" data-testid="site-zip-skipped">
-                  {done.skipped.length} private {done.skipped.length === 1 ? 'file' : 'files'} in the zip left out (.git, .env…, node_modules): {done.skipped.slice(0, 3).join(', ')}
-                  {done.skipped.length > 3 ? ', …' : ''}.
+                  {t.rich('zipSkipped', { count: done.skipped.length, names: done.skipped.slice(0, 3).join(', '), more: done.skipped.length > 3 ? 'yes' : 'no', ...tags })}
                 </p>
               ) : null}
               {done.warnings.map((w) => (
-                <p key={w.code} className="text-amber-800 dark:text-amber-300" data-testid="site-warning" data-code={w.code}>
+                // The server's own sentence (it names the file and what to change), in English.
+                <p key={w.code} lang="en" dir="auto" className="text-amber-800 dark:text-amber-300" data-testid="site-warning" data-code={w.code}>
                   {w.message}
                 </p>
               ))}
               {!done.project.has_html ? (
                 <p className="text-amber-800 dark:text-amber-300" data-testid="site-no-html">
-                  This site has no HTML page, so visitors see a list of its files.
+                  {t('noHtml')}
                 </p>
               ) : null}
             </div>
