@@ -6,7 +6,7 @@ import { AppError, notFound } from '../errors';
 import type { Runtime } from '../runtime';
 import { guestAccess } from './access';
 import { GENERIC_CARD, shareCard, shareCardPath } from './link-preview';
-import { pictureOf, posterPath } from './serve-share-poster';
+import { pictureOf, posterPath } from '../http/guest/serve-share-poster';
 
 const PAGE = /^\/f\/([A-Za-z0-9]{1,64})\/?$/;
 

@@ -1,17 +1,17 @@
 import 'server-only';
 import type { ShareItemRow } from '@/db/schema';
-import { AppError, notFound } from '../errors';
-import type { FastReply, FastRequest } from '../http/fast';
-import { escapeHtml } from '../http/html';
-import { previewKind } from '../http/mime';
-import { errorReply } from '../http/reply-errors';
-import { decodeUrlPath, encodeUrlPath } from '../paths/relative-path';
-import { assertMigrated, getRuntime } from '../runtime';
-import { isStorageNotFound } from '../storage/types';
+import { AppError, notFound } from '../../errors';
+import type { FastReply, FastRequest } from '../fast';
+import { escapeHtml } from '../html';
+import { previewKind } from '../mime';
+import { errorReply } from '../reply-errors';
+import { decodeUrlPath, encodeUrlPath } from '../../paths/relative-path';
+import { assertMigrated, getRuntime } from '../../runtime';
+import { isStorageNotFound } from '../../storage/types';
 import { findShare } from '@/db/queries/shares';
-import { gateReply, guestItemAccess, refusal } from './access';
+import { gateReply, guestItemAccess, refusal } from '../../shares/access';
 import { guestPictureReply } from './guest-picture';
-import { isUnfurler } from './download-tickets';
+import { isUnfurler } from '../../shares/download-tickets';
 
 const POSTER_URL = /^\/f\/([^/?]+)\/([^?]+)\?/;
 const PLAYER_URL = /^\/f\/([A-Za-z0-9]{1,64})\.player(?:\?.*)?$/;

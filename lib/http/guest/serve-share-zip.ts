@@ -1,18 +1,18 @@
 import 'server-only';
 import { setShareItemCrc32 } from '@/db/queries/shares';
-import { AppError, notFound } from '../errors';
-import type { FastReply, FastRequest } from '../http/fast';
-import { sendRepresentation } from '../http/send-object';
-import { contentDisposition } from '../http/content-disposition';
-import { errorReply } from '../http/reply-errors';
-import { decodeUrlPath } from '../paths/relative-path';
-import { assertMigrated, getRuntime } from '../runtime';
-import { gateReply, guestAccess, refusal } from './access';
-import { countDownload } from './count-downloads';
-import { downloadRecorder } from '../events/download-activity';
-import { isUnfurler, limitedDownload, zipTarget } from './download-tickets';
-import { planShareZip } from './plan-share-zip';
-import { knownCrcs, streamShareZip } from './stream-share-zip';
+import { AppError, notFound } from '../../errors';
+import type { FastReply, FastRequest } from '../fast';
+import { sendRepresentation } from '../send-object';
+import { contentDisposition } from '../content-disposition';
+import { errorReply } from '../reply-errors';
+import { decodeUrlPath } from '../../paths/relative-path';
+import { assertMigrated, getRuntime } from '../../runtime';
+import { gateReply, guestAccess, refusal } from '../../shares/access';
+import { countDownload } from '../../shares/count-downloads';
+import { downloadRecorder } from '../../events/download-activity';
+import { isUnfurler, limitedDownload, zipTarget } from '../../shares/download-tickets';
+import { planShareZip } from '../../shares/plan-share-zip';
+import { knownCrcs, streamShareZip } from '../../shares/stream-share-zip';
 
 const ZIP_URL = /^\/f\/([^/?]+)\/?\?(.*)$/;
 
