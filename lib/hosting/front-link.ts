@@ -1,5 +1,5 @@
 /**
- * The main thread's side of the hosted front (lib/hosting/hosted-front.ts, issue 29): what the
+ * The main thread's side of the hosted front (lib/http/hosted-front.ts, issue 29): what the
  * front needs to answer a cached hosted reply on its own, kept current from here.
  *
  * - Counters and times in shared memory, read by the front on every hit without a message:
@@ -28,7 +28,7 @@ export const FRONT_OBJECTS = 3;
 export const SITES_READ_AT = 0;
 export const KEY_READ_AT = 1;
 
-/** A finished reply, as the front keeps it (see lib/hosting/reply-answer.ts). */
+/** A finished reply, as the front keeps it (see lib/http/guest/reply-answer.ts). */
 export interface KeepMessage {
   t: 'keep';
   key: string;

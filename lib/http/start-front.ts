@@ -2,10 +2,10 @@ import 'server-only';
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { Worker } from 'node:worker_threads';
-import { takeDownloadSlot } from '../http/download-slots';
+import { takeDownloadSlot } from './download-slots';
 import { refreshUnlockKey } from '../auth/unlock-cookie';
-import { attachFront, createSharedState, detachFront, type FromFront, type FrontOptions } from './front-link';
-import { siteGeneration, sitesReadAt } from './site-cache';
+import { attachFront, createSharedState, detachFront, type FromFront, type FrontOptions } from '../hosting/front-link';
+import { siteGeneration, sitesReadAt } from '../hosting/site-cache';
 
 export interface Front {
   /** The hosted port the front listens on. */
@@ -14,7 +14,7 @@ export interface Front {
 }
 
 /**
- * Starts the hosted front (lib/hosting/hosted-front.ts, compiled to `file`) and attaches it:
+ * Starts the hosted front (lib/http/hosted-front.ts, compiled to `file`) and attaches it:
  * from then on the hosted port's finished replies are kept there. A front that dies is started
  * again on the same port; `log` tells it.
  */
