@@ -21,7 +21,7 @@ import { gateSharePage, serveShareItem } from './guest/serve-share-item';
 import { serveShareZip } from './guest/serve-share-zip';
 import { serveShareCard } from './guest/serve-share-card';
 import { serveSharePlayer, serveSharePoster } from './guest/serve-share-poster';
-import { gateRequestPage, serveRequestUnlock } from '../requests/serve-request-page';
+import { gateRequestPage, serveRequestUnlock } from './guest/serve-request-page';
 import type { FastReply, FastRequest } from './fast';
 
 type Serve = (req: FastRequest) => Promise<FastReply>;

@@ -6,7 +6,7 @@ import type { GuestRequestView } from '../../contract/pages';
 
 /**
  * A file request's upload page data, or null when it is not open (server.ts's gate, in
- * lib/requests/serve-request-page.ts, answered 404/410/401 with their status first). Reading it
+ * lib/http/guest/serve-request-page.ts, answered 404/410/401 with their status first). Reading it
  * consumes nothing: only a completed upload counts toward the request's max_uploads.
  * `cookie(name)` reads the request's cookie jar.
  */

@@ -1,14 +1,14 @@
 import 'server-only';
-import { requestUnlockCookie } from '../auth/unlock-cookie';
-import { unlockWithPassword } from '../auth/unlock-with-password';
-import { AppError } from '../errors';
-import type { FastReply, FastRequest } from '../http/fast';
-import { isSecureRequest } from '../http/origin';
-import { passwordPage } from '../http/password-page';
-import { localeOf } from '../i18n/messages';
-import { errorReply } from '../http/reply-errors';
-import { assertMigrated, getRuntime } from '../runtime';
-import { expiredError, fullError, guestRequest, missingError, requestSubject } from './request-gate';
+import { requestUnlockCookie } from '../../auth/unlock-cookie';
+import { unlockWithPassword } from '../../auth/unlock-with-password';
+import { AppError } from '../../errors';
+import type { FastReply, FastRequest } from '../fast';
+import { isSecureRequest } from '../origin';
+import { passwordPage } from '../password-page';
+import { localeOf } from '../../i18n/messages';
+import { errorReply } from '../reply-errors';
+import { assertMigrated, getRuntime } from '../../runtime';
+import { expiredError, fullError, guestRequest, missingError, requestSubject } from '../../requests/request-gate';
 
 const URL_PATTERN = /^\/r\/([^/?]+)(?:\/([^?]*))?(?:\?.*)?$/;
 
