@@ -3,7 +3,7 @@ import { Transform, type Readable } from 'node:stream';
 import type { NewHostedFile } from '@/db/queries/deploys';
 import { randomString } from '../auth/crypto';
 import { AppError } from '../errors';
-import { contentTypeFor, isHtmlType } from '../http/mime';
+import { contentTypeFor, isHtmlType } from '../mime';
 import { streamWithInsert } from '../http/send-object';
 import { pathKey, sanitizeRelativePath } from '../paths/relative-path';
 import type { Runtime } from '../runtime';

@@ -2,7 +2,7 @@ import 'server-only';
 import { getEnv } from '../env';
 import { dirOf, type Locale } from '../i18n/locales';
 import { translator } from '../i18n/messages';
-import { escapeHtml } from './html';
+import { escapeHtml } from '../escape-html';
 
 /**
  * The one layout of the pages guests meet outside the app — password, expired, missing, download

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { FastReply, FastRequest } from '../fast';
-import { isHtmlType } from '../mime';
+import { isHtmlType } from '../../mime';
 import { sendObject, streamWithInsert, type Sendable } from '../send-object';
 import { readFirstBytes } from '../../storage/read-first-bytes';
 import type { Runtime } from '../../runtime';

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import type { ShareItemRow } from '@/db/schema';
 import { notFound } from '../../errors';
 import type { FastReply, FastRequest } from '../fast';
-import { previewKind } from '../mime';
+import { previewKind } from '../../mime';
 import { sendObject, sendRepresentation } from '../send-object';
 import type { ByteRange, StorageDriver } from '../../storage/types';
 

@@ -4,7 +4,7 @@ import { unlockWithPassword } from '../../auth/unlock-with-password';
 import { AppError, notFound } from '../../errors';
 import { contentDisposition } from '../content-disposition';
 import { type FastReply, type FastRequest } from '../fast';
-import { isActiveType } from '../mime';
+import { isActiveType } from '../../mime';
 import { errorReply } from '../reply-errors';
 import { sendObject } from '../send-object';
 import { decodeUrlPath } from '../../paths/relative-path';

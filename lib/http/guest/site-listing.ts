@@ -2,7 +2,7 @@ import 'server-only';
 import { formatBytes } from '../../client/format';
 import type { FastReply } from '../fast';
 import { ICON } from '../guest-page';
-import { escapeHtml } from '../html';
+import { escapeHtml } from '../../escape-html';
 import { PASSWORD_PAGE_CSP } from '../password-page';
 import { encodeUrlPath } from '../../paths/relative-path';
 import { isHiddenPath } from '../../hosting/resolve-path';

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Metadata } from 'next';
-import { previewKind } from '../mime';
+import { previewKind } from '../../mime';
 import { assertMigrated, getRuntime } from '../../runtime';
 import { guestAccess, type GuestAccess } from '../../shares/access';
 import { limitedPreviewable } from '../guest/serve-preview';
