@@ -63,7 +63,7 @@ export interface GuestPageOptions {
   tone: GuestTone;
   /** Defaults to this service's home page. */
   home?: string;
-  /** The guest's language (lib/i18n/messages.ts localeOf): its lang, direction and words; English without. */
+  /** The guest's language (lib/http/request-locale.ts localeOf): its lang, direction and words; English without. */
   locale?: Locale;
 }
 

@@ -6,7 +6,7 @@ import { AppError, notFound } from '../errors';
 import type { FastReply, FastRequest } from '../http/fast';
 import { passwordPage } from '../http/password-page';
 import { parseCookies } from '../http/cookies';
-import { localeOf } from '../i18n/messages';
+import { localeOf } from '../http/request-locale';
 import type { Runtime } from '../runtime';
 import { shareIdSchema } from '../contract/shares';
 import { unflushedDownloads } from './count-downloads';

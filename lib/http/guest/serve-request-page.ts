@@ -5,7 +5,7 @@ import { AppError } from '../../errors';
 import type { FastReply, FastRequest } from '../fast';
 import { isSecureRequest } from '../origin';
 import { passwordPage } from '../password-page';
-import { localeOf } from '../../i18n/messages';
+import { localeOf } from '../request-locale';
 import { errorReply } from '../reply-errors';
 import { assertMigrated, getRuntime } from '../../runtime';
 import { expiredError, fullError, guestRequest, missingError, requestSubject } from '../../requests/request-gate';
