@@ -19,7 +19,7 @@ export function serveShareCard(req: FastRequest): Promise<FastReply> {
   return guestPictureReply(req, async (rt) => {
     const id = CARD_URL.exec(req.url)?.[1];
     if (!id) throw notFound();
-    const access = await guestAccess(rt, id, undefined);
+    const access = await guestAccess(rt, id, {});
     if (access.state === 'missing') throw notFound('This share does not exist or is offline');
     const card: ShareCard =
       access.state === 'open' || access.state === 'exhausted'

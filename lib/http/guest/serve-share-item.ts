@@ -10,7 +10,9 @@ import { sendObject } from '../send-object';
 import { decodeUrlPath } from '../../paths/relative-path';
 import { assertMigrated, getRuntime, type Runtime } from '../../runtime';
 import { isSecureRequest } from '../origin';
-import { gateReply, guestGroupAccess, guestItemAccess, refusal, shareSubject } from '../../shares/access';
+import { guestGroupAccess, guestItemAccess, refusal, shareSubject } from '../../shares/access';
+import { gateReply } from './share-gate';
+import { parseCookies } from '../cookies';
 import { countDownload } from '../../shares/count-downloads';
 import { downloadRecorder } from '../../events/download-activity';
 import { isUnfurler, itemTarget, limitedDownload } from '../../shares/download-tickets';
@@ -38,7 +40,7 @@ export async function gateSharePage(req: FastRequest): Promise<FastReply | null>
     await assertMigrated(rt);
     const { id } = parse(req.url);
     if (req.method !== 'GET' && req.method !== 'HEAD') return null;
-    const access = await guestGroupAccess(rt, id, req.header('cookie'));
+    const access = await guestGroupAccess(rt, id, parseCookies(req.header('cookie')));
     if (access.state === 'missing') throw notFound('This share does not exist or is offline');
     // Out of downloads: the page renders and says so (its buttons explain; previews still work).
     return access.state === 'exhausted' ? null : gateReply(access, id, req);
@@ -69,7 +71,7 @@ async function handle(rt: Runtime, req: FastRequest): Promise<FastReply> {
   const path = rest ? decodeUrlPath(rest) : null;
   // One indexed query for the share and this item (share_items_group_relative_path_key); an
   // undecodable path matches no item but still meets the gate first (401/410 before 404).
-  const { access, item } = await guestItemAccess(rt, id, path ?? '', req.header('cookie'));
+  const { access, item } = await guestItemAccess(rt, id, path ?? '', parseCookies(req.header('cookie')));
   // A share out of downloads still shows its page and previews; its bytes go only to a client
   // continuing a download it holds a ticket for (below).
   const refused = access.state === 'exhausted' ? null : gateReply(access, id, req);
@@ -123,7 +125,7 @@ async function handle(rt: Runtime, req: FastRequest): Promise<FastReply> {
 /** POST /f/:id/unlock — form (303 to the share) or JSON (200 + cookie); 401 when wrong. */
 function unlock(rt: Runtime, req: FastRequest, id: string): Promise<FastReply> {
   return unlockWithPassword(rt, req, async () => {
-    const access = await guestGroupAccess(rt, id, undefined);
+    const access = await guestGroupAccess(rt, id, {});
     if (access.state === 'missing' || access.state === 'expired') throw refusal(access.state);
     const target = `/f/${id}`;
     return {

@@ -7,7 +7,9 @@ import { contentDisposition } from '../content-disposition';
 import { errorReply } from '../reply-errors';
 import { decodeUrlPath } from '../../paths/relative-path';
 import { assertMigrated, getRuntime } from '../../runtime';
-import { gateReply, guestAccess, refusal } from '../../shares/access';
+import { guestAccess, refusal } from '../../shares/access';
+import { gateReply } from './share-gate';
+import { parseCookies } from '../cookies';
 import { countDownload } from '../../shares/count-downloads';
 import { downloadRecorder } from '../../events/download-activity';
 import { isUnfurler, limitedDownload, zipTarget } from '../../shares/download-tickets';
@@ -35,7 +37,7 @@ export async function serveShareZip(req: FastRequest): Promise<FastReply> {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       throw new AppError('method_not_allowed', 'Only GET and HEAD are allowed here', { Allow: 'GET, HEAD' });
     }
-    const access = await guestAccess(rt, id, req.header('cookie'));
+    const access = await guestAccess(rt, id, parseCookies(req.header('cookie')));
     // Not open: the password page, or the refusal thrown; out of downloads is decided below.
     if (access.state !== 'open' && access.state !== 'exhausted') return gateReply(access, id, req)!;
     const folder = (new URLSearchParams(m[2]).get('folder') ?? '').replace(/^\/+|\/+$/g, '');

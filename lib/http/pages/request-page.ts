@@ -1,5 +1,6 @@
 import 'server-only';
 import { requestUnlockCookie } from '../../auth/unlock-cookie';
+import { parseCookies } from '../cookies';
 import { effectiveLimits, guestRequest, ownerFreeBytes } from '../../requests/request-gate';
 import { assertMigrated, getRuntime } from '../../runtime';
 import type { GuestRequestView } from '../../contract/pages';
@@ -13,7 +14,7 @@ import type { GuestRequestView } from '../../contract/pages';
 export async function requestView(id: string, cookieHeader: string, cookie: (name: string) => string | undefined): Promise<GuestRequestView | null> {
   const rt = await getRuntime();
   await assertMigrated(rt);
-  const gate = await guestRequest(rt, id, cookieHeader);
+  const gate = await guestRequest(rt, id, parseCookies(cookieHeader));
   if (gate.state !== 'open') return null;
   const { request: r, ownerName } = gate.found;
   const limits = effectiveLimits(rt.env, r);

@@ -4,10 +4,11 @@ import { previewKind } from '../../mime';
 import { assertMigrated, getRuntime } from '../../runtime';
 import { guestAccess, type GuestAccess } from '../../shares/access';
 import { limitedPreviewable } from '../guest/serve-preview';
+import { parseCookies } from '../cookies';
 import { ownOrigin, type HeaderSource } from '../origin';
 import { shareCard, shareCardPath } from '../../shares/link-preview';
 import { oembedHref } from '../../shares/oembed';
-import { pictureOf, playableVideo, playerPath, posterPath } from '../guest/serve-share-poster';
+import { pictureOf, playableVideo, playerPath, posterPath } from '../../shares/share-picture';
 import { encodeUrlPath } from '../../paths/relative-path';
 import type { ShareViewItem, ViewShare } from '../../contract/pages';
 
@@ -15,7 +16,7 @@ import type { ShareViewItem, ViewShare } from '../../contract/pages';
 export async function openShare(id: string, cookieHeader: string): Promise<GuestAccess> {
   const rt = await getRuntime();
   await assertMigrated(rt);
-  return guestAccess(rt, id, cookieHeader);
+  return guestAccess(rt, id, parseCookies(cookieHeader));
 }
 
 /**
