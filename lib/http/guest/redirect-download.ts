@@ -3,7 +3,7 @@ import type { ShareItemRow } from '@/db/schema';
 import type { FastReply, FastRequest } from '../fast';
 import { evaluatePreconditions, ifRangeAllows, parseRanges } from '../range';
 import type { Runtime } from '../../runtime';
-import type { LimitedDownload } from '../../shares/download-tickets';
+import type { LimitedDownload } from './limited-download';
 
 /**
  * DOWNLOAD_MODE=redirect (S3): a guest's GET of an item, after the same gate as a relayed one,

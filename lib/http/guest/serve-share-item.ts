@@ -15,7 +15,8 @@ import { gateReply } from './share-gate';
 import { parseCookies } from '../cookies';
 import { countDownload } from '../../shares/count-downloads';
 import { downloadRecorder } from '../../events/download-activity';
-import { isUnfurler, itemTarget, limitedDownload } from '../../shares/download-tickets';
+import { itemTarget } from '../../shares/download-tickets';
+import { downloadClientOf, isUnfurler, limitedDownloadOf } from './limited-download';
 import { redirectDownload } from './redirect-download';
 import { servePreview } from './serve-preview';
 
@@ -93,7 +94,7 @@ async function handle(rt: Runtime, req: FastRequest): Promise<FastReply> {
   }
   // A chat app unfurling a pasted link gets the page (its card), never the file's bytes.
   if (isUnfurler(req)) return { status: 303, headers: { Location: `/f/${id}`, 'Content-Length': '0' }, body: null };
-  const limited = await limitedDownload(rt, req, group, itemTarget(item.id), item.id, Number(item.size));
+  const limited = await limitedDownloadOf(rt, req, group, itemTarget(item.id), item.id, Number(item.size));
   if (access.state === 'exhausted' && !limited?.held) throw refusal('exhausted');
 
   const download = query.get('download') === '1' || active;
@@ -106,7 +107,7 @@ async function handle(rt: Runtime, req: FastRequest): Promise<FastReply> {
   const count = limited || isUnfurler(req) ? null : () => countDownload(id, item.id);
   // The activity log and share.downloaded: every guest response but a link preview's, summed
   // per download.
-  const settle = isUnfurler(req) ? undefined : downloadRecorder(req, id, item.relativePath, itemTarget(item.id), Number(item.size), limited);
+  const settle = isUnfurler(req) ? undefined : downloadRecorder(downloadClientOf(req), id, item.relativePath, itemTarget(item.id), Number(item.size), limited);
   // DOWNLOAD_MODE=redirect: the store serves the bytes (null: answered here, as relayed).
   const redirect = await redirectDownload(rt, req, item, headers, { limited, count, etag, settle });
   if (redirect) return redirect;

@@ -12,7 +12,7 @@ import { gateReply } from './share-gate';
 import { parseCookies } from '../cookies';
 import { guestPictureReply } from './guest-picture';
 import { pictureOf, playableVideo, posterPath } from '../../shares/share-picture';
-import { isUnfurler } from '../../shares/download-tickets';
+import { isUnfurler } from './limited-download';
 
 const POSTER_URL = /^\/f\/([^/?]+)\/([^?]+)\?/;
 const PLAYER_URL = /^\/f\/([A-Za-z0-9]{1,64})\.player(?:\?.*)?$/;

@@ -12,7 +12,8 @@ import { gateReply } from './share-gate';
 import { parseCookies } from '../cookies';
 import { countDownload } from '../../shares/count-downloads';
 import { downloadRecorder } from '../../events/download-activity';
-import { isUnfurler, limitedDownload, zipTarget } from '../../shares/download-tickets';
+import { zipTarget } from '../../shares/download-tickets';
+import { downloadClientOf, isUnfurler, limitedDownloadOf } from './limited-download';
 import { planShareZip } from '../../shares/plan-share-zip';
 import { knownCrcs, streamShareZip } from '../../shares/stream-share-zip';
 
@@ -47,7 +48,7 @@ export async function serveShareZip(req: FastRequest): Promise<FastReply> {
     // A chat app unfurling a pasted link gets the page (its card), never the file's bytes.
     if (isUnfurler(req)) return { status: 303, headers: { Location: `/f/${id}`, 'Content-Length': '0' }, body: null };
     // With a limit: a ticket per client and folder (lib/shares/download-tickets.ts).
-    const limited = await limitedDownload(rt, req, group, zipTarget(folder), null, zip.plan.total);
+    const limited = await limitedDownloadOf(rt, req, group, zipTarget(folder), null, zip.plan.total);
     if (access.state === 'exhausted' && !limited?.held) throw refusal('exhausted');
 
     const saveCrc = (item: { id: string }, crc: number) => {
@@ -71,7 +72,7 @@ export async function serveShareZip(req: FastRequest): Promise<FastReply> {
       // Without a limit a download is complete when the last byte went out (a resumed one
       // counts once, at its end); with one it counted when it started.
       onComplete: limited || isUnfurler(req) ? undefined : () => countDownload(id, null),
-      onSettle: isUnfurler(req) ? undefined : downloadRecorder(req, id, null, zipTarget(folder), zip.plan.total, limited),
+      onSettle: isUnfurler(req) ? undefined : downloadRecorder(downloadClientOf(req), id, null, zipTarget(folder), zip.plan.total, limited),
     });
   } catch (e) {
     return errorReply(e, req);
