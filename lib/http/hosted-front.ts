@@ -26,9 +26,11 @@ import type { S3Settings } from '../env';
 import { AppError } from '../errors';
 import { resolveClientIp } from './client-ip';
 import { configureListener, guardRequest } from './connection-limits';
-import { FRONT_HITS, FRONT_IP_HEADER, FRONT_OBJECTS, FRONT_SECRET_HEADER, KEY_GEN, KEY_READ_AT, SITE_GEN, SITES_READ_AT, type FromFront, type FrontOptions, type ToFront } from '../hosting/front-link';
+import { FRONT_HITS, FRONT_IP_HEADER, FRONT_OBJECTS, FRONT_SECRET_HEADER, KEY_GEN, KEY_READ_AT, SITE_GEN, SITES_READ_AT, type FromFront, type ToFront } from '../hosting/front-link';
+import type { FrontOptions } from './start-front';
 import { answerFrom, newReplies, siteScope, type ReplyChecks } from './guest/reply-answer';
-import { canonicalHostName, localSiteOf } from './origin';
+import { canonicalHostName } from '../hosting/host-name';
+import { localSiteOf } from './origin';
 import { KEY_TTL_MS, keyAge, newVerifiedUnlocks, unexpired } from '../auth/unlock-rules';
 
 /** Response headers of the inner hop that are its own, not the client's. */

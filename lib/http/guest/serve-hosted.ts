@@ -9,7 +9,7 @@ import { decodeUrlPath } from '../../paths/relative-path';
 import { assertMigrated, getRuntime, type Runtime } from '../../runtime';
 import { resolvePath } from '../../hosting/resolve-path';
 import { sendSiteFile } from './send-site-file';
-import { gatePreview } from '../../hosting/preview-access';
+import { gatePreview } from './preview-gate';
 import { keepReply } from './reply-cache';
 import { siteScope } from './reply-answer';
 import { getSite, siteGeneration, type Site } from '../../hosting/site-cache';
