@@ -14,7 +14,7 @@ import { guestGroupAccess, guestItemAccess, refusal, shareSubject } from '../../
 import { gateReply } from './share-gate';
 import { parseCookies } from '../cookies';
 import { countDownload } from '../../shares/count-downloads';
-import { downloadRecorder } from '../../events/download-activity';
+import { downloadRecorder } from '../../shares/download-activity';
 import { itemTarget } from '../../shares/download-tickets';
 import { downloadClientOf, isUnfurler, limitedDownloadOf } from './limited-download';
 import { redirectDownload } from './redirect-download';

@@ -11,7 +11,7 @@ import { guestAccess, refusal } from '../../shares/access';
 import { gateReply } from './share-gate';
 import { parseCookies } from '../cookies';
 import { countDownload } from '../../shares/count-downloads';
-import { downloadRecorder } from '../../events/download-activity';
+import { downloadRecorder } from '../../shares/download-activity';
 import { zipTarget } from '../../shares/download-tickets';
 import { downloadClientOf, isUnfurler, limitedDownloadOf } from './limited-download';
 import { planShareZip } from '../../shares/plan-share-zip';

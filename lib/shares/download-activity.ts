@@ -1,8 +1,8 @@
 import 'server-only';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { recordDownload } from '../shares/count-downloads';
-import { clientHash, type DownloadClient, type TicketedDownload } from '../shares/download-tickets';
+import { recordDownload } from './count-downloads';
+import { clientHash, type DownloadClient, type TicketedDownload } from './download-tickets';
 
 /** An address kept for the activity log only to its network: IPv4 /24, IPv6 /48 (parsed by ipaddr.js). */
 export function truncateAddress(ip: string): string {
