@@ -19,18 +19,19 @@ import { safeEqual } from './lib/auth/crypto';
 import { GUEST_CACHE_STALE_MS } from './lib/epoch-cache';
 import { FRONT_IP_HEADER, FRONT_SECRET_HEADER, frontHits, frontObjects } from './lib/hosting/front-link';
 import { setHostedPort } from './lib/hosting/hosted-port';
-import { startFront, type Front } from './lib/hosting/start-front';
+import { startFront, type Front } from './lib/http/start-front';
 import { setHandoffToken } from './lib/http/handoff';
 import { installSurface } from './lib/http/next-link';
 import { nextSurface } from './lib/http/next-surface';
-import { answerCached } from './lib/hosting/reply-cache';
-import { siteScope } from './lib/hosting/reply-answer';
-import { replyScope, serveHosted } from './lib/hosting/serve-hosted';
+import { answerCached } from './lib/http/guest/reply-cache';
+import { siteScope } from './lib/http/guest/reply-answer';
+import { replyScope, serveHosted } from './lib/http/guest/serve-hosted';
 import { resolveClientIp } from './lib/http/client-ip';
 import { withRequestContext } from './lib/http/request-context';
 import { dispatchApi } from './lib/http/api-dispatch';
 import { fromNode, runFast, writeNodeReply, type FastReply } from './lib/http/fast';
-import { canonicalHostName, decideHost, localSiteOf, type Listener } from './lib/http/origin';
+import { canonicalHostName } from './lib/hosting/host-name';
+import { decideHost, localSiteOf, type Listener } from './lib/http/origin';
 import { domainIndexNow, loadDomainIndex, type DomainIndex } from './lib/hosting/domains';
 import { errorReply, jsonErrorReply } from './lib/http/reply-errors';
 import { configureListener, connectionTable, guardRequest, type ListenerLimits } from './lib/http/connection-limits';
@@ -120,7 +121,7 @@ export interface Service {
   /** The bound ports (PORT=0 binds a free one; the hosted port is null without a second listener). */
   port: number;
   hostedPort: number | null;
-  /** What can be read of the hosted front (lib/hosting/hosted-front.ts), null without one. */
+  /** What can be read of the hosted front (lib/http/hosted-front.ts), null without one. */
   front: FrontDiagnostics | null;
   /** Stops listening, drops open connections, writes buffered counts and closes the database. */
   close(): Promise<void>;
@@ -157,7 +158,7 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
     };
   }
   let hostedPort: number | null = null;
-  /** The secret of the hosted front's requests to the inner listener (lib/hosting/hosted-front.ts). */
+  /** The secret of the hosted front's requests to the inner listener (lib/http/hosted-front.ts). */
   const frontSecret = randomBytes(32).toString('base64url');
   setHandoffToken(frontSecret);
   // Behind a proxy every connection comes from it: the per-address cap is the proxy's job.
@@ -286,7 +287,7 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
   if (env.hosted.mode === 'port') {
     const frontFile = new URL('./hosted-front.mjs', import.meta.url);
     if (!dev && existsSync(frontFile)) {
-      // The hosted port in a thread of its own (lib/hosting/hosted-front.ts); what it does not
+      // The hosted port in a thread of its own (lib/http/hosted-front.ts); what it does not
       // answer itself it forwards here, to a listener only it can use.
       // Every connection is the front's, from loopback: it caps its clients' connections.
       innerPort = await listen(createListener('inner', { ...limits, perIp: 0, total: 0 }), 0, '127.0.0.1');

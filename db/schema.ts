@@ -713,7 +713,7 @@ export const webhookDeliveries = pgTable(
 );
 
 /**
- * Guest downloads of a share (lib/events/download-activity.ts): an item (path) or the ZIP (null),
+ * Guest downloads of a share (lib/shares/download-activity.ts): an item (path) or the ZIP (null),
  * the bytes sent, whether they add up to the whole, a truncated address and user agent. One row
  * is one download: every response of one ticket (a limit), or of one client's ranges of one item
  * within a short window (no limit), adds its bytes to the row of its `dlKey` (an upsert, so two

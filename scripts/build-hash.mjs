@@ -114,7 +114,7 @@ function bundle() {
     const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', tsconfig: 'tsconfig.json', logLevel: 'warning' };
     esbuild.buildSync({
       ...common,
-      entryPoints: { server: 'server.ts', migrate: 'scripts/migrate.ts', 'hosted-front': 'lib/hosting/hosted-front.ts' },
+      entryPoints: { server: 'server.ts', migrate: 'scripts/migrate.ts', 'hosted-front': 'lib/http/hosted-front.ts' },
       outdir: ${JSON.stringify(path.dirname(SERVER_BUNDLE))},
       outExtension: { '.js': '.mjs' },
       packages: 'external',

@@ -1,7 +1,8 @@
 // npm run lint:imports — the import rules the layers hold to (docs/architecture.md; STYLE.md
 // rules 17 and 25): no import cycle among the server's and the app's modules (type-only imports
 // count: a cycle of types is a cycle of modules someone will one day make a value), nothing in
-// db/ imports lib/ or app/, and no client module (a 'use client' file, lib/client/,
+// db/ imports lib/ or app/, the use cases import nothing of lib/http/ (HTTP adapters live there and
+// call down into lib/<domain>/, never the other way), and no client module (a 'use client' file, lib/client/,
 // lib/upload-engine/, cli/, and what they import) imports a server-only module, not even for a
 // type. Exits 1 naming each offence. CI runs it before the tests (.ci/run).
 import { readFileSync } from 'node:fs';
@@ -21,6 +22,13 @@ for (const [file, deps] of Object.entries(res.obj())) {
   if (!file.startsWith('db/')) continue;
   for (const dep of deps) if (/^(lib|app)\//.test(dep)) problems.push(`db/ imports ${dep.split('/')[0]}/: ${file} → ${dep}`);
 }
+// Above lib/http/: the process's wiring (the janitor reads the longest request's time). lib/auth/
+// still holds HTTP halves (cookies, origins, the unlock form) to be split out (issue 44 item 3).
+const HTTP_IMPORTERS = [/^lib\/http\//, /^lib\/janitor\.ts$/, /^lib\/boot\.ts$/, /^lib\/auth\//];
+for (const [file, deps] of Object.entries(res.obj())) {
+  if (!file.startsWith('lib/') || HTTP_IMPORTERS.some((re) => re.test(file))) continue;
+  for (const dep of deps) if (dep.startsWith('lib/http/')) problems.push(`a use case imports lib/http/ (adapters call use cases, not the reverse): ${file} → ${dep}`);
+}
 const graph = res.obj();
 const head = (file) => readFileSync(path.join(root, file), 'utf8').slice(0, 400);
 const serverOnly = (file) => /^import 'server-only';/m.test(head(file));
@@ -39,4 +47,4 @@ if (problems.length) {
   console.error(problems.join('\n'));
   process.exit(1);
 }
-console.log(`imports: ${files} modules (${seen.size} on the client side), no cycle, db/ imports nothing from lib/ or app/, no client module imports a server-only one`);
+console.log(`imports: ${files} modules (${seen.size} on the client side), no cycle, db/ imports nothing from lib/ or app/, nothing outside lib/http/ imports it but lib/auth/ and the wiring, no client module imports a server-only one`);

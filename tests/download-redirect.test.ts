@@ -126,7 +126,7 @@ requires('s3').describe('DOWNLOAD_MODE=redirect', () => {
 
 describe('DOWNLOAD_BASE_URL', () => {
   it('puts the presigned path and query on the CDN origin (and its path prefix)', async () => {
-    const { onBase } = await import('../lib/shares/redirect-download');
+    const { onBase } = await import('../lib/http/guest/redirect-download');
     const signed = 'http://127.0.0.1:7480/bucket/shared/x/a.bin?X-Amz-Signature=abc&response-content-type=text%2Fplain';
     expect(onBase(signed, 'https://cdn.example.com')).toBe('https://cdn.example.com/bucket/shared/x/a.bin?X-Amz-Signature=abc&response-content-type=text%2Fplain');
     expect(onBase(signed, 'https://example.com/files/')).toBe('https://example.com/files/bucket/shared/x/a.bin?X-Amz-Signature=abc&response-content-type=text%2Fplain');

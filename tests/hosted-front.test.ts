@@ -1,5 +1,5 @@
 /**
- * The hosted port's front (lib/hosting/hosted-front.ts, issue 29): a thread of its own answers
+ * The hosted port's front (lib/http/hosted-front.ts, issue 29): a thread of its own answers
  * the steady state of a site from finished replies the main thread gave it. Each test serves a
  * page twice (the second answer is the front's own), changes what a guest may see, and asks at
  * once: the front must never serve what the change took away, not even for a moment.

@@ -7,7 +7,7 @@ import { addDownloadCounts } from './shares';
 
 export interface DownloadEntry {
   shareId: string;
-  /** The download this response belongs to: `t:<ticket>` or `c:<client>:<target>` (lib/events/download-activity.ts). */
+  /** The download this response belongs to: `t:<ticket>` or `c:<client>:<target>` (lib/shares/download-activity.ts). */
   key: string;
   /** The item's path, or null for the ZIP. */
   path: string | null;

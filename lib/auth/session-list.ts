@@ -4,7 +4,7 @@ import { deleteUserSessions, endUserSessionById, listLiveUserSessions } from '@/
 import { findUserById } from '@/db/queries/users';
 import { AppError, notFound } from '../errors';
 import type { Runtime } from '../runtime';
-import { isUuid } from '../users/is-uuid';
+import { isUuid } from '../is-uuid';
 import type { Principal } from './principal';
 import { enforceAddressAndAccount } from './rate-limit';
 

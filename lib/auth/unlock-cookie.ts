@@ -11,6 +11,9 @@ export const projectUnlockCookie = (slug: string) => `htmls_project_unlock_${slu
 export const shareUnlockCookie = (id: string) => `htmls_share_unlock_${id}`;
 export const requestUnlockCookie = (id: string) => `htmls_request_unlock_${id}`;
 
+/** A request's cookies by name, as its HTTP adapter parsed them (lib/http/cookies.ts); {} for none. */
+export type Cookies = Readonly<Record<string, string | undefined>>;
+
 const cache: { key?: string; at: number; reading?: Promise<string>; rt?: Runtime } = { at: 0 };
 
 /**

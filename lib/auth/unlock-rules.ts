@@ -1,6 +1,6 @@
 /**
  * The rules of an unlock cookie accepted before, without the database or a secret: shared by
- * lib/auth/unlock-cookie.ts (the main thread) and the hosted front (lib/hosting/hosted-front.ts),
+ * lib/auth/unlock-cookie.ts (the main thread) and the hosted front (lib/http/hosted-front.ts),
  * which must answer exactly when the main thread would.
  */
 import { BoundedCache } from '../bounded-cache';

@@ -35,5 +35,5 @@ export type DeployDto = z.output<typeof deploySchema>;
 export type RequestDto = z.output<typeof requestSchema>;
 export type AccessTokenDto = z.output<typeof accessTokenSchema>;
 
-/** How the share page previews a file of a type (lib/http/mime.ts's previewKind decides; null: no preview). */
+/** How the share page previews a file of a type (lib/mime.ts's previewKind decides; null: no preview). */
 export type PreviewKind = 'video' | 'audio' | 'image' | 'text' | null;

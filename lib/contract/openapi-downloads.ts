@@ -1,8 +1,8 @@
 /**
  * OpenAPI for the public byte routes (not /api): one item of a share, GET/HEAD /f/{id}/{path},
  * and "Download all", GET/HEAD /f/{id}?zip (the share page links /f/{id}/?zip: both are served;
- * the document names the one without, as OpenAPI paths end without a slash). Framework-free (lib/shares/serve-share-item.ts,
- * lib/shares/serve-share-zip.ts, both through lib/http/send-object.ts, so both answer the same
+ * the document names the one without, as OpenAPI paths end without a slash). Framework-free (lib/http/guest/serve-share-item.ts,
+ * lib/http/guest/serve-share-zip.ts, both through lib/http/send-object.ts, so both answer the same
  * conditional and range requests); openapi.ts merges these paths into the document.
  */
 const header = (description: string, schema: Record<string, unknown> = { type: 'string' }) => ({ description, schema });
@@ -109,7 +109,7 @@ function shareZipPath() {
   return { get, head: { ...get, operationId: 'headShareZip', summary: 'As GET ?zip, without a body: the exact length and ETag' } };
 }
 
-/** The link-preview card of a share (lib/shares/serve-share-card.ts, docs/link-previews.md). */
+/** The link-preview card of a share (lib/http/guest/serve-share-card.ts, docs/link-previews.md). */
 function shareCardPath() {
   const get = {
     summary: "A share's link-preview card: a 1200×630 PNG (og:image of the share page)",

@@ -4,7 +4,7 @@ import { currentUsage, insertAudit, listAuditPage, storageHistory } from '@/db/q
 import type { Principal } from '../auth/principal';
 import type { auditEntrySchema, storageHistorySchema } from '../contract/responses';
 import type { Runtime } from '../runtime';
-import { isUuid } from '../users/is-uuid';
+import { isUuid } from '../is-uuid';
 import { findUserById } from '@/db/queries/users';
 import { findHostedFileById } from '@/db/queries/hosted-files';
 import { decodeUsCursor, encodeUsCursor } from '../lists/page-cursor';

@@ -1,5 +1,5 @@
 import { formatBytes } from '../format-bytes';
-import { escapeHtml } from '../http/html';
+import { escapeHtml } from '../escape-html';
 import { dirOf, isLocale, type Locale } from '../i18n/locales';
 import { translator } from '../i18n/messages';
 

@@ -20,7 +20,7 @@ import type { ListQuery } from '../contract/lists';
 import type { deliverySchema, webhookSchema } from '../contract/responses';
 import { AppError, notFound } from '../errors';
 import type { Runtime } from '../runtime';
-import { isUuid } from '../users/is-uuid';
+import { isUuid } from '../is-uuid';
 import { newWebhookSecret } from './sign';
 import { parseWebhookUrl, resolveDestination } from './ssrf';
 import type { z } from 'zod';

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { contentTypeFor } from '../http/mime';
+import { contentTypeFor } from '../mime';
 import { buildWarnings, newBuildFacts, noteBuildFile } from './build-check';
 
 const BUILDS = path.join(import.meta.dirname, '../../e2e/fixtures/vite-builds');

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { uploadWarningSchema } from '../contract/responses';
 import type { Env } from '../env';
-import { isHtmlType } from '../http/mime';
+import { isHtmlType } from '../mime';
 
 /**
  * What an upload's HTML and JavaScript say about where the build expects to live, gathered

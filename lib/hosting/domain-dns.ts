@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import { domainsOf } from '@/db/queries/domains';
 import { projectExists } from '@/db/queries/projects';
 import { notFound } from '../errors';
-import { canonicalHostName } from '../http/origin';
+import { canonicalHostName } from './host-name';
 import type { Runtime } from '../runtime';
 import { isValidSlug } from './slug';
 

@@ -3,7 +3,7 @@ import { listAllDomains } from '@/db/queries/domains';
 import { EPOCH } from '@/db/queries/settings';
 import { epochCache } from '../epoch-cache';
 import { AppError, badRequest } from '../errors';
-import { canonicalHostName } from '../http/origin';
+import { canonicalHostName } from './host-name';
 import { mirrorDomains } from './front-link';
 import { getRuntime, type Runtime } from '../runtime';
 

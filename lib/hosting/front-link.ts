@@ -1,5 +1,5 @@
 /**
- * The main thread's side of the hosted front (lib/hosting/hosted-front.ts, issue 29): what the
+ * The main thread's side of the hosted front (lib/http/hosted-front.ts, issue 29): what the
  * front needs to answer a cached hosted reply on its own, kept current from here.
  *
  * - Counters and times in shared memory, read by the front on every hit without a message:
@@ -14,8 +14,6 @@
  * `npm run dev`). The link is process state: both copies of lib/ in this process (server.ts's
  * and Next's bundle) reach the same front.
  */
-import type { S3Settings } from '../env';
-import type { ConnectionTable, ListenerLimits } from '../http/connection-limits';
 
 /** Int32 slots of `ints`. */
 export const SITE_GEN = 0;
@@ -28,7 +26,7 @@ export const FRONT_OBJECTS = 3;
 export const SITES_READ_AT = 0;
 export const KEY_READ_AT = 1;
 
-/** A finished reply, as the front keeps it (see lib/hosting/reply-answer.ts). */
+/** A finished reply, as the front keeps it (see lib/http/guest/reply-answer.ts). */
 export interface KeepMessage {
   t: 'keep';
   key: string;
@@ -57,24 +55,6 @@ export type FromFront =
   | { t: 'slot-free'; id: number }
   | { t: 'closed' }
   | { t: 'failed'; message: string };
-
-export interface FrontOptions {
-  host: string;
-  port: number;
-  /** The main thread's inner hosted listener (127.0.0.1) and the secret its requests carry. */
-  innerPort: number;
-  secret: string;
-  /** The main listener's time limits and connection caps. */
-  limits: ListenerLimits;
-  /** The main thread's open connections per address: one cap for both ports. */
-  connections: ConnectionTable;
-  trustProxy: number;
-  /** The guest caches' staleness bound (lib/epoch-cache.ts GUEST_CACHE_STALE_MS). */
-  staleAfterMs: number;
-  /** The store, for the large objects handed to the front (lib/http/handoff.ts). */
-  storage: { kind: 'fs'; root: string } | { kind: 's3'; s3: S3Settings };
-  shared: SharedState;
-}
 
 /** Request headers that carry the client's address and the secret to the inner listener. */
 export const FRONT_IP_HEADER = 'x-htmls-front-ip';

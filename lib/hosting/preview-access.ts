@@ -1,10 +1,6 @@
 import 'server-only';
 import { unlockKey } from '../auth/unlock-cookie';
 import { hmac, safeEqual } from '../auth/crypto';
-import { notFound } from '../errors';
-import { parseCookies, serializeCookie } from '../http/cookies';
-import type { FastReply, FastRequest } from '../http/fast';
-import { isSecureHostedRequest } from '../http/origin';
 import type { Runtime } from '../runtime';
 
 /**
@@ -15,44 +11,23 @@ import type { Runtime } from '../runtime';
  * Token: a new token ends every grant). Opening the link keeps the grant in an HttpOnly cookie
  * for that deploy's path on the hosted origin and answers 303 to the clean address, so the
  * preview's own relative links and assets work; without a grant a preview is a 404, like a
- * deploy that does not exist.
+ * deploy that does not exist (the request's side: lib/http/guest/preview-gate.ts).
  */
-const PARAM = 'preview';
+export const PREVIEW_PARAM = 'preview';
 const GRANT_SECONDS = 12 * 3600;
 
-const cookieName = (deployId: string) => `htmls_preview_${deployId}`;
+export const previewCookieName = (deployId: string) => `htmls_preview_${deployId}`;
 const sign = (key: string, slug: string, deployId: string, expires: number) => hmac(key, 'deploy-preview', slug, deployId, expires);
 
 /** The query the console's preview link carries (GET /api/projects/:slug/deploys). */
 export async function previewQuery(rt: Runtime, slug: string, deployId: string): Promise<string> {
   const expires = Math.floor(Date.now() / 1000) + GRANT_SECONDS;
-  return `${PARAM}=${expires}.${sign(await unlockKey(rt), slug, deployId, expires)}`;
+  return `${PREVIEW_PARAM}=${expires}.${sign(await unlockKey(rt), slug, deployId, expires)}`;
 }
 
-async function granted(rt: Runtime, slug: string, deployId: string, grant: string | undefined): Promise<boolean> {
+/** Whether `grant` (from the link or its cookie) lets its holder see the preview of `deployId`. */
+export async function previewGranted(rt: Runtime, slug: string, deployId: string, grant: string | undefined): Promise<boolean> {
   const m = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(grant ?? '');
   if (!m || Number(m[1]) * 1000 <= Date.now()) return false;
   return safeEqual(m[2], sign(await unlockKey(rt), slug, deployId, Number(m[1])));
-}
-
-/**
- * Null when the request may see the preview of `deployId`; the 303 that keeps a grant from the
- * link; or a 404 (thrown). `prefix` is /p/<slug>@<deploy>, `pathname` the request's path.
- */
-export async function gatePreview(rt: Runtime, req: FastRequest, at: { slug: string; deployId: string; prefix: string; pathname: string; query: string }): Promise<FastReply | null> {
-  const params = new URLSearchParams(at.query);
-  const fromLink = params.get(PARAM);
-  if (fromLink === null) {
-    if (await granted(rt, at.slug, at.deployId, parseCookies(req.header('cookie'))[cookieName(at.deployId)])) return null;
-    throw notFound();
-  }
-  if (!(await granted(rt, at.slug, at.deployId, fromLink))) throw notFound();
-  params.delete(PARAM);
-  const rest = params.toString();
-  const cookie = serializeCookie(cookieName(at.deployId), fromLink, {
-    maxAge: Number(fromLink.split('.')[0]) - Math.floor(Date.now() / 1000),
-    secure: isSecureHostedRequest(rt.env, req),
-    path: at.prefix,
-  });
-  return { status: 303, headers: { Location: `${at.pathname}${rest ? `?${rest}` : ''}`, 'Set-Cookie': cookie, 'Cache-Control': 'no-store' }, body: null };
 }

@@ -1,4 +1,6 @@
 import 'server-only';
+import { Readable } from 'node:stream';
+import type { StorageDriver } from '../storage/types';
 export const BASE_TAG = '<base target="_blank">';
 export const VIEWPORT_TAG = '<meta name="viewport" content="width=device-width, initial-scale=1">';
 
@@ -88,4 +90,15 @@ function tagEnd(html: string, start: number): number {
 export function applyInjection(body: Buffer, plan: Injection | null): Buffer {
   if (!plan) return body;
   return Buffer.concat([body.subarray(0, plan.offset), Buffer.from(plan.text), body.subarray(plan.offset)]);
+}
+
+/** The object's bytes with `text` inserted at `offset`, streamed from two range reads. */
+export function streamWithInsert(storage: StorageDriver, key: string, size: number, offset: number, text: string): Readable {
+  return Readable.from(
+    (async function* () {
+      if (offset > 0) yield* (await storage.get(key, { start: 0, end: offset - 1 })).body;
+      yield Buffer.from(text);
+      if (offset < size) yield* (await storage.get(key, { start: offset, end: size - 1 })).body;
+    })(),
+  );
 }

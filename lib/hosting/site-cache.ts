@@ -51,13 +51,13 @@ const cache = epochCache<Site | null>({ name: 'site-cache', epoch: EPOCH.hosting
 // The hosted front answers from replies derived from these sites: it follows both at once.
 onEpochRead(EPOCH.hosting, mirrorSitesRead);
 
-/** When the hosting epoch was last read, for a front attached later (lib/hosting/hosted-front.ts). */
+/** When the hosting epoch was last read, for a front attached later (lib/http/hosted-front.ts). */
 export const sitesReadAt = (): number => epochReadAt(EPOCH.hosting);
 
 /** Changes whenever cached sites are dropped: anything derived from them is stale then. */
 export const siteGeneration = (): number => cache.generation();
 
-/** Whether what was derived from cached sites (lib/hosting/reply-cache.ts) may still be served. */
+/** Whether what was derived from cached sites (lib/http/guest/reply-cache.ts) may still be served. */
 export const sitesFresh = (): boolean => cache.fresh();
 
 export const getSite = (rt: Runtime, slug: string, deployId?: string): Promise<Site | null> =>

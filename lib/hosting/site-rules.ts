@@ -3,7 +3,7 @@
  * (API.md "Hosted projects"). Parsed and checked once at upload (parseSiteRules: a malformed
  * line refuses the upload, naming the file and line), stored on the deploy row in that parsed
  * form, compiled once per loaded deploy (compileSiteRules, kept with the site in the site
- * cache) and matched per request (lib/hosting/resolve-path.ts, lib/hosting/serve-hosted.ts).
+ * cache) and matched per request (lib/hosting/resolve-path.ts, lib/http/guest/serve-hosted.ts).
  * Nothing here parses per request.
  */
 import { AppError } from '../errors';

@@ -3,8 +3,7 @@ import { Transform, type Readable } from 'node:stream';
 import type { NewHostedFile } from '@/db/queries/deploys';
 import { randomString } from '../auth/crypto';
 import { AppError } from '../errors';
-import { contentTypeFor, isHtmlType } from '../http/mime';
-import { streamWithInsert } from '../http/send-object';
+import { contentTypeFor, isHtmlType } from '../mime';
 import { pathKey, sanitizeRelativePath } from '../paths/relative-path';
 import type { Runtime } from '../runtime';
 import { cancelDeletion, scheduleDeletion } from '../storage/gc';
@@ -12,7 +11,7 @@ import { batchPrefixes, compressedKey, hostedFileKey } from '../storage/keys';
 import { compress, compressStream, formatEncodings, isCompressible, MAX_COMPRESS_BYTES, MIN_COMPRESS_BYTES, type StoredEncoding } from './compression';
 import { newBuildFacts, noteBuildFile } from './build-check';
 import { HOSTED_LIMITS } from './limits';
-import { applyInjection, planInjection, SCAN_BYTES } from './rewrite-html';
+import { applyInjection, planInjection, SCAN_BYTES, streamWithInsert } from './rewrite-html';
 import { readFirstBytes } from '../storage/read-first-bytes';
 
 /** An upload that has not committed after this long is swept by the janitor. */

@@ -15,8 +15,6 @@ import type { ProjectDto } from './project-dto';
 import { publishDeploy } from './publish-deploy';
 import { readMultipart } from './read-multipart';
 import { buildWarnings, type BuildFacts, type HostedPlace, type UploadWarning } from './build-check';
-import { hostedOriginFor, isSecureRequest } from '../http/origin';
-import { getHostedPort } from './hosted-port';
 import { assertSlug, randomSlug } from './slug';
 import { StagedUpload } from './stage-files';
 import { HEADERS_FILE, parseHeaders, parseRedirects, REDIRECTS_FILE, RULE_LIMITS } from './site-rules';
@@ -47,9 +45,10 @@ export interface UploadResult {
  * POST /api/upload: streams every file of a multipart form (or the entries of one .zip) into
  * the store under a fresh batch prefix, then publishes them as a new deploy in one
  * transaction. Until that commit nothing is visible; a failure deletes the batch (or, after
- * a crash, the janitor does).
+ * a crash, the janitor does). `place` is where the uploader's link to the project leads (its
+ * warnings say what will break there).
  */
-export async function uploadProject(rt: Runtime, req: Request, principal: Principal): Promise<UploadResult> {
+export async function uploadProject(rt: Runtime, req: Request, principal: Principal, place: HostedPlace): Promise<UploadResult> {
   const type = req.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data/i.test(type)) throw badRequest('Send the files as multipart/form-data');
   if (!req.body) throw badRequest('The request has no body');
@@ -103,7 +102,7 @@ export async function uploadProject(rt: Runtime, req: Request, principal: Princi
     if (staged.files.length === 0) throw badRequest('Choose at least one file to upload');
     await publish(rt, staged, fields, principal);
     const project = await getProjectDtoOrThrow(rt, staged.slug!);
-    return { project, skipped, warnings: buildWarnings(shownFacts(staged), hostedPlace(rt, req), project.slug) };
+    return { project, skipped, warnings: buildWarnings(shownFacts(staged), place, project.slug) };
   } catch (e) {
     const held = zip as SpooledZip | null;
     await held?.remove();
@@ -169,12 +168,6 @@ async function readSiteRules(rt: Runtime, files: NewHostedFile[]): Promise<Uploa
     else rules.headers = parseHeaders(text);
   }
   return rules;
-}
-
-/** Where the uploader's link to the project leads (the console's, for the address they used). */
-function hostedPlace(rt: Runtime, req: Request): HostedPlace {
-  const template = hostedOriginFor(rt.env, getHostedPort(), req.headers.get('host') ?? undefined, isSecureRequest(rt.env, req.headers));
-  return { hosted: rt.env.hosted, template, port: rt.env.port };
 }
 
 /** The build's facts with the paths the project has (its common top folder dropped), for the warnings. */

@@ -2,7 +2,7 @@ import 'server-only';
 import { getEnv } from '../env';
 import { dirOf, type Locale } from '../i18n/locales';
 import { translator } from '../i18n/messages';
-import { escapeHtml } from './html';
+import { escapeHtml } from '../escape-html';
 import { pickerHtml, type PickerTarget } from './locale-picker';
 
 /**
@@ -66,7 +66,7 @@ export interface GuestPageOptions {
   tone: GuestTone;
   /** Defaults to this service's home page. */
   home?: string;
-  /** The guest's language (lib/i18n/messages.ts localeOf): its lang, direction and words; English without. */
+  /** The guest's language (lib/http/request-locale.ts localeOf): its lang, direction and words; English without. */
   locale?: Locale;
   /** The language picker's form (lib/http/locale-choice.ts): where it posts and comes back to; none without. */
   picker?: PickerTarget | null;

@@ -1,5 +1,5 @@
 /**
- * Large hosted objects handed to the hosted front (lib/hosting/hosted-front.ts): a request the
+ * Large hosted objects handed to the hosted front (lib/http/hosted-front.ts): a request the
  * front forwarded gets its object's bytes from the front itself, which opens the store and
  * streams to its client, instead of every byte crossing the loopback hop between the threads
  * (that hop halved a large file's speed: docs/performance.md).

@@ -12,7 +12,7 @@ import { errorReply } from './reply-errors';
  * The endpoint of the no-script pages' language picker (lib/http/locale-picker.ts): sets the
  * picker's cookie (htmls_locale, as the script picker of Next's pages does) and sends the guest
  * back to `next` — a path of this origin only. On the main origin it is POST /locale; on the
- * hosted origin POST /p/<slug>/locale (lib/hosting/serve-hosted.ts), where a project answers
+ * hosted origin POST /p/<slug>/locale (lib/http/guest/serve-hosted.ts), where a project answers
  * only GET and HEAD, so no site's own path is taken.
  *
  * A cross-site form can post here too (the pages send no Referer, and Origin is then `null`):

@@ -1,7 +1,7 @@
 import 'server-only';
 import { LOCALE_NAMES, LOCALES, type Locale } from '../i18n/locales';
 import { translator } from '../i18n/messages';
-import { escapeHtml } from './html';
+import { escapeHtml } from '../escape-html';
 
 /**
  * The language picker of the pages the server writes without scripts (password, error and

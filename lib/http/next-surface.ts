@@ -11,8 +11,8 @@ import * as unsubscribe from './pages/unsubscribe';
 import { openShare, shareMetadata, shareView } from './pages/share-page';
 import { requestView } from './pages/request-page';
 import { csp, directoryPage, htmlsPage } from './pages/console-pages';
-import { compiledMessagesOf, localeOf } from '../i18n/messages';
-import { requestLocaleOf } from './request-locale';
+import { compiledMessagesOf } from '../i18n/messages';
+import { localeOf, requestLocaleOf } from './request-locale';
 
 export const nextSurface = {
   /** Route handlers by their path under app/ (the /api ones under app/api). */

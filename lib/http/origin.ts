@@ -7,6 +7,7 @@
  */
 import 'server-only';
 import type { Env } from '../env';
+import { canonicalHostName, hostnameOf } from '../hosting/host-name';
 import { DEPLOY_REF, SLUG } from '../hosting/slug-grammar';
 
 export type Listener = 'main' | 'hosted';
@@ -84,29 +85,6 @@ export function slugOfUrl(url: string): string | null {
   const m = SLUG_OF_URL.exec(url);
   return m ? m[1] : null;
 }
-
-/** The host name of a Host header (no port), or null when it is not one. */
-function hostnameOf(host: string | undefined): string | null {
-  if (!host) return null;
-  try {
-    return new URL(`http://${host}`).hostname || null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The canonical name of a Host header as custom domains are kept (lib/hosting/domains.ts):
- * lower case, punycode, no port, no trailing dot; null when it is not one.
- */
-export function canonicalHostName(host: string | undefined): string | null {
-  if (!host) return null;
-  // The usual Host (ASCII name, optional port) without a URL parse: it runs on every request.
-  const plain = PLAIN_HOST.exec(host);
-  if (plain) return plain[1].toLowerCase();
-  return hostnameOf(host)?.replace(/\.$/, '') || null;
-}
-const PLAIN_HOST = /^([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*)\.?(?::\d{1,5})?$/;
 
 /**
  * `<slug>.localhost` (any port): browsers resolve every `*.localhost` name to loopback

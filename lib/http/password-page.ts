@@ -1,7 +1,7 @@
 import 'server-only';
 import type { FastReply } from './fast';
 import { guestPageHtml, type GuestTone } from './guest-page';
-import { escapeHtml } from './html';
+import { escapeHtml } from '../escape-html';
 import { LOCALE_CHOICE_PATH, type PickerTarget } from './locale-picker';
 import type { Locale } from '../i18n/locales';
 import { messagesOf, translator } from '../i18n/messages';

@@ -15,13 +15,13 @@ import 'server-only';
  * Everything else is Next's (pages, /api), after the budget.
  */
 import { operations, type Operation } from '../contract/operations';
-import { handleChunk } from '../shares/chunk-handler';
-import { handleShareFile, handleShareFiles } from '../shares/one-request-handlers';
-import { gateSharePage, serveShareItem } from '../shares/serve-share-item';
-import { serveShareZip } from '../shares/serve-share-zip';
-import { serveShareCard } from '../shares/serve-share-card';
-import { serveSharePlayer, serveSharePoster } from '../shares/serve-share-poster';
-import { gateRequestPage, serveRequestUnlock } from '../requests/serve-request-page';
+import { handleChunk } from './guest/chunk-handler';
+import { handleShareFile, handleShareFiles } from './guest/one-request-handlers';
+import { gateSharePage, serveShareItem } from './guest/serve-share-item';
+import { serveShareZip } from './guest/serve-share-zip';
+import { serveShareCard } from './guest/serve-share-card';
+import { serveSharePlayer, serveSharePoster } from './guest/serve-share-poster';
+import { gateRequestPage, serveRequestUnlock } from './guest/serve-request-page';
 import type { FastReply, FastRequest } from './fast';
 import { serveLocaleChoice } from './locale-choice';
 

@@ -173,14 +173,3 @@ function withoutBodyHeaders(h: Record<string, string | string[]>): Record<string
   const { 'Content-Type': _t, 'Content-Disposition': _d, 'Content-Encoding': _e, ...rest } = h;
   return rest;
 }
-
-/** The object's bytes with `text` inserted at `offset`, streamed from two range reads. */
-export function streamWithInsert(storage: StorageDriver, key: string, size: number, offset: number, text: string): Readable {
-  return Readable.from(
-    (async function* () {
-      if (offset > 0) yield* (await storage.get(key, { start: 0, end: offset - 1 })).body;
-      yield Buffer.from(text);
-      if (offset < size) yield* (await storage.get(key, { start: offset, end: size - 1 })).body;
-    })(),
-  );
-}

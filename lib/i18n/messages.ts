@@ -16,8 +16,7 @@ import tr from '../../messages/tr.json' with { type: 'json' };
 import uk from '../../messages/uk.json' with { type: 'json' };
 import zhCN from '../../messages/zh-CN.json' with { type: 'json' };
 import { getEnv } from '../env';
-import { cookieValue } from '../http/cookies';
-import { LOCALE_COOKIE, negotiateLocale, type Locale } from './locales';
+import type { Locale } from './locales';
 import { pseudoMessages } from './pseudo';
 
 /**
@@ -67,16 +66,6 @@ export function defaultLocale(): Locale {
   } catch {
     return 'en';
   }
-}
-
-/** A request's language from its Cookie and Accept-Language headers (the profile setting comes first where there is one). */
-export function localeOf(header: (name: string) => string | undefined, profile?: string | null): Locale {
-  return negotiateLocale({
-    profile,
-    cookie: cookieValue(header('cookie'), LOCALE_COOKIE),
-    acceptLanguage: header('accept-language'),
-    defaultLocale: defaultLocale(),
-  });
 }
 
 /** `t('guest.unlock')` in a language, for the pages the server writes without React. */

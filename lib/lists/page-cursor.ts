@@ -2,7 +2,7 @@ import 'server-only';
 import type { PageAfter, PageQuery, UsPosition } from '@/db/queries/lists';
 import type { ListQuery } from '../contract/lists';
 import { badRequest } from '../errors';
-import { isUuid } from '../users/is-uuid';
+import { isUuid } from '../is-uuid';
 
 /**
  * The one codec of a list's opaque `cursor`: the last entry's position (its creation time) and

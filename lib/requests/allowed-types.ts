@@ -1,5 +1,5 @@
 import 'server-only';
-import { contentTypeFor, OCTET_STREAM } from '../http/mime';
+import { contentTypeFor, OCTET_STREAM } from '../mime';
 
 /** The MIME type without parameters, lower-cased (`text/plain; charset=utf-8` → `text/plain`). */
 const bare = (type: string) => type.split(';')[0].trim().toLowerCase();

@@ -2,7 +2,7 @@ import 'server-only';
 import { reserveGuestGroup } from '@/db/queries/requests';
 import { randomId, randomToken, sha256Hex } from '../auth/crypto';
 import { verifyPassword } from '../auth/passwords';
-import { requestUnlockCookie } from '../auth/unlock-cookie';
+import type { Cookies } from '../auth/unlock-cookie';
 import { assertUnderRateLimit, countRateLimit, enforceRateLimit } from '../auth/rate-limit';
 import { UPLOAD_TOKEN_PREFIX, type RequestUploadInput } from '../contract/requests';
 import type { InitResult } from '../contract/upload-protocol';
@@ -50,13 +50,13 @@ export async function initRequestUpload(
   rt: Runtime,
   id: string,
   input: RequestUploadInput,
-  client: { ip: string; cookie: string | null; origin: string },
+  client: { ip: string; cookies: Cookies; origin: string },
 ): Promise<InitResult & { uploadToken: string }> {
   await enforceRateLimit(rt, 'requestInit', client.ip);
   // The request's own budget counts accepted inits only (below): refused ones, from however
   // many addresses, must not lock a real sender out.
   await assertUnderRateLimit(rt, 'requestInitPerRequest', id);
-  const gate = await guestRequest(rt, id, input.unlock ? `${requestUnlockCookie(id)}=${input.unlock}` : client.cookie);
+  const gate = await guestRequest(rt, id, client.cookies);
   if (gate.state === 'missing') throw missingError();
   if (gate.state === 'expired') throw expiredError();
   const r = gate.found.request;

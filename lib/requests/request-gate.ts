@@ -3,12 +3,11 @@ import { findRequest, type RequestWithOwner } from '@/db/queries/requests';
 import { reservedBy } from '@/db/queries/uploads';
 import { findUserById } from '@/db/queries/users';
 import type { FileRequestRow } from '@/db/schema';
-import { requestUnlockCookie, unlockKey, verifyUnlock } from '../auth/unlock-cookie';
+import { requestUnlockCookie, unlockKey, verifyUnlock, type Cookies } from '../auth/unlock-cookie';
 import { requestIdSchema } from '../contract/requests';
 import { MAX_SHARE_BYTES, MAX_SHARE_FILES } from '../contract/shares';
 import type { Env } from '../env';
 import { AppError, notFound } from '../errors';
-import { parseCookies } from '../http/cookies';
 import type { Runtime } from '../runtime';
 
 export type RequestState = 'open' | 'locked' | 'expired' | 'full';
@@ -47,22 +46,22 @@ export async function ownerFreeBytes(rt: Runtime, userId: string): Promise<numbe
 export async function guestRequest(
   rt: Runtime,
   id: string,
-  cookieHeader: string | null | undefined,
+  cookies: Cookies,
 ): Promise<{ state: 'missing' } | { state: RequestState; found: RequestWithOwner }> {
   if (!requestIdSchema.safeParse(id).success) return { state: 'missing' };
   const found = await findRequest(rt.db, id);
   if (!found || found.request.status !== 'open' || !ownerMayReceive(rt.env, found)) return { state: 'missing' };
   const r = found.request;
   if (isExpired(r)) return { state: 'expired', found };
-  if (r.passwordHash && !(await hasRequestUnlock(rt, r, cookieHeader))) return { state: 'locked', found };
+  if (r.passwordHash && !(await hasRequestUnlock(rt, r, cookies))) return { state: 'locked', found };
   if (isFull(r)) return { state: 'full', found };
   return { state: 'open', found };
 }
 
 export const requestSubject = (r: FileRequestRow) => ({ kind: 'request' as const, id: r.id, createdAt: r.createdAt, passwordHash: r.passwordHash ?? '' });
 
-export async function hasRequestUnlock(rt: Runtime, r: FileRequestRow, cookieHeader: string | null | undefined): Promise<boolean> {
-  const value = parseCookies(cookieHeader)[requestUnlockCookie(r.id)];
+export async function hasRequestUnlock(rt: Runtime, r: FileRequestRow, cookies: Cookies): Promise<boolean> {
+  const value = cookies[requestUnlockCookie(r.id)];
   return verifyUnlock(await unlockKey(rt), requestSubject(r), value);
 }
 

@@ -1,12 +1,8 @@
 import 'server-only';
 import { findShare, findShareGroup, type ShareWithItems } from '@/db/queries/shares';
 import type { ShareGroupRow, ShareItemRow } from '@/db/schema';
-import { shareUnlockCookie, unlockKey, verifyUnlock } from '../auth/unlock-cookie';
+import { shareUnlockCookie, unlockKey, verifyUnlock, type Cookies } from '../auth/unlock-cookie';
 import { AppError, notFound } from '../errors';
-import type { FastReply, FastRequest } from '../http/fast';
-import { passwordPage } from '../http/password-page';
-import { parseCookies } from '../http/cookies';
-import { localeOf } from '../i18n/messages';
 import type { Runtime } from '../runtime';
 import { shareIdSchema } from '../contract/shares';
 import { unflushedDownloads } from './count-downloads';
@@ -24,12 +20,12 @@ export type GuestGroupAccess = { state: GateState; share: { group: ShareGroupRow
  * is 404 (nothing revealed), past expiry 410, password without a valid cookie 401, download
  * limit reached 410 (`exhausted`; checked after the password so it reveals nothing either).
  */
-export const guestAccess = (rt: Runtime, id: string, cookieHeader: string | null | undefined): Promise<GuestAccess> =>
-  gateLoaded(rt, id, cookieHeader, (rt) => findShare(rt.db, id));
+export const guestAccess = (rt: Runtime, id: string, cookies: Cookies): Promise<GuestAccess> =>
+  gateLoaded(rt, id, cookies, (rt) => findShare(rt.db, id));
 
 /** guestAccess without reading the items: one indexed row. */
-export const guestGroupAccess = (rt: Runtime, id: string, cookieHeader: string | null | undefined): Promise<GuestGroupAccess> =>
-  gateLoaded(rt, id, cookieHeader, async (rt) => {
+export const guestGroupAccess = (rt: Runtime, id: string, cookies: Cookies): Promise<GuestGroupAccess> =>
+  gateLoaded(rt, id, cookies, async (rt) => {
     const group = await findShareGroup(rt.db, id);
     return group && { group };
   });
@@ -38,13 +34,13 @@ export const guestGroupAccess = (rt: Runtime, id: string, cookieHeader: string |
 async function gateLoaded<S extends { group: ShareGroupRow }>(
   rt: Runtime,
   id: string,
-  cookieHeader: string | null | undefined,
+  cookies: Cookies,
   load: (rt: Runtime) => Promise<S | null>,
 ): Promise<{ state: GateState; share: S } | { state: 'missing' }> {
   if (!shareIdSchema.safeParse(id).success) return { state: 'missing' };
   const share = await load(rt);
   if (!share) return { state: 'missing' };
-  const state = await gate(rt, share.group, cookieHeader);
+  const state = await gate(rt, share.group, cookies);
   return state === 'missing' ? { state } : { state, share };
 }
 
@@ -56,32 +52,21 @@ export async function guestItemAccess(
   rt: Runtime,
   id: string,
   relativePath: string,
-  cookieHeader: string | null | undefined,
+  cookies: Cookies,
 ): Promise<{ access: GuestGroupAccess; item: ShareItemRow | null }> {
   // A control character is never part of a stored path (and PostgreSQL refuses a NUL in text):
   // such a path matches no item, after the gate like any other unknown path.
   const path = /[\u0000-\u001f\u007f]/.test(relativePath) ? '' : relativePath;
-  const access = await gateLoaded(rt, id, cookieHeader, (rt) => loadShareItem(rt, id, path));
+  const access = await gateLoaded(rt, id, cookies, (rt) => loadShareItem(rt, id, path));
   if (access.state === 'missing') return { access, item: null };
   const { group, item } = access.share;
   return { access: { state: access.state, share: { group } }, item };
 }
 
-/**
- * The reply of a guest byte path (an item, the ZIP) whose gate is not open: the password page
- * (401, in the guest's language) when locked, else the refusal thrown (404, 410 expired or
- * download_limit). Null: open.
- */
-export function gateReply(access: { state: GateState | 'missing' }, id: string, req: Pick<FastRequest, 'header'>): FastReply | null {
-  if (access.state === 'open') return null;
-  if (access.state === 'locked') return passwordPage({ status: 401, subject: 'share', locale: localeOf((name) => req.header(name)), action: `/f/${id}/unlock`, next: `/f/${id}` });
-  throw refusal(access.state);
-}
-
-async function gate(rt: Runtime, group: ShareGroupRow, cookieHeader: string | null | undefined): Promise<GateState | 'missing'> {
+async function gate(rt: Runtime, group: ShareGroupRow, cookies: Cookies): Promise<GateState | 'missing'> {
   if (group.status !== 'online' || group.uploadState !== 'complete') return 'missing';
   if (group.expiresAt && group.expiresAt.getTime() <= Date.now()) return 'expired';
-  if (group.passwordHash && !(await hasUnlockCookie(rt, group, cookieHeader))) return 'locked';
+  if (group.passwordHash && !(await hasUnlockCookie(rt, group, cookies))) return 'locked';
   if (downloadLimitReached(group)) return 'exhausted';
   return 'open';
 }
@@ -99,8 +84,8 @@ export function refusal(state: Exclude<GateState, 'open' | 'locked'> | 'missing'
   return notFound();
 }
 
-async function hasUnlockCookie(rt: Runtime, group: ShareGroupRow, cookieHeader: string | null | undefined): Promise<boolean> {
-  const value = parseCookies(cookieHeader)[shareUnlockCookie(group.id)];
+async function hasUnlockCookie(rt: Runtime, group: ShareGroupRow, cookies: Cookies): Promise<boolean> {
+  const value = cookies[shareUnlockCookie(group.id)];
   return verifyUnlock(await unlockKey(rt), shareSubject({ group }), value);
 }
 

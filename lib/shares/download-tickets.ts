@@ -3,9 +3,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chargeTicket, findTicket, refundTicket, reserveDownload } from '@/db/queries/download-tickets';
 import type { ShareGroupRow } from '@/db/schema';
 import { AppError } from '../errors';
-import { parseCookies, serializeCookie } from '../http/cookies';
-import type { FastRequest } from '../http/fast';
-import { isSecureRequest } from '../http/origin';
 import { getServerSecret, type Runtime } from '../runtime';
 import { hmac, safeEqual } from '../auth/crypto';
 import unfurlers from './unfurlers.json';
@@ -23,7 +20,8 @@ import unfurlers from './unfurlers.json';
  * a MAC under the server secret: a made-up value is no ticket), and a ticket is charged the
  * bytes it is sent, so one counted download yields about one file's worth (BYTES_FACTOR)
  * however it is resumed or passed on. HEAD, 304, 412 and 416 send no bytes and reserve
- * nothing (lib/http/send-object.ts calls admit() only before a body).
+ * nothing (lib/http/send-object.ts calls admit() only before a body). The cookie itself is read
+ * and written by the HTTP side (lib/http/guest/limited-download.ts): here a ticket is a value.
  */
 
 /** How long a reserved download can be resumed by its client. */
@@ -40,14 +38,22 @@ const TICKET = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{22})$/;
 const BYTES_FACTOR = 2;
 const BYTES_SLACK = 64 * 1024;
 
-export interface LimitedDownload {
+/** Who asks for a download: the address, the User-Agent and the ticket the client sent (its `htmls_dl` cookie). */
+export interface DownloadClient {
+  ip: string;
+  userAgent: string | undefined;
+  ticket: string | undefined;
+}
+
+export interface TicketedDownload {
   /** The client already holds a live ticket for this target (it may continue when exhausted). */
   held: boolean;
   /**
    * Before the first body byte of a response of `length` bytes: passes with a ticket that has
-   * bytes left (charging them), else reserves a new download (410 when none is left).
+   * bytes left (charging them), else reserves a new download (410 when none is left). Returns
+   * the new ticket the client is to keep (for DOWNLOAD_COOKIE), or null when it keeps its own.
    */
-  admit(startsAtZero: boolean, length: number): Promise<Record<string, string | string[]>>;
+  admit(startsAtZero: boolean, length: number): Promise<string | null>;
   /** The activity key of the download this response belongs to (set by admit). */
   key(): string | null;
   /** After the response: gives back the bytes charged but not sent (a cut-off response). */
@@ -59,9 +65,9 @@ export const itemTarget = (itemId: string) => `item:${itemId}`;
 export const zipTarget = (folder: string) => `zip:${folder}`;
 
 /** A short hash of the client's address and User-Agent (a ticket for clients without cookies). */
-export function clientHash(req: FastRequest): string {
+export function clientHash(client: Pick<DownloadClient, 'ip' | 'userAgent'>): string {
   return createHash('sha256')
-    .update(`${req.ip}\n${req.header('user-agent') ?? ''}`)
+    .update(`${client.ip}\n${client.userAgent ?? ''}`)
     .digest('base64url')
     .slice(0, 32);
 }
@@ -86,30 +92,30 @@ const ticketKey = (t: { clientId: string; expiresAt: Date }, target: string) => 
 /** The limited-download state of one request for one target (of `size` bytes); null when the share has no limit. */
 export async function limitedDownload(
   rt: Runtime,
-  req: FastRequest,
+  client: DownloadClient,
   group: ShareGroupRow,
   target: string,
   itemId: string | null,
   size: number,
-): Promise<LimitedDownload | null> {
+): Promise<TicketedDownload | null> {
   if (group.maxDownloads === null) return null;
   const secret = await getServerSecret(rt);
-  const clientId = validTicket(secret, group.id, parseCookies(req.header('cookie'))[DOWNLOAD_COOKIE]);
-  const clientAddr = clientHash(req);
+  const clientId = validTicket(secret, group.id, client.ticket);
+  const clientAddr = clientHash(client);
   const found = await findTicket(rt.db, { shareId: group.id, target, clientId, clientAddr });
   const budget = BYTES_FACTOR * size + BYTES_SLACK;
   let current: { clientId: string; expiresAt: Date } | null = null;
   let charged = 0;
   return {
     held: found !== null,
-    async admit(startsAtZero, length): Promise<Record<string, string | string[]>> {
+    async admit(startsAtZero, length): Promise<string | null> {
       // An address match continues a download after byte 0 only: a fresh byte 0 from a client
       // without the cookie is another download, even from the same address.
       if (found && (found.by === 'cookie' || !startsAtZero)) {
         if (await chargeTicket(rt.db, { shareId: group.id, target, clientId: found.clientId }, length, budget)) {
           current = found;
           charged = length;
-          return {};
+          return null;
         }
         // This ticket has had its file's worth: what follows is a new download.
       }
@@ -119,8 +125,7 @@ export async function limitedDownload(
       if (!ok) throw new AppError('download_limit', 'This share has reached its download limit');
       current = { clientId: id, expiresAt };
       charged = length;
-      const secure = isSecureRequest(rt.env, req);
-      return { 'Set-Cookie': serializeCookie(DOWNLOAD_COOKIE, id, { maxAge: TICKET_SECONDS, secure, path: `/f/${group.id}/` }) };
+      return id;
     },
     key: () => (current ? ticketKey(current, target) : null),
     settle(sent) {
@@ -140,4 +145,4 @@ export async function limitedDownload(
  */
 const UNFURLERS = new RegExp(unfurlers.join('|'), 'i');
 
-export const isUnfurler = (req: FastRequest): boolean => UNFURLERS.test(req.header('user-agent') ?? '');
+export const isUnfurlerAgent = (userAgent: string | undefined): boolean => UNFURLERS.test(userAgent ?? '');

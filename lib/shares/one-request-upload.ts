@@ -10,7 +10,7 @@ import { hashPassword } from '../auth/passwords';
 import { isAdmin, ownerIdOf, type Principal } from '../auth/principal';
 import { MAX_SHARE_BYTES, MAX_SHARE_FILES, type OneRequestOptions } from '../contract/shares';
 import { AppError, notFound } from '../errors';
-import { contentTypeFor } from '../http/mime';
+import { contentTypeFor } from '../mime';
 import { pathKey, sanitizeRelativePath } from '../paths/relative-path';
 import type { Runtime } from '../runtime';
 import { sharedFileKey, sharedGroupPrefix } from '../storage/keys';

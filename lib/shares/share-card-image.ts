@@ -2,7 +2,7 @@ import 'server-only';
 import { createHash } from 'node:crypto';
 import { BoundedCache } from '../bounded-cache';
 import { AppError } from '../errors';
-import { escapeHtml } from '../http/html';
+import { escapeHtml } from '../escape-html';
 import type { ShareCard } from './link-preview';
 
 /**

@@ -6,7 +6,7 @@ import { AppError, notFound } from '../errors';
 import type { Runtime } from '../runtime';
 import { guestAccess } from './access';
 import { GENERIC_CARD, shareCard, shareCardPath } from './link-preview';
-import { pictureOf, posterPath } from './serve-share-poster';
+import { pictureOf, posterPath } from './share-picture';
 
 const PAGE = /^\/f\/([A-Za-z0-9]{1,64})\/?$/;
 
@@ -25,7 +25,7 @@ export async function shareOembed(rt: Runtime, origin: string, query: OembedQuer
   }
   const id = PAGE.exec(url.pathname)?.[1];
   if (url.origin !== origin || !id || url.username || url.password) throw notFound('Not a share page of this service');
-  const access = await guestAccess(rt, id, undefined);
+  const access = await guestAccess(rt, id, {});
   if (access.state === 'missing') throw notFound('This share does not exist or is offline');
   const card =
     access.state === 'open' || access.state === 'exhausted'

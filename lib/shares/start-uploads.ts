@@ -7,7 +7,7 @@ import { MAX_SHARE_BYTES, MAX_SHARE_FILES, type InitInput } from '../contract/sh
 import type { InitResult } from '../contract/upload-protocol';
 import { AppError } from '../errors';
 import { formatBytes } from '../format-bytes';
-import { contentTypeFor } from '../http/mime';
+import { contentTypeFor } from '../mime';
 import { pathKey, sanitizeRelativePath } from '../paths/relative-path';
 import type { Runtime } from '../runtime';
 import { sharedFileKey } from '../storage/keys';

@@ -8,7 +8,7 @@ import { PREFIX_LENGTH, SECRET_PREFIX } from '../contract/scopes';
 import type { CreateTokenInput, PageQuery } from '../contract/tokens';
 import { AppError, notFound } from '../errors';
 import type { Runtime } from '../runtime';
-import { isUuid } from '../users/is-uuid';
+import { isUuid } from '../is-uuid';
 import { toAccessTokenDto, type AccessTokenDto } from './token-dto';
 import { decodeUsCursor, encodeUsCursor } from '../lists/page-cursor';
 

@@ -4,7 +4,7 @@ import { notFound } from '../errors';
 import type { Runtime } from '../runtime';
 import { runDeletions } from '../storage/gc';
 import { sharedGroupPrefix } from '../storage/keys';
-import { isUuid } from './is-uuid';
+import { isUuid } from '../is-uuid';
 
 /**
  * Deletes a user with everything they own. The records go in one transaction that also

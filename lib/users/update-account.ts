@@ -7,7 +7,7 @@ import { notFound } from '../errors';
 import { hashPassword } from '../auth/passwords';
 import type { Runtime } from '../runtime';
 import { tryReserveConfirmation, sendConfirmation, unconfirmed } from './email-confirmation';
-import { isUuid } from './is-uuid';
+import { isUuid } from '../is-uuid';
 import { toUserDto, type UserDto } from './user-dto';
 
 /**

@@ -59,7 +59,7 @@ function fileServer(): FileServer {
 export const baseUrl = () => fileServer().server.url;
 /** The file server's hosted origin (its second listener): where /p/ is served. */
 export const hostedUrl = () => fileServer().server.hostedUrl!;
-/** The hosted front's inner listener (lib/hosting/hosted-front.ts): only the front may use it. */
+/** The hosted front's inner listener (lib/http/hosted-front.ts): only the front may use it. */
 export const innerUrl = () => fileServer().server.innerUrl;
 /** Requests the hosted front answered itself so far. */
 export const frontHits = () => fileServer().server.frontHits();

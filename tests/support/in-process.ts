@@ -23,7 +23,7 @@ export interface InProcessServer {
   url: string;
   /** The hosted listener (null under HOSTED_ORIGIN or the sandbox opt-out). */
   hostedUrl: string | null;
-  /** The hosted front's inner listener (lib/hosting/hosted-front.ts), null without a front. */
+  /** The hosted front's inner listener (lib/http/hosted-front.ts), null without a front. */
   innerUrl: string | null;
   /** Requests the hosted front answered itself so far. */
   frontHits: () => number;

@@ -1,6 +1,6 @@
 import { AppError } from '@/lib/errors';
 import { guestPageHtml } from '@/lib/http/guest-page';
-import { escapeHtml } from '@/lib/http/html';
+import { escapeHtml } from '@/lib/escape-html';
 import { getRuntime } from '@/lib/runtime';
 import { confirmEmail } from '@/lib/users/email-confirmation';
 

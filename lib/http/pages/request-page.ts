@@ -1,19 +1,20 @@
 import 'server-only';
 import { requestUnlockCookie } from '../../auth/unlock-cookie';
+import { parseCookies } from '../cookies';
 import { effectiveLimits, guestRequest, ownerFreeBytes } from '../../requests/request-gate';
 import { assertMigrated, getRuntime } from '../../runtime';
 import type { GuestRequestView } from '../../contract/pages';
 
 /**
  * A file request's upload page data, or null when it is not open (server.ts's gate, in
- * lib/requests/serve-request-page.ts, answered 404/410/401 with their status first). Reading it
+ * lib/http/guest/serve-request-page.ts, answered 404/410/401 with their status first). Reading it
  * consumes nothing: only a completed upload counts toward the request's max_uploads.
  * `cookie(name)` reads the request's cookie jar.
  */
 export async function requestView(id: string, cookieHeader: string, cookie: (name: string) => string | undefined): Promise<GuestRequestView | null> {
   const rt = await getRuntime();
   await assertMigrated(rt);
-  const gate = await guestRequest(rt, id, cookieHeader);
+  const gate = await guestRequest(rt, id, parseCookies(cookieHeader));
   if (gate.state !== 'open') return null;
   const { request: r, ownerName } = gate.found;
   const limits = effectiveLimits(rt.env, r);

@@ -1,13 +1,14 @@
 import 'server-only';
 import type { Metadata } from 'next';
-import { previewKind } from '../mime';
+import { previewKind } from '../../mime';
 import { assertMigrated, getRuntime } from '../../runtime';
 import { guestAccess, type GuestAccess } from '../../shares/access';
-import { limitedPreviewable } from '../../shares/serve-preview';
+import { limitedPreviewable } from '../guest/serve-preview';
+import { parseCookies } from '../cookies';
 import { ownOrigin, type HeaderSource } from '../origin';
 import { shareCard, shareCardPath } from '../../shares/link-preview';
 import { oembedHref } from '../../shares/oembed';
-import { pictureOf, playableVideo, playerPath, posterPath } from '../../shares/serve-share-poster';
+import { pictureOf, playableVideo, playerPath, posterPath } from '../../shares/share-picture';
 import { encodeUrlPath } from '../../paths/relative-path';
 import type { ShareViewItem, ViewShare } from '../../contract/pages';
 
@@ -15,7 +16,7 @@ import type { ShareViewItem, ViewShare } from '../../contract/pages';
 export async function openShare(id: string, cookieHeader: string): Promise<GuestAccess> {
   const rt = await getRuntime();
   await assertMigrated(rt);
-  return guestAccess(rt, id, cookieHeader);
+  return guestAccess(rt, id, parseCookies(cookieHeader));
 }
 
 /**
@@ -77,7 +78,7 @@ export function shareView(access: GuestAccess): ViewShare | null {
   if (access.state !== 'open' && access.state !== 'exhausted') return null;
   const { group, items, ownerName } = access.share;
   const max = group.maxDownloads;
-  // With a limit, previews are bounded (lib/shares/serve-preview.ts): some files have none.
+  // With a limit, previews are bounded (lib/http/guest/serve-preview.ts): some files have none.
   const preview = (type: string, size: number) => (max === null || limitedPreviewable(type, size) ? previewKind(type) : null);
   return {
     id: group.id,

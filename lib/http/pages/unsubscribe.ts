@@ -1,7 +1,7 @@
 import { setNotification } from '@/db/queries/mail';
 import { verifyUnsubscribe } from '@/lib/events/unsubscribe';
 import { guestPageHtml } from '@/lib/http/guest-page';
-import { escapeHtml } from '@/lib/http/html';
+import { escapeHtml } from '@/lib/escape-html';
 import { getRuntime, getServerSecret } from '@/lib/runtime';
 
 const WHAT = { downloads: 'downloads of your shares', uploads: 'uploads through your file requests', expiring: 'shares about to expire' } as const;

@@ -50,7 +50,7 @@ function Preview({ url, name, size, kind, playCounts, poster }: { url: string; n
   const t = useTranslations('share');
   const locale = useLocale();
   const [opened, setOpened] = useState(false);
-  // `?preview` never counts as a download (lib/shares/serve-preview.ts).
+  // `?preview` never counts as a download (lib/http/guest/serve-preview.ts).
   const preview = `${url}?preview`;
   if (kind === 'video' || kind === 'audio') return <MediaPreview url={url} preview={preview} kind={kind} playCounts={playCounts} poster={poster} />;
   if (kind === 'text') return <TextPreview url={preview} size={size} />;

@@ -1,18 +1,21 @@
 import 'server-only';
 import { setShareItemCrc32 } from '@/db/queries/shares';
-import { AppError, notFound } from '../errors';
-import type { FastReply, FastRequest } from '../http/fast';
-import { sendRepresentation } from '../http/send-object';
-import { contentDisposition } from '../http/content-disposition';
-import { errorReply } from '../http/reply-errors';
-import { decodeUrlPath } from '../paths/relative-path';
-import { assertMigrated, getRuntime } from '../runtime';
-import { gateReply, guestAccess, refusal } from './access';
-import { countDownload } from './count-downloads';
-import { downloadRecorder } from '../events/download-activity';
-import { isUnfurler, limitedDownload, zipTarget } from './download-tickets';
-import { planShareZip } from './plan-share-zip';
-import { knownCrcs, streamShareZip } from './stream-share-zip';
+import { AppError, notFound } from '../../errors';
+import type { FastReply, FastRequest } from '../fast';
+import { sendRepresentation } from '../send-object';
+import { contentDisposition } from '../content-disposition';
+import { errorReply } from '../reply-errors';
+import { decodeUrlPath } from '../../paths/relative-path';
+import { assertMigrated, getRuntime } from '../../runtime';
+import { guestAccess, refusal } from '../../shares/access';
+import { gateReply } from './share-gate';
+import { parseCookies } from '../cookies';
+import { countDownload } from '../../shares/count-downloads';
+import { downloadRecorder } from '../../shares/download-activity';
+import { zipTarget } from '../../shares/download-tickets';
+import { downloadClientOf, isUnfurler, limitedDownloadOf } from './limited-download';
+import { planShareZip } from '../../shares/plan-share-zip';
+import { knownCrcs, streamShareZip } from '../../shares/stream-share-zip';
 
 const ZIP_URL = /^\/f\/([^/?]+)\/?\?(.*)$/;
 
@@ -35,7 +38,7 @@ export async function serveShareZip(req: FastRequest): Promise<FastReply> {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       throw new AppError('method_not_allowed', 'Only GET and HEAD are allowed here', { Allow: 'GET, HEAD' });
     }
-    const access = await guestAccess(rt, id, req.header('cookie'));
+    const access = await guestAccess(rt, id, parseCookies(req.header('cookie')));
     // Not open: the password page, or the refusal thrown; out of downloads is decided below.
     if (access.state !== 'open' && access.state !== 'exhausted') return gateReply(access, id, req)!;
     const folder = (new URLSearchParams(m[2]).get('folder') ?? '').replace(/^\/+|\/+$/g, '');
@@ -45,7 +48,7 @@ export async function serveShareZip(req: FastRequest): Promise<FastReply> {
     // A chat app unfurling a pasted link gets the page (its card), never the file's bytes.
     if (isUnfurler(req)) return { status: 303, headers: { Location: `/f/${id}`, 'Content-Length': '0' }, body: null };
     // With a limit: a ticket per client and folder (lib/shares/download-tickets.ts).
-    const limited = await limitedDownload(rt, req, group, zipTarget(folder), null, zip.plan.total);
+    const limited = await limitedDownloadOf(rt, req, group, zipTarget(folder), null, zip.plan.total);
     if (access.state === 'exhausted' && !limited?.held) throw refusal('exhausted');
 
     const saveCrc = (item: { id: string }, crc: number) => {
@@ -69,7 +72,7 @@ export async function serveShareZip(req: FastRequest): Promise<FastReply> {
       // Without a limit a download is complete when the last byte went out (a resumed one
       // counts once, at its end); with one it counted when it started.
       onComplete: limited || isUnfurler(req) ? undefined : () => countDownload(id, null),
-      onSettle: isUnfurler(req) ? undefined : downloadRecorder(req, id, null, zipTarget(folder), zip.plan.total, limited),
+      onSettle: isUnfurler(req) ? undefined : downloadRecorder(downloadClientOf(req), id, null, zipTarget(folder), zip.plan.total, limited),
     });
   } catch (e) {
     return errorReply(e, req);

@@ -1,12 +1,12 @@
 import 'server-only';
-import { formatBytes } from '../client/format';
-import type { FastReply } from '../http/fast';
-import { ICON } from '../http/guest-page';
-import { escapeHtml } from '../http/html';
-import { PASSWORD_PAGE_CSP } from '../http/password-page';
-import { encodeUrlPath } from '../paths/relative-path';
-import { isHiddenPath } from './resolve-path';
-import type { Site } from './site-cache';
+import { formatBytes } from '../../client/format';
+import type { FastReply } from '../fast';
+import { ICON } from '../guest-page';
+import { escapeHtml } from '../../escape-html';
+import { PASSWORD_PAGE_CSP } from '../password-page';
+import { encodeUrlPath } from '../../paths/relative-path';
+import { isHiddenPath } from '../../hosting/resolve-path';
+import type { Site } from '../../hosting/site-cache';
 
 /**
  * /p/<slug>/ of a project without any HTML page: its files as a list (names are text, never

@@ -1,31 +1,21 @@
 import 'server-only';
-import type { ShareItemRow } from '@/db/schema';
-import { AppError, notFound } from '../errors';
-import type { FastReply, FastRequest } from '../http/fast';
-import { escapeHtml } from '../http/html';
-import { previewKind } from '../http/mime';
-import { errorReply } from '../http/reply-errors';
-import { decodeUrlPath, encodeUrlPath } from '../paths/relative-path';
-import { assertMigrated, getRuntime } from '../runtime';
-import { isStorageNotFound } from '../storage/types';
+import { AppError, notFound } from '../../errors';
+import type { FastReply, FastRequest } from '../fast';
+import { escapeHtml } from '../../escape-html';
+import { errorReply } from '../reply-errors';
+import { decodeUrlPath, encodeUrlPath } from '../../paths/relative-path';
+import { assertMigrated, getRuntime } from '../../runtime';
+import { isStorageNotFound } from '../../storage/types';
 import { findShare } from '@/db/queries/shares';
-import { gateReply, guestItemAccess, refusal } from './access';
+import { guestItemAccess, refusal } from '../../shares/access';
+import { gateReply } from './share-gate';
+import { parseCookies } from '../cookies';
 import { guestPictureReply } from './guest-picture';
-import { isUnfurler } from './download-tickets';
+import { pictureOf, playableVideo, posterPath } from '../../shares/share-picture';
+import { isUnfurler } from './limited-download';
 
 const POSTER_URL = /^\/f\/([^/?]+)\/([^?]+)\?/;
 const PLAYER_URL = /^\/f\/([A-Za-z0-9]{1,64})\.player(?:\?.*)?$/;
-
-/** The address of an item's poster or thumbnail, beside its bytes (same gate). */
-export const posterPath = (id: string, relativePath: string) => `/f/${id}/${encodeUrlPath(relativePath)}?poster`;
-/** The embeddable player of a single-video share (twitter:player). */
-export const playerPath = (id: string) => `/f/${id}.player`;
-
-/** What a guest may see of an item's derived picture: its address, size and the video's duration. */
-export function pictureOf(item: Pick<ShareItemRow, 'previewState' | 'previewKey' | 'previewWidth' | 'previewHeight' | 'durationMs'>) {
-  if (item.previewState !== 'ready' || !item.previewKey || !item.previewWidth || !item.previewHeight) return null;
-  return { width: item.previewWidth, height: item.previewHeight, durationMs: item.durationMs };
-}
 
 /**
  * GET/HEAD /f/<id>/<path>?poster — an item's poster frame (a video) or thumbnail (an image), a
@@ -41,7 +31,7 @@ export function serveSharePoster(req: FastRequest): Promise<FastReply> {
     const id = m ? decodeUrlPath(m[1]) : null;
     if (!m || !id) throw notFound();
     const path = decodeUrlPath(m[2]);
-    const { access, item } = await guestItemAccess(rt, id, path ?? '', req.header('cookie'));
+    const { access, item } = await guestItemAccess(rt, id, path ?? '', parseCookies(req.header('cookie')));
     const refused = access.state === 'exhausted' ? null : gateReply(access, id, req);
     if (refused) return refused;
     if (access.state === 'missing' || !item) throw notFound();
@@ -114,16 +104,4 @@ export async function serveSharePlayer(req: FastRequest): Promise<FastReply> {
   } catch (e) {
     return errorReply(e, req);
   }
-}
-
-/**
- * The share's one video when an unfurl may play it inline (og:video, twitter:player): a single
- * item, a video, no password, no download limit (a limited share's preview is only its ends).
- */
-export function playableVideo<I extends Pick<ShareItemRow, 'contentType' | 'relativePath'>>(
-  group: { passwordHash: string | null; maxDownloads: number | null },
-  items: readonly I[],
-): I | null {
-  if (group.passwordHash || group.maxDownloads !== null || items.length !== 1) return null;
-  return previewKind(items[0].contentType) === 'video' ? items[0] : null;
 }

@@ -1,14 +1,14 @@
 /**
  * Answering a hosted request from finished replies (issue 29), the same on the main thread
- * (lib/hosting/reply-cache.ts) and in the hosted front (lib/hosting/hosted-front.ts): straight
+ * (lib/http/guest/reply-cache.ts) and in the hosted front (lib/http/hosted-front.ts): straight
  * from Node's request (method, raw URL, lower-cased headers) and synchronously, so the steady
  * state of a site is one Map lookup, the status and unlock-cookie checks, If-None-Match, and the
  * prepared headers and body written as they are. Nothing here reaches the database.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BoundedCache } from '../bounded-cache';
-import { cookieValue } from '../http/cookies';
-import { failReply } from '../http/fast';
+import { BoundedCache } from '../../bounded-cache';
+import { cookieValue } from '../cookies';
+import { failReply } from '../fast';
 
 export interface ReplyLock {
   /** The unlock cookie's name. */

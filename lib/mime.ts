@@ -1,5 +1,5 @@
 import 'server-only';
-import type { PreviewKind } from '../contract/dtos';
+import type { PreviewKind } from './contract/dtos';
 /** Content types decided by the server from the extension, never taken from a client. */
 const TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',

@@ -1,11 +1,11 @@
 import 'server-only';
-import { verifiedUnlock } from '../auth/unlock-cookie';
+import { verifiedUnlock } from '../../auth/unlock-cookie';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastReply, FastRequest } from '../http/fast';
-import { isPooled } from '../storage/chunk-pool';
-import { frontAttached, sendKeep } from './front-link';
+import type { FastReply, FastRequest } from '../fast';
+import { isPooled } from '../../storage/chunk-pool';
+import { frontAttached, sendKeep } from '../../hosting/front-link';
 import { answerFrom, newReplies, plainRequest, replyKey, type ReplyChecks, type ReplyLock } from './reply-answer';
-import { siteGeneration, sitesFresh } from './site-cache';
+import { siteGeneration, sitesFresh } from '../../hosting/site-cache';
 
 /**
  * Finished replies of hosted files, by URL and Accept-Encoding: the steady state of a site
@@ -15,7 +15,7 @@ import { siteGeneration, sitesFresh } from './site-cache';
  * an unlock cookie the full path already accepted under the current key (verifiedUnlock);
  * anything else goes the full way, to the password page.
  *
- * With a hosted front (lib/hosting/hosted-front.ts: the hosted port's listener, in a thread of
+ * With a hosted front (lib/http/hosted-front.ts: the hosted port's listener, in a thread of
  * its own) the replies of the hosted port are kept there, not here.
  */
 export type { ReplyLock };
@@ -25,7 +25,7 @@ const state = { entries: newReplies() };
 const checks: ReplyChecks = { generation: siteGeneration, fresh: sitesFresh, unlocked: (subject, value) => verifiedUnlock(subject, value) };
 
 /**
- * Answers a request from the cache when it can, synchronously (lib/hosting/reply-answer.ts).
+ * Answers a request from the cache when it can, synchronously (lib/http/guest/reply-answer.ts).
  * False: not answered, the full path serves it.
  */
 export const answerCached = (req: IncomingMessage, res: ServerResponse, scope: string): boolean => answerFrom(state.entries, checks, req, res, scope);

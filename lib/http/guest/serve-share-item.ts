@@ -1,19 +1,22 @@
 import 'server-only';
-import { shareUnlockCookie } from '../auth/unlock-cookie';
-import { unlockWithPassword } from '../auth/unlock-with-password';
-import { AppError, notFound } from '../errors';
-import { contentDisposition } from '../http/content-disposition';
-import { type FastReply, type FastRequest } from '../http/fast';
-import { isActiveType } from '../http/mime';
-import { errorReply } from '../http/reply-errors';
-import { sendObject } from '../http/send-object';
-import { decodeUrlPath } from '../paths/relative-path';
-import { assertMigrated, getRuntime, type Runtime } from '../runtime';
-import { isSecureRequest } from '../http/origin';
-import { gateReply, guestGroupAccess, guestItemAccess, refusal, shareSubject } from './access';
-import { countDownload } from './count-downloads';
-import { downloadRecorder } from '../events/download-activity';
-import { isUnfurler, itemTarget, limitedDownload } from './download-tickets';
+import { shareUnlockCookie } from '../../auth/unlock-cookie';
+import { unlockWithPassword } from '../../auth/unlock-with-password';
+import { AppError, notFound } from '../../errors';
+import { contentDisposition } from '../content-disposition';
+import { type FastReply, type FastRequest } from '../fast';
+import { isActiveType } from '../../mime';
+import { errorReply } from '../reply-errors';
+import { sendObject } from '../send-object';
+import { decodeUrlPath } from '../../paths/relative-path';
+import { assertMigrated, getRuntime, type Runtime } from '../../runtime';
+import { isSecureRequest } from '../origin';
+import { guestGroupAccess, guestItemAccess, refusal, shareSubject } from '../../shares/access';
+import { gateReply } from './share-gate';
+import { parseCookies } from '../cookies';
+import { countDownload } from '../../shares/count-downloads';
+import { downloadRecorder } from '../../shares/download-activity';
+import { itemTarget } from '../../shares/download-tickets';
+import { downloadClientOf, isUnfurler, limitedDownloadOf } from './limited-download';
 import { redirectDownload } from './redirect-download';
 import { servePreview } from './serve-preview';
 
@@ -38,7 +41,7 @@ export async function gateSharePage(req: FastRequest): Promise<FastReply | null>
     await assertMigrated(rt);
     const { id } = parse(req.url);
     if (req.method !== 'GET' && req.method !== 'HEAD') return null;
-    const access = await guestGroupAccess(rt, id, req.header('cookie'));
+    const access = await guestGroupAccess(rt, id, parseCookies(req.header('cookie')));
     if (access.state === 'missing') throw notFound('This share does not exist or is offline');
     // Out of downloads: the page renders and says so (its buttons explain; previews still work).
     return access.state === 'exhausted' ? null : gateReply(access, id, req);
@@ -69,7 +72,7 @@ async function handle(rt: Runtime, req: FastRequest): Promise<FastReply> {
   const path = rest ? decodeUrlPath(rest) : null;
   // One indexed query for the share and this item (share_items_group_relative_path_key); an
   // undecodable path matches no item but still meets the gate first (401/410 before 404).
-  const { access, item } = await guestItemAccess(rt, id, path ?? '', req.header('cookie'));
+  const { access, item } = await guestItemAccess(rt, id, path ?? '', parseCookies(req.header('cookie')));
   // A share out of downloads still shows its page and previews; its bytes go only to a client
   // continuing a download it holds a ticket for (below).
   const refused = access.state === 'exhausted' ? null : gateReply(access, id, req);
@@ -91,7 +94,7 @@ async function handle(rt: Runtime, req: FastRequest): Promise<FastReply> {
   }
   // A chat app unfurling a pasted link gets the page (its card), never the file's bytes.
   if (isUnfurler(req)) return { status: 303, headers: { Location: `/f/${id}`, 'Content-Length': '0' }, body: null };
-  const limited = await limitedDownload(rt, req, group, itemTarget(item.id), item.id, Number(item.size));
+  const limited = await limitedDownloadOf(rt, req, group, itemTarget(item.id), item.id, Number(item.size));
   if (access.state === 'exhausted' && !limited?.held) throw refusal('exhausted');
 
   const download = query.get('download') === '1' || active;
@@ -104,7 +107,7 @@ async function handle(rt: Runtime, req: FastRequest): Promise<FastReply> {
   const count = limited || isUnfurler(req) ? null : () => countDownload(id, item.id);
   // The activity log and share.downloaded: every guest response but a link preview's, summed
   // per download.
-  const settle = isUnfurler(req) ? undefined : downloadRecorder(req, id, item.relativePath, itemTarget(item.id), Number(item.size), limited);
+  const settle = isUnfurler(req) ? undefined : downloadRecorder(downloadClientOf(req), id, item.relativePath, itemTarget(item.id), Number(item.size), limited);
   // DOWNLOAD_MODE=redirect: the store serves the bytes (null: answered here, as relayed).
   const redirect = await redirectDownload(rt, req, item, headers, { limited, count, etag, settle });
   if (redirect) return redirect;
@@ -123,7 +126,7 @@ async function handle(rt: Runtime, req: FastRequest): Promise<FastReply> {
 /** POST /f/:id/unlock — form (303 to the share) or JSON (200 + cookie); 401 when wrong. */
 function unlock(rt: Runtime, req: FastRequest, id: string): Promise<FastReply> {
   return unlockWithPassword(rt, req, async () => {
-    const access = await guestGroupAccess(rt, id, undefined);
+    const access = await guestGroupAccess(rt, id, {});
     if (access.state === 'missing' || access.state === 'expired') throw refusal(access.state);
     const target = `/f/${id}`;
     return {

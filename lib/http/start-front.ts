@@ -2,10 +2,31 @@ import 'server-only';
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { Worker } from 'node:worker_threads';
-import { takeDownloadSlot } from '../http/download-slots';
+import type { ConnectionTable, ListenerLimits } from './connection-limits';
+import { takeDownloadSlot } from './download-slots';
+import type { S3Settings } from '../env';
 import { refreshUnlockKey } from '../auth/unlock-cookie';
-import { attachFront, createSharedState, detachFront, type FromFront, type FrontOptions } from './front-link';
-import { siteGeneration, sitesReadAt } from './site-cache';
+import { attachFront, createSharedState, detachFront, type FromFront, type SharedState } from '../hosting/front-link';
+import { siteGeneration, sitesReadAt } from '../hosting/site-cache';
+
+/** What the hosted front starts from (its workerData). */
+export interface FrontOptions {
+  host: string;
+  port: number;
+  /** The main thread's inner hosted listener (127.0.0.1) and the secret its requests carry. */
+  innerPort: number;
+  secret: string;
+  /** The main listener's time limits and connection caps. */
+  limits: ListenerLimits;
+  /** The main thread's open connections per address: one cap for both ports. */
+  connections: ConnectionTable;
+  trustProxy: number;
+  /** The guest caches' staleness bound (lib/epoch-cache.ts GUEST_CACHE_STALE_MS). */
+  staleAfterMs: number;
+  /** The store, for the large objects handed to the front (lib/http/handoff.ts). */
+  storage: { kind: 'fs'; root: string } | { kind: 's3'; s3: S3Settings };
+  shared: SharedState;
+}
 
 export interface Front {
   /** The hosted port the front listens on. */
@@ -14,7 +35,7 @@ export interface Front {
 }
 
 /**
- * Starts the hosted front (lib/hosting/hosted-front.ts, compiled to `file`) and attaches it:
+ * Starts the hosted front (lib/http/hosted-front.ts, compiled to `file`) and attaches it:
  * from then on the hosted port's finished replies are kept there. A front that dies is started
  * again on the same port; `log` tells it.
  */

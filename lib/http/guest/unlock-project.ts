@@ -1,11 +1,11 @@
 import 'server-only';
 import { findProject } from '@/db/queries/projects';
-import { projectUnlockCookie } from '../auth/unlock-cookie';
-import { unlockWithPassword } from '../auth/unlock-with-password';
-import { notFound } from '../errors';
-import type { FastReply, FastRequest } from '../http/fast';
-import { isSecureHostedRequest } from '../http/origin';
-import type { Runtime } from '../runtime';
+import { projectUnlockCookie } from '../../auth/unlock-cookie';
+import { unlockWithPassword } from '../../auth/unlock-with-password';
+import { notFound } from '../../errors';
+import type { FastReply, FastRequest } from '../fast';
+import { isSecureHostedRequest } from '../origin';
+import type { Runtime } from '../../runtime';
 
 /**
  * POST /p/:slug/unlock — form (303 back to the page) or JSON (200), rate-limited per address.

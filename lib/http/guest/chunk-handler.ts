@@ -1,11 +1,11 @@
 import 'server-only';
-import { operations } from '../contract/operations';
-import { AppError } from '../errors';
-import { jsonReply } from '../http/fast';
-import { fastRoute } from '../http/fast-route';
-import { resolveTokenCached } from '../auth/session-cache';
-import { uploadChunk } from './upload-part';
-import { uploaderFor } from './uploader';
+import { operations } from '../../contract/operations';
+import { AppError } from '../../errors';
+import { jsonReply } from '../fast';
+import { fastRoute } from '../fast-route';
+import { resolveTokenCached } from '../../auth/session-cache';
+import { uploadChunk } from '../../shares/upload-part';
+import { uploaderFor } from '../../shares/uploader';
 
 /**
  * PUT /api/shares/upload/chunk — a proxy-mode part streamed from the socket into the store.

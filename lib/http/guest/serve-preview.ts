@@ -1,11 +1,11 @@
 import 'server-only';
 import { Readable } from 'node:stream';
 import type { ShareItemRow } from '@/db/schema';
-import { notFound } from '../errors';
-import type { FastReply, FastRequest } from '../http/fast';
-import { previewKind } from '../http/mime';
-import { sendObject, sendRepresentation } from '../http/send-object';
-import type { ByteRange, StorageDriver } from '../storage/types';
+import { notFound } from '../../errors';
+import type { FastReply, FastRequest } from '../fast';
+import { previewKind } from '../../mime';
+import { sendObject, sendRepresentation } from '../send-object';
+import type { ByteRange, StorageDriver } from '../../storage/types';
 
 /** A text preview: the first 4 KiB (the page shows them and "…"). */
 export const TEXT_PREVIEW_BYTES = 4096;

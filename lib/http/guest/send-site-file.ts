@@ -1,16 +1,16 @@
 import 'server-only';
-import type { FastReply, FastRequest } from '../http/fast';
-import { isHtmlType } from '../http/mime';
-import { sendObject, streamWithInsert, type Sendable } from '../http/send-object';
-import { readFirstBytes } from '../storage/read-first-bytes';
-import type { Runtime } from '../runtime';
-import { HOSTED_SANDBOX_CSP } from '../security/csp';
-import { compressedKey, type Encoding } from '../storage/keys';
-import { compress, isCompressible, negotiate } from './compression';
-import { getCached, MAX_CACHED_BYTES, putCached } from './content-cache';
-import { applyInjection, planInjection, SCAN_BYTES, type Injection } from './rewrite-html';
-import type { SiteFile } from './site-cache';
-import { BoundedCache } from '../bounded-cache';
+import type { FastReply, FastRequest } from '../fast';
+import { isHtmlType } from '../../mime';
+import { sendObject, type Sendable } from '../send-object';
+import { readFirstBytes } from '../../storage/read-first-bytes';
+import type { Runtime } from '../../runtime';
+import { HOSTED_SANDBOX_CSP } from '../../security/csp';
+import { compressedKey, type Encoding } from '../../storage/keys';
+import { compress, isCompressible, negotiate } from '../../hosting/compression';
+import { getCached, MAX_CACHED_BYTES, putCached } from '../../hosting/content-cache';
+import { applyInjection, planInjection, SCAN_BYTES, streamWithInsert, type Injection } from '../../hosting/rewrite-html';
+import type { SiteFile } from '../../hosting/site-cache';
+import { BoundedCache } from '../../bounded-cache';
 
 export interface SendOptions {
   status: 200 | 404;

@@ -1,23 +1,23 @@
 import 'server-only';
-import { projectUnlockCookie, rememberUnlock, unlockKey, unlockSubjectKey, verifyUnlock, type UnlockSubject } from '../auth/unlock-cookie';
-import { AppError, notFound } from '../errors';
-import { cookieValue } from '../http/cookies';
-import type { FastReply, FastRequest } from '../http/fast';
-import { passwordPage } from '../http/password-page';
-import { chooseLocale } from '../http/locale-choice';
-import { errorReply } from '../http/reply-errors';
-import { decodeUrlPath } from '../paths/relative-path';
-import { assertMigrated, getRuntime, type Runtime } from '../runtime';
-import { resolvePath } from './resolve-path';
+import { projectUnlockCookie, rememberUnlock, unlockKey, unlockSubjectKey, verifyUnlock, type UnlockSubject } from '../../auth/unlock-cookie';
+import { AppError, notFound } from '../../errors';
+import { cookieValue } from '../cookies';
+import type { FastReply, FastRequest } from '../fast';
+import { passwordPage } from '../password-page';
+import { chooseLocale } from '../locale-choice';
+import { errorReply } from '../reply-errors';
+import { decodeUrlPath } from '../../paths/relative-path';
+import { assertMigrated, getRuntime, type Runtime } from '../../runtime';
+import { resolvePath } from '../../hosting/resolve-path';
 import { sendSiteFile } from './send-site-file';
-import { gatePreview } from './preview-access';
+import { gatePreview } from './preview-gate';
 import { keepReply } from './reply-cache';
 import { siteScope } from './reply-answer';
-import { getSite, siteGeneration, type Site } from './site-cache';
+import { getSite, siteGeneration, type Site } from '../../hosting/site-cache';
 import { siteListing } from './site-listing';
 import { unlockProject } from './unlock-project';
-import { DEPLOY_REF, SLUG } from './slug-grammar';
-import { localeOf } from '../i18n/messages';
+import { DEPLOY_REF, SLUG } from '../../hosting/slug-grammar';
+import { localeOf } from '../request-locale';
 
 /** /p/<slug>[@<deploy>]/<path>: `@<deploy>` is an unlisted preview of one deploy. */
 const URL_PATTERN = new RegExp(`^/p/(${SLUG})(?:@(${DEPLOY_REF}))?(?:/(.*))?$`);

@@ -1,9 +1,9 @@
 import 'server-only';
 import type { ShareItemRow } from '@/db/schema';
-import type { FastReply, FastRequest } from '../http/fast';
-import { evaluatePreconditions, ifRangeAllows, parseRanges } from '../http/range';
-import type { Runtime } from '../runtime';
-import type { LimitedDownload } from './download-tickets';
+import type { FastReply, FastRequest } from '../fast';
+import { evaluatePreconditions, ifRangeAllows, parseRanges } from '../range';
+import type { Runtime } from '../../runtime';
+import type { LimitedDownload } from './limited-download';
 
 /**
  * DOWNLOAD_MODE=redirect (S3): a guest's GET of an item, after the same gate as a relayed one,

@@ -1,9 +1,8 @@
 import 'server-only';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import type { FastRequest } from '../http/fast';
-import { recordDownload } from '../shares/count-downloads';
-import { clientHash, type LimitedDownload } from '../shares/download-tickets';
+import { recordDownload } from './count-downloads';
+import { clientHash, type DownloadClient, type TicketedDownload } from './download-tickets';
 
 /** An address kept for the activity log only to its network: IPv4 /24, IPv6 /48 (parsed by ipaddr.js). */
 export function truncateAddress(ip: string): string {
@@ -25,16 +24,16 @@ export function truncateAddress(ip: string): string {
  * cut-off response did not send.
  */
 export function downloadRecorder(
-  req: FastRequest,
+  client: DownloadClient,
   shareId: string,
   path: string | null,
   target: string,
   size: number,
-  limited: LimitedDownload | null,
+  limited: Pick<TicketedDownload, 'key' | 'settle'> | null,
 ): (sent: number, completed: boolean, covered: [number, number][]) => void {
-  const ip = truncateAddress(req.ip);
-  const userAgent = (req.header('user-agent') ?? '').slice(0, 200);
-  const windowKey = `c:${clientHash(req)}:${target}`;
+  const ip = truncateAddress(client.ip);
+  const userAgent = (client.userAgent ?? '').slice(0, 200);
+  const windowKey = `c:${clientHash(client)}:${target}`;
   return (sent, _completed, covered) => {
     limited?.settle(sent);
     const key = limited?.key() ?? windowKey;

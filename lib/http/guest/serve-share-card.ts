@@ -1,10 +1,10 @@
 import 'server-only';
-import { AppError, notFound } from '../errors';
-import type { FastReply, FastRequest } from '../http/fast';
-import { guestAccess } from './access';
+import { AppError, notFound } from '../../errors';
+import type { FastReply, FastRequest } from '../fast';
+import { guestAccess } from '../../shares/access';
 import { guestPictureReply } from './guest-picture';
-import { GENERIC_CARD, shareCard, type ShareCard } from './link-preview';
-import { cardEtag, renderCardPng, shareCardSvg } from './share-card-image';
+import { GENERIC_CARD, shareCard, type ShareCard } from '../../shares/link-preview';
+import { cardEtag, renderCardPng, shareCardSvg } from '../../shares/share-card-image';
 
 const BLANK_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const CARD_URL = /^\/f\/([A-Za-z0-9]{1,64})\.png(?:\?.*)?$/;
@@ -19,7 +19,7 @@ export function serveShareCard(req: FastRequest): Promise<FastReply> {
   return guestPictureReply(req, async (rt) => {
     const id = CARD_URL.exec(req.url)?.[1];
     if (!id) throw notFound();
-    const access = await guestAccess(rt, id, undefined);
+    const access = await guestAccess(rt, id, {});
     if (access.state === 'missing') throw notFound('This share does not exist or is offline');
     const card: ShareCard =
       access.state === 'open' || access.state === 'exhausted'

@@ -1,14 +1,15 @@
 import 'server-only';
-import { requestUnlockCookie } from '../auth/unlock-cookie';
-import { unlockWithPassword } from '../auth/unlock-with-password';
-import { AppError } from '../errors';
-import type { FastReply, FastRequest } from '../http/fast';
-import { isSecureRequest } from '../http/origin';
-import { passwordPage } from '../http/password-page';
-import { localeOf } from '../i18n/messages';
-import { errorReply } from '../http/reply-errors';
-import { assertMigrated, getRuntime } from '../runtime';
-import { expiredError, fullError, guestRequest, missingError, requestSubject } from './request-gate';
+import { requestUnlockCookie } from '../../auth/unlock-cookie';
+import { unlockWithPassword } from '../../auth/unlock-with-password';
+import { AppError } from '../../errors';
+import { parseCookies } from '../cookies';
+import type { FastReply, FastRequest } from '../fast';
+import { isSecureRequest } from '../origin';
+import { passwordPage } from '../password-page';
+import { localeOf } from '../request-locale';
+import { errorReply } from '../reply-errors';
+import { assertMigrated, getRuntime } from '../../runtime';
+import { expiredError, fullError, guestRequest, missingError, requestSubject } from '../../requests/request-gate';
 
 const URL_PATTERN = /^\/r\/([^/?]+)(?:\/([^?]*))?(?:\?.*)?$/;
 
@@ -35,7 +36,7 @@ export async function gateRequestPage(req: FastRequest): Promise<FastReply | nul
     await assertMigrated(rt);
     if (req.method !== 'GET' && req.method !== 'HEAD') return null;
     const { id } = idOf(req.url);
-    const gate = await guestRequest(rt, id, req.header('cookie'));
+    const gate = await guestRequest(rt, id, parseCookies(req.header('cookie')));
     if (gate.state === 'missing') throw missingError();
     if (gate.state === 'expired') throw expiredError();
     if (gate.state === 'locked') return passwordPage({ status: 401, subject: 'request', locale: localeOf((name) => req.header(name)), action: `/r/${id}/unlock`, next: `/r/${id}` });
@@ -55,7 +56,7 @@ export async function serveRequestUnlock(req: FastRequest): Promise<FastReply> {
     if (rest !== 'unlock') throw missingError();
     if (req.method !== 'POST') throw new AppError('method_not_allowed', 'Use POST', { Allow: 'POST' });
     return await unlockWithPassword(rt, req, async () => {
-      const gate = await guestRequest(rt, id, undefined);
+      const gate = await guestRequest(rt, id, {});
       if (gate.state === 'missing') throw missingError();
       if (gate.state === 'expired') throw expiredError();
       const r = gate.found.request;

@@ -1,8 +1,8 @@
 import 'server-only';
-import { AppError } from '../errors';
-import type { FastReply, FastRequest } from '../http/fast';
-import { errorReply } from '../http/reply-errors';
-import { assertMigrated, getRuntime, type Runtime } from '../runtime';
+import { AppError } from '../../errors';
+import type { FastReply, FastRequest } from '../fast';
+import { errorReply } from '../reply-errors';
+import { assertMigrated, getRuntime, type Runtime } from '../../runtime';
 
 /** A picture a share's guest (or an unfurler) may fetch: its headers, ETag included, and its bytes. */
 export interface GuestPicture {

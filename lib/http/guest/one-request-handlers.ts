@@ -1,18 +1,18 @@
 import 'server-only';
 import type { Readable } from 'node:stream';
-import { operations } from '../contract/operations';
-import { MAX_SHARE_FILES, oneRequestQuerySchema } from '../contract/shares';
-import { AppError, badRequest, notFound } from '../errors';
-import { jsonReply, type FastReply, type FastRequest } from '../http/fast';
-import { ownOrigin } from '../http/origin';
-import type { Env } from '../env';
-import { fastRoute } from '../http/fast-route';
-import { parseWith } from '../http/route';
-import { readMultipart } from '../hosting/read-multipart';
-import { isStorageNotFound } from '../storage/types';
-import { OneRequestShare } from './one-request-upload';
-import type { ShareDto } from './share-dto';
-import { StorageIncompleteBodyError } from '../storage/errors';
+import { operations } from '../../contract/operations';
+import { MAX_SHARE_FILES, oneRequestQuerySchema } from '../../contract/shares';
+import { AppError, badRequest, notFound } from '../../errors';
+import { jsonReply, type FastReply, type FastRequest } from '../fast';
+import { ownOrigin } from '../origin';
+import type { Env } from '../../env';
+import { fastRoute } from '../fast-route';
+import { parseWith } from '../route';
+import { readMultipart } from '../../hosting/read-multipart';
+import { isStorageNotFound } from '../../storage/types';
+import { OneRequestShare } from '../../shares/one-request-upload';
+import type { ShareDto } from '../../shares/share-dto';
+import { StorageIncompleteBodyError } from '../../storage/errors';
 
 /**
  * The one-request share uploads, answered by server.ts before Next like the chunk upload (a

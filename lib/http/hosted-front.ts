@@ -7,7 +7,7 @@
  * a trivial handler inside the server's process cost ~1.6× the CPU of the same handler in a
  * bare Node process (docs/performance.md). This thread loads nothing of Next or the database:
  * it answers the steady state of a site — a finished reply kept by the main thread — with the
- * very checks the main thread makes (lib/hosting/reply-answer.ts: the site cache's generation and
+ * very checks the main thread makes (lib/http/guest/reply-answer.ts: the site cache's generation and
  * staleness, the unlock cookie, If-None-Match), and forwards everything else (a first request, a
  * range, a large file, the password form, a preview) to the main thread's inner hosted listener,
  * which serves it as it served the hosted port before, with this listener's client address.
@@ -17,18 +17,20 @@
  */
 import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
-import { jsonErrorReply } from '../http/reply-errors';
-import { writeNodeReply } from '../http/fast';
-import { HANDOFF_LENGTH_HEADER, HANDOFF_OBJECT_HEADER, parseHandoffHeader, type HandoffObject } from '../http/handoff';
+import { jsonErrorReply } from './reply-errors';
+import { writeNodeReply } from './fast';
+import { HANDOFF_LENGTH_HEADER, HANDOFF_OBJECT_HEADER, parseHandoffHeader, type HandoffObject } from './handoff';
 import { createFsStorage } from '../storage/fs';
 import type { StorageDriver } from '../storage/types';
 import type { S3Settings } from '../env';
 import { AppError } from '../errors';
-import { resolveClientIp } from '../http/client-ip';
-import { configureListener, guardRequest } from '../http/connection-limits';
-import { FRONT_HITS, FRONT_IP_HEADER, FRONT_OBJECTS, FRONT_SECRET_HEADER, KEY_GEN, KEY_READ_AT, SITE_GEN, SITES_READ_AT, type FromFront, type FrontOptions, type ToFront } from './front-link';
-import { answerFrom, newReplies, siteScope, type ReplyChecks } from './reply-answer';
-import { canonicalHostName, localSiteOf } from '../http/origin';
+import { resolveClientIp } from './client-ip';
+import { configureListener, guardRequest } from './connection-limits';
+import { FRONT_HITS, FRONT_IP_HEADER, FRONT_OBJECTS, FRONT_SECRET_HEADER, KEY_GEN, KEY_READ_AT, SITE_GEN, SITES_READ_AT, type FromFront, type ToFront } from '../hosting/front-link';
+import type { FrontOptions } from './start-front';
+import { answerFrom, newReplies, siteScope, type ReplyChecks } from './guest/reply-answer';
+import { canonicalHostName } from '../hosting/host-name';
+import { localSiteOf } from './origin';
 import { KEY_TTL_MS, keyAge, newVerifiedUnlocks, unexpired } from '../auth/unlock-rules';
 
 /** Response headers of the inner hop that are its own, not the client's. */
