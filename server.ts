@@ -35,7 +35,7 @@ import { decideHost, localSiteOf, type Listener } from './lib/http/origin';
 import { domainIndexNow, loadDomainIndex, type DomainIndex } from './lib/hosting/domains';
 import { errorReply, jsonErrorReply } from './lib/http/reply-errors';
 import { configureListener, connectionTable, guardRequest, type ListenerLimits } from './lib/http/connection-limits';
-import { takeDownloadSlot } from './lib/http/download-slots';
+import { setDownloadSlotWait, takeDownloadSlot } from './lib/http/download-slots';
 import { principalKeyOf, requestBudget } from './lib/http/request-budget';
 import { AppError, noSuchApiRoute, notFound } from './lib/errors';
 import { closeRuntime } from './lib/runtime';
@@ -169,6 +169,7 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
     perIp: env.trustProxy > 0 ? 0 : env.maxConnectionsPerIp,
     total: env.maxConnections,
   };
+  setDownloadSlotWait(env.downloadSlotWaitMs);
   const budget = requestBudget(env.requestsPerSecondPerIp, env.requestsPerSecondPerIp * 10);
   const principalBudget = requestBudget(env.requestsPerSecondPerPrincipal, env.requestsPerSecondPerPrincipal * 10);
   const handler = (served: Listener | 'inner') => (req: IncomingMessage, res: ServerResponse) => {

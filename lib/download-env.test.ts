@@ -33,3 +33,11 @@ describe('DOWNLOAD_MODE', () => {
     );
   });
 });
+
+describe('DOWNLOAD_SLOT_WAIT_SECONDS', () => {
+  it('is 10 s by default, takes decimals, and refuses what is not a time a download could wait', () => {
+    expect(parseEnv({}).downloadSlotWaitMs).toBe(10_000);
+    expect(parseEnv({ DOWNLOAD_SLOT_WAIT_SECONDS: '2.5' }).downloadSlotWaitMs).toBe(2500);
+    for (const bad of ['0', '-1', 'soon', '3601']) expect(problems({ DOWNLOAD_SLOT_WAIT_SECONDS: bad }).join(' ')).toMatch(/DOWNLOAD_SLOT_WAIT_SECONDS/);
+  });
+});

@@ -119,10 +119,15 @@ const schema = z.object({
   FIRST_BYTE_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3600).default(30),
   /**
    * Downloads (share items, ZIPs, hosted files not served from memory) at once per client
-   * address, both listeners together; more wait their turn (one per slot, up to 10 s), then 429.
-   * 0: no cap.
+   * address, both listeners together; more wait their turn (one per slot, up to
+   * DOWNLOAD_SLOT_WAIT_SECONDS), then 429. 0: no cap.
    */
   MAX_DOWNLOADS_PER_IP: z.coerce.number().int().min(0).max(100_000).default(8),
+  /**
+   * Seconds a download waits for one of its address's slots before it is refused with 429: a place
+   * in line holds one of the address's connections. Decimals allowed (tests).
+   */
+  DOWNLOAD_SLOT_WAIT_SECONDS: z.coerce.number().min(0.1).max(3600).default(10),
   /**
    * Pages and API calls per second per client address (a burst of ten times as many first),
    * counted in memory before any database work; past it 429 with Retry-After. Byte streams and
@@ -272,6 +277,7 @@ export type Env = {
   stallTimeoutMs: number;
   firstByteTimeoutMs: number;
   maxDownloadsPerIp: number;
+  downloadSlotWaitMs: number;
   requestsPerSecondPerIp: number;
   requestsPerSecondPerPrincipal: number;
   /** scrypt's log2 N for new password hashes (lib/auth/passwords.ts). */
@@ -371,6 +377,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     stallTimeoutMs: v.STALL_TIMEOUT_SECONDS * 1000,
     firstByteTimeoutMs: Math.round(v.FIRST_BYTE_TIMEOUT_SECONDS * 1000),
     maxDownloadsPerIp: v.MAX_DOWNLOADS_PER_IP,
+    downloadSlotWaitMs: Math.round(v.DOWNLOAD_SLOT_WAIT_SECONDS * 1000),
     requestsPerSecondPerIp: v.REQUESTS_PER_SECOND_PER_IP,
     requestsPerSecondPerPrincipal: v.REQUESTS_PER_SECOND_PER_PRINCIPAL,
     passwordScryptLogN: v.PASSWORD_SCRYPT_LOG_N,

@@ -16,8 +16,17 @@ import { AppError } from '../errors';
  */
 const WAITING_PER_SLOT = 1;
 
-/** How long a request waits for a slot before it is refused: a waiter has sent nothing yet. */
-export const SLOT_WAIT_MS = 10_000;
+/**
+ * How long a request waits for a slot before it is refused: a waiter has sent nothing yet.
+ * DOWNLOAD_SLOT_WAIT_SECONDS (lib/env.ts), set by startService for the process, as the counts
+ * below are the process's: both listeners' downloads (the hosted front's too) wait the same.
+ */
+let slotWaitMs = 10_000;
+
+/** Sets how long a request waits for a download slot (DOWNLOAD_SLOT_WAIT_SECONDS). */
+export function setDownloadSlotWait(ms: number): void {
+  slotWaitMs = ms;
+}
 
 interface Held {
   active: number;
@@ -70,7 +79,7 @@ export function takeDownloadSlot(ip: string, max: number, res: ServerResponse): 
       res.off('close', leave);
       leave();
       reject(new AppError('rate_limited', `At most ${max} downloads at once per address, and none finished in time; try again when one has finished`, { 'Retry-After': '5' }));
-    }, SLOT_WAIT_MS);
+    }, slotWaitMs);
     timer.unref();
     h.waiting.push(turn);
     res.once('close', leave);
