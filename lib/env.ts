@@ -82,7 +82,7 @@ const schema = z.object({
   /** The second listener's port (default PORT + 1); 0 turns it off (sandboxed /p/ on the main origin). */
   HOSTED_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /**
-   * on: the hosted port is served by a worker thread of its own (lib/hosting/hosted-front.ts);
+   * on: the hosted port is served by a worker thread of its own (lib/http/hosted-front.ts);
    * off: by the main thread, like every other request (one thread and its memory less).
    */
   HOSTED_FRONT: z.enum(['on', 'off']).default('on'),
