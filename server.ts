@@ -287,7 +287,8 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
   let innerPort: number | null = null;
   if (env.hosted.mode === 'port') {
     const frontFile = new URL('./hosted-front.mjs', import.meta.url);
-    if (!dev && existsSync(frontFile)) {
+    // HOSTED_FRONT=off (and `npm run dev`): the main thread serves the hosted port itself.
+    if (!dev && env.hostedFront && existsSync(frontFile)) {
       // The hosted port in a thread of its own (lib/http/hosted-front.ts); what it does not
       // answer itself it forwards here, to a listener only it can use.
       // Every connection is the front's, from loopback: it caps its clients' connections.
@@ -312,7 +313,7 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
       hostedPort = await listen(createListener('hosted'), env.hosted.port, env.host);
     }
     setHostedPort(hostedPort);
-    log(`[htmls] hosted sites on http://${shown}:${hostedPort} (a second origin: nothing but /p/)`);
+    log(`[htmls] hosted sites on http://${shown}:${hostedPort} (a second origin: nothing but /p/${front ? '' : '; served by the main thread'})`);
   } else if (env.hosted.mode === 'sandbox') {
     console.warn('[htmls] WARNING: HOSTED_PORT=0 without HOSTED_ORIGIN: hosted sites are served on the main origin in a CSP sandbox; fetch, module scripts, localStorage and password-protected assets break. Set HOSTED_ORIGIN or leave HOSTED_PORT unset.');
   } else {

@@ -81,6 +81,11 @@ const schema = z.object({
   HOSTED_ORIGIN: optionalString,
   /** The second listener's port (default PORT + 1); 0 turns it off (sandboxed /p/ on the main origin). */
   HOSTED_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /**
+   * on: the hosted port is served by a worker thread of its own (lib/http/hosted-front.ts);
+   * off: by the main thread, like every other request (one thread and its memory less).
+   */
+  HOSTED_FRONT: z.enum(['on', 'off']).default('on'),
   /** Deploys kept per project (the live one always is). */
   DEPLOY_HISTORY: z.coerce.number().int().min(1).max(1000).default(10),
   PUBLIC_URL: origin('PUBLIC_URL'),
@@ -258,6 +263,8 @@ export type Env = {
   serverSecret?: string;
   trustProxy: number;
   hosted: HostedSettings;
+  /** HOSTED_FRONT: the hosted port (mode port) in a worker thread of its own, or on the main thread. */
+  hostedFront: boolean;
   deployHistory: number;
   publicUrl?: string;
   /** DEFAULT_LOCALE: the language when neither the picker's cookie nor Accept-Language names one of ours. */
@@ -358,6 +365,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     serverSecret: v.SERVER_SECRET,
     trustProxy: v.TRUST_PROXY,
     hosted: hosted!,
+    hostedFront: v.HOSTED_FRONT === 'on',
     deployHistory: v.DEPLOY_HISTORY,
     publicUrl: v.PUBLIC_URL && new URL(v.PUBLIC_URL).origin,
     defaultLocale: matchLocale(v.DEFAULT_LOCALE) ?? 'en',

@@ -1,7 +1,8 @@
 /**
  * `npm run bench [-- --quick] [-- --webhook] [-- --size 1024] [-- --rss-size 10240] [-- --storage fs|s3] [-- --runs 3] [-- --only downloads,hosted]`
  * (without --storage: an fs pass, then an s3 pass when S3_ENDPOINT and keys are set; a table each;
- * --only: just these sections of hosted, uploads, small-files, deletes, curl-put, downloads, zip, redirect (s3 only), directory, guest-languages, upload-rss, scale, flood;
+ * --only: just these sections of hosted, hosted-main, uploads, small-files, deletes, curl-put, downloads, zip, redirect (s3 only), directory, guest-languages, upload-rss, scale, flood;
+ * hosted-main: the hosted pages from a second server with HOSTED_FRONT=off (the main thread, no front worker) beside the front's, bare Node and nginx (also part of hosted; issue 44);
  * guest-languages: the share and request pages' first byte and JavaScript in German and Arabic against English (issue 40);
  * flood (only when named, like scale) times a 1 MiB range while one member floods share-password PATCHes;
  * scale seeds 1,000 members, 100,000 shares and 1,000,000 items, or `--scale-factor` of that)
@@ -32,13 +33,13 @@ import { benchScale, seedScale } from './bench/scale';
 import { benchSmallFiles } from './bench/small-files';
 import { benchDownloads } from './bench/downloads';
 import { benchGuestLanguages } from './bench/guest-languages';
-import { benchHosted, seedHostedSite } from './bench/hosted';
+import { benchHosted, seedHostedSite, seedMainThreadSite } from './bench/hosted';
 import { benchOneRequestUpload } from './bench/one-request';
 import { benchRedirect } from './bench/redirect';
 import { benchUploadRss, benchUploads, uploadOnce } from './bench/uploads';
 import { benchZipDownloads } from './bench/zip-downloads';
 
-const SECTIONS = ['hosted', 'uploads', 'small-files', 'deletes', 'curl-put', 'downloads', 'zip', 'redirect', 'directory', 'guest-languages', 'upload-rss', 'scale', 'flood'] as const;
+const SECTIONS = ['hosted', 'hosted-main', 'uploads', 'small-files', 'deletes', 'curl-put', 'downloads', 'zip', 'redirect', 'directory', 'guest-languages', 'upload-rss', 'scale', 'flood'] as const;
 const onlyArg = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] ?? '' : null;
 const only = onlyArg === null ? null : new Set(onlyArg.split(',').map((s) => s.trim()));
 if (only) for (const s of only) if (!(SECTIONS as readonly string[]).includes(s)) throw new Error(`--only: unknown section ${s} (one of ${SECTIONS.join(', ')})`);
@@ -89,14 +90,34 @@ async function runScalePass(kind: 'PGlite' | 'PostgreSQL') {
   }
 }
 
-/** One pass: a fresh server on a fresh data directory (and database, and bucket for s3). */
-async function runPass(storage: 'fs' | 's3') {
-  if (storage === 's3') process.env.STORAGE = 's3';
-  else delete process.env.STORAGE;
+/** Settings for a server of this pass on a database (and bucket) of its own. */
+async function passEnv(storage: 'fs' | 's3'): Promise<Record<string, string | undefined>> {
   const env: Record<string, string | undefined> = { ...(await freshServiceEnv()), ...ONE_CLIENT };
   if (storage !== 's3') {
     for (const k of Object.keys(env)) if (k.startsWith('S3_') || k === 'STORAGE') delete env[k];
   }
+  return env;
+}
+
+/**
+ * The hosted-main section's second server: the same build and settings on data of its own, with
+ * HOSTED_FRONT=off, so its hosted port is served by the main thread (issue 44).
+ */
+async function startMainThreadServer(storage: 'fs' | 's3') {
+  const env = await passEnv(storage);
+  const dataDir = tempDir('htmls-bench-main-thread-');
+  const m = migrate({ DATA_DIR: dataDir, DATABASE_URL: env.DATABASE_URL });
+  if (m.status !== 0) throw new Error(`migrate failed: ${m.stderr}`);
+  const server = await startServer({ ...env, DATA_DIR: dataDir, HOSTED_FRONT: 'off' });
+  if (!server.output().includes('served by the main thread')) throw new Error(`the HOSTED_FRONT=off server did not say it serves the hosted port itself:\n${server.output()}`);
+  return { server, dataDir };
+}
+
+/** One pass: a fresh server on a fresh data directory (and database, and bucket for s3). */
+async function runPass(storage: 'fs' | 's3') {
+  if (storage === 's3') process.env.STORAGE = 's3';
+  else delete process.env.STORAGE;
+  const env = await passEnv(storage);
   const dataDir = tempDir('htmls-bench-');
   if (runs('directory')) {
     log(`[${storage}] seeding ${PROJECTS} projects…`);
@@ -114,6 +135,12 @@ async function runPass(storage: 'fs' | 's3') {
   let server = await startServer({ ...env, DATA_DIR: dataDir });
   const work = tempDir('htmls-bench-files-');
   let ctx: BenchContext | null = null;
+  const hosted = runs('hosted') || runs('hosted-main');
+  let mainThread: Awaited<ReturnType<typeof startMainThreadServer>> | null = null;
+  // Started while the first server settles (its idle RSS is its own process's).
+  const mainThreadStarting = hosted
+    ? startMainThreadServer(storage).then((started) => (mainThread = started))
+    : null;
   try {
     const admin = TEST_ADMIN_TOKEN;
     await api(server.url, 'POST', '/api/users', admin, { username: 'bench', password: 'bench-password', quota_bytes: 2 ** 50 });
@@ -150,12 +177,18 @@ async function runPass(storage: 'fs' | 's3') {
       server = await startServer({ ...env, ...extra, DATA_DIR: dataDir });
       Object.assign(ctx!, { base: server.url, hosted: server.hostedUrl!, pid: server.proc.pid!, idle: await settle() });
     };
-    ctx = { base: server.url, hosted: server.hostedUrl!, pid: server.proc.pid!, env, work, site, nginx: null, admin, member, shareFile, idle: 0, restart };
-    if (runs('hosted')) await seedHostedSite(ctx);
-    ctx.idle = await settle();
+    ctx = { base: server.url, hosted: server.hostedUrl!, pid: server.proc.pid!, env, work, site, nginx: null, mainThread: null, admin, member, shareFile, idle: 0, restart };
+    if (hosted) await seedHostedSite(ctx);
+    const seeded = mainThreadStarting?.then(async (started) => {
+      ctx!.mainThread = { base: started.server.url, hosted: started.server.hostedUrl! };
+      await seedMainThreadSite(ctx!);
+    });
+    [ctx.idle] = await Promise.all([settle(), seeded]);
     ctx.nginx = hasCommand('nginx') ? await startNginx(site) : null;
 
-    if (runs('hosted')) await benchHosted(ctx);
+    if (hosted) await benchHosted(ctx, { full: runs('hosted') });
+    // Stopped once measured: the sections below measure one server.
+    await (mainThread as Awaited<ReturnType<typeof startMainThreadServer>> | null)?.server.stop();
     const needShare = runs('downloads') || runs('zip') || (runs('redirect') && storage === 's3');
     if (runs('uploads')) await benchUploads(ctx);
     if (runs('small-files')) await benchSmallFiles(ctx);
@@ -171,6 +204,12 @@ async function runPass(storage: 'fs' | 's3') {
     if (runs('upload-rss')) await benchUploadRss(ctx);
   } finally {
     ctx?.nginx?.stop();
+    await mainThreadStarting?.catch(() => {});
+    const second = mainThread as Awaited<ReturnType<typeof startMainThreadServer>> | null;
+    if (second) {
+      await second.server.stop();
+      rmSync(second.dataDir, { recursive: true, force: true });
+    }
     await server.stop();
     // Gigabytes of test files and objects: never leave them behind.
     for (const dir of [work, dataDir, ctx?.nginx?.prefix]) if (dir) rmSync(dir, { recursive: true, force: true });

@@ -130,6 +130,13 @@ describe('configuration', () => {
     expect(env({ PUBLIC_URL: 'https://f.example.com', HOSTED_ORIGIN: 'https://u.example.com' }).hosted.mode).toBe('origin');
   });
 
+  it('runs the hosted front unless HOSTED_FRONT=off, and refuses another value', () => {
+    expect(env().hostedFront).toBe(true);
+    expect(env({ HOSTED_FRONT: 'on' }).hostedFront).toBe(true);
+    expect(env({ HOSTED_FRONT: 'off' }).hostedFront).toBe(false);
+    expect(() => env({ HOSTED_FRONT: 'false' })).toThrow(/HOSTED_FRONT/);
+  });
+
   it('refuses a HOSTED_ORIGIN that is not an origin', () => {
     for (const bad of ['usercontent.example.com', 'https://u.example.com/path', 'ftp://u.example.com', 'https://{slug}.{slug}.example.com', 'https://u.example.com:{slug}']) {
       expect(() => env({ HOSTED_ORIGIN: bad }), bad).toThrow(/HOSTED_ORIGIN/);

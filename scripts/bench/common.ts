@@ -51,6 +51,8 @@ export function addRow(
   baseLabel: string,
   goal?: { min?: number; max?: number; text: string },
   higherIsBetter = true,
+  /** false: the baseline is another way of ours, not the plain way (no "wrong baseline?" flag). */
+  flagAhead = higherIsBetter,
 ) {
   const ratio = baseline ? value / baseline : null;
   let met = '';
@@ -61,7 +63,7 @@ export function addRow(
   }
   // A baseline is the fastest plain way to do the job: beating it by more than noise means it is not.
   const ahead = ratio;
-  if (higherIsBetter && ahead !== null && ahead > 1.05) met = `${met ? `${met}; ` : ''}ratio > 1.05: wrong baseline?`;
+  if (flagAhead && ahead !== null && ahead > 1.05) met = `${met ? `${met}; ` : ''}ratio > 1.05: wrong baseline?`;
   rows.push({
     metric,
     value: `${fmt(value, value < 100 ? 1 : 0)} ${unit}`,
@@ -217,6 +219,11 @@ export interface BenchContext {
   member: string;
   /** SIZE random bytes, also reachable through nginx as /share.bin. */
   shareFile: string;
+  /**
+   * A second server on data of its own with HOSTED_FRONT=off: its hosted port served by the main
+   * thread, not the front worker (issue 44). Started for the hosted and hosted-main sections.
+   */
+  mainThread: { base: string; hosted: string } | null;
   /** Idle RSS of the server: the lowest reading over a quiet spell after its last (re)start. */
   idle: number;
   /**
