@@ -208,10 +208,14 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
     const fastReq = fromNode(req, ip);
     if (served === 'inner') fastReq.handoff = true;
     const decision = decideHost(env, hostedPort, listener, fastReq, domains);
-    /** A GET that may stream from the store waits for one of its address's download slots first. */
-    const download = (serve: () => Promise<FastReply>) =>
+    /**
+     * A GET that may stream from the store waits for one of its address's download slots first.
+     * Its refusal page's picker posts to the main origin's /locale; on the hosted origin, which
+     * has no such path, the page has none (it still follows the cookie and Accept-Language).
+     */
+    const download = (serve: () => Promise<FastReply>, picker?: null) =>
       runFast(res, method, () =>
-        method === 'GET' ? takeDownloadSlot(ip, env.maxDownloadsPerIp, res).then(serve, (e) => errorReply(e, fastReq)) : serve(),
+        method === 'GET' ? takeDownloadSlot(ip, env.maxDownloadsPerIp, res).then(serve, (e) => errorReply(e, fastReq, picker)) : serve(),
       );
     switch (decision.kind) {
       case 'redirect':
@@ -222,7 +226,7 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
       case 'hosted': {
         const opts = { sandbox: decision.sandbox, site: decision.site };
         if (answerCached(req, res, replyScope(opts))) return;
-        return download(() => serveHosted(fastReq, opts));
+        return download(() => serveHosted(fastReq, opts), null);
       }
     }
     const url = req.url ?? '/';

@@ -206,10 +206,11 @@ describe('downloads per address, both listeners together', () => {
   let slug: string;
   const PER_IP = 3;
   /**
-   * DOWNLOAD_SLOT_WAIT_SECONDS (10 by default): the places in line of the first test are kept
-   * across two refusals given at once (well under this), the second test waits it out.
+   * DOWNLOAD_SLOT_WAIT_SECONDS, set here to its default: the places in line of the first test
+   * must outlast two refusals and a fetch through the front on a loaded machine (4 s did not
+   * leave room enough there); the second test waits it out.
    */
-  const SLOT_WAIT_SECONDS = 4;
+  const SLOT_WAIT_SECONDS = 10;
   beforeAll(async () => {
     // The default stall timeout: the held downloads stay held for this test's few steps.
     // (The first-byte window at the stall timeout leaves only the stall guard, as the comment says.)
@@ -254,7 +255,8 @@ describe('downloads per address, both listeners together', () => {
     const waiter = rawGet(server.url, `/f/${share}/big.bin`, ip);
     expect(await waiter.status).toBe(429);
     // It waited in line (there was room: one place per slot), it was not refused at once.
-    expect(performance.now() - asked).toBeGreaterThanOrEqual(SLOT_WAIT_SECONDS * 1000);
+    // (A few milliseconds of margin: the server's timer and this clock round differently.)
+    expect(performance.now() - asked).toBeGreaterThanOrEqual(SLOT_WAIT_SECONDS * 1000 - 50);
     for (const s of [...held, waiter]) s.socket.destroy();
   });
 });

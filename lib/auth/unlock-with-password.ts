@@ -3,7 +3,7 @@ import { AppError } from '../errors';
 import { serializeCookie } from '../http/cookies';
 import { jsonReply, type FastReply, type FastRequest } from '../http/fast';
 import { passwordPage } from '../http/password-page';
-import { localeOf } from '../http/request-locale';
+import { localeOf } from '../http/locale-of';
 import { jsonErrorReply } from '../http/reply-errors';
 import { readUnlockBody } from '../http/read-body';
 import type { Runtime } from '../runtime';

@@ -66,7 +66,7 @@ export interface GuestPageOptions {
   tone: GuestTone;
   /** Defaults to this service's home page. */
   home?: string;
-  /** The guest's language (lib/http/request-locale.ts localeOf): its lang, direction and words; English without. */
+  /** The guest's language (lib/http/locale-of.ts): its lang, direction and words; English without. */
   locale?: Locale;
   /** The language picker's form (lib/http/locale-choice.ts): where it posts and comes back to; none without. */
   picker?: PickerTarget | null;

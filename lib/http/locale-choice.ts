@@ -27,7 +27,9 @@ import { errorReply } from './reply-errors';
  */
 export function sameOriginPath(next: string | null | undefined): string | null {
   if (!next || next.length > 2048) return null;
-  return /^\/(?![/\\])[^\s\\\u0000-\u001f\u007f]*$/.test(next) ? next : null;
+  // Printable ASCII only (a page's own URL is percent-encoded): a character past it is no path
+  // of ours, and a Location header could not carry it.
+  return /^\/(?![/\\])[\x21-\x5b\x5d-\x7e]*$/.test(next) ? next : null;
 }
 
 /**

@@ -12,7 +12,8 @@ import { openShare, shareMetadata, shareView } from './pages/share-page';
 import { requestView } from './pages/request-page';
 import { csp, directoryPage, htmlsPage } from './pages/console-pages';
 import { compiledMessagesOf } from '../i18n/messages';
-import { localeOf, requestLocaleOf } from './request-locale';
+import { localeOf } from './locale-of';
+import { requestLocaleOf } from './request-locale';
 
 export const nextSurface = {
   /** Route handlers by their path under app/ (the /api ones under app/api). */

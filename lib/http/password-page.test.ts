@@ -28,6 +28,12 @@ describe('guest pages', () => {
     expect(messagePage(500, 'boom', 'something_new', 'de').body).toContain('<h1>Fehler</h1>\n<p lang="en" dir="ltr">boom</p>');
   });
 
+  it('passwordPage — a project’s picker posts to the project’s /p/<slug>/locale, from a deploy’s preview too (no such endpoint per deploy)', () => {
+    const action = (unlock: string) => /<form class="lang" method="post" action="([^"]+)"/.exec(passwordPage({ status: 401, subject: 'project', locale: 'en', action: unlock, next: '/p/site/' }).body as string)?.[1];
+    expect(action('/p/site/unlock')).toBe('/p/site/locale');
+    expect(action('/p/site@dpl_1a2b/unlock')).toBe('/p/site/locale');
+  });
+
   it('passwordPage, messagePage and offlinePageHtml — one layout: viewport, dark mode, border-box sizing', () => {
     const pages = [
       passwordPage({ status: 401, subject: 'share', locale: 'en', action: '/f/x/unlock' }).body as string,

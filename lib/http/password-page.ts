@@ -39,8 +39,9 @@ export function passwordPage(opts: {
   const text = subject === 'request' ? t('passwordRequest') : subject === 'share' ? t('passwordShare') : t('passwordProject', { name });
   const body = guestPageHtml({
     locale,
-    // A project's page is on the hosted origin: its picker posts beside its unlock (/p/<slug>/locale).
-    picker: { action: subject === 'project' ? opts.action.replace(/\/unlock$/, '/locale') : LOCALE_CHOICE_PATH, next: opts.next },
+    // A project's page is on the hosted origin: its picker posts to /p/<slug>/locale (a deploy's
+    // preview included: the endpoint is the project's, not the deploy's).
+    picker: { action: subject === 'project' ? opts.action.replace(/^(\/p\/[^/@]+)(?:@[^/]*)?\/unlock$/, '$1/locale') : LOCALE_CHOICE_PATH, next: opts.next },
     title: t('passwordTitle', { title: name }),
     heading: t('passwordHeading'),
     tone: 'lock',

@@ -1,7 +1,7 @@
 import 'server-only';
 import { toErrorBody } from '../errors';
 import { jsonReply, type FastReply, type FastRequest } from './fast';
-import { localeOf } from './request-locale';
+import { localeOf } from './locale-of';
 import { LOCALE_CHOICE_PATH } from './locale-picker';
 import { messagePage } from './password-page';
 import { wantsJson } from './read-body';

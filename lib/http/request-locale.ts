@@ -1,21 +1,10 @@
 import 'server-only';
 import { resolveTokenCached } from '../auth/session-cache';
-import { cookieValue, countCookies, parseCookies, USER_COOKIE } from './cookies';
+import { countCookies, parseCookies, USER_COOKIE } from './cookies';
+import { localeOf } from './locale-of';
 import { getRuntime } from '../runtime';
-import { LOCALE_COOKIE, negotiateLocale, type Locale } from '../i18n/locales';
-import { defaultLocale } from '../i18n/messages';
 
 type Header = (name: string) => string | undefined;
-
-/** A request's language from its Cookie and Accept-Language headers (the profile setting comes first where there is one). */
-export function localeOf(header: Header, profile?: string | null): Locale {
-  return negotiateLocale({
-    profile,
-    cookie: cookieValue(header('cookie'), LOCALE_COOKIE),
-    acceptLanguage: header('accept-language'),
-    defaultLocale: defaultLocale(),
-  });
-}
 
 /**
  * The language setting of the member whose session cookie came with a page request, or null.

@@ -17,7 +17,7 @@ import { getSite, siteGeneration, type Site } from '../../hosting/site-cache';
 import { siteListing } from './site-listing';
 import { unlockProject } from './unlock-project';
 import { DEPLOY_REF, SLUG } from '../../hosting/slug-grammar';
-import { localeOf } from '../request-locale';
+import { localeOf } from '../locale-of';
 
 /** /p/<slug>[@<deploy>]/<path>: `@<deploy>` is an unlisted preview of one deploy. */
 const URL_PATTERN = new RegExp(`^/p/(${SLUG})(?:@(${DEPLOY_REF}))?(?:/(.*))?$`);

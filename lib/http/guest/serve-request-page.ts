@@ -6,7 +6,7 @@ import { parseCookies } from '../cookies';
 import type { FastReply, FastRequest } from '../fast';
 import { isSecureRequest } from '../origin';
 import { passwordPage } from '../password-page';
-import { localeOf } from '../request-locale';
+import { localeOf } from '../locale-of';
 import { errorReply } from '../reply-errors';
 import { assertMigrated, getRuntime } from '../../runtime';
 import { expiredError, fullError, guestRequest, missingError, requestSubject } from '../../requests/request-gate';

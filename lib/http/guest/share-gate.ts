@@ -1,7 +1,7 @@
 import 'server-only';
 import type { FastReply, FastRequest } from '../fast';
 import { passwordPage } from '../password-page';
-import { localeOf } from '../request-locale';
+import { localeOf } from '../locale-of';
 import { refusal, type GuestGroupAccess } from '../../shares/access';
 
 /**

@@ -1,5 +1,5 @@
 import 'server-only';
-import { localeOf } from '../request-locale';
+import { localeOf } from '../locale-of';
 import { offlinePageHtml, PASSWORD_PAGE_CSP } from '../password-page';
 
 // GET /offline — the page the service worker keeps and shows when a navigation has no network,

@@ -4,7 +4,7 @@ import { sessionCookie } from '@/lib/auth/session-cookies';
 import { clientOf } from '@/lib/auth/sign-in-response';
 import { finishSignIn } from '@/lib/auth/sign-in';
 import { operations } from '@/lib/contract/operations';
-import { localeOf } from '@/lib/http/request-locale';
+import { localeOf } from '@/lib/http/locale-of';
 import { json, route } from '@/lib/http/route';
 import { createAccount } from '@/lib/users/create-account';
 
