@@ -106,7 +106,7 @@ test('a hosted page can read another project the visitor unlocked on a shared ho
   const shared = `http://localhost:${hostedPort}`;
   await page.goto(`${shared}/p/vault/`);
   await page.getByLabel('Password').fill('vault password');
-  await page.getByRole('button').click();
+  await page.getByRole('button', { name: 'Unlock' }).click();
   await expect(page.getByText('vault-secret-42')).toBeVisible();
   await page.goto(`${shared}/p/snoop/`);
   await expect(page.locator('#out')).toHaveText('read the vault');
@@ -119,7 +119,7 @@ test('a hosted page can read another project the visitor unlocked on a shared ho
   await p1.goto(`${main()}/p/vault/`);
   expect(new URL(p1.url()).host).toBe(`vault.localhost:${hostedPort}`);
   await p1.getByLabel('Password').fill('vault password');
-  await p1.getByRole('button').click();
+  await p1.getByRole('button', { name: 'Unlock' }).click();
   await expect(p1.getByText('vault-secret-42')).toBeVisible();
   await p1.goto(`${main()}/p/snoop2/`);
   expect(new URL(p1.url()).host).toBe(`snoop2.localhost:${hostedPort}`);
@@ -145,7 +145,7 @@ test('a hosted page can read another project the visitor unlocked on a shared ho
     await pg.goto(`http://localhost:${p2}/p/vault/`);
     expect(new URL(pg.url()).host).toBe(`vault.localhost:${p2}`);
     await pg.getByLabel('Password').fill('vault password');
-    await pg.getByRole('button').click();
+    await pg.getByRole('button', { name: 'Unlock' }).click();
     await expect(pg.getByText('vault-secret-42')).toBeVisible();
     await pg.goto(`http://localhost:${p2}/p/snoop/`);
     expect(new URL(pg.url()).host).toBe(`snoop.localhost:${p2}`);
