@@ -7,11 +7,12 @@ import type { FastReply, FastRequest } from './fast';
 import { isSecureHostedRequest, isSecureRequest } from './origin';
 import { readSmallBody } from './read-body';
 import { errorReply } from './reply-errors';
+import { sameOriginPath } from '../same-origin-path';
 
 /**
  * The endpoint of the no-script pages' language picker (lib/http/locale-picker.ts): sets the
  * picker's cookie (htmls_locale, as the script picker of Next's pages does) and sends the guest
- * back to `next` — a path of this origin only. On the main origin it is POST /locale; on the
+ * back to `next` — a path of this origin only (lib/same-origin-path.ts). On the main origin it is POST /locale; on the
  * hosted origin POST /p/<slug>/locale (lib/http/guest/serve-hosted.ts), where a project answers
  * only GET and HEAD, so no site's own path is taken.
  *
@@ -19,18 +20,6 @@ import { errorReply } from './reply-errors';
  * all it can do is change the language of its target's pages, and it is sent nowhere but a
  * path of the origin it posted to.
  */
-
-/**
- * `next` when it is a path of this origin: one leading slash (not `//` nor `/\`, which a browser
- * reads as another host), no whitespace or control character (a browser drops a tab or newline,
- * which could make `/\t/evil` into `//evil`), no backslash; else null.
- */
-export function sameOriginPath(next: string | null | undefined): string | null {
-  if (!next || next.length > 2048) return null;
-  // Printable ASCII only (a page's own URL is percent-encoded): a character past it is no path
-  // of ours, and a Location header could not carry it.
-  return /^\/(?![/\\])[\x21-\x5b\x5d-\x7e]*$/.test(next) ? next : null;
-}
 
 /**
  * POST <action> `locale=<tag>&next=<path>` (a form): 303 to `next` (else `fallback`) with the

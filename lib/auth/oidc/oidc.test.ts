@@ -4,23 +4,23 @@ import type { OidcSettings } from '../../env';
 import type { Runtime } from '../../runtime';
 import { flowCookie, readFlow, type OidcFlow } from './flow-cookie';
 import { forgetProviderConfig, providerConfig } from './provider';
-import { sameOriginPath, withQueryParam } from './return-to';
+import { returnToPath, withQueryParam } from './return-to';
 import { SsoError } from './sso-error';
 
 const own = 'https://files.example.com';
 
-describe('sameOriginPath (return_to)', () => {
+describe('returnToPath (return_to)', () => {
   it('keeps paths and URLs of this origin, as paths', () => {
-    expect(sameOriginPath(undefined, own)).toBe('/files');
-    expect(sameOriginPath('', own)).toBe('/files');
-    expect(sameOriginPath('/files#settings', own)).toBe('/files#settings');
-    expect(sameOriginPath('/htmls?x=1', own)).toBe('/htmls?x=1');
-    expect(sameOriginPath(`${own}/files?a=b#c`, own)).toBe('/files?a=b#c');
+    expect(returnToPath(undefined, own)).toBe('/files');
+    expect(returnToPath('', own)).toBe('/files');
+    expect(returnToPath('/files#settings', own)).toBe('/files#settings');
+    expect(returnToPath('/htmls?x=1', own)).toBe('/htmls?x=1');
+    expect(returnToPath(`${own}/files?a=b#c`, own)).toBe('/files?a=b#c');
   });
 
   it('refuses every other origin, however it is spelled', () => {
     for (const bad of ['https://evil.example/', '//evil.example/x', '/\\evil.example', '\\\\evil.example', 'http://files.example.com/', 'https://files.example.com.evil.example/', 'javascript:alert(1)', 'data:text/html,x', '/files\n', 'files', `${own}:8443/x`]) {
-      expect([bad, sameOriginPath(bad, own)]).toEqual([bad, null]);
+      expect([bad, returnToPath(bad, own)]).toEqual([bad, null]);
     }
   });
 

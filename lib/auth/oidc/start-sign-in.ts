@@ -5,7 +5,7 @@ import type { Runtime } from '../../runtime';
 import { navigatingMember } from '../guards';
 import { flowCookie, FLOW_MAX_AGE } from './flow-cookie';
 import { providerConfig, ssoSettings } from './provider';
-import { sameOriginPath } from './return-to';
+import { returnToPath } from './return-to';
 import { failedSignIn, type Redirect } from './redirect';
 import { SsoError } from './sso-error';
 
@@ -21,7 +21,7 @@ export async function startSignIn(rt: Runtime, req: Request, ip: string, query: 
   try {
     const settings = await ssoSettings(rt, ip);
     const origin = ownOrigin(rt.env, req.headers, req.url);
-    const returnTo = sameOriginPath(query.return_to, origin);
+    const returnTo = returnToPath(query.return_to, origin);
     if (returnTo === null) throw new SsoError('invalid_return_to', 'return_to must be a page of this site');
     let linkUserId: string | null = null;
     if (query.link === '1') {

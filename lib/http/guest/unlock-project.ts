@@ -5,6 +5,7 @@ import { unlockWithPassword } from '../../auth/unlock-with-password';
 import { notFound } from '../../errors';
 import type { FastReply, FastRequest } from '../fast';
 import { isSecureHostedRequest } from '../origin';
+import { encodeNonAscii, sameOriginPath } from '../../same-origin-path';
 import type { Runtime } from '../../runtime';
 
 /**
@@ -27,19 +28,15 @@ export function unlockProject(rt: Runtime, req: FastRequest, slug: string, prefi
 }
 
 /**
- * Only back into this project, never elsewhere (no `//host`, no backslashes), and always as
- * percent-encoded ASCII: a Location header cannot carry a character above U+00FF.
+ * Only back into this project: a path of this origin by the one rule (lib/same-origin-path.ts),
+ * a character past ASCII percent-encoded first (a Location header cannot carry one above
+ * U+00FF), that stays under `prefix` once its dot segments are resolved; else the project's home.
  */
 export function safeNext(next: string | undefined, prefix: string): string {
   const home = `${prefix}/`;
-  if (!next || next.includes('//') || /[\u0000-\u001f\u007f\\]/.test(next)) return home;
-  let u: URL;
-  try {
-    u = new URL(next, 'http://host.invalid');
-  } catch {
-    return home;
-  }
+  const path = sameOriginPath(next === undefined ? undefined : encodeNonAscii(next));
+  if (!path) return home;
+  const u = new URL(path, 'http://host.invalid');
   const target = u.pathname + u.search;
-  if (u.origin !== 'http://host.invalid' || !(target === prefix || target.startsWith(home))) return home;
-  return target;
+  return target === prefix || target.startsWith(home) ? target : home;
 }
