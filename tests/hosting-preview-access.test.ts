@@ -51,6 +51,22 @@ describe('GET /p/<slug>@<deploy>/ — previews of deploys', () => {
     expect((await site('GET', `/p/${slug}@${id2}/?preview=${link.split('preview=')[1]}`)).status).toBe(404);
   });
 
+  it("a locked project's preview: its password page's language picker posts to the project's /p/<slug>/locale (there is none per deploy)", async () => {
+    const token = await adminToken();
+    const slug = `pv-${randomBytes(5).toString('hex')}`;
+    const id = (await uploadSite({ 'index.html': '<p>locked preview</p>' }, { slug, password: 'open-sesame' })).json.project.deploy_id;
+    const link = ((await call('GET', `/api/projects/${slug}/deploys`, { token })).json.deploys as { id: string; url: string }[]).find((d) => d.id === id)!.url;
+    const cookie = (await site('GET', link)).cookies.map((c) => c.split(';')[0]).join('; ');
+    const pickerAction = (html: string) => /<form class="lang" method="post" action="([^"]*)">/.exec(html)?.[1];
+    const gate = await site('GET', `/p/${slug}@${id}/`, { cookie, headers: { Accept: 'text/html' } });
+    expect(gate.status).toBe(401);
+    expect(gate.text).toContain(`action="/p/${slug}@${id}/unlock"`);
+    expect(pickerAction(gate.text)).toBe(`/p/${slug}/locale`);
+    const wrong = await site('POST', `/p/${slug}@${id}/unlock`, { cookie, raw: new URLSearchParams({ password: 'nope', next: `/p/${slug}@${id}/` }) });
+    expect(wrong.status).toBe(401);
+    expect(pickerAction(wrong.text)).toBe(`/p/${slug}/locale`);
+  });
+
   it("the administrator's preview of an older deploy serves no file taken offline or deleted, nor does a rollback to it (issue 39, item 10 b)", async () => {
     const token = await adminToken();
     const slug = `pv-${randomBytes(5).toString('hex')}`;

@@ -16,8 +16,8 @@ export interface UnlockTarget {
   /** The resource's subject; `passwordHash` null when it has no password (then it just opens). */
   subject: Omit<UnlockSubject, 'passwordHash'> & { passwordHash: string | null };
   cookie: { name: string; path: string; secure: boolean };
-  /** The password page: what it guards (a project by its `title`) and its form action. */
-  page: { title?: string; action: string; subject: 'share' | 'request' | 'project' };
+  /** The password page: what it guards (a project by its `title`), its form action and where its language picker posts. */
+  page: { title?: string; action: string; subject: 'share' | 'request' | 'project'; pickerAction?: string };
   /** Where the form goes back to on success (already checked to stay inside the resource). */
   next: string;
 }

@@ -11,6 +11,12 @@ import { escapeHtml } from '../escape-html';
  */
 export const LOCALE_CHOICE_PATH = '/locale';
 
+/**
+ * A hosted project's picker endpoint, on the hosted origin beside its unlock form (a deploy's
+ * preview included: the endpoint is the project's, not the deploy's).
+ */
+export const projectLocaleChoicePath = (slug: string) => `/p/${slug}/locale`;
+
 /** Where a page's picker posts, and the path it comes back to (none: the origin's fallback). */
 export interface PickerTarget {
   action: string;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { projectLocaleChoicePath } from './locale-picker';
 import { messagePage, offlinePageHtml, passwordPage } from './password-page';
 
 describe('guest pages', () => {
@@ -28,10 +29,10 @@ describe('guest pages', () => {
     expect(messagePage(500, 'boom', 'something_new', 'de').body).toContain('<h1>Fehler</h1>\n<p lang="en" dir="ltr">boom</p>');
   });
 
-  it('passwordPage — a project’s picker posts to the project’s /p/<slug>/locale, from a deploy’s preview too (no such endpoint per deploy)', () => {
-    const action = (unlock: string) => /<form class="lang" method="post" action="([^"]+)"/.exec(passwordPage({ status: 401, subject: 'project', locale: 'en', action: unlock, next: '/p/site/' }).body as string)?.[1];
-    expect(action('/p/site/unlock')).toBe('/p/site/locale');
-    expect(action('/p/site@dpl_1a2b/unlock')).toBe('/p/site/locale');
+  it('passwordPage — the picker posts where its caller says (a project’s: /p/<slug>/locale, on the hosted origin), else to the main origin’s /locale', () => {
+    const action = (pickerAction?: string) => /<form class="lang" method="post" action="([^"]+)"/.exec(passwordPage({ status: 401, subject: 'project', locale: 'en', action: '/p/site@dpl_1a2b/unlock', next: '/p/site/', pickerAction }).body as string)?.[1];
+    expect(action(projectLocaleChoicePath('site'))).toBe('/p/site/locale');
+    expect(action()).toBe('/locale');
   });
 
   it('passwordPage, messagePage and offlinePageHtml — one layout: viewport, dark mode, border-box sizing', () => {

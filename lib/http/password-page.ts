@@ -32,6 +32,8 @@ export function passwordPage(opts: {
   wrong?: boolean;
   subject: 'share' | 'request' | 'project';
   locale: Locale;
+  /** Where the language picker posts: the main origin's /locale unless told (a project's is on the hosted origin). */
+  pickerAction?: string;
 }): FastReply {
   const { locale, subject } = opts;
   const t = translator(locale, 'guest');
@@ -39,9 +41,7 @@ export function passwordPage(opts: {
   const text = subject === 'request' ? t('passwordRequest') : subject === 'share' ? t('passwordShare') : t('passwordProject', { name });
   const body = guestPageHtml({
     locale,
-    // A project's page is on the hosted origin: its picker posts to /p/<slug>/locale (a deploy's
-    // preview included: the endpoint is the project's, not the deploy's).
-    picker: { action: subject === 'project' ? opts.action.replace(/^(\/p\/[^/@]+)(?:@[^/]*)?\/unlock$/, '$1/locale') : LOCALE_CHOICE_PATH, next: opts.next },
+    picker: { action: opts.pickerAction ?? LOCALE_CHOICE_PATH, next: opts.next },
     title: t('passwordTitle', { title: name }),
     heading: t('passwordHeading'),
     tone: 'lock',

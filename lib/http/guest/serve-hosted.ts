@@ -5,6 +5,7 @@ import { cookieValue } from '../cookies';
 import type { FastReply, FastRequest } from '../fast';
 import { passwordPage } from '../password-page';
 import { chooseLocale } from '../locale-choice';
+import { projectLocaleChoicePath } from '../locale-picker';
 import { errorReply } from '../reply-errors';
 import { decodeUrlPath } from '../../paths/relative-path';
 import { assertMigrated, getRuntime, type Runtime } from '../../runtime';
@@ -58,7 +59,7 @@ export async function serveHosted(req: FastRequest, opts: HostedOptions): Promis
   } catch (e) {
     // The error page's picker posts beside the project's unlock; outside a project there is none.
     const slug = opts.site ?? URL_PATTERN.exec(req.url.split('?')[0])?.[1];
-    return errorReply(e, req, slug ? `/p/${slug}/locale` : null);
+    return errorReply(e, req, slug ? projectLocaleChoicePath(slug) : null);
   }
 }
 
@@ -76,7 +77,7 @@ async function handle(rt: Runtime, req: FastRequest, opts: HostedOptions): Promi
   }
   // At an origin's root the unlock form posts to /p/<slug>/unlock, and its cookie covers the origin.
   const prefix = opts.site && !deployId ? '' : target.prefix;
-  const gate = { subject: 'project' as const, title: `/p/${slug}${deployId ? `@${deployId}` : ''}`, action: `/p/${slug}${deployId ? `@${deployId}` : ''}/unlock` };
+  const gate = { subject: 'project' as const, title: `/p/${slug}${deployId ? `@${deployId}` : ''}`, action: `/p/${slug}${deployId ? `@${deployId}` : ''}/unlock`, pickerAction: projectLocaleChoicePath(slug) };
 
   if (req.method === 'POST') {
     if (rawRest === 'unlock' && target.prefix !== '') return unlockProject(rt, req, slug, prefix, gate);
@@ -92,7 +93,7 @@ async function handle(rt: Runtime, req: FastRequest, opts: HostedOptions): Promi
   if (!site || (site.files.size === 0 && !deployId)) throw notFound();
   // The same gate for every path of a locked project, existing or not: nothing leaks.
   if (site.passwordHash && !(await unlocked(rt, req, site))) {
-    return passwordPage({ status: 401, title: gate.title, subject: 'project', locale: localeOf((name) => req.header(name)), action: gate.action, next: pathname });
+    return passwordPage({ status: 401, ...gate, locale: localeOf((name) => req.header(name)), next: pathname });
   }
   const rest = rawRest === undefined ? undefined : decodeUrlPath(rawRest);
   if (rest === null) throw notFound();

@@ -14,7 +14,7 @@ import type { Runtime } from '../../runtime';
  * `/` when `prefix` is '': a project at the root of its own origin), so it reaches every file
  * of the site and nothing else.
  */
-export function unlockProject(rt: Runtime, req: FastRequest, slug: string, prefix: string, page: { title: string; action: string; subject: 'project' }): Promise<FastReply> {
+export function unlockProject(rt: Runtime, req: FastRequest, slug: string, prefix: string, page: { title: string; action: string; subject: 'project'; pickerAction: string }): Promise<FastReply> {
   return unlockWithPassword(rt, req, async (next) => {
     const project = await findProject(rt.db, slug);
     if (!project) throw notFound();
