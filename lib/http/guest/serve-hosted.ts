@@ -17,11 +17,8 @@ import { siteScope } from './reply-answer';
 import { getSite, siteGeneration, type Site } from '../../hosting/site-cache';
 import { siteListing } from './site-listing';
 import { unlockProject } from './unlock-project';
-import { DEPLOY_REF, SLUG } from '../../hosting/slug-grammar';
+import { hostedTarget, HOSTED_URL_PATTERN } from './hosted-target';
 import { localeOf } from '../locale-of';
-
-/** /p/<slug>[@<deploy>]/<path>: `@<deploy>` is an unlisted preview of one deploy. */
-const URL_PATTERN = new RegExp(`^/p/(${SLUG})(?:@(${DEPLOY_REF}))?(?:/(.*))?$`);
 
 export interface HostedOptions {
   /** Only under the HOSTED_PORT=0 opt-out: /p/ on the main origin, in a CSP sandbox. */
@@ -33,32 +30,13 @@ export interface HostedOptions {
 /** The reply cache's scope of a request: the same URL means another file on another site's origin. */
 export const replyScope = (opts: HostedOptions) => (opts.sandbox ? 's' : opts.site ? siteScope(opts.site) : '');
 
-interface Target {
-  slug: string;
-  deployId?: string;
-  /** The path after the prefix, still encoded; undefined for `/p/<slug>` itself. */
-  rawRest?: string;
-  /** What the site's own paths follow: `/p/<slug>` (or `/p/<slug>@<deploy>`), or '' at an origin's root. */
-  prefix: string;
-}
-
-function targetOf(pathname: string, opts: HostedOptions): Target | null {
-  const m = URL_PATTERN.exec(pathname);
-  // On its own origin a project owns every path; its unlock form still posts to /p/<slug>/unlock
-  // (and its pages' language picker to /p/<slug>/locale).
-  if (opts.site && !(m && m[1] === opts.site && (m[2] || m[3] === 'unlock' || m[3] === 'locale'))) return { slug: opts.site, rawRest: pathname.slice(1), prefix: '' };
-  if (!m) return null;
-  const [, slug, deployId, rawRest] = m;
-  return { slug, deployId, rawRest, prefix: `/p/${slug}${deployId ? `@${deployId}` : ''}` };
-}
-
 /** /p/*: hosted sites, served without the framework on the hosted origin. */
 export async function serveHosted(req: FastRequest, opts: HostedOptions): Promise<FastReply> {
   try {
     return await handle(await getRuntime(), req, opts);
   } catch (e) {
     // The error page's picker posts beside the project's unlock; outside a project there is none.
-    const slug = opts.site ?? URL_PATTERN.exec(req.url.split('?')[0])?.[1];
+    const slug = opts.site ?? HOSTED_URL_PATTERN.exec(req.url.split('?')[0])?.[1];
     return errorReply(e, req, slug ? projectLocaleChoicePath(slug) : null);
   }
 }
@@ -67,7 +45,7 @@ async function handle(rt: Runtime, req: FastRequest, opts: HostedOptions): Promi
   await assertMigrated(rt);
   const q = req.url.indexOf('?');
   const pathname = q < 0 ? req.url : req.url.slice(0, q);
-  const target = targetOf(pathname, opts);
+  const target = hostedTarget(pathname, opts.site);
   if (!target) throw notFound();
   const { slug, deployId, rawRest } = target;
   // A deploy's preview is the administrator's: the console's link or its cookie, else 404.
