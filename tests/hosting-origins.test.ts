@@ -203,6 +203,23 @@ describe('HOSTED_ORIGIN with {slug}: one origin per project', () => {
     expect((await callAs(host, 'GET', `${server.url}/`)).text).toContain('site a');
   });
 
+  it("GET /p/<slug>/locale on the project's own origin is the project's path like any other (a folder named locale/); only the picker's POST is diverted", async () => {
+    const slug = (await uploadSite({ 'index.html': '<p>home</p>', 'locale/index.html': '<p>our own locale page</p>' }, {}, server.url)).json.project.slug;
+    const host = `${slug}.localhost:${port}`;
+    const prefixed = await callAs(host, 'GET', `${server.url}/p/${slug}/locale`);
+    expect([prefixed.status, prefixed.headers.get('location')]).toEqual([302, '/locale']);
+    const folder = await callAs(host, 'GET', `${server.url}/locale`);
+    expect([folder.status, folder.headers.get('location')]).toEqual([301, '/locale/']);
+    const page = await callAs(host, 'GET', `${server.url}/locale/`);
+    expect([page.status, page.text]).toEqual([200, expect.stringContaining('our own locale page')]);
+    const chosen = await callAs(host, 'POST', `${server.url}/p/${slug}/locale`, {
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ locale: 'de', next: '/locale/' }).toString(),
+    });
+    expect([chosen.status, chosen.headers.get('location')]).toEqual([303, '/locale/']);
+    expect(chosen.cookies.find((c) => c.startsWith('htmls_locale='))).toMatch(/^htmls_locale=de; Path=\//);
+  });
+
   it('unlocks a locked project at its root: the cookie covers the whole origin', async () => {
     const locked = (await uploadSite({ 'index.html': '<p>locked root</p>', 'app.js': 'ok()' }, { password: 'root-pass' }, server.url)).json.project.slug;
     const host = `${locked}.localhost:${port}`;

@@ -16,11 +16,13 @@ export interface HostedTarget {
  * The project and path a hosted request names. `site`: the project whose own origin this is
  * (served at the root), else undefined on the shared hosted origin.
  */
-export function hostedTarget(pathname: string, site: string | undefined): HostedTarget | null {
+export function hostedTarget(pathname: string, method: string, site: string | undefined): HostedTarget | null {
   const m = HOSTED_URL_PATTERN.exec(pathname);
   // On its own origin a project owns every path; its unlock form still posts to /p/<slug>/unlock
-  // (and its pages' language picker to /p/<slug>/locale).
-  if (site && !(m && m[1] === site && (m[2] || m[3] === 'unlock' || m[3] === 'locale'))) return { slug: site, rawRest: pathname.slice(1), prefix: '' };
+  // and its pages' language picker to /p/<slug>/locale. Only the picker's POST leaves the
+  // project's paths: a GET of /p/<slug>/locale is its own (it may have a folder named locale/).
+  const kept = m && m[1] === site && (m[2] || m[3] === 'unlock' || (m[3] === 'locale' && method === 'POST'));
+  if (site && !kept) return { slug: site, rawRest: pathname.slice(1), prefix: '' };
   if (!m) return null;
   const [, slug, deployId, rawRest] = m;
   return { slug, deployId, rawRest, prefix: `/p/${slug}${deployId ? `@${deployId}` : ''}` };

@@ -45,7 +45,7 @@ async function handle(rt: Runtime, req: FastRequest, opts: HostedOptions): Promi
   await assertMigrated(rt);
   const q = req.url.indexOf('?');
   const pathname = q < 0 ? req.url : req.url.slice(0, q);
-  const target = hostedTarget(pathname, opts.site);
+  const target = hostedTarget(pathname, req.method, opts.site);
   if (!target) throw notFound();
   const { slug, deployId, rawRest } = target;
   // A deploy's preview is the administrator's: the console's link or its cookie, else 404.
