@@ -33,7 +33,8 @@ import { fromNode, runFast, writeNodeReply, type FastReply } from './lib/http/fa
 import { canonicalHostName } from './lib/hosting/host-name';
 import { decideHost, localSiteOf, type Listener } from './lib/http/origin';
 import { domainIndexNow, loadDomainIndex, type DomainIndex } from './lib/hosting/domains';
-import { errorReply, jsonErrorReply } from './lib/http/reply-errors';
+import { errorReply } from './lib/http/reply-errors';
+import { jsonErrorReply } from './lib/http/json-error-reply';
 import { configureListener, connectionTable, guardRequest, type ListenerLimits } from './lib/http/connection-limits';
 import { setDownloadSlotWait, takeDownloadSlot } from './lib/http/download-slots';
 import { principalKeyOf, requestBudget } from './lib/http/request-budget';

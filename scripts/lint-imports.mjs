@@ -4,7 +4,7 @@
 // db/ imports lib/ or app/, the use cases import nothing of lib/http/ (HTTP adapters live there and
 // call down into lib/<domain>/, never the other way), and no client module (a 'use client' file, lib/client/,
 // lib/upload-engine/, cli/, and what they import) imports a server-only module, not even for a
-// type. Exits 1 naming each offence. CI runs it before the tests (.ci/run).
+// type, and the hosted front's worker loads no messages, lib/i18n/ or db/. Exits 1 naming each offence. CI runs it before the tests (.ci/run).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import madge from 'madge';
@@ -41,10 +41,26 @@ for (const queue = [...clientRoots]; queue.length; ) {
     else if (!seen.has(dep)) queue.push(dep), seen.add(dep);
   }
 }
+// The hosted front's worker (lib/http/hosted-front.ts) loads nothing of the pages' languages or
+// the database: it answers kept replies and forwards the rest, and each thread that starts it
+// would otherwise parse the 14 message files. Read as it runs: type-only imports are erased,
+// JSON files are modules.
+const WORKER = 'lib/http/hosted-front.ts';
+const worker = await madge(path.join(root, WORKER), {
+  baseDir: root,
+  fileExtensions: ['ts', 'tsx', 'json'],
+  tsConfig: path.join(root, 'tsconfig.json'),
+  detectiveOptions: { ts: { skipTypeImports: true }, tsx: { skipTypeImports: true } },
+});
+const workerFiles = Object.keys(worker.obj());
+if (workerFiles.length < 5) problems.push(`only ${workerFiles.length} modules read for ${WORKER}: is madge resolving it?`);
+for (const file of workerFiles) {
+  if (/^(messages\/|lib\/i18n\/|db\/)/.test(file)) problems.push(`the hosted front's worker loads ${file}: ${worker.depends(file).join(', ')} → ${file}`);
+}
 const files = Object.keys(graph).length;
 if (files < 300) problems.push(`only ${files} modules read: is madge resolving the sources?`);
 if (problems.length) {
   console.error(problems.join('\n'));
   process.exit(1);
 }
-console.log(`imports: ${files} modules (${seen.size} on the client side), no cycle, db/ imports nothing from lib/ or app/, nothing outside lib/http/ imports it but lib/auth/ and the wiring, no client module imports a server-only one`);
+console.log(`imports: ${files} modules (${seen.size} on the client side), no cycle, db/ imports nothing from lib/ or app/, nothing outside lib/http/ imports it but lib/auth/ and the wiring, no client module imports a server-only one, the hosted front's worker loads no messages, lib/i18n/ or db/ (${workerFiles.length} modules)`);

@@ -4,7 +4,7 @@ import { serializeCookie } from '../http/cookies';
 import { jsonReply, type FastReply, type FastRequest } from '../http/fast';
 import { passwordPage } from '../http/password-page';
 import { localeOf } from '../http/locale-of';
-import { jsonErrorReply } from '../http/reply-errors';
+import { jsonErrorReply } from '../http/json-error-reply';
 import { readUnlockBody } from '../http/read-body';
 import type { Runtime } from '../runtime';
 import { verifyPassword } from './passwords';

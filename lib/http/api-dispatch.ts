@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { AppError, noSuchApiRoute } from '../errors';
 import { apiModules } from './api';
 import { failReply, SECURITY_HEADERS } from './fast';
-import { jsonErrorReply } from './reply-errors';
+import { jsonErrorReply } from './json-error-reply';
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 

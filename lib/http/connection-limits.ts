@@ -9,7 +9,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { AppError } from '../errors';
 import { normalizeIp } from './client-ip';
-import { jsonErrorReply } from './reply-errors';
+import { jsonErrorReply } from './json-error-reply';
 import { dropStalledResponse, dropUnreadResponse, requireBodyRate } from './stalls';
 import { LONGEST_REQUEST_MS } from './timeouts';
 

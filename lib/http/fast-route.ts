@@ -4,7 +4,7 @@ import type { Operation } from '../contract/operations';
 import { AppError } from '../errors';
 import { assertMigrated, getRuntime, type Runtime } from '../runtime';
 import type { FastReply, FastRequest } from './fast';
-import { jsonErrorReply } from './reply-errors';
+import { jsonErrorReply } from './json-error-reply';
 import { admitRequest, parseWith, uploadTokenFor, type PrincipalInput, type QueryInput } from './route';
 
 export interface FastRouteContext<Q, P extends Principal | null = Principal | null> {

@@ -17,7 +17,7 @@
  */
 import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
-import { jsonErrorReply } from './reply-errors';
+import { jsonErrorReply } from './json-error-reply';
 import { writeNodeReply } from './fast';
 import { HANDOFF_LENGTH_HEADER, HANDOFF_OBJECT_HEADER, parseHandoffHeader, type HandoffObject } from './handoff';
 import { createFsStorage } from '../storage/fs';

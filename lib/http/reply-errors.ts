@@ -1,16 +1,11 @@
 import 'server-only';
 import { toErrorBody } from '../errors';
-import { jsonReply, type FastReply, type FastRequest } from './fast';
+import type { FastReply, FastRequest } from './fast';
+import { jsonErrorReply } from './json-error-reply';
 import { localeOf } from './locale-of';
 import { LOCALE_CHOICE_PATH } from './locale-picker';
 import { messagePage } from './password-page';
 import { wantsJson } from './read-body';
-
-/** The contract's JSON error reply for anything thrown (its status and headers from toErrorBody). */
-export function jsonErrorReply(err: unknown, extra: Record<string, string> = {}): FastReply {
-  const { status, body, headers } = toErrorBody(err);
-  return jsonReply(status, body, { ...headers, ...extra });
-}
 
 /**
  * Errors on the fast paths: the contract's JSON for API clients, a small page for browsers.

@@ -7,7 +7,7 @@
 import 'server-only';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError } from '../errors';
-import { jsonErrorReply } from './reply-errors';
+import { jsonErrorReply } from './json-error-reply';
 
 /** What an upload body must bring in each stall span: 64 KiB (a phone on 2G sends more). */
 export const MIN_BODY_BYTES_PER_SPAN = 64 * 1024;
