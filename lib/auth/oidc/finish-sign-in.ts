@@ -6,7 +6,7 @@ import type { UserRow } from '@/db/schema';
 import type { OidcSettings } from '../../env';
 import { headerOf, isSecureRequest, ownOrigin } from '../../http/origin';
 import type { Runtime } from '../../runtime';
-import { sessionCookie } from '../session-cookies';
+import { sessionCookie } from '../../http/session-cookies';
 import { finishSignIn as finishMemberSignIn } from '../sign-in';
 import { createSsoMember, syncAdminRole, type ProviderClaims } from './accounts';
 import { clearFlowCookie, readFlow, type OidcFlow } from './flow-cookie';

@@ -1,5 +1,5 @@
 import { relyingParty, signInWithPasskey } from '@/lib/auth/passkeys';
-import { clientOf, signInResponse } from '@/lib/auth/sign-in-response';
+import { clientOf, signInResponse } from '@/lib/http/sign-in-response';
 import { operations } from '@/lib/contract/operations';
 import { route } from '@/lib/http/route';
 
