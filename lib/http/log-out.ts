@@ -1,7 +1,7 @@
 import 'server-only';
 import { ADMIN_COOKIE, parseCookies, USER_COOKIE } from './cookies';
 import type { Runtime } from '../runtime';
-import { bearerToken } from '../auth/guards';
+import { bearerToken } from './guards';
 import { clearSessionCookies } from './session-cookies';
 import { revokeSession } from '../auth/sessions';
 

@@ -2,7 +2,7 @@ import 'server-only';
 import * as client from 'openid-client';
 import { isSecureRequest, ownOrigin } from '../../http/origin';
 import type { Runtime } from '../../runtime';
-import { navigatingMember } from '../guards';
+import { navigatingMember } from '../../http/guards';
 import { flowCookie, FLOW_MAX_AGE } from './flow-cookie';
 import { providerConfig, ssoSettings } from './provider';
 import { sameOriginPath } from './return-to';
