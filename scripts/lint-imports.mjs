@@ -22,9 +22,8 @@ for (const [file, deps] of Object.entries(res.obj())) {
   if (!file.startsWith('db/')) continue;
   for (const dep of deps) if (/^(lib|app)\//.test(dep)) problems.push(`db/ imports ${dep.split('/')[0]}/: ${file} → ${dep}`);
 }
-// Above lib/http/: the process's wiring (the janitor reads the longest request's time). lib/auth/
-// still holds HTTP halves (cookies, origins, the unlock form) to be split out (issue 44 item 3).
-const HTTP_IMPORTERS = [/^lib\/http\//, /^lib\/janitor\.ts$/, /^lib\/boot\.ts$/, /^lib\/auth\//];
+// Above lib/http/: the process's wiring (the janitor reads the longest request's time).
+const HTTP_IMPORTERS = [/^lib\/http\//, /^lib\/janitor\.ts$/, /^lib\/boot\.ts$/];
 for (const [file, deps] of Object.entries(res.obj())) {
   if (!file.startsWith('lib/') || HTTP_IMPORTERS.some((re) => re.test(file))) continue;
   for (const dep of deps) if (dep.startsWith('lib/http/')) problems.push(`a use case imports lib/http/ (adapters call use cases, not the reverse): ${file} → ${dep}`);
@@ -47,4 +46,4 @@ if (problems.length) {
   console.error(problems.join('\n'));
   process.exit(1);
 }
-console.log(`imports: ${files} modules (${seen.size} on the client side), no cycle, db/ imports nothing from lib/ or app/, nothing outside lib/http/ imports it but lib/auth/ and the wiring, no client module imports a server-only one`);
+console.log(`imports: ${files} modules (${seen.size} on the client side), no cycle, db/ imports nothing from lib/ or app/, nothing outside lib/http/ imports it but the wiring, no client module imports a server-only one`);

@@ -1,4 +1,4 @@
-import { relyingParty } from '@/lib/auth/passkeys';
+import { relyingParty } from '@/lib/http/relying-party';
 import { passSecondFactor } from '@/lib/auth/second-factor';
 import { clientOf, signInResponse } from '@/lib/http/sign-in-response';
 import { operations } from '@/lib/contract/operations';

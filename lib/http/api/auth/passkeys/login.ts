@@ -1,4 +1,5 @@
-import { relyingParty, signInWithPasskey } from '@/lib/auth/passkeys';
+import { signInWithPasskey } from '@/lib/auth/passkeys';
+import { relyingParty } from '@/lib/http/relying-party';
 import { clientOf, signInResponse } from '@/lib/http/sign-in-response';
 import { operations } from '@/lib/contract/operations';
 import { route } from '@/lib/http/route';
