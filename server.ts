@@ -17,7 +17,7 @@ import { EnvError, getEnv, installEnv, parseEnv, type Env } from './lib/env';
 import { tuneHeap } from './lib/heap-tuning';
 import { safeEqual } from './lib/auth/crypto';
 import { GUEST_CACHE_STALE_MS } from './lib/epoch-cache';
-import { FRONT_IP_HEADER, FRONT_SECRET_HEADER, frontHits, frontObjects } from './lib/hosting/front-link';
+import { FRONT_IP_HEADER, FRONT_SECRET_HEADER, frontHits, frontObjects } from './lib/front-link';
 import { setHostedPort } from './lib/hosting/hosted-port';
 import { startFront, type Front } from './lib/http/start-front';
 import { setHandoffToken } from './lib/http/handoff';

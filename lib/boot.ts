@@ -1,7 +1,7 @@
 import 'server-only';
 import { purgeCompletedAdditions } from '@/db/queries/uploads';
 import { bootstrapAdminToken } from './auth/admin-credential';
-import { registerEventTasks } from './events/janitor-tasks';
+import { eventJanitorTasks } from './events/janitor-tasks';
 import { startEventWorker } from './events/worker';
 import { startPreviewWorker } from './shares/previews/worker';
 import { registerJanitorTask, startJanitor } from './janitor';
@@ -46,7 +46,7 @@ export async function boot(log: (line: string) => void = console.log): Promise<R
   registerJanitorTask(abortIdleGuestUploads);
   registerJanitorTask((rt) => purgeCompletedAdditions(rt.db, rt.env.pendingUploadTtlMs));
   registerJanitorTask(abortOversizedUploads);
-  registerEventTasks();
+  for (const task of eventJanitorTasks) registerJanitorTask(task);
   startJanitor(rt);
   startEventWorker(rt);
   startPreviewWorker(rt, log);

@@ -238,7 +238,7 @@ export type HostedSettings =
   | { mode: 'per-site'; origin: string }
   | { mode: 'sandbox' };
 
-/** Single sign-on with one OpenID Connect provider (lib/auth/oidc/). */
+/** Single sign-on with one OpenID Connect provider (lib/auth/oidc/, its HTTP flow in lib/http/oidc/). */
 export type OidcSettings = {
   issuer: string;
   clientId: string;

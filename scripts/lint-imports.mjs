@@ -2,8 +2,8 @@
 // rules 17 and 25): no import cycle among the server's and the app's modules (type-only imports
 // count: a cycle of types is a cycle of modules someone will one day make a value), nothing in
 // db/ imports lib/ or app/, the use cases import nothing of lib/http/ (HTTP adapters live there and
-// call down into lib/<domain>/, never the other way), and no client module (a 'use client' file, lib/client/,
-// lib/upload-engine/, cli/, and what they import) imports a server-only module, not even for a
+// call down into lib/<domain>/, never the other way), and no client module (a 'use client' file, lib/client/
+// with its upload engine, cli/, and what they import) imports a server-only module, not even for a
 // type, and the hosted front's worker loads no messages, lib/i18n/ or db/. Exits 1 naming each offence. CI runs it before the tests (.ci/run).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -22,9 +22,8 @@ for (const [file, deps] of Object.entries(res.obj())) {
   if (!file.startsWith('db/')) continue;
   for (const dep of deps) if (/^(lib|app)\//.test(dep)) problems.push(`db/ imports ${dep.split('/')[0]}/: ${file} → ${dep}`);
 }
-// Above lib/http/: the process's wiring (the janitor reads the longest request's time). lib/auth/
-// still holds HTTP halves (cookies, origins, the unlock form) to be split out (issue 44 item 3).
-const HTTP_IMPORTERS = [/^lib\/http\//, /^lib\/janitor\.ts$/, /^lib\/boot\.ts$/, /^lib\/auth\//];
+// Above lib/http/: the process's wiring (the janitor reads the longest request's time).
+const HTTP_IMPORTERS = [/^lib\/http\//, /^lib\/janitor\.ts$/, /^lib\/boot\.ts$/];
 for (const [file, deps] of Object.entries(res.obj())) {
   if (!file.startsWith('lib/') || HTTP_IMPORTERS.some((re) => re.test(file))) continue;
   for (const dep of deps) if (dep.startsWith('lib/http/')) problems.push(`a use case imports lib/http/ (adapters call use cases, not the reverse): ${file} → ${dep}`);
@@ -32,7 +31,7 @@ for (const [file, deps] of Object.entries(res.obj())) {
 const graph = res.obj();
 const head = (file) => readFileSync(path.join(root, file), 'utf8').slice(0, 400);
 const serverOnly = (file) => /^import 'server-only';/m.test(head(file));
-const clientRoots = Object.keys(graph).filter((f) => /^(lib\/client|lib\/upload-engine|cli)\//.test(f) || /^\s*['"]use client['"]/.test(head(f)));
+const clientRoots = Object.keys(graph).filter((f) => /^(lib\/client|cli)\//.test(f) || /^\s*['"]use client['"]/.test(head(f)));
 const seen = new Set(clientRoots);
 for (const queue = [...clientRoots]; queue.length; ) {
   const file = queue.shift();
@@ -63,4 +62,4 @@ if (problems.length) {
   console.error(problems.join('\n'));
   process.exit(1);
 }
-console.log(`imports: ${files} modules (${seen.size} on the client side), no cycle, db/ imports nothing from lib/ or app/, nothing outside lib/http/ imports it but lib/auth/ and the wiring, no client module imports a server-only one, the hosted front's worker loads no messages, lib/i18n/ or db/ (${workerFiles.length} modules)`);
+console.log(`imports: ${files} modules (${seen.size} on the client side), no cycle, db/ imports nothing from lib/ or app/, nothing outside lib/http/ imports it but the wiring, no client module imports a server-only one, the hosted front's worker loads no messages, lib/i18n/ or db/ (${workerFiles.length} modules)`);

@@ -13,7 +13,6 @@ import path from 'node:path';
 const PURE = [
   'lib/client/',
   'lib/contract/',
-  'lib/upload-engine/',
   'lib/paths/',
   'lib/format-bytes.ts',
   'lib/share-title.ts',

@@ -60,7 +60,7 @@ export async function deleteAdminSessions(db: Db): Promise<void> {
 
 /**
  * Sessions expired more than 30 days ago. Until then an expired session is still known: an app
- * polling with it is told 401 without the poll counting as a guess (lib/auth/guards.ts).
+ * polling with it is told 401 without the poll counting as a guess (lib/http/guards.ts).
  */
 export async function purgeExpiredSessions(db: Db): Promise<void> {
   await db.delete(sessions).where(lt(sessions.expiresAt, sql`now() - interval '30 days'`));

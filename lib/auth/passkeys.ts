@@ -26,7 +26,6 @@ import type { z } from 'zod';
 import type { webauthnResponseSchema } from '../contract/auth';
 import type { Passkey } from '../contract/dtos';
 import { AppError, notFound } from '../errors';
-import { ownOrigin } from '../http/origin';
 import type { Runtime } from '../runtime';
 import { sha256Hex } from './crypto';
 import { assertCurrentPassword } from './current-password';
@@ -37,7 +36,7 @@ import { finishSignIn, type SignInClient, type SignInResult } from './sign-in';
 /** The browser's answer, as the contract parsed it. */
 export type WebauthnResponse = z.output<typeof webauthnResponseSchema>;
 
-/** The relying party: this service's own origin (PUBLIC_URL, else the request's) and its host name as the RP ID. */
+/** The relying party: this service's own origin and its host name as the RP ID (lib/http/relying-party.ts reads them off a request). */
 export interface RelyingParty {
   origin: string;
   rpId: string;
@@ -51,11 +50,6 @@ const RP_NAME = 'htmls';
  * only as an experimental Web Crypto algorithm, with a warning), and Chromium then picks it.
  */
 const ALGORITHMS = [-7, -8, -257];
-
-export function relyingParty(rt: Runtime, req: Request): RelyingParty {
-  const origin = ownOrigin(rt.env, req.headers, req.url);
-  return { origin, rpId: new URL(origin).hostname };
-}
 
 /** The WebAuthn user handle of an account: its id's bytes (no name or e-mail in it). */
 const userHandleOf = (userId: string) => new TextEncoder().encode(userId);

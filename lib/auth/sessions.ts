@@ -60,7 +60,7 @@ export async function createMemberSession(rt: Runtime, userId: string, client?: 
 /**
  * Resolves a session token (cookie or Bearer). Disabled users and admin sessions opened under
  * an older Admin Token resolve to nothing. (The Admin Token itself as a Bearer is the guards'
- * to accept: lib/auth/guards.ts.)
+ * to accept: lib/http/guards.ts.)
  */
 export async function resolveToken(rt: Runtime, token: string): Promise<Principal | null> {
   if (!token || token.length > 512) return null;

@@ -1,5 +1,5 @@
 import 'server-only';
-import { mirrorUnlockKey, sendUnlock } from '../hosting/front-link';
+import { mirrorUnlockKey, sendUnlock } from '../front-link';
 import { getServerSecret, type Runtime } from '../runtime';
 import { getAdminCredentialHash } from './admin-credential';
 import { hmac, safeEqual } from './crypto';

@@ -3,11 +3,11 @@
  * into memory), fetch for the API's JSON and XMLHttpRequest for the parts (fetch cannot report
  * upload progress). The console (app/files) calls runShareUpload with these.
  */
-import type { PutRequest, UploadSource, UploadTransport } from '../upload-engine/types';
+import type { PutRequest, UploadSource, UploadTransport } from './upload-engine/types';
 import { api, ApiError, consoleHeaders } from './api';
 import { serverCode, type ApiErrorCode } from './error-codes';
 
-export { SpeedMeter } from '../upload-engine/progress';
+export { SpeedMeter } from './upload-engine/progress';
 
 export function blobSource(file: Blob, clientPath: string): UploadSource<Blob> {
   return { clientPath, size: file.size, contentType: file.type || undefined, slice: (start, end) => file.slice(start, end) };

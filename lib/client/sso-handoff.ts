@@ -53,7 +53,7 @@ export interface SsoSecondFactor {
   challenge: string;
 }
 
-/** `#sso_second_factor=required&challenge=…` (lib/auth/oidc/finish-sign-in.ts). */
+/** `#sso_second_factor=required&challenge=…` (lib/http/oidc/finish-sign-in.ts). */
 function secondFactorOf(hash: string): SsoSecondFactor | null {
   const p = new URLSearchParams(hash.replace(/^#/, ''));
   const kind = p.get('sso_second_factor');

@@ -1,8 +1,8 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import { runShareUpload } from '../upload-engine/engine';
-import type { ShareDto, UploadOptions, UploadPlan, UploadProgress, UploadTransport } from '../upload-engine/types';
+import { runShareUpload } from './upload-engine/engine';
+import type { ShareDto, UploadOptions, UploadPlan, UploadProgress, UploadTransport } from './upload-engine/types';
 import { callOperation } from './api';
 import type { PickedFile } from './collect-files';
 import { forgetPendingUpload, markPartDone, savePendingUpload, type PendingUpload } from './pending-uploads';
@@ -12,7 +12,7 @@ import { sendVideoPosters } from './video-poster';
 /**
  * The browser's upload runner, one for both pages that upload: the member console (/files,
  * with its session) and a file request's page (/r/<id>, a guest with an upload token). It runs
- * the upload engine (lib/upload-engine: parts direct to the store or through the server,
+ * the upload engine (lib/client/upload-engine: parts direct to the store or through the server,
  * retries, progress with speed and ETA) and keeps the upload's plan in IndexedDB until it
  * completes, each stored part marked as it lands, so a reload, a crash or a closed tab can
  * resume it; while bytes are in flight it warns before the page is left.

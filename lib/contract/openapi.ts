@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import conceptSchemaFile from '../../public/schemas/concept-1.0.json';
-import { statusByCode } from '../errors';
+import { statusByCode } from './error-codes';
 import { guestDownloadPaths } from './openapi-downloads';
 import { operations, type Auth, type Operation, type OperationScope } from './operations';
 import { SCOPE_DESCRIPTIONS, SCOPES } from './scopes';

@@ -4,7 +4,7 @@ import { EPOCH } from '@/db/queries/settings';
 import { epochCache } from '../epoch-cache';
 import { AppError, badRequest } from '../errors';
 import { canonicalHostName } from './host-name';
-import { mirrorDomains } from './front-link';
+import { mirrorDomains } from '../front-link';
 import { getRuntime, type Runtime } from '../runtime';
 
 /**

@@ -4,7 +4,7 @@ import { loadSite } from '@/db/queries/projects';
 import { EPOCH } from '@/db/queries/settings';
 import { epochCache, GUEST_CACHE_STALE_MS } from '../epoch-cache';
 import { epochReadAt, onEpochRead } from '../epoch-watch';
-import { mirrorSiteGeneration, mirrorSitesRead } from './front-link';
+import { mirrorSiteGeneration, mirrorSitesRead } from '../front-link';
 import type { Encoding } from '../storage/keys';
 import type { Runtime } from '../runtime';
 import { hasContentHash, parseEncodings } from './compression';

@@ -26,7 +26,7 @@ import type { S3Settings } from '../env';
 import { AppError } from '../errors';
 import { resolveClientIp } from './client-ip';
 import { configureListener, guardRequest } from './connection-limits';
-import { FRONT_HITS, FRONT_IP_HEADER, FRONT_OBJECTS, FRONT_SECRET_HEADER, KEY_GEN, KEY_READ_AT, SITE_GEN, SITES_READ_AT, type FromFront, type ToFront } from '../hosting/front-link';
+import { FRONT_HITS, FRONT_IP_HEADER, FRONT_OBJECTS, FRONT_SECRET_HEADER, KEY_GEN, KEY_READ_AT, SITE_GEN, SITES_READ_AT, type FromFront, type ToFront } from '../front-link';
 import type { FrontOptions } from './start-front';
 import { answerFrom, newReplies, siteScope, type ReplyChecks } from './guest/reply-answer';
 import { canonicalHostName } from '../hosting/host-name';

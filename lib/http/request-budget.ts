@@ -16,7 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { bearerOf } from '../auth/guards';
+import { bearerOf } from './guards';
 import { ADMIN_COOKIE, cookieValue, USER_COOKIE } from './cookies';
 
 export interface Budget {

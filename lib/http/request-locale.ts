@@ -11,7 +11,7 @@ type Header = (name: string) => string | undefined;
  * Unlike the API, this takes the cookie without the console's X-Htmls-Account: a session planted
  * by a same-site page can change only the language a page is written in, which that page could
  * do as well by planting the picker's cookie — and a page needs it before any script runs. Two
- * session cookies (one tossed in) count as none, as in lib/auth/guards.ts. The lookup is the
+ * session cookies (one tossed in) count as none, as in lib/http/guards.ts. The lookup is the
  * epoch-cached one: a change of profile bumps the sessions epoch, so the next page sees it.
  */
 export async function memberLocaleOf(header: Header): Promise<string | null> {

@@ -1,7 +1,7 @@
 import 'server-only';
 import { auditSubject, recordAudit } from '../events/audit';
 import { z } from 'zod';
-import { authenticate, bearerToken, type AuthNeed } from '../auth/guards';
+import { authenticate, bearerToken, type AuthNeed } from './guards';
 import { UPLOAD_TOKEN_PREFIX } from '../contract/requests';
 import type { Operation } from '../contract/operations';
 import type { OperationScope } from '../contract/scopes';

@@ -6,7 +6,7 @@ import type { ConnectionTable, ListenerLimits } from './connection-limits';
 import { takeDownloadSlot } from './download-slots';
 import type { S3Settings } from '../env';
 import { refreshUnlockKey } from '../auth/unlock-cookie';
-import { attachFront, createSharedState, detachFront, type FromFront, type SharedState } from '../hosting/front-link';
+import { attachFront, createSharedState, detachFront, type FromFront, type SharedState } from '../front-link';
 import { siteGeneration, sitesReadAt } from '../hosting/site-cache';
 
 /** What the hosted front starts from (its workerData). */

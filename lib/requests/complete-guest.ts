@@ -5,6 +5,7 @@ import { AppError } from '../errors';
 import { mapLimit } from '../map-limit';
 import type { Runtime } from '../runtime';
 import { discardGroup } from '../shares/abort-upload';
+import type { RequestChecks } from '../shares/complete-upload';
 import { readFirstBytes } from '../storage/read-first-bytes';
 import { bytesAllowed, describeTypes, SNIFF_BYTES } from './allowed-types';
 import { checkRequestFiles } from './guest-upload';
@@ -54,3 +55,6 @@ export async function refusalAfterPublish(rt: Runtime, requestId: string): Promi
   if (isExpired(found.request)) return expiredError();
   return fullError();
 }
+
+/** What completing a guest's upload asks of its request (lib/shares/complete-upload.ts). */
+export const requestChecks: RequestChecks = { check: checkReceivedUpload, refusal: refusalAfterPublish };

@@ -3,7 +3,6 @@ import { findShare, findShareGroup, listPendingUploads } from '@/db/queries/shar
 import { partCrcsOf, publishAddition, type PartCrcRow } from '@/db/queries/uploads';
 import type { PendingUploadRow, ShareGroupRow } from '@/db/schema';
 import { isGuest, type Uploader } from './uploader';
-import { checkReceivedUpload, refusalAfterPublish } from '../requests/complete-guest';
 import type { CompleteInput } from '../contract/shares';
 import { AppError, notFound } from '../errors';
 import { mapLimit } from '../map-limit';
@@ -30,10 +29,21 @@ const alreadyCompleted = () => new AppError('already_completed', 'This upload is
  * holds (ListParts), never from what the client says, then publishes the share in one
  * transaction whose conditional update decides the race with a second complete or an abort.
  */
+/**
+ * A file request's say over a guest's upload to it (lib/requests/complete-guest.ts): the shares
+ * sit below the file requests, so the adapter hands them in. `check` refuses (and discards the
+ * upload) by the request's limits, on the sizes before the merge and on the bytes after it;
+ * `refusal` says why a publish the request refused was refused.
+ */
+export interface RequestChecks {
+  check(rt: Runtime, group: ShareGroupRow, files: { pending: PendingUploadRow; size: number }[], stage: 'sizes' | 'bytes'): Promise<void>;
+  refusal(rt: Runtime, requestId: string): Promise<AppError>;
+}
+
 /** The completes running in this process, by group. */
 const running = new Map<string, Promise<unknown>>();
 
-export async function completeUpload(rt: Runtime, caller: Uploader, input: CompleteInput): Promise<ShareDto> {
+export async function completeUpload(rt: Runtime, caller: Uploader, input: CompleteInput, requests: RequestChecks): Promise<ShareDto> {
   // Completes of one group in this process run one after the other: the later ones then find
   // it complete (409) instead of racing the first one's merges in the store, where each store
   // fails its own way (NoSuchUpload, a 500 from radosgw…). Across instances the conditional
@@ -41,7 +51,7 @@ export async function completeUpload(rt: Runtime, caller: Uploader, input: Compl
   const before = running.get(input.groupId);
   const mine = (async () => {
     await before?.catch(() => {});
-    return completeOnce(rt, caller, input);
+    return completeOnce(rt, caller, input, requests);
   })();
   running.set(input.groupId, mine);
   try {
@@ -53,7 +63,7 @@ export async function completeUpload(rt: Runtime, caller: Uploader, input: Compl
   }
 }
 
-async function completeOnce(rt: Runtime, caller: Uploader, input: CompleteInput): Promise<ShareDto> {
+async function completeOnce(rt: Runtime, caller: Uploader, input: CompleteInput, requests: RequestChecks): Promise<ShareDto> {
   const group = await ownGroupOrThrow(rt, caller, input.groupId);
   if (group.uploadState === 'complete') throw alreadyCompleted();
   const pending = await listPendingUploads(rt.db, group.id);
@@ -72,7 +82,7 @@ async function completeOnce(rt: Runtime, caller: Uploader, input: CompleteInput)
       throw new AppError('size_mismatch', `${p.relativePath} was declared as ${p.declaredSize} bytes but a different size arrived; the upload was cancelled`);
     }
     // A guest's upload to a file request: every limit again, on the sizes the store reports.
-    if (group.requestId) await checkReceivedUpload(rt, group, pending.map((p, i) => ({ pending: p, size: storedSize(checked[i] as PartInfo[] | ObjectInfo) })), 'sizes');
+    if (group.requestId) await requests.check(rt, group, pending.map((p, i) => ({ pending: p, size: storedSize(checked[i] as PartInfo[] | ObjectInfo) })), 'sizes');
     stored = await mapLimit(pending, STORE_CONCURRENCY, async (p, i) => {
       const parts = checked[i] as PartInfo[] | ObjectInfo;
       const object = Array.isArray(parts)
@@ -93,7 +103,7 @@ async function completeOnce(rt: Runtime, caller: Uploader, input: CompleteInput)
   }
 
   // …and the types on the files' first bytes, now that they are whole objects.
-  if (group.requestId) await checkReceivedUpload(rt, group, stored.map((s) => ({ pending: s.pending, size: s.object.size })), 'bytes');
+  if (group.requestId) await requests.check(rt, group, stored.map((s) => ({ pending: s.pending, size: s.object.size })), 'bytes');
   // The CRC rows of parts this process took are written behind their replies: wait for them.
   await flushPartCrcs();
   const crcs = await partCrcsOf(rt.db, pending.map((p) => p.id));
@@ -119,7 +129,7 @@ async function completeOnce(rt: Runtime, caller: Uploader, input: CompleteInput)
     if (won === 'quota_refused') {
       throw new AppError('quota_exceeded', 'The person who asked for these files has no room left for them: tell them, so they can free some space; the upload was cancelled');
     }
-    throw await refusalAfterPublish(rt, group.requestId!);
+    throw await requests.refusal(rt, group.requestId!);
   }
   return afterPublish(rt, group.id, won, items, group.id);
 }

@@ -2,7 +2,10 @@ import 'server-only';
 import { cancelDeletion, finishDeletion, leaseDueDeletions, scheduleDeletion } from '@/db/queries/storage-gc';
 import type { Db } from '@/db/client';
 import { mapLimit } from '../map-limit';
-import type { Runtime } from '../runtime';
+import type { StorageDriver } from './types';
+
+/** What a deletion touches: the runtime passes itself (lib/runtime.ts sits above the store). */
+type Stores = { storage: StorageDriver; db: Db };
 
 /**
  * Prefixes deleted at once: an account's 20 shares, a project's deploys, the janitor's due rows.
@@ -13,7 +16,7 @@ const PREFIXES_AT_ONCE = 8;
 export { cancelDeletion, scheduleDeletion };
 
 /** A key ending in "/" is a prefix; anything else names one object. */
-async function deleteBytes(rt: Runtime, prefix: string): Promise<void> {
+async function deleteBytes(rt: Stores, prefix: string): Promise<void> {
   if (prefix.endsWith('/')) await rt.storage.deletePrefix(prefix);
   else await rt.storage.delete(prefix);
 }
@@ -22,7 +25,7 @@ async function deleteBytes(rt: Runtime, prefix: string): Promise<void> {
  * Deletes the bytes of the given scheduled rows now (or of every due row) and drops the
  * rows that succeeded. Failures stay scheduled for the janitor.
  */
-export async function runDeletions(rt: Runtime, ids?: string[], db: Db = rt.db): Promise<number> {
+export async function runDeletions(rt: Stores, ids?: string[], db: Db = rt.db): Promise<number> {
   if (ids && ids.length === 0) return 0;
   const leased = await leaseDueDeletions(db, ids ? ids.length : 100, 600, ids);
   let done = 0;

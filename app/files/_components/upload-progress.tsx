@@ -5,7 +5,7 @@ import { useEffect, useRef } from 'react';
 import { CopyButton, QrCode, ShareLinkButton } from '@/app/_components/client-ui';
 import { ProgressBar } from '@/app/_components/ui';
 import { formatBytes, formatEtaIn } from '@/lib/client/format';
-import type { UploadProgress } from '@/lib/upload-engine/types';
+import type { UploadProgress } from '@/lib/client/upload-engine/types';
 import type { ShareDto } from '@/lib/contract/dtos';
 
 export const absolute = (path: string) => (typeof window === 'undefined' ? path : new URL(path, window.location.origin).toString());

@@ -6,7 +6,7 @@ import { ConfirmDialog } from '@/app/_components/client-ui';
 import { Button } from '@/app/_components/ui';
 import { useDescribeError } from '@/lib/client/error-text';
 import { formatBytes } from '@/lib/client/format';
-import { isCancel, isRetryable } from '@/lib/upload-engine/retry';
+import { isCancel, isRetryable } from '@/lib/client/upload-engine/retry';
 import { ApiError } from '@/lib/client/api';
 
 /**

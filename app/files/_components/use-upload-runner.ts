@@ -6,8 +6,8 @@ import type { PendingUpload } from '@/lib/client/pending-uploads';
 import { browserTransport } from '@/lib/client/share-upload';
 import { ApiError } from '@/lib/client/api';
 import { discardUpload, useBrowserUpload } from '@/lib/client/upload-runner';
-import { isCancel, isRetryable } from '@/lib/upload-engine/retry';
-import type { UploadOptions, UploadProgress } from '@/lib/upload-engine/types';
+import { isCancel, isRetryable } from '@/lib/client/upload-engine/retry';
+import type { UploadOptions, UploadProgress } from '@/lib/client/upload-engine/types';
 import type { ShareDto } from '@/lib/contract/dtos';
 
 /** The share's own fields, as the engine takes them: note, expiry and password always given; maxDownloads null or left out is unlimited. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProvider, type TestProvider } from '../../../tests/support/oidc-provider';
 import type { OidcSettings } from '../../env';
 import type { Runtime } from '../../runtime';
-import { flowCookie, readFlow, type OidcFlow } from './flow-cookie';
+import { flowCookie, readFlow, type OidcFlow } from '../../http/oidc/flow-cookie';
 import { forgetProviderConfig, providerConfig } from './provider';
 import { returnToPath, withQueryParam } from './return-to';
 import { SsoError } from './sso-error';

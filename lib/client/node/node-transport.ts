@@ -8,7 +8,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
-import type { PutRequest, UploadSource, UploadTransport } from '../../upload-engine/types';
+import type { PutRequest, UploadSource, UploadTransport } from '../upload-engine/types';
 import { ApiError } from '../api';
 import { serverCode, type ApiErrorCode } from '../error-codes';
 

@@ -1,7 +1,7 @@
 /**
  * The typed Node client of the htmls API: what the CLI (and any script) uses. It speaks the
  * HTTP contract (lib/contract/) and nothing else. Share uploads run on the one upload engine
- * (lib/upload-engine/) with files streamed from disk, and resume after a crash: the group id
+ * (lib/client/upload-engine/) with files streamed from disk, and resume after a crash: the group id
  * is kept in a state file after init, and a new run asks the server which parts arrived.
  */
 import { openAsBlob } from 'node:fs';
@@ -10,8 +10,8 @@ import path from 'node:path';
 import { endpointPath, endpoints, type EndpointName } from '../../contract/endpoints';
 import { LIST_FIELD, pageQueryString, type ListEntry, type ListName, type ListPage, type PageQuery } from '../../contract/list-types';
 import type { BodyOf, ResponseOf } from '../../contract/operations';
-import { runShareUpload } from '../../upload-engine/engine';
-import type { UploadPlan, UploadProgress } from '../../upload-engine/types';
+import { runShareUpload } from '../upload-engine/engine';
+import type { UploadPlan, UploadProgress } from '../upload-engine/types';
 import { ApiError } from '../api';
 import { appendSiteFields, type SiteFields } from '../site-fields';
 import { collectFiles } from './local-files';

@@ -3,7 +3,7 @@ import { verifiedUnlock } from '../../auth/unlock-cookie';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastReply, FastRequest } from '../fast';
 import { isPooled } from '../../storage/chunk-pool';
-import { frontAttached, sendKeep } from '../../hosting/front-link';
+import { frontAttached, sendKeep } from '../../front-link';
 import { answerFrom, newReplies, plainRequest, replyKey, type ReplyChecks, type ReplyLock } from './reply-answer';
 import { siteGeneration, sitesFresh } from '../../hosting/site-cache';
 

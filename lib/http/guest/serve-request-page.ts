@@ -1,6 +1,6 @@
 import 'server-only';
 import { requestUnlockCookie } from '../../auth/unlock-cookie';
-import { unlockWithPassword } from '../../auth/unlock-with-password';
+import { unlockWithPassword } from '../unlock-with-password';
 import { AppError } from '../../errors';
 import { parseCookies } from '../cookies';
 import type { FastReply, FastRequest } from '../fast';

@@ -1,6 +1,6 @@
 import 'server-only';
 import { shareUnlockCookie } from '../../auth/unlock-cookie';
-import { unlockWithPassword } from '../../auth/unlock-with-password';
+import { unlockWithPassword } from '../unlock-with-password';
 import { AppError, notFound } from '../../errors';
 import { contentDisposition } from '../content-disposition';
 import { type FastReply, type FastRequest } from '../fast';

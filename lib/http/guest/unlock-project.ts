@@ -1,7 +1,7 @@
 import 'server-only';
 import { findProject } from '@/db/queries/projects';
 import { projectUnlockCookie } from '../../auth/unlock-cookie';
-import { unlockWithPassword } from '../../auth/unlock-with-password';
+import { unlockWithPassword } from '../unlock-with-password';
 import { notFound } from '../../errors';
 import type { FastReply, FastRequest } from '../fast';
 import { isSecureHostedRequest } from '../origin';

@@ -16,7 +16,7 @@ import { guestTransport } from '@/lib/client/share-upload';
 import { discardUpload, useBrowserUpload } from '@/lib/client/upload-runner';
 import { endpointPath } from '@/lib/contract/endpoints';
 import type { ResponseOf } from '@/lib/contract/operations';
-import { isCancel, isRetryable } from '@/lib/upload-engine/retry';
+import { isCancel, isRetryable } from '@/lib/client/upload-engine/retry';
 
 export type { GuestRequestView } from '@/lib/contract/pages';
 import type { GuestRequestView } from '@/lib/contract/pages';
@@ -129,7 +129,7 @@ export function RequestUpload({ request: r }: { request: GuestRequestView }) {
         uploadToken: () => token,
       },
       async (outcome) => {
-        // Delivered by an attempt whose answer was lost (lib/upload-engine/engine.ts): sent.
+        // Delivered by an attempt whose answer was lost (lib/client/upload-engine/engine.ts): sent.
         const delivered = !outcome.ok && outcome.error instanceof ApiError && outcome.error.code === 'already_completed';
         if (outcome.ok || delivered) {
           if (delivered && outcome.groupId) await forgetPendingUpload(outcome.groupId);

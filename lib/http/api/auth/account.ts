@@ -1,4 +1,4 @@
-import { clearSessionCookies } from '@/lib/auth/session-cookies';
+import { clearSessionCookies } from '@/lib/http/session-cookies';
 import { operations } from '@/lib/contract/operations';
 import { route } from '@/lib/http/route';
 import { deleteAccount } from '@/lib/users/delete-account';

@@ -1,7 +1,7 @@
 import { recordAdminLogin } from '@/lib/events/audit';
 import { logIn } from '@/lib/auth/log-in';
 import { enforceRateLimit } from '@/lib/auth/rate-limit';
-import { clientOf, signInResponse } from '@/lib/auth/sign-in-response';
+import { clientOf, signInResponse } from '@/lib/http/sign-in-response';
 import { operations } from '@/lib/contract/operations';
 import { route } from '@/lib/http/route';
 

@@ -1,4 +1,4 @@
-import { logOut } from '@/lib/auth/log-out';
+import { logOut } from '@/lib/http/log-out';
 import { operations } from '@/lib/contract/operations';
 import { route } from '@/lib/http/route';
 

@@ -1,4 +1,5 @@
-import { listOwnPasskeys, registerPasskey, relyingParty } from '@/lib/auth/passkeys';
+import { listOwnPasskeys, registerPasskey } from '@/lib/auth/passkeys';
+import { relyingParty } from '@/lib/http/relying-party';
 import { operations } from '@/lib/contract/operations';
 import { json, route } from '@/lib/http/route';
 

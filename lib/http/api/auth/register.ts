@@ -1,7 +1,7 @@
 import { findUserById } from '@/db/queries/users';
 import { enforceRateLimit } from '@/lib/auth/rate-limit';
-import { sessionCookie } from '@/lib/auth/session-cookies';
-import { clientOf } from '@/lib/auth/sign-in-response';
+import { sessionCookie } from '@/lib/http/session-cookies';
+import { clientOf } from '@/lib/http/sign-in-response';
 import { finishSignIn } from '@/lib/auth/sign-in';
 import { operations } from '@/lib/contract/operations';
 import { localeOf } from '@/lib/http/locale-of';

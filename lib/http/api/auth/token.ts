@@ -1,5 +1,5 @@
 import { changeAdminToken } from '@/lib/auth/change-admin-token';
-import { sessionCookie } from '@/lib/auth/session-cookies';
+import { sessionCookie } from '@/lib/http/session-cookies';
 import { operations } from '@/lib/contract/operations';
 import { json, route } from '@/lib/http/route';
 

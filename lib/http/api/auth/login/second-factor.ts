@@ -1,6 +1,6 @@
-import { relyingParty } from '@/lib/auth/passkeys';
+import { relyingParty } from '@/lib/http/relying-party';
 import { passSecondFactor } from '@/lib/auth/second-factor';
-import { clientOf, signInResponse } from '@/lib/auth/sign-in-response';
+import { clientOf, signInResponse } from '@/lib/http/sign-in-response';
 import { operations } from '@/lib/contract/operations';
 import { route } from '@/lib/http/route';
 

@@ -1,4 +1,5 @@
-import { relyingParty, removeOwnPasskey, renameOwnPasskey } from '@/lib/auth/passkeys';
+import { removeOwnPasskey, renameOwnPasskey } from '@/lib/auth/passkeys';
+import { relyingParty } from '@/lib/http/relying-party';
 import { operations } from '@/lib/contract/operations';
 import { json, noContent, route } from '@/lib/http/route';
 

@@ -1,5 +1,6 @@
-import { relyingParty, signInWithPasskey } from '@/lib/auth/passkeys';
-import { clientOf, signInResponse } from '@/lib/auth/sign-in-response';
+import { signInWithPasskey } from '@/lib/auth/passkeys';
+import { relyingParty } from '@/lib/http/relying-party';
+import { clientOf, signInResponse } from '@/lib/http/sign-in-response';
 import { operations } from '@/lib/contract/operations';
 import { route } from '@/lib/http/route';
 

@@ -1,4 +1,5 @@
-import { passkeyOptions, relyingParty } from '@/lib/auth/passkeys';
+import { passkeyOptions } from '@/lib/auth/passkeys';
+import { relyingParty } from '@/lib/http/relying-party';
 import { operations } from '@/lib/contract/operations';
 import { json, route } from '@/lib/http/route';
 

@@ -1,4 +1,4 @@
-import { relyingParty } from '@/lib/auth/passkeys';
+import { relyingParty } from '@/lib/http/relying-party';
 import { disableTotp } from '@/lib/auth/second-factor';
 import { operations } from '@/lib/contract/operations';
 import { noContent, route } from '@/lib/http/route';

@@ -1,5 +1,5 @@
 import { enableTotp } from '@/lib/auth/second-factor';
-import { clientOf, signInResponse } from '@/lib/auth/sign-in-response';
+import { clientOf, signInResponse } from '@/lib/http/sign-in-response';
 import { operations } from '@/lib/contract/operations';
 import { json, route } from '@/lib/http/route';
 

@@ -1,5 +1,5 @@
 import { pollHandoff } from '@/lib/auth/cli-handoff';
-import { clientOf } from '@/lib/auth/sign-in-response';
+import { clientOf } from '@/lib/http/sign-in-response';
 import { operations } from '@/lib/contract/operations';
 import { json, route } from '@/lib/http/route';
 

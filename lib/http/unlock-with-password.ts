@@ -1,15 +1,15 @@
 import 'server-only';
 import { AppError } from '../errors';
-import { serializeCookie } from '../http/cookies';
-import { jsonReply, type FastReply, type FastRequest } from '../http/fast';
-import { passwordPage } from '../http/password-page';
-import { localeOf } from '../http/locale-of';
-import { jsonErrorReply } from '../http/json-error-reply';
-import { readUnlockBody } from '../http/read-body';
+import { serializeCookie } from './cookies';
+import { jsonReply, type FastReply, type FastRequest } from './fast';
+import { passwordPage } from './password-page';
+import { localeOf } from './locale-of';
+import { jsonErrorReply } from './json-error-reply';
+import { readUnlockBody } from './read-body';
 import type { Runtime } from '../runtime';
-import { verifyPassword } from './passwords';
-import { enforceRateLimit } from './rate-limit';
-import { signUnlock, UNLOCK_MAX_AGE, unlockKey, type UnlockSubject } from './unlock-cookie';
+import { verifyPassword } from '../auth/passwords';
+import { enforceRateLimit } from '../auth/rate-limit';
+import { signUnlock, UNLOCK_MAX_AGE, unlockKey, type UnlockSubject } from '../auth/unlock-cookie';
 
 /** What a password-protected resource (a hosted project, a share) tells the unlock flow. */
 export interface UnlockTarget {

@@ -7,10 +7,10 @@
  * aborts the group on the server; a failure that outlasts its retries (the network, the
  * server) leaves the group to be resumed. Environment-neutral: see types.ts.
  */
-import { ApiError } from '../client/api';
-import { endpointPath, endpoints, type EndpointName } from '../contract/endpoints';
-import type { BodyOf, ResponseOf } from '../contract/operations';
-import type { ChunkResult, InitFile, UploadStatusFile } from '../contract/upload-protocol';
+import { ApiError } from '../api';
+import { endpointPath, endpoints, type EndpointName } from '../../contract/endpoints';
+import type { BodyOf, ResponseOf } from '../../contract/operations';
+import type { ChunkResult, InitFile, UploadStatusFile } from '../../contract/upload-protocol';
 import { planParts, splitByStatus, type PartJob, type StoredPart } from './plan';
 import { ProgressTracker } from './progress';
 import { backoffWithJitter, cancelled, isCancel, isRetryable, retryDelay, sleep } from './retry';

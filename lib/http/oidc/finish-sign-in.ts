@@ -4,16 +4,16 @@ import { findIdentity, insertIdentity, touchIdentity } from '@/db/queries/oidc-i
 import { findUserById } from '@/db/queries/users';
 import type { UserRow } from '@/db/schema';
 import type { OidcSettings } from '../../env';
-import { headerOf, isSecureRequest, ownOrigin } from '../../http/origin';
+import { headerOf, isSecureRequest, ownOrigin } from '../origin';
 import type { Runtime } from '../../runtime';
 import { sessionCookie } from '../session-cookies';
-import { finishSignIn as finishMemberSignIn } from '../sign-in';
-import { createSsoMember, syncAdminRole, type ProviderClaims } from './accounts';
+import { finishSignIn as finishMemberSignIn } from '../../auth/sign-in';
+import { createSsoMember, syncAdminRole, type ProviderClaims } from '../../auth/oidc/accounts';
 import { clearFlowCookie, readFlow, type OidcFlow } from './flow-cookie';
-import { providerConfig, ssoSettings } from './provider';
+import { providerConfig, ssoSettings } from '../../auth/oidc/provider';
 import { failedSignIn, type Redirect } from './redirect';
-import { withQueryParam } from './return-to';
-import { SsoError } from './sso-error';
+import { withQueryParam } from '../../auth/oidc/return-to';
+import { SsoError } from '../../auth/oidc/sso-error';
 import { CALLBACK_PATH } from './start-sign-in';
 
 /** The query parameter that tells the console which account the new session is (lib/client/console-session.ts). */

@@ -3,8 +3,8 @@
  * (engine.ts) runs unchanged in a browser and in Node: the browser supplies Blob slices and an
  * XMLHttpRequest transport, Node supplies file ranges and an http.request transport.
  */
-import type { InitFile, InitResult } from '../contract/upload-protocol';
-import type { ShareDto } from '../contract/dtos';
+import type { InitFile, InitResult } from '../../contract/upload-protocol';
+import type { ShareDto } from '../../contract/dtos';
 
 export type { ShareDto };
 

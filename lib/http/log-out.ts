@@ -1,9 +1,9 @@
 import 'server-only';
-import { ADMIN_COOKIE, parseCookies, USER_COOKIE } from '../http/cookies';
+import { ADMIN_COOKIE, parseCookies, USER_COOKIE } from './cookies';
 import type { Runtime } from '../runtime';
 import { bearerToken } from './guards';
 import { clearSessionCookies } from './session-cookies';
-import { revokeSession } from './sessions';
+import { revokeSession } from '../auth/sessions';
 
 /** POST /api/auth/logout: revokes every session the request presents; the cookies that clear both. */
 export async function logOut(rt: Runtime, req: Request): Promise<string[]> {

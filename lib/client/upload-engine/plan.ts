@@ -1,4 +1,4 @@
-import type { InitFile, UploadStatusFile } from '../contract/upload-protocol';
+import type { InitFile, UploadStatusFile } from '../../contract/upload-protocol';
 
 export interface PartJob {
   file: InitFile;

@@ -1,7 +1,7 @@
 import 'server-only';
-import { json } from '../http/route';
+import { json } from './route';
 import type { Runtime } from '../runtime';
-import type { LogInResult } from './log-in';
+import type { LogInResult } from '../auth/log-in';
 import { sessionCookie } from './session-cookies';
 
 /**

@@ -1,7 +1,7 @@
 import 'server-only';
-import { clearCookie, cookieValue, countCookies, serializeCookie } from '../../http/cookies';
+import { clearCookie, cookieValue, countCookies, serializeCookie } from '../cookies';
 import { getServerSecret, type Runtime } from '../../runtime';
-import { hmac, safeEqual } from '../crypto';
+import { hmac, safeEqual } from '../../auth/crypto';
 
 /** The sign-in under way: state, nonce and PKCE verifier, whom to link, where to return. */
 export interface OidcFlow {

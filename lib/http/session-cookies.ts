@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Runtime } from '../runtime';
-import { ADMIN_COOKIE, clearCookie, COOKIE_MAX_AGE, serializeCookie, USER_COOKIE } from '../http/cookies';
-import { isSecureRequest } from '../http/origin';
+import { ADMIN_COOKIE, clearCookie, COOKIE_MAX_AGE, serializeCookie, USER_COOKIE } from './cookies';
+import { isSecureRequest } from './origin';
 
 /** Set-Cookie for a new session: the cookie lives 7 days whatever the session's own expiry. */
 export function sessionCookie(rt: Runtime, req: Request, kind: 'admin' | 'member', token: string): string {

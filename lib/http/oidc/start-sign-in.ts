@@ -1,13 +1,13 @@
 import 'server-only';
 import * as client from 'openid-client';
-import { isSecureRequest, ownOrigin } from '../../http/origin';
+import { isSecureRequest, ownOrigin } from '../origin';
 import type { Runtime } from '../../runtime';
 import { navigatingMember } from '../guards';
 import { flowCookie, FLOW_MAX_AGE } from './flow-cookie';
-import { providerConfig, ssoSettings } from './provider';
-import { returnToPath } from './return-to';
+import { providerConfig, ssoSettings } from '../../auth/oidc/provider';
+import { returnToPath } from '../../auth/oidc/return-to';
 import { failedSignIn, type Redirect } from './redirect';
-import { SsoError } from './sso-error';
+import { SsoError } from '../../auth/oidc/sso-error';
 
 export const CALLBACK_PATH = '/api/auth/oidc/callback';
 

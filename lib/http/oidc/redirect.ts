@@ -1,6 +1,6 @@
 import 'server-only';
 import { clearFlowCookie } from './flow-cookie';
-import { SsoError } from './sso-error';
+import { SsoError } from '../../auth/oidc/sso-error';
 
 /** Where a step of the sign-in sends the browser, and the cookies it sets on the way. */
 export interface Redirect {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../client/api';
+import { ApiError } from '../api';
 import { runShareUpload } from './engine';
 import { planParts, splitByStatus } from './plan';
 import { backoffWithJitter, isRetryable } from './retry';

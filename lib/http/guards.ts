@@ -1,15 +1,16 @@
 import 'server-only';
 import { AppError } from '../errors';
-import { ADMIN_COOKIE, countCookies, parseCookies, tossedCookieClears, USER_COOKIE } from '../http/cookies';
-import { headerOf, type HeaderSource } from '../http/origin';
+import { ADMIN_COOKIE, countCookies, parseCookies, tossedCookieClears, USER_COOKIE } from './cookies';
+import { headerOf, type HeaderSource } from './origin';
 import type { Runtime } from '../runtime';
-import { isAdmin, type Principal } from './principal';
-import { isAdminToken } from './admin-credential';
-import { consoleAccounts, consoleVouchesFor } from './console-binding';
-import { assertUnderRateLimit, enforceRateLimit } from './rate-limit';
-import { isStaleSession, resolveToken } from './sessions';
-import { isAccessTokenSecret, resolveAccessToken } from './access-tokens';
-import { assertTokenScope } from './scopes';
+import { isAdmin, type Principal } from '../auth/principal';
+import { isAdminToken } from '../auth/admin-credential';
+import { consoleVouchesFor } from '../auth/console-binding';
+import { CONSOLE_ACCOUNT_HEADER, parseConsoleAccounts } from '../contract/console-account';
+import { assertUnderRateLimit, enforceRateLimit } from '../auth/rate-limit';
+import { isStaleSession, resolveToken } from '../auth/sessions';
+import { isAccessTokenSecret, resolveAccessToken } from '../auth/access-tokens';
+import { assertTokenScope } from '../auth/scopes';
 import type { OperationScope } from '../contract/scopes';
 import { UPLOAD_TOKEN_PREFIX } from '../contract/requests';
 
@@ -85,7 +86,7 @@ export async function authenticate(
     });
   }
   const cookies = parseCookies(header);
-  const accounts = consoleAccounts(headers);
+  const accounts = parseConsoleAccounts(headerOf(headers, CONSOLE_ACCOUNT_HEADER.toLowerCase()));
   const found: Principal[] = [];
   let foreign = false;
   for (const name of [USER_COOKIE, ADMIN_COOKIE]) {

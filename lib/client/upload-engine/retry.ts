@@ -1,4 +1,4 @@
-import { ApiError } from '../client/api';
+import { ApiError } from '../api';
 
 /**
  * 1 s, 2 s, 4 s, 8 s… (at most 30 s), each between half and all of that: clients that failed
