@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { getLocale, getTranslations } from 'next-intl/server';
-import { dirOf } from '@/lib/i18n/locales';
+import { backArrow } from '@/lib/i18n/locales';
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations('guest');
@@ -23,7 +23,7 @@ export default async function NotFound() {
         <p className="text-subtle">{t('errors.not_found.text')}</p>
         <p className="mt-5 border-t border-zinc-200 pt-4 text-sm dark:border-zinc-800">
           <a href="/" className="inline-flex min-h-11 items-center font-semibold text-indigo-700 underline-offset-4 dark:text-indigo-300">
-            {dirOf(locale) === 'rtl' ? '→' : '←'} {t('home')}
+            {backArrow(locale)} {t('home')}
           </a>
         </p>
       </div>

@@ -3,6 +3,7 @@ import { getLocale, getTranslations } from 'next-intl/server';
 import { LanguagePicker } from '@/app/_components/language-picker';
 import { LockIcon } from '@/app/_components/icons';
 import { server } from '@/lib/http/next-link';
+import { backArrow, forwardArrow } from '@/lib/i18n/locales';
 
 const PER_PAGE = 50;
 
@@ -66,12 +67,10 @@ export default async function DirectoryPage({ searchParams }: { searchParams: Se
 
       <nav aria-label={t('pages')} className="mt-6 flex justify-between text-sm">
         {page > 1 ? <Link href={href(page - 1)}>
-            <span className="rtl:hidden">←</span>
-            <span className="ltr:hidden">→</span> {t('newer')}
+            {backArrow(locale)} {t('newer')}
           </Link> : <span />}
         {hasMore ? <Link href={href(page + 1)}>
-            {t('older')} <span className="rtl:hidden">→</span>
-            <span className="ltr:hidden">←</span>
+            {t('older')} {forwardArrow(locale)}
           </Link> : <span />}
       </nav>
 

@@ -155,19 +155,24 @@ function zipOf(name: string): string {
   return file;
 }
 
+/** The console's words publishAndOpen() goes by, in English and (the console's language picked) German. */
+const ENGLISH = { heading: 'Publish a site', spa: 'Single-page app', publish: 'Publish' };
+const GERMAN = { heading: 'Website veröffentlichen', spa: 'Single-Page-App', publish: 'Veröffentlichen' };
+
 /**
  * Publishes from the console (a folder or a .zip) and opens the site by the link it shows. A
  * fresh console tab each time: a second directory pick in one page never arrives in Playwright.
  */
-async function publishAndOpen(context: BrowserContext, consoleUrl: string, name: string, how: 'folder' | 'zip', opts: { spa?: boolean } = {}): Promise<{ site: Page; warnings: string[]; texts: string[] }> {
+async function publishAndOpen(context: BrowserContext, consoleUrl: string, name: string, how: 'folder' | 'zip', opts: { spa?: boolean; words?: typeof ENGLISH } = {}): Promise<{ site: Page; warnings: string[]; texts: string[] }> {
+  const words = opts.words ?? ENGLISH;
   const consolePage = await context.newPage();
   await consolePage.goto(`${consoleUrl}/htmls`);
-  await expect(consolePage.getByRole('heading', { name: 'Publish a site' })).toBeVisible();
+  await expect(consolePage.getByRole('heading', { name: words.heading })).toBeVisible();
   if (how === 'folder') await consolePage.getByTestId('site-folder-input').setInputFiles(path.join(BUILDS, name));
   else await consolePage.getByTestId('site-files-input').setInputFiles(zipOf(name));
   await expect(consolePage.getByTestId('site-picked')).toBeVisible();
-  if (opts.spa) await consolePage.getByLabel('Single-page app', { exact: false }).check();
-  await consolePage.getByRole('button', { name: 'Publish' }).click();
+  if (opts.spa) await consolePage.getByLabel(words.spa, { exact: false }).check();
+  await consolePage.getByRole('button', { name: words.publish, exact: true }).click();
   const link = consolePage.getByTestId('site-link');
   await expect(link).toBeVisible();
   const found = consolePage.getByTestId('site-warning');
@@ -220,6 +225,17 @@ for (const how of ['folder', 'zip'] as const) {
     expect(router.texts[0]).toContain('basename');
     // Its files still load: what fails is the route match, not a request.
     await expect.poll(() => router.site.evaluate(() => document.getElementById('root')?.childElementCount ?? 0)).toBeGreaterThan(0);
+    if (how === 'folder') {
+      // A German console says it in German, from the warning's parts; the settings stay as they are.
+      await context.addCookies([{ name: 'htmls_locale', value: 'de', url: shared() }]);
+      const german = await publishAndOpen(context, shared(), 'react-router', how, { spa: true, words: GERMAN });
+      expect(german.warnings).toEqual(['root_router']);
+      expect(german.texts[0]).toMatch(/^assets\/index-[\w-]+\.js ändert die Adresse selbst \(ein clientseitiger Router\)/);
+      expect(german.texts[0]).toContain('Oder geben Sie jeder Website einen eigenen Origin');
+      expect(german.texts[0]).toContain('HOSTED_ORIGIN=https://{slug}.');
+      expect(german.texts[0]).not.toContain('changes the address itself');
+      await context.clearCookies({ name: 'htmls_locale' });
+    }
     expect(failed).toEqual([]);
     await context.close();
   });

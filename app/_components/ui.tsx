@@ -12,6 +12,33 @@ export function boldName(chunks: ReactNode) {
   );
 }
 
+/** The rich-text tag for a name that keeps its own direction (`<bdi>{name}</bdi>` in a message). */
+export function bdiTag(chunks: ReactNode) {
+  return <bdi>{chunks}</bdi>;
+}
+
+/** The rich-text tag for what reads left to right in any language: a path, an address, a host name. */
+export function ltrTag(chunks: ReactNode) {
+  return <bdi dir="ltr">{chunks}</bdi>;
+}
+
+/** The rich-text tag for a setting, a command or code: monospace and left to right. */
+export function codeTag(chunks: ReactNode) {
+  return <code dir="ltr">{chunks}</code>;
+}
+
+/** The three tags together, as messages name them (`<bdi>`, `<ltr>`, `<code>`): `t.rich(key, { ...values, ...richTags })`. */
+export const richTags = { bdi: bdiTag, ltr: ltrTag, code: codeTag };
+
+/** Items read left to right (addresses, file names), each isolated, as a list in the reader's language. */
+export function ltrItems(items: string[]) {
+  return items.map((item, i) => (
+    <bdi dir="ltr" key={i}>
+      {item}
+    </bdi>
+  ));
+}
+
 type ButtonVariant = 'primary' | 'secondary' | 'danger' | 'ghost';
 
 /** A button's look, for a link that acts as one (a navigation, such as single sign-on's start). */

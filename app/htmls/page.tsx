@@ -5,6 +5,7 @@ import { headers } from 'next/headers';
 import { server } from '@/lib/http/next-link';
 import { AppWorker } from '@/app/_components/app-worker';
 import { ErrorTextProvider } from '@/app/_components/error-text';
+import { codeTag } from '@/app/_components/ui';
 import { HtmlsApp } from './_components/htmls-app';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -32,7 +33,7 @@ export default async function HtmlsPage() {
       {/* About the setup, not an account: shown with the login too. */}
       {sandbox ? (
         <p role="alert" className="mx-auto mt-4 max-w-5xl rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200">
-          {t.rich('sandbox', { portSetting: 'HOSTED_PORT=0', originSetting: 'HOSTED_ORIGIN', portName: 'HOSTED_PORT', code: (c) => <code dir="ltr">{c}</code> })}
+          {t.rich('sandbox', { portSetting: 'HOSTED_PORT=0', originSetting: 'HOSTED_ORIGIN', portName: 'HOSTED_PORT', code: codeTag })}
         </p>
       ) : null}
       <ErrorTextProvider>

@@ -56,7 +56,19 @@ export const projectSchema = z.object({
 });
 export const uploadWarningSchema = z.object({
   code: z.enum(['referrer_off', 'root_service_worker', 'root_router', 'root_paths']),
-  message: z.string().describe('For a person: which file, what will fail, and what to change'),
+  message: z.string().describe('For a person: which file, what will fail, and what to change (English)'),
+  // The parts of `message`, for a client that words it in its reader's language.
+  file: z.string().describe('The file the warning is about: the page that turns the Referer off, the script that registers the worker or changes the address, or (root_paths) the page with the root path'),
+  root_ref: z.object({ file: z.string(), path: z.string() }).describe('The first root-absolute path outside /p/ the build loads, and the file that has it'),
+  base: z.string().describe('Where the project is served on this shared origin: /p/<slug>/'),
+  own_origin: z
+    .object({
+      hosted_origin: z.string().describe('The setting that gives every project an origin of its own: HOSTED_ORIGIN=https://{slug}.<name>'),
+      wildcard_dns: z.string().describe('The wildcard DNS name (and TLS certificate) to point at this server: *.<name>'),
+      local_console: z.string().nullable().describe("On the default hosted port: the console's address on the server's own machine, where every project has an origin of its own"),
+      local_site: z.string().nullable().describe('There, the address of this project'),
+    })
+    .describe("What to change on this server so that every project has an origin of its own"),
 });
 export const deploySchema = z.object({
   id: z.string(),

@@ -48,7 +48,14 @@ describe('upload warnings: only where the build will still break', () => {
     // …and exactly what to change for an origin per site, on this setup.
     expect(w.message).toContain('HOSTED_ORIGIN=https://{slug}.sites.example.com');
     expect(w.message).toContain('http://localhost:3000/htmls');
-    expect(buildWarnings(factsOf(build('react-router')), SHARED, 'demo')[0].message).toContain('HOSTED_ORIGIN=https://{slug}.u.example.com');
+    // …and its parts, for a console that words it in its reader's language (lib/client/upload-warnings.ts).
+    expect(w.own_origin).toEqual({ hosted_origin: 'HOSTED_ORIGIN=https://{slug}.sites.example.com', wildcard_dns: '*.sites.example.com', local_console: 'http://localhost:3000/htmls', local_site: 'http://demo.localhost:3001' });
+    expect(w.base).toBe('/p/demo/');
+    expect(w.message).toContain(w.file);
+    expect(w.message).toContain(`${w.root_ref.file} loads ${w.root_ref.path}`);
+    const shared = buildWarnings(factsOf(build('react-router')), SHARED, 'demo')[0];
+    expect(shared.message).toContain('HOSTED_ORIGIN=https://{slug}.u.example.com');
+    expect(shared.own_origin).toEqual({ hosted_origin: 'HOSTED_ORIGIN=https://{slug}.u.example.com', wildcard_dns: '*.u.example.com', local_console: null, local_site: null });
     expect(codes(build('react-router'), PER_SITE)).toEqual([]);
     expect(codes(build('react-router'), LOCAL)).toEqual([]);
     // Built for its place (relative or /p/<slug>/ base), the same router is fine.

@@ -63,41 +63,58 @@ export interface HostedPlace {
   port: number;
 }
 
+type OwnOrigin = UploadWarning['own_origin'];
+
 /** What to change so that every project has an origin of its own, for this server's setup. */
-function ownOriginAdvice(place: HostedPlace): string {
-  const dns = (name: string) =>
-    `point a wildcard DNS name (*.${name}) and its TLS certificate at this server and set HOSTED_ORIGIN=https://{slug}.${name} (README: Behind Caddy or nginx)`;
-  if (place.hosted.mode === 'origin') return `give each site an origin of its own: ${dns(new URL(place.hosted.origin).hostname)}`;
-  const local = place.hosted.mode === 'port' ? `; on the server's own machine, open the console at http://localhost:${place.port}/htmls instead, where every site has http://<slug>.localhost:${place.hosted.port}` : '';
-  return `give each site an origin of its own: ${dns('sites.example.com')}${local}`;
+function ownOriginOf(place: HostedPlace, slug: string): OwnOrigin {
+  const name = place.hosted.mode === 'origin' ? new URL(place.hosted.origin).hostname : 'sites.example.com';
+  const port = place.hosted.mode === 'port' ? place.hosted.port : null;
+  return {
+    hosted_origin: `HOSTED_ORIGIN=https://{slug}.${name}`,
+    wildcard_dns: `*.${name}`,
+    local_console: port === null ? null : `http://localhost:${place.port}/htmls`,
+    local_site: port === null ? null : `http://${slug}.localhost:${port}`,
+  };
+}
+
+/** The same, as the English advice in `message`. */
+function ownOriginAdvice(own: OwnOrigin, place: HostedPlace): string {
+  const dns = `point a wildcard DNS name (${own.wildcard_dns}) and its TLS certificate at this server and set ${own.hosted_origin} (README: Behind Caddy or nginx)`;
+  const local = place.hosted.mode === 'port' ? `; on the server's own machine, open the console at ${own.local_console} instead, where every site has http://<slug>.localhost:${place.hosted.port}` : '';
+  return `give each site an origin of its own: ${dns}${local}`;
 }
 
 /** The warnings an upload gets on this server, for the project `slug`. */
 export function buildWarnings(facts: BuildFacts, place: HostedPlace, slug: string): UploadWarning[] {
   if (place.template?.includes('{slug}') || !facts.rootRef) return [];
   const { file, ref } = facts.rootRef;
+  const own = ownOriginOf(place, slug);
+  const parts = (about: string) => ({ file: about, root_ref: { file, path: ref }, base: `/p/${slug}/`, own_origin: own });
   const relative = "build it with a relative base (Vite: base: './')";
   if (place.hosted.mode === 'sandbox') {
-    return [{ code: 'root_paths', message: `${file} loads ${ref} from the root of the origin, but sites are served under /p/${slug}/ on the console's own origin here (HOSTED_PORT=0): that request will fail. Then ${relative}, or give each site an origin of its own (HOSTED_ORIGIN with {slug}).` }];
+    return [{ code: 'root_paths', message: `${file} loads ${ref} from the root of the origin, but sites are served under /p/${slug}/ on the console's own origin here (HOSTED_PORT=0): that request will fail. Then ${relative}, or give each site an origin of its own (HOSTED_ORIGIN with {slug}).`, ...parts(file) }];
   }
-  const ownOrigin = ownOriginAdvice(place);
+  const ownOrigin = ownOriginAdvice(own, place);
   const out: UploadWarning[] = [];
   if (facts.noReferrer) {
     out.push({
       code: 'referrer_off',
       message: `${facts.noReferrer} turns the Referer off (<meta name="referrer">) and ${file} loads ${ref} from the root of the origin: on the shared hosted origin a root path is found only by the page that asked for it, so it will fail. Remove that meta tag, ${relative}, or ${ownOrigin}.`,
+      ...parts(facts.noReferrer),
     });
   }
   if (facts.rootWorker) {
     out.push({
       code: 'root_service_worker',
       message: `${facts.rootWorker} registers its service worker at a root path: on the shared hosted origin that path is redirected into /p/${slug}/, and browsers refuse a redirected worker script. Register it relative to the page, ${relative}, or ${ownOrigin}.`,
+      ...parts(facts.rootWorker),
     });
   }
   if (facts.router) {
     out.push({
       code: 'root_router',
       message: `${facts.router} changes the address itself (a client-side router) and the build expects the root of an origin (${file} loads ${ref}): here sites share one origin and its pages are under /p/${slug}/, so routes written from / will not match (it shows its 404 page). To run it as it is, ${ownOrigin}. Or build with base '/p/${slug}/' and give the router that basename (React Router: createBrowserRouter(routes, { basename: import.meta.env.BASE_URL })).`,
+      ...parts(facts.router),
     });
   }
   return out;

@@ -1,6 +1,6 @@
 import 'server-only';
 import { getEnv } from '../env';
-import { dirOf, type Locale } from '../i18n/locales';
+import { backArrow, dirOf, type Locale } from '../i18n/locales';
 import { translator } from '../i18n/messages';
 import { escapeHtml } from '../escape-html';
 import { pickerHtml, type PickerTarget } from './locale-picker';
@@ -101,6 +101,6 @@ ${GENERIC_CARD_TAGS(opts.heading, t('cardDescription'))}
 <div class="glyph" aria-hidden="true"><svg viewBox="0 0 24 24">${GLYPHS[opts.tone]}</svg></div>
 <h1>${escapeHtml(opts.heading)}</h1>
 ${opts.bodyHtml}
-<p class="home"><a href="${escapeHtml(opts.home ?? homeHref())}">${dir === 'rtl' ? '→' : '←'} ${escapeHtml(t('home'))}</a></p>
+<p class="home"><a href="${escapeHtml(opts.home ?? homeHref())}">${backArrow(locale)} ${escapeHtml(t('home'))}</a></p>
 ${opts.picker ? pickerHtml(locale, opts.picker) : ''}</main></body></html>`;
 }

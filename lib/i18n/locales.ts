@@ -32,6 +32,11 @@ export const LOCALE_COOKIE_MAX_AGE = 365 * 86_400;
 const RTL = new Set<Locale>(['ar']);
 export const dirOf = (locale: Locale): 'rtl' | 'ltr' => (RTL.has(locale) ? 'rtl' : 'ltr');
 
+/** An arrow that points back (a home link, "newer"): toward where the reading starts, so → in right-to-left text. */
+export const backArrow = (locale: Locale): string => (dirOf(locale) === 'rtl' ? '→' : '←');
+/** An arrow that points onward ("older"): the other way. */
+export const forwardArrow = (locale: Locale): string => (dirOf(locale) === 'rtl' ? '←' : '→');
+
 const BY_LOWER = new Map<string, Locale>(LOCALES.map((l) => [l.toLowerCase(), l]));
 
 /**

@@ -3,7 +3,7 @@
 import { useFormatter, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useState } from 'react';
 import { ConfirmDialog, CopyButton, Dialog } from '@/app/_components/client-ui';
-import { boldName, Button, Card, Checkbox, CHECKBOX_LABEL, ErrorText, Field } from '@/app/_components/ui';
+import { boldName, Button, codeTag, Card, Checkbox, CHECKBOX_LABEL, ErrorText, Field } from '@/app/_components/ui';
 import { api, callOperation } from '@/lib/client/api';
 import { sharexConfig, sharexFileName, snippets } from '@/lib/client/integrations';
 import { ADMIN_SCOPES, MEMBER_SCOPES, type Scope } from '@/lib/contract/scopes';
@@ -192,7 +192,7 @@ export function AccessTokensPanel({ admin }: { admin: boolean }) {
       <Dialog open={sharex !== null} onClose={() => setSharex(null)} title={t('sharex')}>
         <div className="space-y-3 text-sm">
           <p className="text-subtle">
-            {t.rich('sharexIntro', { b: (chunks) => <strong>{chunks}</strong>, code: (chunks) => <code>{chunks}</code> })}
+            {t.rich('sharexIntro', { b: (chunks) => <strong>{chunks}</strong>, code: codeTag })}
           </p>
           <label className="block">
             <span className="mb-1 block font-medium">{t('tokenExpires')}</span>

@@ -2,7 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { useId, useState } from 'react';
-import { boldName, Button, Card, Checkbox, CHECKBOX_LABEL, ErrorText, Field, SuccessText } from '@/app/_components/ui';
+import { bdiTag, boldName, Button, Card, Checkbox, CHECKBOX_LABEL, ErrorText, Field, SuccessText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
 import type { UserDto } from '@/lib/contract/dtos';
 import { onAsync } from '@/lib/client/on-async';
@@ -132,7 +132,7 @@ export function ProfilePanel({ user, onSaved, onDeleted }: { user: UserDto; onSa
             // Mail goes only to a confirmed address: until its link is opened, nothing is sent there.
             <div className="space-y-2 text-sm sm:col-span-3" data-testid="email-status">
               {user.email_verified ? (
-                <p className="text-muted">{t.rich('emailConfirmed', { email: user.email, addr: (chunks) => <bdi>{chunks}</bdi> })}</p>
+                <p className="text-muted">{t.rich('emailConfirmed', { email: user.email, addr: bdiTag })}</p>
               ) : (
                 <>
                   <p className="text-amber-800 dark:text-amber-300">

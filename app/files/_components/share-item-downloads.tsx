@@ -2,6 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { useState } from 'react';
+import { bdiTag } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
 import { useDescribeError } from '@/lib/client/error-text';
 import type { ShareItemDto } from '@/lib/contract/dtos';
@@ -30,7 +31,7 @@ export function ShareItemDownloads({ shareId }: { shareId: string }) {
       <ul className="mt-1 space-y-0.5">
         {(items ?? []).map((it) => (
           <li key={it.relative_path} className="break-all">
-            {t.rich('perFileCount', { name: it.relative_path, count: it.download_count, bdi: (chunks) => <bdi>{chunks}</bdi> })}
+            {t.rich('perFileCount', { name: it.relative_path, count: it.download_count, bdi: bdiTag })}
           </li>
         ))}
       </ul>

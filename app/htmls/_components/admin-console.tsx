@@ -4,7 +4,7 @@ import { useLocale, useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { LanguagePicker } from '@/app/_components/language-picker';
 import { LoadMore, SearchBox } from '@/app/_components/paging';
-import { Button, ErrorText } from '@/app/_components/ui';
+import { Button, codeTag, ErrorText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
 import { usePagedList, useSettled } from '@/lib/client/use-paged-list';
 import { onAsync } from '@/lib/client/on-async';
@@ -78,7 +78,7 @@ export function AdminConsole({ hostedBase, onSignedOut }: { hostedBase: string |
         <AuditLog />
         <details className="text-sm text-muted">
           <summary className="cursor-pointer">{t('caveat.summary')}</summary>
-          <p className="mt-2 max-w-3xl">{t.rich('caveat.text', { originSetting: 'HOSTED_ORIGIN', code: (c) => <code dir="ltr">{c}</code> })}</p>
+          <p className="mt-2 max-w-3xl">{t.rich('caveat.text', { originSetting: 'HOSTED_ORIGIN', code: codeTag })}</p>
         </details>
       </main>
     </div>

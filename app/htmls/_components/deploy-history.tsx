@@ -1,8 +1,8 @@
 'use client';
 
 import { useFormatter, useLocale, useTranslations } from 'next-intl';
-import { useState, type ReactNode } from 'react';
-import { Badge, Button, ErrorText } from '@/app/_components/ui';
+import { useState } from 'react';
+import { Badge, bdiTag, Button, ErrorText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
 import { formatBytes } from '@/lib/client/format';
 import { useDescribeError } from '@/lib/client/error-text';
@@ -43,7 +43,7 @@ export function DeployHistory({ slug, hostedBase, liveId, onChanged }: { slug: s
               <bdi className="font-mono text-xs text-muted">{d.id}</bdi>
               <span>{format.dateTime(new Date(d.created_at), { dateStyle: 'medium', timeStyle: 'short' })}</span>
               <span className="text-muted">
-                {t.rich('deployMeta', { count: d.file_count, size: formatBytes(d.total_bytes, locale), who: d.created_by || t('admin'), bdi: (c: ReactNode) => <bdi>{c}</bdi> })}
+                {t.rich('deployMeta', { count: d.file_count, size: formatBytes(d.total_bytes, locale), who: d.created_by || t('admin'), bdi: bdiTag })}
               </span>
               {d.active ? <Badge tone="green">{t('live')}</Badge> : null}
             </span>

@@ -1,9 +1,9 @@
 'use client';
 
 import { useTranslations } from 'next-intl';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState } from 'react';
 import { CopyButton, Dialog } from '@/app/_components/client-ui';
-import { Button, ErrorText } from '@/app/_components/ui';
+import { Button, codeTag, ErrorText } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
 import { useDescribeError } from '@/lib/client/error-text';
 import { ciDeployCommand } from '@/lib/client/integrations';
@@ -39,7 +39,7 @@ export function DeployTokenButton({ slug }: { slug: string }) {
       <ErrorText>{error}</ErrorText>
       <Dialog open={secret !== null} onClose={() => setSecret(null)} title={t('deployTokenTitle', { slug })}>
         <div className="space-y-3 text-sm">
-          <p>{t.rich('deployTokenIntro', { secret: 'HTMLS_TOKEN', code: (c) => <code dir="ltr">{c}</code> })}</p>
+          <p>{t.rich('deployTokenIntro', { secret: 'HTMLS_TOKEN', code: codeTag })}</p>
           <code data-testid="deploy-token-secret" dir="ltr" className="block break-all rounded bg-zinc-100 p-2 font-mono dark:bg-zinc-800">
             {secret}
           </code>
@@ -50,7 +50,7 @@ export function DeployTokenButton({ slug }: { slug: string }) {
             {t.rich('deployCli', {
               command: `HTMLS_URL=${origin} htmls deploy dist --slug ${slug} --replace`,
               doc: 'docs/ci-deploy.md',
-              code: (c: ReactNode) => <code dir="ltr">{c}</code>,
+              code: codeTag,
             })}
           </p>
           <div className="flex justify-end">

@@ -1,15 +1,12 @@
 'use client';
 
-import { useTranslations } from 'next-intl';
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import { Badge, Button, ErrorText, Field } from '@/app/_components/ui';
+import { useFormatter, useTranslations } from 'next-intl';
+import { useCallback, useEffect, useState } from 'react';
+import { Badge, Button, codeTag, ErrorText, Field, ltrItems } from '@/app/_components/ui';
 import { callOperation } from '@/lib/client/api';
 import { useDescribeError } from '@/lib/client/error-text';
 import type { ProjectSummaryDto } from '@/lib/contract/dtos';
 import { onAsync } from '@/lib/client/on-async';
-
-/** The messages' tag for addresses and DNS answers: read left to right. */
-const ltr = (c: ReactNode) => <bdi dir="ltr">{c}</bdi>;
 
 type DnsState = { host: string; points_here: boolean; addresses: string[]; service_addresses: string[]; error: string | null };
 
@@ -20,6 +17,9 @@ type DnsState = { host: string; points_here: boolean; addresses: string[]; servi
 export function DomainsPanel({ project: p, onChanged }: { project: ProjectSummaryDto; onChanged: () => void }) {
   const t = useTranslations('projects');
   const describeError = useDescribeError();
+  const format = useFormatter();
+  /** Addresses, each left to right, as a list in the reader's language. */
+  const addressList = (addresses: string[]) => () => format.list(ltrItems(addresses), { type: 'conjunction' });
   const [states, setStates] = useState<DnsState[] | null>(null);
   const [adding, setAdding] = useState('');
   const [error, setError] = useState('');
@@ -60,8 +60,11 @@ export function DomainsPanel({ project: p, onChanged }: { project: ProjectSummar
                 {!s ? <Badge>{t('checkingDns')}</Badge> : s.points_here ? <Badge tone="green">{t('dnsHere')}</Badge> : <Badge tone="amber">{t('dnsNotHere')}</Badge>}
                 {s ? (
                   <span className="text-xs text-muted">
-                    {s.addresses.length > 0 ? t.rich('answers', { addresses: s.addresses.join(', '), ltr }) : t.rich('noAddress', { error: s.error ?? '', ltr })}
-                    {s.service_addresses.length > 0 ? t.rich('thisServer', { addresses: s.service_addresses.join(', '), ltr }) : null}
+                    {s.addresses.length > 0
+                      ? t.rich('answers', { addresses: addressList(s.addresses) })
+                      : // A resolver code this console knows is said in words; another one is shown as it is.
+                        t.rich('noAddress', { reason: s.error ?? 'ENODATA', code: codeTag })}
+                    {s.service_addresses.length > 0 ? t.rich('thisServer', { addresses: addressList(s.service_addresses) }) : null}
                   </span>
                 ) : null}
               </span>

@@ -1,10 +1,10 @@
 'use client';
 
-import { useLocale, useTranslations } from 'next-intl';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useFormatter, useLocale, useTranslations } from 'next-intl';
+import { useEffect, useRef, useState } from 'react';
 import { DropZone } from '@/app/_components/drop-zone';
 import { CopyButton } from '@/app/_components/client-ui';
-import { Button, Card, Checkbox, CHECKBOX_LABEL, ErrorText, Field, ProgressBar } from '@/app/_components/ui';
+import { Button, Card, Checkbox, CHECKBOX_LABEL, ErrorText, Field, ltrItems, ProgressBar, richTags } from '@/app/_components/ui';
 import { api, callOperation } from '@/lib/client/api';
 import { endpointPath } from '@/lib/contract/endpoints';
 import { pageQueryString } from '@/lib/contract/list-types';
@@ -21,6 +21,7 @@ import type { ProjectDto } from '@/lib/contract/dtos';
 import { siteUrl } from '@/lib/hosting/site-url';
 import { SLUG } from '@/lib/hosting/slug-grammar';
 import { onAsync } from '@/lib/client/on-async';
+import { BuildWarning } from './build-warning';
 
 const randomSlug = () => {
   const a = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -29,15 +30,16 @@ const randomSlug = () => {
 
 type Mode = 'append' | 'replace';
 
-/** The messages' tags: a name keeps its own direction (<bdi>), paths read left to right (<ltr>). */
-const tags = { bdi: (c: ReactNode) => <bdi>{c}</bdi>, ltr: (c: ReactNode) => <bdi dir="ltr">{c}</bdi> };
-
 /** Publish a folder, some files or one .zip as a new project or a new deploy of one. */
 export function UploadSite({ hostedBase, onDone }: { hostedBase: string | null; onDone: () => void }) {
   const t = useTranslations('sites');
   const tp = useTranslations('progress');
   const locale = useLocale();
   const describeError = useDescribeError();
+  const format = useFormatter();
+  /** The first three names, and how many more, as a list in the reader's language. */
+  const skippedList = (names: string[]) =>
+    format.list([...ltrItems(names.slice(0, 3)), ...(names.length > 3 ? [<span key="more">{t('zipSkippedMore', { count: names.length - 3 })}</span>] : [])], { type: 'conjunction' });
   const [picked, setPicked] = useState<PickedFile[]>([]);
   const [includePrivate, setIncludePrivate] = useState(false);
   const [slug, setSlug] = useState('');
@@ -128,7 +130,7 @@ export function UploadSite({ hostedBase, onDone }: { hostedBase: string | null; 
           </div>
           {picked.length > 0 ? (
             <p className="mt-3 font-medium" data-testid="site-picked">
-              {isZip ? t.rich('pickedZip', { name: kept[0].path, size: formatBytes(total, locale), ...tags }) : t('picked', { count: kept.length, size: formatBytes(total, locale) })}
+              {isZip ? t.rich('pickedZip', { name: kept[0].path, size: formatBytes(total, locale), ...richTags }) : t('picked', { count: kept.length, size: formatBytes(total, locale) })}
             </p>
           ) : null}
           {skipped > 0 || includePrivate || isZip ? (
@@ -158,11 +160,11 @@ export function UploadSite({ hostedBase, onDone }: { hostedBase: string | null; 
               <fieldset className="flex flex-wrap gap-x-4 gap-y-1" aria-label={t('exists', { slug })}>
                 <label className="flex items-center gap-2">
                   <input type="radio" name="deploy-mode" checked={mode === 'replace'} onChange={() => setMode('replace')} />
-                  <span>{t.rich('replace', { slug, ...tags })}</span>
+                  <span>{t.rich('replace', { slug, ...richTags })}</span>
                 </label>
                 <label className="flex items-center gap-2">
                   <input type="radio" name="deploy-mode" checked={mode === 'append'} onChange={() => setMode('append')} />
-                  <span>{t.rich('append', { slug, ...tags })}</span>
+                  <span>{t.rich('append', { slug, ...richTags })}</span>
                 </label>
               </fieldset>
             ) : null}
@@ -205,14 +207,11 @@ export function UploadSite({ hostedBase, onDone }: { hostedBase: string | null; 
               </div>
               {done.skipped.length > 0 ? (
                 <p className="text-subtle" data-testid="site-zip-skipped">
-                  {t.rich('zipSkipped', { count: done.skipped.length, names: done.skipped.slice(0, 3).join(', '), more: done.skipped.length > 3 ? 'yes' : 'no', ...tags })}
+                  {t.rich('zipSkipped', { count: done.skipped.length, names: () => skippedList(done.skipped) })}
                 </p>
               ) : null}
               {done.warnings.map((w) => (
-                // The server's own sentence (it names the file and what to change), in English.
-                <p key={w.code} lang="en" dir="auto" className="text-amber-800 dark:text-amber-300" data-testid="site-warning" data-code={w.code}>
-                  {w.message}
-                </p>
+                <BuildWarning key={w.code} warning={w} />
               ))}
               {!done.project.has_html ? (
                 <p className="text-amber-800 dark:text-amber-300" data-testid="site-no-html">
