@@ -18,7 +18,10 @@ describe('hostedTarget — the project and path a hosted request names', () => {
     expect(hostedTarget('/p/blog@abc123/x', 'GET', 'blog')).toMatchObject({ slug: 'blog', deployId: 'abc123', rawRest: 'x' });
   });
 
-  it("GET and HEAD of /p/<slug>/locale on the project's own origin are its paths like any other (it may have a folder named locale/)", () => {
-    for (const method of ['GET', 'HEAD']) expect(hostedTarget('/p/blog/locale', method, 'blog'), method).toEqual({ slug: 'blog', rawRest: 'p/blog/locale', prefix: '' });
+  it("GET and HEAD of /p/<slug>/locale or /unlock on the project's own origin are its paths like any other (it may have such a folder)", () => {
+    for (const method of ['GET', 'HEAD']) {
+      expect(hostedTarget('/p/blog/locale', method, 'blog'), method).toEqual({ slug: 'blog', rawRest: 'p/blog/locale', prefix: '' });
+      expect(hostedTarget('/p/blog/unlock', method, 'blog'), method).toEqual({ slug: 'blog', rawRest: 'p/blog/unlock', prefix: '' });
+    }
   });
 });
