@@ -29,11 +29,15 @@ export default defineConfig({
     // The in-process server's console shows only beside a test that failed.
     silent: 'passed-only',
     // A process per file (the forks pool isolates files): each file's server, caches and timers
-    // are its own (tests/support/file-server.ts). One file per core; much of a file's time is
-    // spent waiting on its server, which runs in the same process.
+    // are its own (tests/support/file-server.ts). Two files per core: much of a file's time is
+    // spent waiting (on its child servers' boots, timeouts it proves, retries it waits out), and
+    // one file per core left the cores idle a third of the run — the same tree, back to back on
+    // a loaded 2-core machine, took 643 s with 2 files at once and 421 s with 4 (every test
+    // passed in both; neither built). With PostgreSQL and S3 (DATABASE_URL, S3_ENDPOINT) the database and the
+    // S3 server share those cores: one file per core there.
     pool: 'forks',
     fileParallelism: true,
-    maxWorkers: Math.max(1, os.availableParallelism()),
+    maxWorkers: Math.max(1, os.availableParallelism() * (process.env.DATABASE_URL || process.env.S3_ENDPOINT ? 1 : 2)),
     // A hang detector, not a deadline: tests that boot child servers (SIGKILL and restart, two
     // instances) took over 60 s beside two CPU hogs and a CI run on a 2-core machine.
     testTimeout: 180_000,
