@@ -34,10 +34,11 @@ export default defineConfig({
     // one file per core left the cores idle a third of the run — the same tree, back to back on
     // a loaded 2-core machine, took 643 s with 2 files at once and 421 s with 4 (every test
     // passed in both; neither built). With PostgreSQL and S3 (DATABASE_URL, S3_ENDPOINT) the database and the
-    // S3 server share those cores: one file per core there.
+    // S3 server share those cores, and the slow tier's files each hash or write gigabytes: one
+    // file per core there.
     pool: 'forks',
     fileParallelism: true,
-    maxWorkers: Math.max(1, os.availableParallelism() * (process.env.DATABASE_URL || process.env.S3_ENDPOINT ? 1 : 2)),
+    maxWorkers: Math.max(1, os.availableParallelism() * (slow || process.env.DATABASE_URL || process.env.S3_ENDPOINT ? 1 : 2)),
     // A hang detector, not a deadline: tests that boot child servers (SIGKILL and restart, two
     // instances) took over 60 s beside two CPU hogs and a CI run on a 2-core machine.
     testTimeout: 180_000,

@@ -72,7 +72,7 @@ test('the administrator publishes a folder site, guests see it, password and off
   await expect(domains.getByRole('link', { name: `www.${slug}.test` })).toBeVisible();
   await expect(domains.getByText('DNS does not point here')).toBeVisible();
   // The resolver's code (ENOTFOUND…) said in words, not put as it is inside the sentence.
-  await expect(domains).toContainText(/no address \((the name does not exist|DNS did not answer in time|no name server reachable|the name server (failed|refused))\)/);
+  await expect(domains).toContainText(/no address \((the name does not exist|no A or AAAA record|DNS did not answer in time|no name server reachable|the name server (failed|refused))\)/);
   await expect(card.getByRole('button', { name: 'Hide domains' })).toBeVisible();
   await domains.getByRole('button', { name: `Remove www.${slug}.test` }).click();
   await expect(domains.getByText('No custom domain')).toBeVisible();

@@ -63,7 +63,7 @@ export const uploadWarningSchema = z.object({
   base: z.string().describe('Where the project is served on this shared origin: /p/<slug>/'),
   own_origin: z
     .object({
-      hosted_origin: z.string().describe('The setting that gives every project an origin of its own: HOSTED_ORIGIN=https://{slug}.<name>'),
+      hosted_origin: z.string().describe('The setting that gives every project an origin of its own: HOSTED_ORIGIN=https://{slug}.<name>, where <name> is the name HOSTED_ORIGIN has, or the stand-in sites.example.com when it is not set'),
       wildcard_dns: z.string().describe('The wildcard DNS name (and TLS certificate) to point at this server: *.<name>'),
       local_console: z.string().nullable().describe("On the default hosted port: the console's address on the server's own machine, where every project has an origin of its own"),
       local_site: z.string().nullable().describe('There, the address of this project'),

@@ -187,8 +187,8 @@ function outsideSites(req: HostRequest, home: () => HostDecision): HostDecision 
 
 /**
  * Where `/p/<slug>…` goes on a per-site origin: the same path below the root (`/p/blog/a?x` →
- * `/a?x`), except previews (`/p/<slug>@<deploy>/`) and the unlock form's POST, which keep
- * their path. Leading slashes collapse, so `/p/blog//evil.example` stays on this origin.
+ * `/a?x`), except previews (`/p/<slug>@<deploy>/`) and any method but GET and HEAD (the unlock
+ * form's and the language picker's POSTs), which keep their path. Leading slashes collapse, so `/p/blog//evil.example` stays on this origin.
  */
 function rootPath(url: string, slug: string, method: string): string {
   const own = `/p/${slug}`;
@@ -200,7 +200,8 @@ function rootPath(url: string, slug: string, method: string): string {
 /**
  * A request on a project's own origin (`hostSlug`: a per-site HOSTED_ORIGIN's host name, or
  * `<slug>.localhost` on the hosted port): every path is the project's, only its own /p/<slug>
- * prefix is special — it leads to the root, except a preview's and the unlock form's POST.
+ * prefix is special — it leads to the root, except a preview's and a POST (the unlock form's, the
+ * language picker's).
  */
 function onOwnOrigin(req: HostRequest, hostSlug: string): HostDecision {
   const urlSlug = slugOfUrl(req.url);

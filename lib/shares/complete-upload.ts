@@ -25,11 +25,6 @@ const STORE_CONCURRENCY = 32;
 const alreadyCompleted = () => new AppError('already_completed', 'This upload is already complete');
 
 /**
- * POST /api/shares/upload/complete: completes every file of the group from what the store
- * holds (ListParts), never from what the client says, then publishes the share in one
- * transaction whose conditional update decides the race with a second complete or an abort.
- */
-/**
  * A file request's say over a guest's upload to it (lib/requests/complete-guest.ts): the shares
  * sit below the file requests, so the adapter hands them in. `check` refuses (and discards the
  * upload) by the request's limits, on the sizes before the merge and on the bytes after it;
@@ -43,6 +38,11 @@ export interface RequestChecks {
 /** The completes running in this process, by group. */
 const running = new Map<string, Promise<unknown>>();
 
+/**
+ * POST /api/shares/upload/complete: completes every file of the group from what the store
+ * holds (ListParts), never from what the client says, then publishes the share in one
+ * transaction whose conditional update decides the race with a second complete or an abort.
+ */
 export async function completeUpload(rt: Runtime, caller: Uploader, input: CompleteInput, requests: RequestChecks): Promise<ShareDto> {
   // Completes of one group in this process run one after the other: the later ones then find
   // it complete (409) instead of racing the first one's merges in the store, where each store

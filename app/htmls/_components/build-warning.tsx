@@ -1,7 +1,7 @@
 'use client';
 
-import { useTranslations } from 'next-intl';
-import { richTags } from '@/app/_components/ui';
+import { useFormatter, useTranslations } from 'next-intl';
+import { ltrItems, richTags } from '@/app/_components/ui';
 import { warningSentences, type UploadWarning } from '@/lib/client/upload-warnings';
 
 /**
@@ -27,6 +27,19 @@ export function BuildWarning({ warning: w }: { warning: UploadWarning }) {
           {t.rich(s.key, { ...s.values, ...richTags })}
         </span>
       ))}
+    </p>
+  );
+}
+
+/** The files a zip held that were left out: the first three, and how many more, as a list in the reader's language. */
+export function ZipSkipped({ names }: { names: string[] }) {
+  const t = useTranslations('sites');
+  const format = useFormatter();
+  const list = () =>
+    format.list([...ltrItems(names.slice(0, 3)), ...(names.length > 3 ? [<span key="more">{t('zipSkippedMore', { count: names.length - 3 })}</span>] : [])], { type: 'conjunction' });
+  return (
+    <p className="text-subtle" data-testid="site-zip-skipped">
+      {t.rich('zipSkipped', { count: names.length, names: list })}
     </p>
   );
 }

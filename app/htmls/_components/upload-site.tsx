@@ -1,10 +1,10 @@
 'use client';
 
-import { useFormatter, useLocale, useTranslations } from 'next-intl';
+import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useRef, useState } from 'react';
 import { DropZone } from '@/app/_components/drop-zone';
 import { CopyButton } from '@/app/_components/client-ui';
-import { Button, Card, Checkbox, CHECKBOX_LABEL, ErrorText, Field, ltrItems, ProgressBar, richTags } from '@/app/_components/ui';
+import { Button, Card, Checkbox, CHECKBOX_LABEL, ErrorText, Field, ProgressBar, richTags } from '@/app/_components/ui';
 import { api, callOperation } from '@/lib/client/api';
 import { endpointPath } from '@/lib/contract/endpoints';
 import { pageQueryString } from '@/lib/contract/list-types';
@@ -21,7 +21,7 @@ import type { ProjectDto } from '@/lib/contract/dtos';
 import { siteUrl } from '@/lib/hosting/site-url';
 import { SLUG } from '@/lib/hosting/slug-grammar';
 import { onAsync } from '@/lib/client/on-async';
-import { BuildWarning } from './build-warning';
+import { BuildWarning, ZipSkipped } from './build-warning';
 
 const randomSlug = () => {
   const a = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -36,10 +36,6 @@ export function UploadSite({ hostedBase, onDone }: { hostedBase: string | null; 
   const tp = useTranslations('progress');
   const locale = useLocale();
   const describeError = useDescribeError();
-  const format = useFormatter();
-  /** The first three names, and how many more, as a list in the reader's language. */
-  const skippedList = (names: string[]) =>
-    format.list([...ltrItems(names.slice(0, 3)), ...(names.length > 3 ? [<span key="more">{t('zipSkippedMore', { count: names.length - 3 })}</span>] : [])], { type: 'conjunction' });
   const [picked, setPicked] = useState<PickedFile[]>([]);
   const [includePrivate, setIncludePrivate] = useState(false);
   const [slug, setSlug] = useState('');
@@ -205,11 +201,7 @@ export function UploadSite({ hostedBase, onDone }: { hostedBase: string | null; 
                 </a>
                 <CopyButton text={link} label={t('copyLink')} copiedLabel={t('copied')} promptLabel={t('copyPrompt')} />
               </div>
-              {done.skipped.length > 0 ? (
-                <p className="text-subtle" data-testid="site-zip-skipped">
-                  {t.rich('zipSkipped', { count: done.skipped.length, names: () => skippedList(done.skipped) })}
-                </p>
-              ) : null}
+              {done.skipped.length > 0 ? <ZipSkipped names={done.skipped} /> : null}
               {done.warnings.map((w) => (
                 <BuildWarning key={w.code} warning={w} />
               ))}

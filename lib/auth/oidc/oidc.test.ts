@@ -19,7 +19,7 @@ describe('returnToPath (return_to)', () => {
   });
 
   it('refuses every other origin, however it is spelled', () => {
-    for (const bad of ['https://evil.example/', '//evil.example/x', '/\\evil.example', '\\\\evil.example', 'http://files.example.com/', 'https://files.example.com.evil.example/', 'javascript:alert(1)', 'data:text/html,x', '/files\n', 'files', `${own}:8443/x`]) {
+    for (const bad of ['https://evil.example/', '//evil.example/x', '/\\evil.example', '\\\\evil.example', 'http://files.example.com/', 'https://files.example.com.evil.example/', 'javascript:alert(1)', 'data:text/html,x', '/files\n', 'files', `${own}:8443/x`, `${own}//evil.example/x`]) {
       expect([bad, returnToPath(bad, own)]).toEqual([bad, null]);
     }
   });

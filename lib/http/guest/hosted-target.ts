@@ -19,8 +19,9 @@ export interface HostedTarget {
 export function hostedTarget(pathname: string, method: string, site: string | undefined): HostedTarget | null {
   const m = HOSTED_URL_PATTERN.exec(pathname);
   // On its own origin a project owns every path; its unlock form still posts to /p/<slug>/unlock
-  // and its pages' language picker to /p/<slug>/locale. Only those POSTs leave the project's
-  // paths: a GET of /p/<slug>/locale or /p/<slug>/unlock is its own (it may have such a folder).
+  // and its pages' language picker to /p/<slug>/locale. Only those POSTs and a deploy's preview
+  // (/p/<slug>@<deploy>/) leave the project's paths: a GET of /p/<slug>/locale or
+  // /p/<slug>/unlock is its own (it may have such a folder).
   const kept = m && m[1] === site && (m[2] || (method === 'POST' && (m[3] === 'unlock' || m[3] === 'locale')));
   if (site && !kept) return { slug: site, rawRest: pathname.slice(1), prefix: '' };
   if (!m) return null;
