@@ -483,6 +483,20 @@ export function getEnv(): Env {
 }
 
 /**
+ * The language settings (DEFAULT_LOCALE, PSEUDO_LOCALE) for the pages and mails that pass them
+ * to lib/i18n/messages.ts; their defaults (English, no pseudo-locale) where the settings cannot
+ * be read (a page before boot).
+ */
+export function localeSettings(): Pick<Env, 'defaultLocale' | 'pseudoLocale'> {
+  try {
+    const { defaultLocale, pseudoLocale } = getEnv();
+    return { defaultLocale, pseudoLocale };
+  } catch {
+    return { defaultLocale: 'en', pseudoLocale: false };
+  }
+}
+
+/**
  * The settings of the service this process runs (server.ts's startService), in place of
  * process.env's: a test runs the service on settings of its own. Once per process.
  */

@@ -2,11 +2,10 @@ import 'server-only';
 import { approveCliHandoff, insertCliHandoff, takeCliHandoff } from '@/db/queries/cli-handoffs';
 import { AppError, notFound } from '../errors';
 import type { Runtime } from '../runtime';
-import type { UserDto } from '../users/user-dto';
 import { randomString, randomToken, sha256Hex } from './crypto';
 import type { Principal } from './principal';
 import { enforceAddressAndAccount, enforceRateLimit } from './rate-limit';
-import { issueSession, type SignInClient } from './sign-in';
+import { issueSession, type SignInClient, type SignInResult } from './sign-in';
 
 /** How long a hand-off waits for its approval and its CLI. */
 export const HANDOFF_MS = 10 * 60 * 1000;
@@ -66,9 +65,7 @@ export async function approveHandoff(rt: Runtime, principal: Principal, input: {
   }
 }
 
-export type HandoffPoll =
-  | { status: 'pending' }
-  | { status: 'approved'; role: 'admin' | 'member'; user: UserDto; token: string; expires_at: string };
+export type HandoffPoll = { status: 'pending' } | { status: 'approved'; session: Extract<SignInResult, { kind: 'session' }> };
 
 /**
  * `POST /api/auth/cli/handoff/poll`: pending until approved; then, once, the member session
@@ -79,6 +76,5 @@ export async function pollHandoff(rt: Runtime, input: { device_code: string }, c
   const found = await takeCliHandoff(rt.db, sha256Hex(input.device_code));
   if (found.state === 'pending') return { status: 'pending' };
   if (found.state === 'unknown' || found.user.status !== 'active') throw new AppError('expired', 'This sign-in expired or was used: run htmls login --sso again');
-  const s = await issueSession(rt, found.user, 'cli-handoff', client);
-  return { status: 'approved', role: s.role, user: s.user, token: s.token, expires_at: s.expiresAt.toISOString() };
+  return { status: 'approved', session: await issueSession(rt, found.user, 'cli-handoff', client) };
 }

@@ -8,7 +8,7 @@ import { createAdminSession, type SignInClient } from './sessions';
 import { finishSignIn, type SignInResult } from './sign-in';
 
 /** An Admin Token session, or a member's sign-in (a session, or the second factor it waits for). */
-export type LogInResult = { kind: 'admin'; role: 'admin'; user: null; token: string; expiresAt: Date } | SignInResult;
+export type LogInResult = { kind: 'admin'; role: 'admin'; token: string; expiresAt: Date } | SignInResult;
 
 const invalid = () => new AppError('unauthenticated', 'invalid credentials');
 
@@ -23,7 +23,7 @@ export async function logIn(
   if (input.token !== undefined) {
     if ((await isAdminToken(rt, input.token)) !== true) throw invalid();
     const s = await createAdminSession(rt, client);
-    return { kind: 'admin', role: 'admin', user: null, token: s.token, expiresAt: s.expiresAt };
+    return { kind: 'admin', role: 'admin', token: s.token, expiresAt: s.expiresAt };
   }
   const username = input.username ?? '';
   const password = input.password ?? '';

@@ -4,7 +4,6 @@ import { insertChallenge } from '@/db/queries/second-factor';
 import type { UserRow } from '@/db/schema';
 import type { Env } from '../env';
 import type { Runtime } from '../runtime';
-import { toUserDto, type UserDto } from '../users/user-dto';
 import { randomToken, sha256Hex } from './crypto';
 import { createMemberSession, type SignInClient } from './sessions';
 
@@ -16,8 +15,12 @@ export const CHALLENGE_TRIES = 5;
 /** How the first step was passed: recorded on the session (Settings → Sessions). */
 export type SignInMethod = 'password' | 'oidc' | 'passkey';
 
+/**
+ * A session carries the account's row: the HTTP side answers it through toUserDto
+ * (lib/users/user-dto.ts), never as it is (the row holds the password hash).
+ */
 export type SignInResult =
-  | { kind: 'session'; role: 'admin' | 'member'; user: UserDto; token: string; expiresAt: Date }
+  | { kind: 'session'; role: 'admin' | 'member'; account: UserRow; token: string; expiresAt: Date }
   | { kind: 'second_factor'; secondFactor: 'required' | 'enroll'; challenge: string; expiresAt: Date };
 
 /** Whether REQUIRE_2FA asks this account for a second factor. */
@@ -56,5 +59,5 @@ export async function finishSignIn(
 /** The session at the end of a sign-in (its method says which factors were used). */
 export async function issueSession(rt: Runtime, user: UserRow, method: string, client: SignInClient): Promise<Extract<SignInResult, { kind: 'session' }>> {
   const s = await createMemberSession(rt, user.id, client, method);
-  return { kind: 'session', role: user.role, user: toUserDto(user), token: s.token, expiresAt: s.expiresAt };
+  return { kind: 'session', role: user.role, account: user, token: s.token, expiresAt: s.expiresAt };
 }

@@ -1,6 +1,7 @@
 import { formatBytes } from '../format-bytes';
 import { escapeHtml } from '../escape-html';
 import { dirOf, isLocale, type Locale } from '../i18n/locales';
+import { localeSettings } from '../env';
 import { translator } from '../i18n/messages';
 
 export interface MailBody {
@@ -24,7 +25,9 @@ const shortened = (s: string) => {
 };
 export const quoted = (s: string): string => `“${shortened(s)}”`;
 
-type MailT = ReturnType<typeof translator<'mail'>>;
+/** The mails' messages in a language (in the pseudo-locale's English with PSEUDO_LOCALE=1). */
+const mailT = (locale: Locale) => translator(locale, 'mail', localeSettings());
+type MailT = ReturnType<typeof mailT>;
 /** As quoted, with the quotation marks of the mail's language („…“, « … », 「…」). */
 const quotedIn = (t: MailT) => (s: string) => t('quote', { text: shortened(s) });
 
@@ -68,7 +71,7 @@ interface Links {
 
 /** One notification mail in a language: lines of plain text (escaped in the HTML), links. */
 function compose(locale: Locale, subject: string, lines: Line[], links: Links): MailBody {
-  const t = translator(locale, 'mail');
+  const t = mailT(locale);
   const openLabel = links.openLabel ?? t('openHtmls');
   const stop = links.unsubscribe && links.stop ? ['', t('linkLine', { label: links.stop, url: links.unsubscribe })] : [];
   const asText = (l: Line) => (typeof l === 'string' ? l : l.quote.split('\n').map((q) => (q ? `> ${q}` : '>')).join('\n'));
@@ -90,7 +93,7 @@ ${links.unsubscribe && links.stop ? `<p style="color:#71717a;font-size:12px"><a 
  * files ("report.pdf und 2 weitere") — lib/share-title.ts's rule, whose fallbacks are English.
  */
 export function mailShareTitle(locale: Locale, note: string, firstPath: string | null | undefined, fileCount: number): string {
-  const t = translator(locale, 'mail');
+  const t = mailT(locale);
   const line = note.split('\n')[0].trim();
   if (line) return line.slice(0, 120);
   if (!firstPath || fileCount < 1) return t('titleSharedFiles');
@@ -104,7 +107,7 @@ export function downloadsMail(
   downloads: { path: string | null; bytes: number; at: Date }[],
   links: { open: string; unsubscribe: string },
 ): MailBody {
-  const t = translator(locale, 'mail');
+  const t = mailT(locale);
   const quote = quotedIn(t);
   const count = downloads.length;
   const lines = [
@@ -138,7 +141,7 @@ export interface UploadMailData {
  * the body only, quoted, and escaped in the HTML. The subject says only how many files came.
  */
 export function uploadMail(locale: Locale, data: UploadMailData, links: { open: string; unsubscribe: string }): MailBody {
-  const t = translator(locale, 'mail');
+  const t = mailT(locale);
   const quote = quotedIn(t);
   const name = data.name?.trim() ? quote(data.name) : null;
   const email = data.email?.trim() ? oneLine(data.email) : null;
@@ -158,7 +161,7 @@ export function uploadMail(locale: Locale, data: UploadMailData, links: { open: 
 }
 
 export function expiringMail(locale: Locale, share: { id: string; title: string; expiresAt: Date }, links: { open: string; unsubscribe: string }): MailBody {
-  const t = translator(locale, 'mail');
+  const t = mailT(locale);
   const quote = quotedIn(t);
   return compose(
     locale,
@@ -170,7 +173,7 @@ export function expiringMail(locale: Locale, share: { id: string; title: string;
 
 /** The one mail an unconfirmed address gets: no member-written text at all, not even the username. */
 export function confirmationMail(locale: Locale, link: string, expiresAt: Date): MailBody {
-  const t = translator(locale, 'mail');
+  const t = mailT(locale);
   return compose(locale, t('confirmSubject'), [t('confirmWhy'), t('confirmUntil', { time: formatMailDate(expiresAt, locale) }), t('confirmIgnore')], {
     open: link,
     openLabel: t('confirmOpen'),

@@ -1,5 +1,5 @@
 import 'server-only';
-import { getEnv } from '../env';
+import { getEnv, localeSettings } from '../env';
 import { backArrow, dirOf, type Locale } from '../i18n/locales';
 import { translator } from '../i18n/messages';
 import { escapeHtml } from '../escape-html';
@@ -87,7 +87,7 @@ function homeHref(): string {
 
 export function guestPageHtml(opts: GuestPageOptions): string {
   const locale = opts.locale ?? 'en';
-  const t = translator(locale, 'guest');
+  const t = translator(locale, 'guest', localeSettings());
   const dir = dirOf(locale);
   return `<!doctype html>
 <html lang="${locale}" dir="${dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -1,7 +1,7 @@
 import 'server-only';
 import { cookieValue } from './cookies';
 import { LOCALE_COOKIE, negotiateLocale, type Locale } from '../i18n/locales';
-import { defaultLocale } from '../i18n/messages';
+import { localeSettings } from '../env';
 
 /**
  * A request's language from its Cookie and Accept-Language headers (the profile setting comes
@@ -14,6 +14,6 @@ export function localeOf(header: (name: string) => string | undefined, profile?:
     profile,
     cookie: cookieValue(header('cookie'), LOCALE_COOKIE),
     acceptLanguage: header('accept-language'),
-    defaultLocale: defaultLocale(),
+    defaultLocale: localeSettings().defaultLocale,
   });
 }

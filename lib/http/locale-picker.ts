@@ -1,5 +1,6 @@
 import 'server-only';
 import { LOCALE_NAMES, LOCALES, type Locale } from '../i18n/locales';
+import { localeSettings } from '../env';
 import { translator } from '../i18n/messages';
 import { escapeHtml } from '../escape-html';
 
@@ -25,7 +26,7 @@ export interface PickerTarget {
 
 /** The no-script picker: each language in its own words, the current one selected, and a button. */
 export function pickerHtml(locale: Locale, target: PickerTarget): string {
-  const t = translator(locale, 'picker');
+  const t = translator(locale, 'picker', localeSettings());
   const options = LOCALES.map((l) => `<option value="${l}" lang="${l}"${l === locale ? ' selected' : ''}>${escapeHtml(LOCALE_NAMES[l])}</option>`).join('');
   return `<form class="lang" method="post" action="${escapeHtml(target.action)}">
 ${target.next ? `<input type="hidden" name="next" value="${escapeHtml(target.next)}">` : ''}<label for="htmls-locale">${escapeHtml(t('label'))}</label>

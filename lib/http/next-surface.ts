@@ -11,6 +11,8 @@ import * as unsubscribe from './pages/unsubscribe';
 import { openShare, shareMetadata, shareView } from './pages/share-page';
 import { requestView } from './pages/request-page';
 import { csp, directoryPage, htmlsPage } from './pages/console-pages';
+import { localeSettings } from '../env';
+import type { Locale } from '../i18n/locales';
 import { compiledMessagesOf } from '../i18n/messages';
 import { localeOf } from './locale-of';
 import { requestLocaleOf } from './request-locale';
@@ -25,7 +27,7 @@ export const nextSurface = {
    * `requestLocaleOf` takes a signed-in member's own setting first; `localeOf` only the cookie
    * and Accept-Language.
    */
-  i18n: { localeOf, requestLocaleOf, messagesOf: compiledMessagesOf },
+  i18n: { localeOf, requestLocaleOf, messagesOf: (locale: Locale) => compiledMessagesOf(locale, localeSettings()) },
 };
 
 export type NextSurface = typeof nextSurface;

@@ -4,6 +4,7 @@ import { guestPageHtml, type GuestTone } from './guest-page';
 import { escapeHtml } from '../escape-html';
 import { LOCALE_CHOICE_PATH, type PickerTarget } from './locale-picker';
 import type { Locale } from '../i18n/locales';
+import { localeSettings } from '../env';
 import { messagesOf, translator } from '../i18n/messages';
 
 /** Our own pages on /p/ and /f/: no script at all, so the strictest policy fits. */
@@ -36,7 +37,7 @@ export function passwordPage(opts: {
   pickerAction?: string;
 }): FastReply {
   const { locale, subject } = opts;
-  const t = translator(locale, 'guest');
+  const t = translator(locale, 'guest', localeSettings());
   const name = subject === 'request' ? t('lockedRequest') : subject === 'share' ? t('lockedShare') : (opts.title ?? '');
   const text = subject === 'request' ? t('passwordRequest') : subject === 'share' ? t('passwordShare') : t('passwordProject', { name });
   const body = guestPageHtml({
@@ -82,7 +83,8 @@ const TITLED = new Set([400, 401, 404, 405, 410, 413, 416, 429, 502, 503]);
  * i18n-keys: guest.status.*
  */
 export function messagePage(status: number, message: string, code?: string, locale: Locale = 'en', picker: PickerTarget | null = null): FastReply {
-  const t = translator(locale, 'guest');
+  const settings = localeSettings();
+  const t = translator(locale, 'guest', settings);
   const tone = code && Object.hasOwn(EXPLAINED, code) ? EXPLAINED[code] : undefined;
   if (tone) {
     const k = code as keyof typeof EXPLAINED & 'not_found';
@@ -91,15 +93,15 @@ export function messagePage(status: number, message: string, code?: string, loca
     return { status, headers: htmlHeaders(), body };
   }
   const title = t(`status.${TITLED.has(status) ? (`s${status}` as 's400') : 'other'}`);
-  const known = locale !== 'en' && code !== undefined && Object.hasOwn(messagesOf(locale).errors.code, code);
-  const text = known ? `<p>${escapeHtml(translator(locale, 'errors')(`code.${code as 'not_found'}`))}</p>` : `<p lang="en" dir="ltr">${escapeHtml(message)}</p>`;
+  const known = locale !== 'en' && code !== undefined && Object.hasOwn(messagesOf(locale, settings).errors.code, code);
+  const text = known ? `<p>${escapeHtml(translator(locale, 'errors', settings)(`code.${code as 'not_found'}`))}</p>` : `<p lang="en" dir="ltr">${escapeHtml(message)}</p>`;
   const body = guestPageHtml({ locale, picker, title, heading: title, tone: 'error', bodyHtml: text });
   return { status, headers: htmlHeaders(), body };
 }
 
 /** The page the service worker shows when a navigation fails for want of a network. */
 export function offlinePageHtml(locale?: Locale): string {
-  const t = translator(locale ?? 'en', 'guest');
+  const t = translator(locale ?? 'en', 'guest', localeSettings());
   return guestPageHtml({
     locale,
     title: t('offlineTitle'),

@@ -15,7 +15,6 @@ import ptBR from '../../messages/pt-BR.json' with { type: 'json' };
 import tr from '../../messages/tr.json' with { type: 'json' };
 import uk from '../../messages/uk.json' with { type: 'json' };
 import zhCN from '../../messages/zh-CN.json' with { type: 'json' };
-import { getEnv } from '../env';
 import type { Locale } from './locales';
 import { pseudoMessages } from './pseudo';
 
@@ -28,47 +27,40 @@ import { pseudoMessages } from './pseudo';
 export type Messages = typeof en;
 const ALL: Record<Locale, Messages> = { en, de, fr, es, 'pt-BR': ptBR, it, nl, pl, uk, tr, 'zh-CN': zhCN, ja, ko, ar };
 
-let pseudoEnglish: Messages | undefined;
-/** Whether English is written in the pseudo-locale (PSEUDO_LOCALE=1; false before boot). */
-function pseudo(): boolean {
-  try {
-    return getEnv().pseudoLocale;
-  } catch {
-    return false;
-  }
+/**
+ * The setting the messages follow, passed by their caller (lib/env.ts's localeSettings() reads
+ * it): PSEUDO_LOCALE=1 writes English in the pseudo-locale (lib/i18n/pseudo.ts).
+ */
+export interface MessageSettings {
+  pseudoLocale: boolean;
 }
 
-export const messagesOf = (locale: Locale): Messages => (locale === 'en' && pseudo() ? (pseudoEnglish ??= pseudoMessages(en)) : ALL[locale]);
+let pseudoEnglish: Messages | undefined;
+export const messagesOf = (locale: Locale, settings: MessageSettings): Messages =>
+  locale === 'en' && settings.pseudoLocale ? (pseudoEnglish ??= pseudoMessages(en)) : ALL[locale];
 
 type Tree = { [key: string]: string | Tree };
 const precompile = (tree: Tree): Tree => Object.fromEntries(Object.entries(tree).map(([k, v]) => [k, typeof v === 'string' ? (compile(v) as unknown as string) : precompile(v)]));
-const compiled = new Map<Locale, Messages>();
+// By the messages compiled: pseudo-English is kept apart from English.
+const compiled = new Map<Messages, Messages>();
 
 /**
  * One language's messages precompiled (icu-minify, next-intl's own format) for Next's pages:
  * the browser then formats them without an ICU parser (`use-intl/format-message` is the
  * format-only build there: next.config.mjs), which keeps a guest page's JavaScript small.
  */
-export function compiledMessagesOf(locale: Locale): Messages {
-  let m = compiled.get(locale);
+export function compiledMessagesOf(locale: Locale, settings: MessageSettings): Messages {
+  const plain = messagesOf(locale, settings);
+  let m = compiled.get(plain);
   if (!m) {
     // Plain objects (a JSON round trip): React hands the browser no null-prototype object.
-    m = JSON.parse(JSON.stringify(precompile(messagesOf(locale) as unknown as Tree))) as Messages;
-    compiled.set(locale, m);
+    m = JSON.parse(JSON.stringify(precompile(plain as unknown as Tree))) as Messages;
+    compiled.set(plain, m);
   }
   return m;
 }
 
-/** DEFAULT_LOCALE, or English when the environment cannot be read (a page before boot). */
-export function defaultLocale(): Locale {
-  try {
-    return getEnv().defaultLocale;
-  } catch {
-    return 'en';
-  }
-}
-
 /** `t('guest.unlock')` in a language, for the pages the server writes without React. */
-export function translator<N extends keyof Messages>(locale: Locale, namespace: N) {
-  return createTranslator({ locale, messages: messagesOf(locale), namespace });
+export function translator<N extends keyof Messages>(locale: Locale, namespace: N, settings: MessageSettings) {
+  return createTranslator({ locale, messages: messagesOf(locale, settings), namespace });
 }

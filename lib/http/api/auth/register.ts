@@ -7,6 +7,7 @@ import { operations } from '@/lib/contract/operations';
 import { localeOf } from '@/lib/http/locale-of';
 import { json, route } from '@/lib/http/route';
 import { createAccount } from '@/lib/users/create-account';
+import { toUserDto } from '@/lib/users/user-dto';
 
 // POST /api/auth/register — self-registration as a member with the default quota; then signs in
 // the one way every sign-in ends (lib/auth/sign-in.ts): with REQUIRE_2FA=all, no session but the
@@ -21,7 +22,7 @@ export const POST = route(operations.register, async ({ rt, req, body, ip }) => 
   if (done.kind === 'second_factor') {
     return json({ second_factor: done.secondFactor, challenge: done.challenge, expires_at: done.expiresAt.toISOString() }, 201);
   }
-  return json({ user: done.user, token: done.token, expires_at: done.expiresAt.toISOString() }, 201, {
+  return json({ user: toUserDto(done.account), token: done.token, expires_at: done.expiresAt.toISOString() }, 201, {
     'Set-Cookie': sessionCookie(rt, req, 'member', done.token),
   });
 });
