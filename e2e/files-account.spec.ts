@@ -79,3 +79,45 @@ test('the administrator changes a member quota and sees it', async ({ page, requ
   await expect(member.getByTestId('quota')).toContainText('0 B of 2.0 GB');
   await ctx.close();
 });
+
+test('a refresh still on its way when a member signs out neither signs them back in nor empties the form they type in', async ({ page }) => {
+  const username = unique();
+  await page.goto('/files');
+  await page.getByRole('tab', { name: 'Register' }).click();
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill('a good long password');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByTestId('signed-in-as')).toHaveText(username);
+
+  // Saving the profile asks the server who is signed in (GET /api/auth/me); that answer is held
+  // back until the member has signed out and started typing in the sign-in form.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let heldOne = false;
+  await page.route('**/api/auth/me', async (route) => {
+    if (heldOne) return route.continue();
+    heldOne = true;
+    const answer = await route.fetch();
+    await held;
+    await route.fulfill({ response: answer });
+  });
+  await page.getByRole('button', { name: 'Profile' }).click();
+  await page.getByLabel('Name', { exact: true }).fill('Late Answer');
+  const asked = page.waitForRequest('**/api/auth/me');
+  await page.getByRole('button', { name: 'Save profile' }).click();
+  await asked;
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByLabel('Username').fill(username);
+  const landed = page.waitForResponse('**/api/auth/me');
+  release();
+  await landed;
+  // Two frames: the page has handled that answer and drawn what it does with it.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await page.getByLabel('Password').fill('a good long password');
+
+  // Still signed out, and what was typed is still there.
+  await expect(page.getByTestId('signed-in-as')).toHaveCount(0);
+  await expect(page.getByLabel('Username')).toHaveValue(username);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByTestId('signed-in-as')).toHaveText('Late Answer');
+});

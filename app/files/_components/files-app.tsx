@@ -1,7 +1,7 @@
 'use client';
 
 import { useLocale, useTranslations } from 'next-intl';
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { LanguagePicker } from '@/app/_components/language-picker';
 import { Button } from '@/app/_components/ui';
 import { ApiError, callOperation } from '@/lib/client/api';
@@ -82,11 +82,16 @@ export function FilesApp() {
     window.history.pushState(window.history.state, '', id === 'upload' ? `${pathname}${search}` : `${pathname}${search}#${id}`);
   }
 
+  // Sign-outs so far: a refresh that began before one (a panel's onChanged just before "Sign
+  // out") must not put the account back, nor later drop the sign-in form someone is typing in.
+  const signOuts = useRef(0);
   const refresh = useCallback(async () => {
+    const began = signOuts.current;
     try {
       const me = await callOperation('me');
-      setSession(me);
+      if (signOuts.current === began) setSession(me);
     } catch (err) {
+      if (signOuts.current !== began) return;
       if (err instanceof ApiError && err.status === 401) forgetConsoleSessions();
       setSession(null);
     }
@@ -103,6 +108,7 @@ export function FilesApp() {
   }, [refresh]);
 
   async function logout() {
+    signOuts.current++;
     await callOperation('logout').catch(() => {});
     setSession(null);
     setPlace('upload');
