@@ -107,6 +107,8 @@ test('a refresh still on its way when a member signs out neither signs them back
   await page.getByRole('button', { name: 'Save profile' }).click();
   await asked;
   await page.getByRole('button', { name: 'Sign out' }).click();
+  // The sign-in form, not the profile's own Username field while the sign-out is on its way.
+  await expect(page.getByRole('tab', { name: 'Log in' })).toBeVisible();
   await page.getByLabel('Username').fill(username);
   const landed = page.waitForResponse('**/api/auth/me');
   release();

@@ -107,6 +107,8 @@ test('the two-factor screen after a password takes a passkey instead of a code',
   await addPasskey(page, 'Laptop');
 
   await page.getByRole('button', { name: 'Sign out' }).click();
+  // The sign-in form, not the profile's own Username field while the sign-out is on its way.
+  await expect(page.getByRole('tab', { name: 'Log in' })).toBeVisible();
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();

@@ -30,6 +30,7 @@ test('a member turns on two-factor sign-in in Settings, keeps the recovery codes
   await expect(page.getByRole('heading', { name: /Two-factor sign-in/ })).toContainText('On');
 
   await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('tab', { name: 'Log in' })).toBeVisible();
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();
