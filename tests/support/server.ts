@@ -96,7 +96,8 @@ export async function startServer(env: Record<string, string | undefined> = {}, 
   }
   const merged = Object.fromEntries(Object.entries({ ...base, ...env }).filter(([, v]) => v !== undefined)) as NodeJS.ProcessEnv;
   // viaNpm: `npm start` itself (the process a Dockerfile's CMD or a plain kill signals), not node.
-  const [command, args] = opts.viaNpm ? ['npm', ['start', '--', '--no-build']] : [process.execPath, ['scripts/start.mjs', '--no-build']];
+  // --liftoff-only: as the test files' own processes (vitest.config.ts says why).
+  const [command, args] = opts.viaNpm ? ['npm', ['start', '--', '--no-build']] : [process.execPath, ['--liftoff-only', 'scripts/start.mjs', '--no-build']];
   const proc: ChildProcess = spawn(command, args, {
     cwd: ROOT,
     env: merged,
