@@ -20,6 +20,7 @@ export const TRANSLATED_PAGES = [
   'app/offline/**/*.tsx',
   'app/not-found.tsx',
   'app/_components/language-picker.tsx',
+  'app/cli-login/**/*.tsx',
   // /files, whole: its shell, sign-in, uploads, shares, Settings, File requests and Users.
   'app/files/**/*.tsx',
   'app/_components/error-text.tsx',

@@ -22,9 +22,9 @@ export default async function FilesPage() {
   await connection();
   // The console's client components get only the namespaces they use, of one language (docs/translations.md).
   const [locale, messages] = await Promise.all([getLocale(), getMessages()]);
-  const { picker, files, upload, progress, shares, additions, activity, errors, profile, security, passkeys, ssoIdentity, tokens, webhooks, requests, users } = messages;
+  const { picker, files, upload, progress, shares, additions, activity, errors, profile, security, passkeys, ssoIdentity, ssoErrors, tokens, webhooks, requests, users } = messages;
   return (
-    <NextIntlClientProvider locale={locale} messages={{ picker, files, upload, progress, shares, additions, activity, errors, profile, security, passkeys, ssoIdentity, tokens, webhooks, requests, users }}>
+    <NextIntlClientProvider locale={locale} messages={{ picker, files, upload, progress, shares, additions, activity, errors, profile, security, passkeys, ssoIdentity, ssoErrors, tokens, webhooks, requests, users }}>
       {/* With the visitor's cookies (a manifest is fetched without them otherwise): it comes in their
           language, as the page does. React puts the link in the head. */}
       <link rel="manifest" href="/files/manifest.webmanifest" crossOrigin="use-credentials" />

@@ -73,28 +73,13 @@ function startedHere(): boolean {
   return started > 0 && Date.now() - started < MAX_AGE_MS;
 }
 
-/** What /files says for each `sso_error` (lib/auth/oidc/sso-error.ts). */
-export function describeSsoError(code: string): string {
-  switch (code) {
-    case 'not_linked':
-      return 'No account here is linked to that sign-in. Sign in another way and link it in Settings, or ask the administrator.';
-    case 'identity_in_use':
-      return 'That sign-in is already linked to another account.';
-    case 'already_linked':
-      return 'This account is already linked to another sign-in of that provider.';
-    case 'account_disabled':
-      return 'This account is disabled.';
-    case 'state_mismatch':
-      return 'The sign-in took too long or was started elsewhere. Try again.';
-    case 'provider_unavailable':
-      return 'The sign-in provider did not answer. Try again later.';
-    case 'rate_limited':
-      return 'Too many sign-in attempts. Try again in a few minutes.';
-    case 'invalid_return_to':
-      return 'That sign-in link points to another site.';
-    case 'unauthenticated':
-      return 'Sign in before linking an account.';
-    default:
-      return 'Single sign-on did not work. Try again.';
-  }
+/** The codes of `sso_error` (lib/auth/oidc/sso-error.ts) the pages word one by one; the rest read "did not work". */
+const WORDED = ['not_linked', 'identity_in_use', 'already_linked', 'account_disabled', 'state_mismatch', 'provider_unavailable', 'rate_limited', 'invalid_return_to', 'unauthenticated'] as const;
+
+/**
+ * The `ssoErrors` message (messages/*.json) that says why a single sign-on did not sign anyone
+ * in: /files and /cli-login show it in the reader's language.
+ */
+export function ssoErrorKey(code: string): (typeof WORDED)[number] | 'other' {
+  return (WORDED as readonly string[]).includes(code) ? (code as (typeof WORDED)[number]) : 'other';
 }

@@ -6,7 +6,7 @@ import { LanguagePicker } from '@/app/_components/language-picker';
 import { Button } from '@/app/_components/ui';
 import { ApiError, callOperation } from '@/lib/client/api';
 import { forgetConsoleSessions, hasConsoleSession } from '@/lib/client/console-session';
-import { describeSsoError, takeSsoResult, type SsoSecondFactor } from '@/lib/client/sso-handoff';
+import { ssoErrorKey, takeSsoResult, type SsoSecondFactor } from '@/lib/client/sso-handoff';
 import { NARROW, useMediaQuery } from '@/lib/client/use-media-query';
 import { onAsync } from '@/lib/client/on-async';
 import { AccessTokensPanel } from './access-tokens-panel';
@@ -55,6 +55,8 @@ const placeInUrl = (): Place => {
 export function FilesApp() {
   const t = useTranslations('files');
   const picker = useTranslations('picker');
+  // i18n-keys: ssoErrors.*
+  const ssoErrors = useTranslations('ssoErrors');
   const locale = useLocale();
   // undefined while this console checks its session with the server (the page itself is the
   // same for everyone: a cookie alone does not say who signed in here — lib/client/console-session.ts).
@@ -100,7 +102,7 @@ export function FilesApp() {
   useEffect(() => {
     // Back from single sign-on: the account it signed in (adopted only if this tab started it), or why not.
     const sso = takeSsoResult();
-    if (sso.error) setSsoError(describeSsoError(sso.error));
+    if (sso.error) setSsoError(sso.error);
     setSsoStep(sso.secondFactor);
     setSsoLinked(sso.linked);
     if (hasConsoleSession('member') || hasConsoleSession('admin')) void refresh();
@@ -119,7 +121,7 @@ export function FilesApp() {
   if (!session)
     return (
       <>
-        <AuthTabs onSignedIn={setSession} notice={ssoError} secondFactor={ssoStep} />
+        <AuthTabs onSignedIn={setSession} notice={ssoError ? ssoErrors(ssoErrorKey(ssoError)) : ''} secondFactor={ssoStep} />
         <footer className="mx-auto flex max-w-md justify-end px-4 pb-8">
           <LanguagePicker locale={locale} label={picker('label')} />
         </footer>
