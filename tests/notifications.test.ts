@@ -129,6 +129,17 @@ describe('a member’s language (issue 40)', () => {
     expect(mail.text).toContain('Keine E-Mails mehr zu Downloads: http://files.example.test/unsubscribe?');
     expect(mail.html).toContain('<html lang="de" dir="ltr">');
     expect(mail.html).toContain('htmls öffnen</a>');
+    // The page its unsubscribe link opens is German too, with no language in the request: the
+    // recipient's setting (a mail client's browser may be anything).
+    const unsubscribe = /<([^>]+)>/.exec(mail.headers['list-unsubscribe'])![1].replace('http://files.example.test', baseUrl());
+    const ask = await fetch(unsubscribe, { headers: { 'Accept-Language': 'en' } });
+    const askHtml = await ask.text();
+    expect(askHtml).toContain('<html lang="de" dir="ltr">');
+    expect(askHtml).toContain('<h1>Diese E-Mails abbestellen?</h1>');
+    expect(askHtml).toContain('Sie erhalten dann keine E-Mails mehr zu Downloads Ihrer Freigaben.');
+    const stopped = await (await fetch(unsubscribe, { method: 'POST', headers: { 'Accept-Language': 'en' } })).text();
+    expect(stopped).toContain('<h1>Abbestellt</h1>');
+    expect((await call('GET', '/api/auth/me', { token: member.token })).json.user.notify.downloads).toBe(false);
 
     // The confirmation of a new address too.
     const other = 'de-owner-2@example.test';
@@ -138,6 +149,18 @@ describe('a member’s language (issue 40)', () => {
     expect(confirm.subject).toBe('Bestätigen Sie Ihre E-Mail-Adresse für htmls');
     expect(confirm.html).toContain('Diese Adresse bestätigen</a>');
     expect(confirmationToken(confirm)).toBeTruthy();
+    // Its page asks in the browser's language; once confirmed, it answers in the member's.
+    const confirmUrl = `${baseUrl()}/confirm-email?token=${encodeURIComponent(confirmationToken(confirm))}`;
+    const asked = await (await fetch(confirmUrl, { headers: { 'Accept-Language': 'fr-FR,fr;q=0.9' } })).text();
+    expect(asked).toContain('<h1>Confirmer cette adresse e-mail ?</h1>');
+    expect(asked).toContain('>Confirmer cette adresse</button>');
+    const confirmed = await (await fetch(confirmUrl, { method: 'POST', headers: { 'Accept-Language': 'en' } })).text();
+    expect(confirmed).toContain('<h1>Adresse bestätigt</h1>');
+    const used = await fetch(confirmUrl, { method: 'POST', headers: { 'Accept-Language': 'ar' } });
+    expect(used.status).toBe(400);
+    const usedHtml = await used.text();
+    expect(usedHtml).toContain('<html lang="ar" dir="rtl">');
+    expect(usedHtml).toContain('<bdi dir="ltr"><a href="/files">/files</a></bdi>');
 
     // A sign-up's confirmation mail goes in the registering browser's language (no setting yet).
     const signUp = 'de-signup@example.test';

@@ -1,41 +1,31 @@
 import { setNotification } from '@/db/queries/mail';
+import { findUserById } from '@/db/queries/users';
 import { verifyUnsubscribe } from '@/lib/events/unsubscribe';
-import { guestPageHtml } from '@/lib/http/guest-page';
-import { escapeHtml } from '@/lib/escape-html';
 import { getRuntime, getServerSecret } from '@/lib/runtime';
+// Its words: the 'mailPages' messages (./mail-link-page.ts).
+import { confirmForm, mailLinkLocale, mailLinkPage, mailPageWords, paragraph, profilePath } from './mail-link-page';
 
-const WHAT = { downloads: 'downloads of your shares', uploads: 'uploads through your file requests', expiring: 'shares about to expire' } as const;
-
-const page = (status: number, heading: string, bodyHtml: string, tone: 'missing' | 'clock' = 'clock') =>
-  new Response(guestPageHtml({ title: heading, heading, bodyHtml, tone }), {
-    status,
-    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'X-Content-Type-Options': 'nosniff' },
-  });
-
+/** The signed link's member and kind, and the page's language: the recipient's (the mail went out in it). */
 async function check(req: Request) {
   const rt = await getRuntime();
   const q = new URL(req.url).searchParams;
-  return { rt, q, link: verifyUnsubscribe(await getServerSecret(rt), q) };
+  const link = verifyUnsubscribe(await getServerSecret(rt), q);
+  const recipient = link ? await findUserById(rt.db, link.userId) : null;
+  const locale = await mailLinkLocale(req, recipient?.locale);
+  return { rt, q, link, locale, t: mailPageWords(locale) };
 }
-
-const invalid = () => page(400, 'This link is not valid', '<p>Change your e-mail settings in your profile at /files.</p>', 'missing');
 
 // GET /unsubscribe?u&k&s — asks to confirm (a mail scanner opening the link changes nothing)
 export async function GET(req: Request): Promise<Response> {
-  const { q, link } = await check(req);
-  if (!link) return invalid();
-  return page(
-    200,
-    'Stop these e-mails?',
-    `<p>You will no longer get e-mails about ${escapeHtml(WHAT[link.kind])}. You can switch them on again in your profile.</p>
-<form method="post" action="/unsubscribe?${escapeHtml(q.toString())}"><button type="submit" style="min-height:44px;padding:0 20px;border-radius:8px;border:0;background:#4f46e5;color:#fff;font:inherit">Stop these e-mails</button></form>`,
-  );
+  const { q, link, locale, t } = await check(req);
+  if (!link) return mailLinkPage(locale, 400, t('invalidTitle'), paragraph(t('unsubscribeInvalid', profilePath)), 'missing');
+  return mailLinkPage(locale, 200, t('unsubscribeTitle'), `${paragraph(t('unsubscribeText', { kind: link.kind }))}\n${confirmForm(`/unsubscribe?${q.toString()}`, t('unsubscribeButton'))}`);
 }
 
 // POST /unsubscribe?u&k&s — the form's button, or a mail client's one-click unsubscribe (RFC 8058): the signed link is the authority, no login
 export async function POST(req: Request): Promise<Response> {
-  const { rt, link } = await check(req);
-  if (!link) return invalid();
+  const { rt, link, locale, t } = await check(req);
+  if (!link) return mailLinkPage(locale, 400, t('invalidTitle'), paragraph(t('unsubscribeInvalid', profilePath)), 'missing');
   await setNotification(rt.db, link.userId, link.kind, false);
-  return page(200, 'Unsubscribed', `<p>You will no longer get e-mails about ${escapeHtml(WHAT[link.kind])}.</p>`);
+  return mailLinkPage(locale, 200, t('unsubscribedTitle'), paragraph(t('unsubscribedText', { kind: link.kind })));
 }
