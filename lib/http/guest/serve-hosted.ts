@@ -82,7 +82,7 @@ async function handle(rt: Runtime, req: FastRequest, opts: HostedOptions): Promi
     case 'redirect':
       return { status: r.status, headers: { Location: r.location, 'Cache-Control': 'no-cache' }, body: null };
     case 'listing':
-      return siteListing(site, prefix, extra);
+      return siteListing(site, prefix, { ...extra, locale: localeOf((name) => req.header(name)) });
     case 'file': {
       const reply = await sendSiteFile(rt, req, r.file, { ...extra, status: r.status, baseHref: r.baseHref });
       if (site.rules?.hasHeaders) addRuleHeaders(reply, site.rules.headersFor(`/${rest}`), extra.locked);
