@@ -5,24 +5,30 @@ import { migrate, startServer, tempDir, type RunningServer } from './support/ser
 import { dropTestDatabase, freshServiceEnv } from './support/services';
 
 /**
- * One child server for the file (no in-process one besides): the pending-migrations case ends
- * with a server on the database db:migrate just migrated, and the health cases ask that one.
- * Run without that case, they start a server of their own on a migrated copy.
+ * No in-process server besides the child ones: on the embedded database the pending-migrations
+ * case ends with a server started on the database db:migrate just migrated, and the health
+ * cases ask that one. Without it (that case not run, or PostgreSQL, where it is not restarted)
+ * they start a server of their own on a migrated copy.
  */
 let server: RunningServer | undefined;
-let migrated = false;
+/** Whether `server` started on a migrated database (on PostgreSQL the case above does not restart it, and its janitor's first run found no tables). */
+let startedMigrated = false;
 let dbUrl: string | undefined;
+/** The PostgreSQL database of a health cases' server of their own. */
+let ownDbUrl: string | undefined;
 afterAll(async () => {
   await server?.stop();
-  if (dbUrl) await dropTestDatabase(dbUrl);
+  for (const url of [dbUrl, ownDbUrl]) if (url) await dropTestDatabase(url);
 });
 
 /** A server on a migrated database: the one the pending-migrations case left, else one of its own. */
 async function migratedServer(): Promise<RunningServer> {
-  if (!server || !migrated) {
+  if (!server || !startedMigrated) {
     await server?.stop();
-    server = await startServer(await migratedServiceEnv());
-    migrated = true;
+    const env = await migratedServiceEnv();
+    ownDbUrl = env.DATABASE_URL;
+    server = await startServer(env);
+    startedMigrated = true;
   }
   return server;
 }
@@ -61,8 +67,10 @@ describe('pending migrations', () => {
     }
     const ran = migrate({ DATA_DIR: dataDir, ...(dbUrl ? { DATABASE_URL: dbUrl } : {}) });
     expect(ran.status, ran.stderr).toBe(0);
-    if (!dbUrl) server = await startServer(env);
-    migrated = true;
+    if (!dbUrl) {
+      server = await startServer(env);
+      startedMigrated = true;
+    }
 
     const after = await call('GET', '/api/health', { base: server.url });
     expect(after.json).toMatchObject({ ok: true, migrations: 'applied' });
