@@ -20,7 +20,9 @@ export default defineConfig({
   test: {
     include: slow ? ['lib/**/*.slow.test.ts', 'tests/**/*.slow.test.ts'] : ['tests/**/*.test.ts', 'lib/**/*.test.ts', 'db/**/*.test.ts', 'cli/**/*.test.ts'],
     exclude: slow ? ['**/node_modules/**'] : ['**/node_modules/**', '**/*.slow.test.ts'],
-    globalSetup: slow ? [] : ['tests/support/global-setup.ts'],
+    // Both tiers: the slow tier's 1 GiB curl upload (tests/one-request-upload.slow.test.ts) runs
+    // the server as every test file does, on a copy of the migrated template.
+    globalSetup: ['tests/support/global-setup.ts'],
     // The compiled server a test file runs in its own process (tests/support/in-process.ts) is
     // loaded by Node, as in production, not transformed by Vite.
     server: { deps: { external: [/\/\.next\//] } },

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readlinkSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUEST_CACHE_STALE_MS } from '@/lib/epoch-cache';
 import { call } from './support/http';
 import { migratedServiceEnv } from './support/file-server';
@@ -43,29 +43,51 @@ function openFiles(pid: number): string[] {
 }
 
 describe('the server killed with SIGKILL mid-upload', () => {
+  // One kill and restart serves both cases (two child server boots fewer): the second case's
+  // upload, a part of it stored, is made before the first case's kill, and aborted after its
+  // restart. Run alone, the second case kills and restarts the server itself.
+  let env: Record<string, string | undefined>;
+  let server: RunningServer;
+  let restarted = false;
+  let s3Relay: Awaited<ReturnType<typeof tcpProxy>> | null = null;
+  // On S3, part 2's bytes go through a relay in front of the bucket (see partArriving).
+  let sentToS3 = Buffer.alloc(0);
+  /** The second case's upload: a part stored before the kill. */
+  let stored: { token: string; groupId: string };
+  beforeAll(async () => {
+    env = { ...(await migratedServiceEnv()), UPLOAD_MODE: 'proxy' };
+    if (env.STORAGE === 's3') {
+      s3Relay = await tcpProxy({ host: new URL(env.S3_ENDPOINT!).hostname, port: Number(new URL(env.S3_ENDPOINT!).port || 80) }, (b) => {
+        sentToS3 = Buffer.concat([sentToS3, b]).subarray(-256 * 1024);
+      });
+      env.S3_ENDPOINT = `http://127.0.0.1:${s3Relay.port}`;
+    }
+    server = await start(env);
+    const m = await member(server.url, 10_000);
+    const init = await call('POST', '/api/shares/upload/init', { base: server.url, token: m.token, body: { files: [{ clientPath: 'a.bin', size: 10_000 }] } });
+    const f = init.json.files[0];
+    const part = await putPart(m.token, { groupId: init.json.groupId, uploadId: f.uploadId, storageKey: f.storageKey, partNumber: 1 }, randomBytes(10_000), 'proxy', server.url);
+    expect(part.status).toBe(200);
+    stored = { token: m.token, groupId: init.json.groupId };
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await s3Relay?.close();
+  });
+
   it('restarts, resumes the upload from the parts the store kept, and the quota is exact', async () => {
-    const env: Record<string, string | undefined> = { ...(await migratedServiceEnv()), UPLOAD_MODE: 'proxy' };
     const dataDir = env.DATA_DIR!;
-    // Whether part 2 is being stored: on S3, its bytes went through a relay in front of the
-    // bucket; on the fs store (which batches writes), the server holds the upload's file open.
-    let sentToS3 = Buffer.alloc(0);
-    const s3Relay =
-      env.STORAGE === 's3'
-        ? await tcpProxy({ host: new URL(env.S3_ENDPOINT!).hostname, port: Number(new URL(env.S3_ENDPOINT!).port || 80) }, (b) => {
-            sentToS3 = Buffer.concat([sentToS3, b]).subarray(-256 * 1024);
-          })
-        : null;
-    if (s3Relay) env.S3_ENDPOINT = `http://127.0.0.1:${s3Relay.port}`;
-    const multipartArea = path.join(dataDir, 'store', 'multipart') + path.sep;
-    const partArriving = (sample: Buffer) =>
-      s3Relay ? sentToS3.includes(sample) : openFiles(server.proc.pid!).some((f) => f.startsWith(multipartArea));
-    let server = await start(env);
     const m = await member(server.url);
     const partSize = 50_331_648;
     const data = randomBytes(partSize + 4096);
     const init = await call('POST', '/api/shares/upload/init', { base: server.url, token: m.token, body: { files: [{ clientPath: 'movie.bin', size: data.length }] } });
     expect(init.status).toBe(201);
     const f = init.json.files[0];
+    // Whether part 2 is being stored: on S3, its bytes went through the relay in front of the
+    // bucket; on the fs store (which batches writes), the server holds this upload's file open.
+    const multipartArea = path.join(dataDir, 'store', 'multipart', f.storageKey) + path.sep;
+    const partArriving = (sample: Buffer) =>
+      s3Relay ? sentToS3.includes(sample) : openFiles(server.proc.pid!).some((file) => file.startsWith(multipartArea));
     const ref = (n: number) => ({ groupId: init.json.groupId, uploadId: f.uploadId, storageKey: f.storageKey, partNumber: n });
     expect((await putPart(m.token, ref(1), data.subarray(0, partSize), 'proxy', server.url)).status).toBe(200);
 
@@ -83,6 +105,7 @@ describe('the server killed with SIGKILL mid-upload', () => {
     await server.stop('SIGKILL');
 
     server = await start(env);
+    restarted = true;
     const status = await call('POST', '/api/shares/upload/status', { base: server.url, token: m.token, body: { groupId: init.json.groupId } });
     expect(status.status).toBe(200);
     expect(status.json.files[0].parts.map((p: { partNumber: number }) => p.partNumber)).toEqual([1]);
@@ -97,26 +120,21 @@ describe('the server killed with SIGKILL mid-upload', () => {
     const got = await fetch(`${server.url}${done.json.share.items[0].url}`);
     expect(Buffer.from(await got.arrayBuffer()).equals(data)).toBe(true);
     expect((await call('GET', '/api/auth/me', { base: server.url, token: m.token })).json.user.used_bytes).toBe(data.length);
-    await server.stop();
-    await s3Relay?.close();
   });
 
   it('restarts and aborts cleanly: nothing stored, nothing reserved', async () => {
-    const env: Record<string, string | undefined> = { ...(await migratedServiceEnv()), UPLOAD_MODE: 'proxy' };
-    let server = await start(env);
-    const m = await member(server.url, 10_000);
-    const init = await call('POST', '/api/shares/upload/init', { base: server.url, token: m.token, body: { files: [{ clientPath: 'a.bin', size: 10_000 }] } });
-    const f = init.json.files[0];
-    await putPart(m.token, { groupId: init.json.groupId, uploadId: f.uploadId, storageKey: f.storageKey, partNumber: 1 }, randomBytes(10_000), 'proxy', server.url);
-    await server.stop('SIGKILL');
-    server = await start(env);
-    expect((await call('POST', '/api/shares/upload/abort', { base: server.url, token: m.token, body: { groupId: init.json.groupId } })).status).toBe(200);
+    if (!restarted) {
+      await server.stop('SIGKILL');
+      server = await start(env);
+      restarted = true;
+    }
+    const { token, groupId } = stored;
+    expect((await call('POST', '/api/shares/upload/abort', { base: server.url, token, body: { groupId } })).status).toBe(200);
     const store = openStore(env, env.DATA_DIR!);
-    expect(await store.list(`shared/${init.json.groupId}/`)).toEqual([]);
-    expect(await store.listMultipartUploads(`shared/${init.json.groupId}/`)).toEqual([]);
-    const again = await call('POST', '/api/shares/upload/init', { base: server.url, token: m.token, body: { files: [{ clientPath: 'b.bin', size: 10_000 }] } });
+    expect(await store.list(`shared/${groupId}/`)).toEqual([]);
+    expect(await store.listMultipartUploads(`shared/${groupId}/`)).toEqual([]);
+    const again = await call('POST', '/api/shares/upload/init', { base: server.url, token, body: { files: [{ clientPath: 'b.bin', size: 10_000 }] } });
     expect(again.status).toBe(201);
-    await server.stop();
   });
 });
 

@@ -12,52 +12,36 @@ async function memberOn(base: string): Promise<string> {
   return (await call('POST', '/api/auth/login', { base, body: { username, password: 'long enough' } })).json.token;
 }
 
-describe('the janitor', () => {
-  it('aborts every stale upload in one run, not just the first hundred', { timeout: 240_000 }, async () => {
-    const env = await migratedServiceEnv();
-    const dataDir = env.DATA_DIR!;
-    // First server: uploads live for a day, so nothing it holds is stale yet.
-    const a = await startServer({ ...env, DATA_DIR: dataDir, JANITOR_INTERVAL_SECONDS: '1', MAX_PENDING_UPLOADS: '200' });
-    const token = await memberOn(a.url);
-    // Ten at a time (one after another, the 150 took a good part of this test).
-    for (let i = 0; i < 150; i += 10) {
-      const batch = await Promise.all(
-        Array.from({ length: 10 }, (_, j) => call('POST', '/api/shares/upload/init', { base: a.url, token, body: { files: [{ clientPath: `f${i + j}.bin`, size: 10 }] } })),
-      );
-      for (const r of batch) expect(r.status).toBe(201);
-    }
-    await a.stop();
-    // Second server on the same data: every upload is now stale, and the janitor runs once
-    // (a second after start; the next run would be an hour later).
-    const b = await startServer({ ...env, DATA_DIR: dataDir, PENDING_UPLOAD_TTL_HOURS: '0.0001', JANITOR_INTERVAL_SECONDS: '3600' });
-    const store = openStore(env, dataDir);
-    try {
-      await expect
-        .poll(async () => (await call('GET', '/api/shares', { base: b.url, token })).json.shares.length, { timeout: 60_000, interval: 250 })
-        .toBe(0);
-      // A group's records go in one transaction and its bytes right after: the last group's
-      // multipart upload may still be aborting when the list is already empty.
-      await expect.poll(() => store.listMultipartUploads('shared/'), { timeout: 30_000, interval: 250 }).toEqual([]);
-    } finally {
-      store.close();
-      await b.stop();
-    }
-  });
+/**
+ * Two child servers on one data directory for the stale uploads (the second sees them stale);
+ * the first also serves the temporary-file cases when this run's store is the fs store, whose
+ * own temporary area they look at. On S3 those cases have an fs server of their own.
+ */
+const tmp = tempDir('htmls-test-tmp-');
+let env: Record<string, string | undefined>;
+/** The first server: uploads live for a day on it, so nothing it holds is stale yet. */
+let first: RunningServer;
+/** Where the janitor's temporary-file work is watched: a server whose temporary folder is `tmp`, on the fs store. */
+let tmpServer: RunningServer;
+beforeAll(async () => {
+  env = await migratedServiceEnv();
+  const onFs = env.STORAGE !== 's3';
+  first = await startServer({ ...env, JANITOR_INTERVAL_SECONDS: '1', MAX_PENDING_UPLOADS: '200', ...(onFs ? { TMPDIR: tmp } : {}) });
+  if (onFs) tmpServer = first;
+  else {
+    const fsEnv = Object.fromEntries(Object.entries(await migratedServiceEnv()).filter(([k]) => !k.startsWith('S3_') && k !== 'STORAGE'));
+    tmpServer = await startServer({ ...fsEnv, STORAGE: 'fs', TMPDIR: tmp, JANITOR_INTERVAL_SECONDS: '1' });
+  }
+});
+afterAll(async () => {
+  await first?.stop();
+  await tmpServer?.stop();
 });
 
+// First: the stale-upload case stops the first server.
 describe('the janitor on temporary files', () => {
-  // One server for both cases: the fs store's own temporary area (whatever store this run
-  // tests) and, as its temporary folder, one this file made, so it sees exactly what the janitor removes.
-  let server: RunningServer;
-  const tmp = tempDir('htmls-test-tmp-');
-  beforeAll(async () => {
-    const env = Object.fromEntries(Object.entries(await migratedServiceEnv()).filter(([k]) => !k.startsWith('S3_') && k !== 'STORAGE'));
-    server = await startServer({ ...env, STORAGE: 'fs', TMPDIR: tmp, JANITOR_INTERVAL_SECONDS: '1' });
-  });
-  afterAll(() => server?.stop());
-
   it('removes temporary files older than the longest request, and keeps younger ones', async () => {
-    const storeTmp = path.join(server.dataDir, 'store', 'tmp');
+    const storeTmp = path.join(tmpServer.dataDir, 'store', 'tmp');
     mkdirSync(storeTmp, { recursive: true });
     const crashed = path.join(storeTmp, 'left-by-a-crash');
     writeFileSync(crashed, 'half a part');
@@ -79,5 +63,35 @@ describe('the janitor on temporary files', () => {
     spool('htmls-zip-arriving', false);
     spool('someone-elses', true);
     await expect.poll(() => readdirSync(tmp).filter((n) => ['htmls-zip-crashed', 'htmls-zip-arriving', 'someone-elses'].includes(n)).sort(), { timeout: 60_000, interval: 250 }).toEqual(['htmls-zip-arriving', 'someone-elses']);
+  });
+});
+
+describe('the janitor', () => {
+  it('aborts every stale upload in one run, not just the first hundred', { timeout: 240_000 }, async () => {
+    const a = first;
+    const token = await memberOn(a.url);
+    // Ten at a time (one after another, the 150 took a good part of this test).
+    for (let i = 0; i < 150; i += 10) {
+      const batch = await Promise.all(
+        Array.from({ length: 10 }, (_, j) => call('POST', '/api/shares/upload/init', { base: a.url, token, body: { files: [{ clientPath: `f${i + j}.bin`, size: 10 }] } })),
+      );
+      for (const r of batch) expect(r.status).toBe(201);
+    }
+    await a.stop();
+    // Second server on the same data: every upload is now stale, and the janitor runs once
+    // (a second after start; the next run would be an hour later).
+    const b = await startServer({ ...env, DATA_DIR: a.dataDir, PENDING_UPLOAD_TTL_HOURS: '0.0001', JANITOR_INTERVAL_SECONDS: '3600' });
+    const store = openStore(env, a.dataDir);
+    try {
+      await expect
+        .poll(async () => (await call('GET', '/api/shares', { base: b.url, token })).json.shares.length, { timeout: 60_000, interval: 250 })
+        .toBe(0);
+      // A group's records go in one transaction and its bytes right after: the last group's
+      // multipart upload may still be aborting when the list is already empty.
+      await expect.poll(() => store.listMultipartUploads('shared/'), { timeout: 30_000, interval: 250 }).toEqual([]);
+    } finally {
+      store.close();
+      await b.stop();
+    }
   });
 });
