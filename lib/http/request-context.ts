@@ -1,5 +1,6 @@
 import 'server-only';
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Runtime } from '../runtime';
 
 /**
  * What the listener knows of a request that Next's route handlers need: the client's address,
@@ -8,6 +9,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  */
 export interface RequestContext {
   ip: string;
+  /** The runtime of the service whose listener took the request (lib/runtime.ts's getRuntime). */
+  rt: Runtime;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();
