@@ -1,11 +1,11 @@
 import 'server-only';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { createDb, type Db, type DbHandle } from '@/db/client';
 import { applyMigrations, migrationsApplied } from '@/db/migrate';
 import { getOrCreateSetting, SETTING } from '@/db/queries/settings';
 import { getEnv, resolveEnvWith, type Env } from './env';
 import { AppError } from './errors';
-import { requestContext } from './http/request-context';
 import { createStorage } from './storage';
 import type { CopyProbeResult, StorageDriver } from './storage/types';
 
@@ -25,6 +25,23 @@ export interface Runtime {
   /** The service's own in-memory state, one slot per module (perRuntime below). */
   state: Record<symbol, unknown>;
 }
+
+/**
+ * What the listener knows of a request that Next's route handlers need (lib/http/request-context.ts):
+ * the client's address and the runtime of the service whose listener took it.
+ */
+export interface RequestContext {
+  ip: string;
+  rt: Runtime;
+}
+
+const contexts = new AsyncLocalStorage<RequestContext>();
+
+/** Runs `fn` (Next's handler of one request) with the request's context. */
+export const withRequestContext = <T>(ctx: RequestContext, fn: () => T): T => contexts.run(ctx, fn);
+
+/** The context of the request being handled, if it entered through server.ts's listener. */
+export const requestContext = (): RequestContext | undefined => contexts.getStore();
 
 /**
  * The process's default runtime: its first service's (server.ts's createService), or one opened

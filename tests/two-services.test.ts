@@ -140,9 +140,9 @@ describe('two services in one process', () => {
     stopped.add(a);
     await expect(fetch(`${a.url}/api/health`)).rejects.toThrow();
     expect((await health(b.url)).ok).toBe(true);
-    expect(await page(b)).toContain('site of B');
-    // B's janitor goes on after A's stopped.
+    // B's janitor goes on after A's stopped (A's stop stops A's alone).
     const runs = (await health(b.url)).janitor.runs;
     await expect.poll(async () => (await health(b.url)).janitor.runs, { timeout: 30_000, interval: 250 }).toBeGreaterThan(runs);
+    expect(await page(b)).toContain('site of B');
   });
 });

@@ -1,6 +1,5 @@
 import 'server-only';
-import { requestContext } from '../http/request-context';
-import type { Runtime } from '../runtime';
+import { requestContext, type Runtime } from '../runtime';
 
 /** The hosted listener's bound port (PORT=0 binds a random one), for links built in pages. */
 export const setHostedPort = (rt: Runtime, port: number) => void (rt.hostedPort = port);
