@@ -235,7 +235,19 @@ export async function createService(config: ServiceConfig): Promise<Service> {
     settle(res, loadDomainIndex(rt).then((loaded) => decideAndServe(req, res, listener, served, ip, loaded)));
   };
 
-  const decideAndServe = (req: IncomingMessage, res: ServerResponse, listener: Listener, served: Listener | 'inner', ip: string, domains: DomainIndex) => {
+  /**
+   * The framework-free paths take the service's runtime from the request (FastRequest.rt); what
+   * they reach that reads the settings without one (getEnv(): a guest page's DEFAULT_LOCALE and
+   * PUBLIC_URL, a password's hashing cost) gets the process's default service's. So a service
+   * other than the default serves its requests in its own context: the default (`npm start`'s
+   * only one) pays nothing for it.
+   */
+  const decideAndServe = (req: IncomingMessage, res: ServerResponse, listener: Listener, served: Listener | 'inner', ip: string, domains: DomainIndex): void => {
+    if (inProcess.live[0]?.rt === rt) return serveDecided(req, res, listener, served, ip, domains);
+    withRequestContext({ ip, rt }, () => serveDecided(req, res, listener, served, ip, domains));
+  };
+
+  const serveDecided = (req: IncomingMessage, res: ServerResponse, listener: Listener, served: Listener | 'inner', ip: string, domains: DomainIndex) => {
     const method = req.method ?? 'GET';
     const fastReq = fromNode(req, ip, rt);
     if (served === 'inner') fastReq.handoff = true;

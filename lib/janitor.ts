@@ -6,7 +6,7 @@ import { purgeExpiredWebauthnChallenges } from '@/db/queries/passkeys';
 import { purgeRateLimits } from '@/db/queries/rate-limits';
 import { purgeExpiredChallenges } from '@/db/queries/second-factor';
 import { purgeExpiredSessions } from '@/db/queries/sessions';
-import { perRuntime, type Runtime } from './runtime';
+import { inService, perRuntime, type Runtime } from './runtime';
 import { LONGEST_REQUEST_MS } from './http/timeouts';
 import { countJanitorRun } from './janitor-stats';
 import { runDeletions } from './storage/gc';
@@ -59,7 +59,7 @@ function runJanitor(rt: Runtime): Promise<boolean> {
   const state = stateOf(rt);
   // One run at a time in this process: a run longer than the interval is not doubled.
   if (state.running || state.stopping) return Promise.resolve(false);
-  const run = runTasks(rt).finally(() => {
+  const run = inService(rt, () => runTasks(rt)).finally(() => {
     state.running = null;
   });
   state.running = run;

@@ -40,6 +40,12 @@ const contexts = new AsyncLocalStorage<RequestContext>();
 /** Runs `fn` (Next's handler of one request) with the request's context. */
 export const withRequestContext = <T>(ctx: RequestContext, fn: () => T): T => contexts.run(ctx, fn);
 
+/**
+ * Runs `fn` (a background task of `rt`'s service: a janitor run, a worker's step) as the
+ * service's: getEnv() and getRuntime() in it give `rt`'s, not the process's default.
+ */
+export const inService = <T>(rt: Runtime, fn: () => T): T => contexts.run({ ip: 'unknown', rt }, fn);
+
 /** The context of the request being handled, if it entered through server.ts's listener. */
 export const requestContext = (): RequestContext | undefined => contexts.getStore();
 

@@ -31,9 +31,10 @@ beforeAll(async () => {
   const envA = await migratedServiceEnv();
   const envB = await migratedServiceEnv();
   envs.push(envA, envB);
-  // A's pending uploads go stale in about a second; B's keep the default day.
+  // A's pending uploads go stale in about a second; B's keep the default day. B writes its
+  // pages in German unless asked otherwise.
   a = await startInProcess({ ...envA, ...shared, PENDING_UPLOAD_TTL_HOURS: '0.0003' });
-  b = await startInProcess({ ...envB, ...shared });
+  b = await startInProcess({ ...envB, ...shared, DEFAULT_LOCALE: 'de' });
 }, 120_000);
 
 afterAll(async () => {
@@ -73,8 +74,10 @@ describe('two services in one process', () => {
       expect(Buffer.from(await r.arrayBuffer()).equals(body)).toBe(true);
     }
     const onB = await fetch(`${b.url}/f/${share.id}/a.bin`);
-    await onB.body?.cancel();
     expect(onB.status).toBe(404);
+    // …and says so in its own DEFAULT_LOCALE (German), as A says its own 404s in English.
+    expect(await onB.text()).toContain('<html lang="de"');
+    expect(await (await fetch(`${a.url}/f/${share.id}/nothing.bin`)).text()).toContain('<html lang="en"');
   });
 
   it('each serves its own hosted site under the same slug (site and reply caches are its own)', async () => {

@@ -2,7 +2,7 @@ import 'server-only';
 import { deliveredData } from './payload';
 import { outboxSignal } from '@/db/queries/events';
 import { claimDueDeliveries, finishAttempt, giveBackDelivery, type ClaimedDelivery } from '@/db/queries/webhooks';
-import { perRuntime, type Runtime } from '../runtime';
+import { inService, perRuntime, type Runtime } from '../runtime';
 import { attemptDelivery, DELIVERY_TIMEOUT_MS, SHORT_TIMEOUT_MS } from './deliver';
 import { mailDue } from './mailer';
 
@@ -70,11 +70,11 @@ export function startEventWorker(rt: Runtime): void {
   outboxSignal.wakers.add(state.wake);
   state.timer = setInterval(() => {
     fill(rt);
-    run(state, state.mail, () => mailDue(rt), 'notification mail');
+    run(state, state.mail, () => inService(rt, () => mailDue(rt)), 'notification mail');
   }, POLL_MS);
   state.timer.unref();
   fill(rt);
-  run(state, state.mail, () => mailDue(rt), 'notification mail');
+  run(state, state.mail, () => inService(rt, () => mailDue(rt)), 'notification mail');
 }
 
 /**
@@ -118,7 +118,7 @@ function run(state: WorkerState, loop: Loop, step: () => Promise<unknown>, what:
 /** Claims work for the free slots; each attempt that ends asks for more. */
 function fill(rt: Runtime): void {
   const state = stateOf(rt);
-  run(state, state.claims, () => claimForFreeSlots(rt), 'webhook delivery');
+  run(state, state.claims, () => inService(rt, () => claimForFreeSlots(rt)), 'webhook delivery');
 }
 
 async function claimForFreeSlots(rt: Runtime): Promise<void> {
