@@ -80,7 +80,7 @@ export function perRuntime<T>(init: (rt: Runtime) => T): (rt: Runtime) => T {
 
 /** Makes `rt` the process's default (its first service's): what a request outside any service's context gets. */
 export function setDefaultRuntime(rt: Runtime): void {
-  shared.runtime ??= Promise.resolve(rt);
+  shared.runtime = Promise.resolve(rt);
 }
 
 /** A new runtime on `env`: its own database connection, store and state (server.ts's createService). */

@@ -148,4 +148,21 @@ describe('two services in one process', () => {
     await expect.poll(async () => (await health(b.url)).janitor.runs, { timeout: 30_000, interval: 250 }).toBeGreaterThan(runs);
     expect(await page(b)).toContain('site of B');
   });
+
+  it("Next's pages are one service's per process: a second service with pages is refused, saying so", { timeout: 120_000 }, async () => {
+    const env = await migratedServiceEnv();
+    envs.push(env);
+    const c = await startInProcess({ ...env, ...shared }, { pages: true });
+    try {
+      const home = await fetch(c.url);
+      await home.body?.cancel();
+      expect(home.status).toBe(200);
+      await expect(startInProcess({ ...env, ...shared }, { pages: true })).rejects.toThrow(/pages of one service per process/);
+      // B (without pages) still answers beside it.
+      expect((await health(b.url)).ok).toBe(true);
+    } finally {
+      await c.stop();
+      rmSync(c.dataDir, { recursive: true, force: true });
+    }
+  });
 });
