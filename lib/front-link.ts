@@ -1,4 +1,3 @@
-import type { Runtime } from './runtime';
 /**
  * The main thread's side of the hosted front (lib/http/hosted-front.ts, issue 29): what the
  * front needs to answer a cached hosted reply on its own, kept current from here.
@@ -13,8 +12,11 @@ import type { Runtime } from './runtime';
  *
  * Every function is a no-op while no front is attached (HOSTED_ORIGIN, the sandbox opt-out,
  * `npm run dev`). The link is process state: both copies of lib/ in this process (server.ts's
- * and Next's bundle) reach the same front.
+ * and Next's bundle) reach the same front. One front per process: the service that started it
+ * (its owner) is the only one whose caches it mirrors; another service serves its hosted port
+ * on the main thread (server.ts).
  */
+import type { Runtime } from './runtime';
 
 /** Int32 slots of `ints`. */
 export const SITE_GEN = 0;

@@ -57,7 +57,7 @@ const stateOf = perRuntime(() => ({
  */
 function runJanitor(rt: Runtime): Promise<boolean> {
   const state = stateOf(rt);
-  // One run at a time in this process: a run longer than the interval is not doubled.
+  // One run at a time per service: a run longer than the interval is not doubled.
   if (state.running || state.stopping) return Promise.resolve(false);
   const run = inService(rt, () => runTasks(rt)).finally(() => {
     state.running = null;

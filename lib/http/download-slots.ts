@@ -2,7 +2,8 @@
  * Downloads in flight per client address, counted across both listeners (issue 22, item 1):
  * each holds a store read (a file, or on S3 a socket of the download pool) until its client has
  * read it, so one address must not hold them all. In-process on purpose: a slot lives exactly as
- * long as a response of this process, and each instance's store pool is its own.
+ * long as a response of this service, and each instance's store pool is its own (kept per
+ * runtime: two services of one process count apart).
  */
 import 'server-only';
 import type { ServerResponse } from 'node:http';

@@ -44,7 +44,7 @@ const runningOf = perRuntime(() => new Map<string, Promise<unknown>>());
  * transaction whose conditional update decides the race with a second complete or an abort.
  */
 export async function completeUpload(rt: Runtime, caller: Uploader, input: CompleteInput, requests: RequestChecks): Promise<ShareDto> {
-  // Completes of one group in this process run one after the other: the later ones then find
+  // Completes of one group in this service run one after the other: the later ones then find
   // it complete (409) instead of racing the first one's merges in the store, where each store
   // fails its own way (NoSuchUpload, a 500 from radosgw…). Across instances the conditional
   // publish below still decides.
@@ -105,7 +105,7 @@ async function completeOnce(rt: Runtime, caller: Uploader, input: CompleteInput,
 
   // …and the types on the files' first bytes, now that they are whole objects.
   if (group.requestId) await requests.check(rt, group, stored.map((s) => ({ pending: s.pending, size: s.object.size })), 'bytes');
-  // The CRC rows of parts this process took are written behind their replies: wait for them.
+  // The CRC rows of parts this service took are written behind their replies: wait for them.
   await flushPartCrcs(rt);
   const crcs = await partCrcsOf(rt.db, pending.map((p) => p.id));
   const items = stored.map(({ pending: p, object, parts }) => ({

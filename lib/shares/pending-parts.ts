@@ -49,7 +49,7 @@ export function forgetPendingParts(rt: Runtime, groupId: string): void {
 
 /**
  * Part CRC-32s are written behind the reply, many to a statement: a part's answer waits for its
- * bytes, not for this row. complete() waits for the rows of this process first (flushPartCrcs);
+ * bytes, not for this row. complete() waits for the rows of this service first (flushPartCrcs);
  * a row lost to a crash, or still on its way from another instance, only means the file's
  * CRC-32 is computed from its bytes the first time a ZIP needs it (share_items.crc32 is null).
  */
