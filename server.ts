@@ -1,8 +1,9 @@
 /**
  * The service: the main listener, and in the default setup a second listener for hosted sites
  * on HOSTED_PORT. `main()` is the production entry point (`npm start` runs the compiled module's
- * main()); `startService(env)` is the same service without the process around it (signals,
- * exit, heap tuning), which the tests run inside their own process on port 0. Which listener and host
+ * main()); `createService({ env })` is the same service without the process around it (signals,
+ * exit, heap tuning), which the tests run inside their own process on port 0 — two or more of
+ * them in one process if they like, each with its own runtime (database, store, caches, timers). Which listener and host
  * serve what is decided by lib/http/origin.ts alone. The byte-serving paths (/p/*, /f/<id>/<file>,
  * the share ZIP, the chunk upload, the one-request share uploads), the share page's gate and the /api refusals are answered by
  * framework-free handlers; everything else goes to Next.
@@ -13,11 +14,11 @@ import path from 'node:path';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import next from 'next';
 import { boot } from './lib/boot';
-import { EnvError, getEnv, installEnv, parseEnv, type Env } from './lib/env';
+import { EnvError, getEnv, installEnv, parseEnv, uninstallEnv, type Env } from './lib/env';
 import { tuneHeap } from './lib/heap-tuning';
 import { safeEqual } from './lib/auth/crypto';
 import { GUEST_CACHE_STALE_MS } from './lib/epoch-cache';
-import { FRONT_IP_HEADER, FRONT_SECRET_HEADER, frontHits, frontObjects } from './lib/front-link';
+import { FRONT_IP_HEADER, FRONT_SECRET_HEADER, frontAttached, frontHits, frontObjects } from './lib/front-link';
 import { setHostedPort } from './lib/hosting/hosted-port';
 import { startFront, type Front } from './lib/http/start-front';
 import { setHandoffToken } from './lib/http/handoff';
@@ -35,11 +36,11 @@ import { decideHost, localSiteOf, type Listener } from './lib/http/origin';
 import { domainIndexNow, loadDomainIndex, type DomainIndex } from './lib/hosting/domains';
 import { errorReply } from './lib/http/reply-errors';
 import { jsonErrorReply } from './lib/http/json-error-reply';
-import { configureListener, connectionTable, guardRequest, type ListenerLimits } from './lib/http/connection-limits';
-import { setDownloadSlotWait, takeDownloadSlot } from './lib/http/download-slots';
+import { configureListener, createConnectionTable, guardRequest, type ListenerLimits } from './lib/http/connection-limits';
+import { takeDownloadSlot } from './lib/http/download-slots';
 import { principalKeyOf, requestBudget } from './lib/http/request-budget';
 import { AppError, noSuchApiRoute, notFound } from './lib/errors';
-import { closeRuntime } from './lib/runtime';
+import { closeRuntime, openRuntime, setDefaultRuntime, type Runtime } from './lib/runtime';
 import { stopJanitor } from './lib/janitor';
 import { stopEventWorker } from './lib/events/worker';
 import { stopPreviewWorker } from './lib/shares/previews/worker';
@@ -77,10 +78,10 @@ function redirectCaching(d: { byReferer?: true }): Record<string, string> {
  * The project whose own origin a Host on the hosted port is (`<slug>.localhost` or a custom
  * domain), null for the shared hosted origin, undefined while the domain index is being read again.
  */
-function hostedSiteOf(host: string | undefined): string | null | undefined {
+function hostedSiteOf(rt: Runtime, host: string | undefined): string | null | undefined {
   const local = localSiteOf(host);
   if (local) return local;
-  const index = domainIndexNow();
+  const index = domainIndexNow(rt);
   if (!index) return undefined;
   return index.size > 0 ? (index.get(canonicalHostName(host) ?? '') ?? null) : null;
 }
@@ -109,6 +110,11 @@ export interface ServiceOptions {
   log?: (line: string) => void;
 }
 
+/** What createService starts: the parsed settings (parseEnv) and the options. */
+export interface ServiceConfig extends ServiceOptions {
+  env: Env;
+}
+
 export interface FrontDiagnostics {
   /** Its inner listener on 127.0.0.1: only the front may use it. */
   innerPort: number;
@@ -124,20 +130,45 @@ export interface Service {
   hostedPort: number | null;
   /** What can be read of the hosted front (lib/http/hosted-front.ts), null without one. */
   front: FrontDiagnostics | null;
+  /** The service's own runtime: its database, store, settings and in-memory state. */
+  rt: Runtime;
   /** Stops listening, drops open connections, writes buffered counts and closes the database. */
   close(): Promise<void>;
 }
 
 /**
- * Boots the service on `env` in this process: one service per process (its caches, runtime and
- * timers are process-wide).
+ * The services of this process. The first is the default: what code outside any service's
+ * request (and getEnv() there) gets. Next is one per process: one service at most has pages.
  */
-export async function startService(env: Env, opts: ServiceOptions = {}): Promise<Service> {
-  const { dev = false, log = console.log, pages = true } = opts;
-  installEnv(env);
+const inProcess: { live: { rt: Runtime; env: Env }[]; pages: boolean } = { live: [], pages: false };
+
+/**
+ * Boots a service on `config.env` in this process. Each has its own runtime (lib/runtime.ts:
+ * database, store, and the in-memory state modules keep per runtime: caches, rate limits,
+ * download slots, the janitor and the workers), so a process may run several, each on its own
+ * settings; the first one started is the process's default.
+ */
+export async function createService(config: ServiceConfig): Promise<Service> {
+  const { env, dev = false, log = console.log, pages = true } = config;
+  if (pages && inProcess.pages) {
+    throw new Error('Next serves the pages of one service per process: start this one with pages: false (only /api and the byte paths)');
+  }
+  const first = inProcess.live.length === 0;
+  if (first) installEnv(env);
+  if (pages) inProcess.pages = true;
+  let rt: Runtime;
+  try {
+    rt = await openRuntime(env);
+  } catch (e) {
+    if (pages) inProcess.pages = false;
+    if (first) uninstallEnv(env);
+    throw e;
+  }
+  inProcess.live.push({ rt, env });
+  if (first) setDefaultRuntime(rt);
   // Next's pages and route handlers reach lib/ and db/ through this one copy (lib/http/next-link.ts).
   installSurface(nextSurface);
-  await boot(log);
+  await boot(rt, log);
 
   let app: ReturnType<typeof next> | null = null;
   let handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -155,13 +186,12 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
     handle = async (req, res) => {
       const { pathname } = splitUrl(req.url ?? '/');
       if (isApiPath(pathname)) return dispatchApi(req, res, pathname);
-      writeNodeReply(res, errorReply(notFound('This service runs without pages (an API test server)'), fromNode(req, 'unknown')), req.method ?? 'GET');
+      writeNodeReply(res, errorReply(notFound('This service runs without pages (an API test server)'), fromNode(req, 'unknown', rt)), req.method ?? 'GET');
     };
   }
   let hostedPort: number | null = null;
   /** The secret of the hosted front's requests to the inner listener (lib/http/hosted-front.ts). */
   const frontSecret = randomBytes(32).toString('base64url');
-  setHandoffToken(frontSecret);
   // Behind a proxy every connection comes from it: the per-address cap is the proxy's job.
   const limits: ListenerLimits = {
     requestTimeoutMs: env.requestTimeoutMs,
@@ -170,7 +200,8 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
     perIp: env.trustProxy > 0 ? 0 : env.maxConnectionsPerIp,
     total: env.maxConnections,
   };
-  setDownloadSlotWait(env.downloadSlotWaitMs);
+  /** Open connections per address, across this service's listeners (the hosted front's too). */
+  const connections = createConnectionTable();
   const budget = requestBudget(env.requestsPerSecondPerIp, env.requestsPerSecondPerIp * 10);
   const principalBudget = requestBudget(env.requestsPerSecondPerPrincipal, env.requestsPerSecondPerPrincipal * 10);
   const handler = (served: Listener | 'inner') => (req: IncomingMessage, res: ServerResponse) => {
@@ -193,20 +224,32 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
       listener = served;
       // The steady state of a public site: a finished reply, before any other work.
       if (listener === 'hosted') {
-        const own = hostedSiteOf(req.headers.host);
-        if (own !== undefined && answerCached(req, res, own ? siteScope(own) : '')) return;
+        const own = hostedSiteOf(rt, req.headers.host);
+        if (own !== undefined && answerCached(rt, req, res, own ? siteScope(own) : '')) return;
       }
       ip = resolveClientIp(req.socket.remoteAddress, req.headers['x-forwarded-for'] as string | undefined, env.trustProxy);
     }
     // The host-name index of custom domains comes first; after a hosting change it is read again once.
-    const domains = domainIndexNow();
+    const domains = domainIndexNow(rt);
     if (domains) return decideAndServe(req, res, listener, served, ip, domains);
-    settle(res, loadDomainIndex().then((loaded) => decideAndServe(req, res, listener, served, ip, loaded)));
+    settle(res, loadDomainIndex(rt).then((loaded) => decideAndServe(req, res, listener, served, ip, loaded)));
   };
 
-  const decideAndServe = (req: IncomingMessage, res: ServerResponse, listener: Listener, served: Listener | 'inner', ip: string, domains: DomainIndex) => {
+  /**
+   * The framework-free paths take the service's runtime from the request (FastRequest.rt); what
+   * they reach that reads the settings without one (getEnv(): a guest page's DEFAULT_LOCALE and
+   * PUBLIC_URL, a password's hashing cost) gets the process's default service's. So a service
+   * other than the default serves its requests in its own context: the default (`npm start`'s
+   * only one) pays nothing for it.
+   */
+  const decideAndServe = (req: IncomingMessage, res: ServerResponse, listener: Listener, served: Listener | 'inner', ip: string, domains: DomainIndex): void => {
+    if (inProcess.live[0]?.rt === rt) return serveDecided(req, res, listener, served, ip, domains);
+    withRequestContext({ ip, rt }, () => serveDecided(req, res, listener, served, ip, domains));
+  };
+
+  const serveDecided = (req: IncomingMessage, res: ServerResponse, listener: Listener, served: Listener | 'inner', ip: string, domains: DomainIndex) => {
     const method = req.method ?? 'GET';
-    const fastReq = fromNode(req, ip);
+    const fastReq = fromNode(req, ip, rt);
     if (served === 'inner') fastReq.handoff = true;
     const decision = decideHost(env, hostedPort, listener, fastReq, domains);
     /**
@@ -216,7 +259,7 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
      */
     const download = (serve: () => Promise<FastReply>, picker?: null) =>
       runFast(res, method, () =>
-        method === 'GET' ? takeDownloadSlot(ip, env.maxDownloadsPerIp, res).then(serve, (e) => errorReply(e, fastReq, picker)) : serve(),
+        method === 'GET' ? takeDownloadSlot(rt, ip, env.maxDownloadsPerIp, res).then(serve, (e) => errorReply(e, fastReq, picker)) : serve(),
       );
     switch (decision.kind) {
       case 'redirect':
@@ -226,7 +269,7 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
         return writeNodeReply(res, errorReply(notFound(), fastReq, null), method);
       case 'hosted': {
         const opts = { sandbox: decision.sandbox, site: decision.site };
-        if (answerCached(req, res, replyScope(opts))) return;
+        if (answerCached(rt, req, res, replyScope(opts))) return;
         return download(() => serveHosted(fastReq, opts), null);
       }
     }
@@ -253,8 +296,8 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
       return writeNodeReply(res, api ? jsonErrorReply(refused) : errorReply(refused, fastReq), method);
     }
     if (route?.kind === 'budgeted') return runFast(res, method, () => route.serve(fastReq));
-    // Next's route handlers read the client's address from the request's context.
-    const toNext = () => withRequestContext({ ip }, () => handle(req, res));
+    // Next's route handlers read the client's address and their service's runtime from the request's context.
+    const toNext = () => withRequestContext({ ip, rt }, () => handle(req, res));
     if (route?.kind === 'page') {
       // The page renders in Next; its 404/410/401 answers are decided here, once.
       route.gate(fastReq).then((reply) => (reply ? writeNodeReply(res, reply, method) : settle(res, toNext())), () => settle(res, toNext()));
@@ -280,7 +323,7 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
   const servers: Server[] = [];
   /** One listener's server: the handler, the time limits and the connection caps. */
   const createListener = (listener: Listener | 'inner', own: ListenerLimits = limits) => {
-    const server = configureListener(createServer({ connectionsCheckingInterval: 5000 }, handler(listener)), own, connectionTable());
+    const server = configureListener(createServer({ connectionsCheckingInterval: 5000 }, handler(listener)), own, connections);
     servers.push(server);
     return server;
   };
@@ -292,8 +335,10 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
   let innerPort: number | null = null;
   if (env.hosted.mode === 'port') {
     const frontFile = new URL('./hosted-front.mjs', import.meta.url);
-    // HOSTED_FRONT=off (and `npm run dev`): the main thread serves the hosted port itself.
-    if (!dev && env.hostedFront && existsSync(frontFile)) {
+    // HOSTED_FRONT=off (and `npm run dev`): the main thread serves the hosted port itself; so
+    // does a second service of the process (the front's link, lib/front-link.ts, is one per process).
+    if (!dev && env.hostedFront && !frontAttached() && existsSync(frontFile)) {
+      setHandoffToken(frontSecret);
       // The hosted port in a thread of its own (lib/http/hosted-front.ts); what it does not
       // answer itself it forwards here, to a listener only it can use.
       // Every connection is the front's, from loopback: it caps its clients' connections.
@@ -306,18 +351,18 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
           innerPort,
           secret: frontSecret,
           limits,
-          connections: connectionTable(),
+          connections,
           trustProxy: env.trustProxy,
           staleAfterMs: GUEST_CACHE_STALE_MS,
           storage: env.storage === 's3' && env.s3 ? { kind: 's3', s3: env.s3 } : { kind: 'fs', root: path.join(env.dataDir, 'store') },
         },
-        { log, maxDownloadsPerIp: env.maxDownloadsPerIp },
+        { log, maxDownloadsPerIp: env.maxDownloadsPerIp, rt },
       );
       hostedPort = front.port;
     } else {
       hostedPort = await listen(createListener('hosted'), env.hosted.port, env.host);
     }
-    setHostedPort(hostedPort);
+    setHostedPort(rt, hostedPort);
     log(`[htmls] hosted sites on http://${shown}:${hostedPort} (a second origin: nothing but /p/${front ? '' : '; served by the main thread'})`);
   } else if (env.hosted.mode === 'sandbox') {
     console.warn('[htmls] WARNING: HOSTED_PORT=0 without HOSTED_ORIGIN: hosted sites are served on the main origin in a CSP sandbox; fetch, module scripts, localStorage and password-protected assets break. Set HOSTED_ORIGIN or leave HOSTED_PORT unset.');
@@ -339,22 +384,39 @@ export async function startService(env: Env, opts: ServiceOptions = {}): Promise
       const frontClosed = front?.close();
       const closed = servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve())));
       for (const s of servers) s.closeIdleConnections();
-      const janitorStopped = stopJanitor();
-      const previewsStopped = stopPreviewWorker();
+      const janitorStopped = stopJanitor(rt);
+      const previewsStopped = stopPreviewWorker(rt);
       // Webhook and mail deliveries end (or are given back) while the database is still open.
-      const eventsStopped = stopEventWorker();
-      stopEpochWatches();
+      const eventsStopped = stopEventWorker(rt);
+      stopEpochWatches(rt);
       // Buffered download counts are written before the database closes.
-      await flushDownloadCounts();
+      await flushDownloadCounts(rt);
       for (const s of servers) s.closeAllConnections();
       await Promise.all([...closed, frontClosed]);
       await app?.close().catch(() => {});
       await janitorStopped;
       await previewsStopped;
       await eventsStopped;
-      await closeRuntime();
+      await closeRuntime(rt);
+      if (pages) inProcess.pages = false;
+      const wasFirst = inProcess.live[0]?.rt === rt;
+      inProcess.live = inProcess.live.filter((s) => s.rt !== rt);
+      if (wasFirst) {
+        // The oldest service still running becomes the process's default.
+        uninstallEnv(env);
+        const next = inProcess.live[0];
+        if (next) {
+          installEnv(next.env);
+          setDefaultRuntime(next.rt);
+        }
+      }
     })());
-  return { port, hostedPort, front: innerPort === null ? null : { innerPort, hits: frontHits, objects: frontObjects }, close };
+  return { port, hostedPort, front: innerPort === null ? null : { innerPort, hits: frontHits, objects: frontObjects }, rt, close };
+}
+
+/** createService on `env`: what `npm start` and the tests' in-process servers run. */
+export function startService(env: Env, opts: ServiceOptions = {}): Promise<Service> {
+  return createService({ ...opts, env });
 }
 
 /** `npm start` (the compiled module) and `npm run dev`: the service on process.env, until a signal. */

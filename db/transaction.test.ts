@@ -40,7 +40,7 @@ describe('after-commit hooks', () => {
 
   it("bumpEpoch drops this instance's caches through its own transaction", async () => {
     let drops = 0;
-    onEpochBump(EPOCH.hosting, () => drops++);
+    onEpochBump(dbh.db, EPOCH.hosting, () => drops++);
     const before = await readEpoch(dbh.db, EPOCH.hosting);
     await dbh.db.transaction(async (tx) => {
       await bumpEpoch(tx, EPOCH.hosting);

@@ -9,14 +9,20 @@ import type { Db } from './types';
  * afterCommit(tx, …) and no use case has to remember it.
  */
 const hooksOf = new WeakMap<object, (() => void)[]>();
+/** The database a transaction belongs to (rootDb). */
+const rootOf = new WeakMap<object, Db>();
+
+/** The database itself of `db`, which may be one of its transactions. */
+export const rootDb = (db: Db): Db => rootOf.get(db) ?? db;
 
 type Begin = (fn: (tx: Db) => Promise<unknown>, config?: unknown) => Promise<unknown>;
 
 /** `begin` (the driver's own db.transaction) around `fn`; then, once committed, its hooks in order. */
-async function runTransaction(begin: Begin, fn: (tx: Db) => Promise<unknown>, config?: unknown): Promise<unknown> {
+async function runTransaction(root: Db, begin: Begin, fn: (tx: Db) => Promise<unknown>, config?: unknown): Promise<unknown> {
   const hooks: (() => void)[] = [];
   const result = await begin((tx) => {
     hooksOf.set(tx, hooks);
+    rootOf.set(tx, root);
     return fn(tx);
   }, config);
   for (const hook of hooks) hook();
@@ -41,6 +47,6 @@ export function afterCommit(db: Db, hook: () => void): void {
 /** Makes every transaction of `db` one with after-commit hooks. */
 export function withCommitHooks(db: Db): Db {
   const begin = db.transaction.bind(db) as Begin;
-  db.transaction = ((fn: (tx: Db) => Promise<unknown>, config?: unknown) => runTransaction(begin, fn, config)) as Db['transaction'];
+  db.transaction = ((fn: (tx: Db) => Promise<unknown>, config?: unknown) => runTransaction(db, begin, fn, config)) as Db['transaction'];
   return db;
 }

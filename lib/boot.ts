@@ -8,14 +8,13 @@ import { registerJanitorTask, startJanitor } from './janitor';
 import { abortOversizedUploads } from './shares/abort-oversized-uploads';
 import { directUploadsAllowed } from './shares/direct-uploads';
 import { abortIdleGuestUploads, abortStaleUploads } from './shares/abort-upload';
-import { getRuntime, getServerSecret, type Runtime } from './runtime';
+import { getServerSecret, type Runtime } from './runtime';
 
 /**
  * Start-up work that needs the schema: the server secret and, on a first start without any
  * credential, an Admin Token printed once. Returns the runtime for the caller to serve.
  */
-export async function boot(log: (line: string) => void = console.log): Promise<Runtime> {
-  const rt = await getRuntime();
+export async function boot(rt: Runtime, log: (line: string) => void = console.log): Promise<Runtime> {
   if (!rt.migrated) {
     log('[htmls] database migrations are pending: /api answers 503 until `npm run db:migrate` has run');
     return rt;
@@ -42,11 +41,11 @@ export async function boot(log: (line: string) => void = console.log): Promise<R
   }
   // Probe the store before serving, so the first capabilities answer does not wait for it.
   await directUploadsAllowed(rt, log);
-  registerJanitorTask(abortStaleUploads);
-  registerJanitorTask(abortIdleGuestUploads);
-  registerJanitorTask((rt) => purgeCompletedAdditions(rt.db, rt.env.pendingUploadTtlMs));
-  registerJanitorTask(abortOversizedUploads);
-  for (const task of eventJanitorTasks) registerJanitorTask(task);
+  registerJanitorTask(rt, abortStaleUploads);
+  registerJanitorTask(rt, abortIdleGuestUploads);
+  registerJanitorTask(rt, (rt) => purgeCompletedAdditions(rt.db, rt.env.pendingUploadTtlMs));
+  registerJanitorTask(rt, abortOversizedUploads);
+  for (const task of eventJanitorTasks) registerJanitorTask(rt, task);
   startJanitor(rt);
   startEventWorker(rt);
   startPreviewWorker(rt, log);

@@ -475,11 +475,19 @@ function hostedSettings(v: z.infer<typeof schema>, problems: string[]): HostedSe
   return { mode: 'port', port };
 }
 
-const parsed: { env?: Env } = {};
+const parsed: { env?: Env; current?: () => Env | undefined } = {};
 
-/** The one reader of process.env: parsed once per process, unless installEnv() came first. */
+/**
+ * The settings of the service handling this request (lib/runtime.ts installs the lookup), else
+ * the process's: its first service's, or process.env parsed once.
+ */
 export function getEnv(): Env {
-  return (parsed.env ??= parseEnv(process.env));
+  return parsed.current?.() ?? (parsed.env ??= parseEnv(process.env));
+}
+
+/** How getEnv() finds the settings of the service handling the request (lib/runtime.ts). */
+export function resolveEnvWith(current: () => Env | undefined): void {
+  parsed.current = current;
 }
 
 /**
@@ -497,10 +505,16 @@ export function localeSettings(): Pick<Env, 'defaultLocale' | 'pseudoLocale'> {
 }
 
 /**
- * The settings of the service this process runs (server.ts's startService), in place of
- * process.env's: a test runs the service on settings of its own. Once per process.
+ * The settings of the process's first service (server.ts's createService), in place of
+ * process.env's: a test runs the service on settings of its own. Refused once other settings
+ * were read: code that read them before the service started would be left on those.
  */
 export function installEnv(env: Env): void {
-  if (parsed.env && parsed.env !== env) throw new Error('the settings were read already: one service per process');
+  if (parsed.env && parsed.env !== env) throw new Error('the settings were read already: the first service of a process must start before anything reads them');
   parsed.env = env;
+}
+
+/** The first service has closed: the next one to start becomes the process's first. */
+export function uninstallEnv(env: Env): void {
+  if (parsed.env === env) parsed.env = undefined;
 }

@@ -23,10 +23,10 @@ beforeAll(async () => {
   if (pg.reason) return;
   env = await migratedServiceEnv();
   dbh = await createDb({ url: env.DATABASE_URL, dataDir: env.DATA_DIR });
-  rt = { env: { databaseUrl: env.DATABASE_URL }, db: dbh.db } as unknown as Runtime;
+  rt = { env: { databaseUrl: env.DATABASE_URL }, db: dbh.db, state: {} } as unknown as Runtime;
 }, 120_000);
 afterAll(async () => {
-  stopEpochWatches();
+  if (rt) stopEpochWatches(rt);
   await dbh?.close();
   if (env?.DATA_DIR) rmSync(env.DATA_DIR, { recursive: true, force: true });
   if (env?.DATABASE_URL) await dropTestDatabase(env.DATABASE_URL).catch(() => {});
@@ -35,9 +35,9 @@ afterAll(async () => {
 /** Resolves once the poll has read the epoch twice after now: the second reading began after now. */
 async function twoReadingsLater() {
   const now = Date.now();
-  await expect.poll(() => epochReadAt(EPOCH.shares), { timeout: 30_000, interval: 20 }).toBeGreaterThan(now);
-  const first = epochReadAt(EPOCH.shares);
-  await expect.poll(() => epochReadAt(EPOCH.shares), { timeout: 30_000, interval: 20 }).toBeGreaterThan(first);
+  await expect.poll(() => epochReadAt(rt, EPOCH.shares), { timeout: 30_000, interval: 20 }).toBeGreaterThan(now);
+  const first = epochReadAt(rt, EPOCH.shares);
+  await expect.poll(() => epochReadAt(rt, EPOCH.shares), { timeout: 30_000, interval: 20 }).toBeGreaterThan(first);
 }
 
 pg.describe('an epoch cache on PostgreSQL', () => {

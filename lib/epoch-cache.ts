@@ -2,7 +2,7 @@ import 'server-only';
 import { onEpochBump, type EpochKey } from '@/db/queries/settings';
 import { BoundedCache } from './bounded-cache';
 import { readRecently, watchEpoch } from './epoch-watch';
-import type { Runtime } from './runtime';
+import { perRuntime, type Runtime } from './runtime';
 
 /**
  * How long an instance that cannot read the database keeps answering guests from memory: long
@@ -25,17 +25,17 @@ export interface EpochCacheOptions<V> {
   staleAfterMs?: number;
   /** Whether a loaded value may be kept (default: all). A value not kept serves its one request. */
   keep?: (value: V) => boolean;
-  /** Told the new generation whenever the entries are dropped. */
-  onForget?: (generation: number) => void;
+  /** Told the new generation whenever a service's entries are dropped. */
+  onForget?: (rt: Runtime, generation: number) => void;
 }
 
 export interface EpochCache<V> {
   /** The cached value of `key`, or `load()`'s (one load per key at a time). */
   get(rt: Runtime, key: string, load: () => Promise<V>): Promise<V>;
   /** Changes whenever entries are dropped: anything derived from them is stale then. */
-  generation(): number;
+  generation(rt: Runtime): number;
   /** Whether entries may be used now (false past `staleAfterMs` without a reading of the epoch). */
-  fresh(): boolean;
+  fresh(rt: Runtime): boolean;
 }
 
 /**
@@ -46,26 +46,31 @@ export interface EpochCache<V> {
  * its request and is never kept.
  */
 export function epochCache<V>(opts: EpochCacheOptions<V>): EpochCache<V> {
-  const state = {
-    gen: 0,
-    entries: new BoundedCache<string, V>({ maxEntries: opts.maxEntries }),
-    loading: new Map<string, Promise<V>>(),
-  };
+  // Each service's entries, dropped by its own database's moves.
+  const stateOf = perRuntime((rt) => {
+    const state = {
+      gen: 0,
+      entries: new BoundedCache<string, V>({ maxEntries: opts.maxEntries }),
+      loading: new Map<string, Promise<V>>(),
+      forget: () => {
+        state.gen++;
+        state.entries.clear();
+        opts.onForget?.(rt, state.gen);
+      },
+    };
+    // A change made here drops the entries once its transaction commits (db/transaction.ts).
+    onEpochBump(rt.db, opts.epoch, state.forget);
+    return state;
+  });
   // An entry exists only once the epoch is watched: without a staleness limit it is fresh.
-  const fresh = () => opts.staleAfterMs === undefined || readRecently(opts.epoch, opts.staleAfterMs);
-  const forget = () => {
-    state.gen++;
-    state.entries.clear();
-    opts.onForget?.(state.gen);
-  };
-  // A change made here drops the entries once its transaction commits (db/transaction.ts).
-  onEpochBump(opts.epoch, forget);
+  const fresh = (rt: Runtime) => opts.staleAfterMs === undefined || readRecently(rt, opts.epoch, opts.staleAfterMs);
 
   return {
     async get(rt, key, load) {
+      const state = stateOf(rt);
       // forget() empties the map as it moves gen: what is in it is current.
-      if (state.entries.has(key) && fresh()) return state.entries.get(key)!;
-      await watchEpoch(rt, opts.epoch, forget);
+      if (state.entries.has(key) && fresh(rt)) return state.entries.get(key)!;
+      await watchEpoch(rt, opts.epoch, state.forget);
       const gen = state.gen;
       const loadKey = `${gen}:${key}`;
       let pending = state.loading.get(loadKey);
@@ -80,7 +85,7 @@ export function epochCache<V>(opts: EpochCacheOptions<V>): EpochCache<V> {
       }
       return pending;
     },
-    generation: () => state.gen,
+    generation: (rt) => stateOf(rt).gen,
     fresh,
   };
 }

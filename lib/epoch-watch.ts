@@ -1,6 +1,6 @@
 import 'server-only';
 import { onEpochBump, readEpoch, type EpochKey } from '@/db/queries/settings';
-import type { Runtime } from './runtime';
+import { perRuntime, type Runtime } from './runtime';
 
 /**
  * Cross-instance invalidation for the guest caches (hosted sites, share items): every change a
@@ -14,24 +14,26 @@ import type { Runtime } from './runtime';
  * would not be served from memory).
  */
 const POLL_MS = 250;
-const state = new Map<EpochKey, { ready: Promise<void>; readAt: number; timer?: NodeJS.Timeout }>();
-const readers = new Map<EpochKey, (at: number) => void>();
-/** Every cache of a key is told when it moves (the site cache and the domain index share one). */
-const movers = new Map<EpochKey, Set<() => void>>();
+type Watch = { ready: Promise<void>; readAt: number; timer?: NodeJS.Timeout };
+/** Each service's watches, and what each key's move calls there (the site cache and the domain index share one). */
+const watchesOf = perRuntime(() => ({ state: new Map<EpochKey, Watch>(), movers: new Map<EpochKey, Set<() => void>>() }));
+/** Told of every reading, whichever service's (the hosted front's mirror: one per process). */
+const readers = new Map<EpochKey, (rt: Runtime, at: number) => void>();
 
-/** `fn` learns the time of every reading of `key` (Infinity on PGlite: no poll, always current). */
-export function onEpochRead(key: EpochKey, fn: (at: number) => void): void {
+/** `fn` learns the time of every reading of `key` by any service (Infinity on PGlite: no poll, always current). */
+export function onEpochRead(key: EpochKey, fn: (rt: Runtime, at: number) => void): void {
   readers.set(key, fn);
 }
 
 /** When `key` was last read (0: not watched yet). */
-export const epochReadAt = (key: EpochKey): number => state.get(key)?.readAt ?? 0;
+export const epochReadAt = (rt: Runtime, key: EpochKey): number => watchesOf(rt).state.get(key)?.readAt ?? 0;
 
 /**
- * Starts the poll of `key` once per process and adds `onMove` to what a move calls (each
+ * Starts the poll of `key` once per service and adds `onMove` to what a move calls (each
  * watcher of the key, not only the first); resolves after the first reading.
  */
 export function watchEpoch(rt: Runtime, key: EpochKey, onMove: () => void): Promise<void> {
+  const { state, movers } = watchesOf(rt);
   let told = movers.get(key);
   if (!told) movers.set(key, (told = new Set()));
   told.add(onMove);
@@ -41,10 +43,10 @@ export function watchEpoch(rt: Runtime, key: EpochKey, onMove: () => void): Prom
     // One process: every change is made here, and drops the caches itself.
     const none = { ready: Promise.resolve(), readAt: Infinity };
     state.set(key, none);
-    readers.get(key)?.(Infinity);
+    readers.get(key)?.(rt, Infinity);
     return none.ready;
   }
-  const watch: { ready: Promise<void>; readAt: number; timer?: NodeJS.Timeout } = { ready: Promise.resolve(), readAt: 0 };
+  const watch: Watch = { ready: Promise.resolve(), readAt: 0 };
   let seen: bigint | null = null;
   // Counters only grow: a reading older than a move made here meanwhile is no move.
   const learn = (value: string) => {
@@ -53,7 +55,7 @@ export function watchEpoch(rt: Runtime, key: EpochKey, onMove: () => void): Prom
     seen = epoch;
     return true;
   };
-  onEpochBump(key, learn);
+  onEpochBump(rt.db, key, learn);
   let polling = false;
   const poll = async () => {
     // A database that hangs rather than refuses: one reading at a time, not one per tick.
@@ -64,7 +66,7 @@ export function watchEpoch(rt: Runtime, key: EpochKey, onMove: () => void): Prom
         for (const moved of movers.get(key) ?? []) moved();
       }
       watch.readAt = Date.now();
-      readers.get(key)?.(watch.readAt);
+      readers.get(key)?.(rt, watch.readAt);
     } catch {
       // The database is away: keep what we have, and look again.
     } finally {
@@ -81,10 +83,11 @@ export function watchEpoch(rt: Runtime, key: EpochKey, onMove: () => void): Prom
  * must not outlive a revocation by more than that (a share taken offline or given a password
  * while this instance cannot reach the database) stops answering from memory after it.
  */
-export const readRecently = (key: EpochKey, maxAgeMs: number) => Date.now() - (state.get(key)?.readAt ?? 0) <= maxAgeMs;
+export const readRecently = (rt: Runtime, key: EpochKey, maxAgeMs: number) => Date.now() - (watchesOf(rt).state.get(key)?.readAt ?? 0) <= maxAgeMs;
 
 /** At shutdown: no poll of a closed database. */
-export function stopEpochWatches(): void {
+export function stopEpochWatches(rt: Runtime): void {
+  const { state } = watchesOf(rt);
   for (const w of state.values()) clearInterval(w.timer);
   state.clear();
 }

@@ -12,8 +12,11 @@
  *
  * Every function is a no-op while no front is attached (HOSTED_ORIGIN, the sandbox opt-out,
  * `npm run dev`). The link is process state: both copies of lib/ in this process (server.ts's
- * and Next's bundle) reach the same front.
+ * and Next's bundle) reach the same front. One front per process: the service that started it
+ * (its owner) is the only one whose caches it mirrors; another service serves its hosted port
+ * on the main thread (server.ts).
  */
+import type { Runtime } from './runtime';
 
 /** Int32 slots of `ints`. */
 export const SITE_GEN = 0;
@@ -70,6 +73,8 @@ export function createSharedState(): SharedState {
 }
 
 interface Link {
+  /** The runtime of the service whose front it is: only its caches are mirrored (one front per process). */
+  owner: Runtime;
   shared: SharedState;
   post: (message: ToFront, transfer?: ArrayBuffer[]) => void;
 }
@@ -78,12 +83,12 @@ interface Link {
 const state: { link: Link | null; keyGen: number; domains: [string, string][] } = { link: null, keyGen: 0, domains: [] };
 
 /** Connects a started front; `siteGen` and `sitesReadAt` are the current values to start from. */
-export function attachFront(shared: SharedState, post: Link['post'], now: { siteGen: number; sitesReadAt: number }): void {
+export function attachFront(owner: Runtime, shared: SharedState, post: Link['post'], now: { siteGen: number; sitesReadAt: number }): void {
   Atomics.store(shared.ints, SITE_GEN, now.siteGen);
   Atomics.store(shared.ints, KEY_GEN, state.keyGen);
   shared.times[SITES_READ_AT] = now.sitesReadAt;
   shared.times[KEY_READ_AT] = 0;
-  state.link = { shared, post };
+  state.link = { owner, shared, post };
   if (state.domains.length > 0) post({ t: 'domains', index: state.domains });
 }
 
@@ -91,7 +96,8 @@ export function attachFront(shared: SharedState, post: Link['post'], now: { site
  * The custom domains as last loaded. A front that has not heard of a change yet only misses
  * (it forwards), since the change moved the site generation too.
  */
-export function mirrorDomains(index: ReadonlyMap<string, string>): void {
+export function mirrorDomains(rt: Runtime, index: ReadonlyMap<string, string>): void {
+  if (state.link && state.link.owner !== rt) return;
   state.domains = [...index];
   state.link?.post({ t: 'domains', index: state.domains });
 }
@@ -109,17 +115,18 @@ export const frontHits = (): number => (state.link ? Atomics.load(state.link.sha
 export const frontObjects = (): number => (state.link ? Atomics.load(state.link.shared.ints, FRONT_OBJECTS) : 0);
 
 /** The site cache dropped its entries (lib/hosting/site-cache.ts). */
-export function mirrorSiteGeneration(gen: number): void {
-  if (state.link) Atomics.store(state.link.shared.ints, SITE_GEN, gen);
+export function mirrorSiteGeneration(rt: Runtime, gen: number): void {
+  if (state.link?.owner === rt) Atomics.store(state.link.shared.ints, SITE_GEN, gen);
 }
 
 /** The hosting epoch was read at `at` (Infinity on PGlite: one process, always current). */
-export function mirrorSitesRead(at: number): void {
-  if (state.link) state.link.shared.times[SITES_READ_AT] = at;
+export function mirrorSitesRead(rt: Runtime, at: number): void {
+  if (state.link?.owner === rt) state.link.shared.times[SITES_READ_AT] = at;
 }
 
 /** The unlock key was read at `at` (`changed`: to another value), or forgotten (`at` 0). */
-export function mirrorUnlockKey(changed: boolean, at: number): void {
+export function mirrorUnlockKey(rt: Runtime, changed: boolean, at: number): void {
+  if (state.link && state.link.owner !== rt) return;
   if (changed) state.keyGen++;
   if (!state.link) return;
   // The generation first: a front that sees the new time sees the new generation too.
@@ -128,8 +135,8 @@ export function mirrorUnlockKey(changed: boolean, at: number): void {
 }
 
 /** An unlock cookie the full path accepted under the current key. */
-export function sendUnlock(subject: string, value: string): void {
-  state.link?.post({ t: 'unlock', subject, value, keyGen: state.keyGen });
+export function sendUnlock(rt: Runtime, subject: string, value: string): void {
+  if (state.link?.owner === rt) state.link.post({ t: 'unlock', subject, value, keyGen: state.keyGen });
 }
 
 /** Gives the front a finished reply to keep (the body is copied, so the caller keeps its own). */

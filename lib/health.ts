@@ -14,5 +14,5 @@ export async function checkHealth(rt: Runtime) {
   if (applied) rt.migrated = true;
   const migrations = applied ? ('applied' as const) : ('pending' as const);
   // This instance's janitor runs (the lease gives one instance each interval).
-  return { ok: database === 'ok' && storage === 'ok' && applied, database, storage, migrations, janitor: janitorStats() };
+  return { ok: database === 'ok' && storage === 'ok' && applied, database, storage, migrations, janitor: janitorStats(rt) };
 }

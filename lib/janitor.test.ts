@@ -13,21 +13,21 @@ describe('stopping the janitor', () => {
     let release!: () => void;
     const inProgress = new Promise<void>((resolve) => (release = resolve));
     const ran: string[] = [];
-    registerJanitorTask(async () => {
+    // An embedded database (no lease); the built-in tasks fail on this bare runtime, which is
+    // logged and not what this test is about.
+    const rt = { env: { janitorIntervalMs: 3_600_000 }, storage: { capabilities: {} }, state: {} } as unknown as Runtime;
+    registerJanitorTask(rt, async () => {
       ran.push('slow');
       await inProgress;
     });
-    registerJanitorTask(async () => {
+    registerJanitorTask(rt, async () => {
       ran.push('after');
     });
-    // An embedded database (no lease); the built-in tasks fail on this bare runtime, which is
-    // logged and not what this test is about.
-    const rt = { env: { janitorIntervalMs: 3_600_000 }, storage: { capabilities: {} } } as unknown as Runtime;
     startJanitor(rt);
     await expect.poll(() => ran, { timeout: 30_000 }).toEqual(['slow']);
 
     let stopped = false;
-    const stop = stopJanitor().then(() => (stopped = true));
+    const stop = stopJanitor(rt).then(() => (stopped = true));
     // The stop waits on the task: a few turns of the event loop later it has not resolved.
     for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
     expect(stopped).toBe(false);

@@ -6,7 +6,7 @@ import { purgeExpiredWebauthnChallenges } from '@/db/queries/passkeys';
 import { purgeRateLimits } from '@/db/queries/rate-limits';
 import { purgeExpiredChallenges } from '@/db/queries/second-factor';
 import { purgeExpiredSessions } from '@/db/queries/sessions';
-import type { Runtime } from './runtime';
+import { inService, perRuntime, type Runtime } from './runtime';
 import { LONGEST_REQUEST_MS } from './http/timeouts';
 import { countJanitorRun } from './janitor-stats';
 import { runDeletions } from './storage/gc';
@@ -14,8 +14,8 @@ import { sweepZipSpools } from './hosting/unpack-zip';
 
 type Task = (rt: Runtime) => Promise<unknown>;
 
-/** Cleanup jobs other modules add (the share uploads register theirs). */
-const tasks: Task[] = [
+/** Every service's cleanup jobs; others are added per service (lib/boot.ts: the share uploads'). */
+const baseTasks: Task[] = [
   runAllDeletions,
   // A temporary file older than any request can live was left behind by a crash.
   (rt) => rt.storage.capabilities.temporaryFiles?.sweep(new Date(Date.now() - LONGEST_REQUEST_MS)) ?? Promise.resolve(0),
@@ -31,22 +31,24 @@ const tasks: Task[] = [
 
 /** Due deletions, batch after batch until none is left, a batch fails entirely or the service stops. */
 async function runAllDeletions(rt: Runtime): Promise<void> {
-  while (!state.stopping && (await runDeletions(rt)) > 0);
+  while (!stateOf(rt).stopping && (await runDeletions(rt)) > 0);
 }
 
-export function registerJanitorTask(task: Task): void {
-  tasks.push(task);
+/** Adds a cleanup job to `rt`'s service's janitor. */
+export function registerJanitorTask(rt: Runtime, task: Task): void {
+  stateOf(rt).tasks.push(task);
 }
 
-const state = {
+/** One service's janitor. */
+const stateOf = perRuntime(() => ({
+  tasks: [...baseTasks],
   timers: [] as NodeJS.Timeout[],
   /** The run in progress: a stop waits for it, as the database closes after the stop. */
   running: null as Promise<boolean> | null,
   /** Set by stopJanitor: a run in progress ends after its current task. */
   stopping: false,
   lease: null as string | null,
-  rt: null as Runtime | null,
-};
+}));
 
 /**
  * Runs every task once if this instance holds the lease; true when it ran. The embedded
@@ -54,9 +56,10 @@ const state = {
  * it takes no lease, and a restart never waits out the lease of the process it replaced.
  */
 function runJanitor(rt: Runtime): Promise<boolean> {
-  // One run at a time in this process: a run longer than the interval is not doubled.
+  const state = stateOf(rt);
+  // One run at a time per service: a run longer than the interval is not doubled.
   if (state.running || state.stopping) return Promise.resolve(false);
-  const run = runTasks(rt).finally(() => {
+  const run = inService(rt, () => runTasks(rt)).finally(() => {
     state.running = null;
   });
   state.running = run;
@@ -64,13 +67,14 @@ function runJanitor(rt: Runtime): Promise<boolean> {
 }
 
 async function runTasks(rt: Runtime): Promise<boolean> {
+  const state = stateOf(rt);
   if (rt.env.databaseUrl) {
     const leaseSeconds = Math.max(1, Math.floor(rt.env.janitorIntervalMs / 1000) - 1);
     state.lease = await takeJanitorLease(rt.db, leaseSeconds);
     if (!state.lease) return false;
   }
-  countJanitorRun();
-  for (const task of tasks) {
+  countJanitorRun(rt);
+  for (const task of state.tasks) {
     // The service is stopping and its database closes next: the rest waits for the next run.
     if (state.stopping) break;
     try {
@@ -84,7 +88,7 @@ async function runTasks(rt: Runtime): Promise<boolean> {
 
 /** At start and then on the interval; never keeps the process alive by itself. */
 export function startJanitor(rt: Runtime): void {
-  state.rt = rt;
+  const state = stateOf(rt);
   state.stopping = false;
   const tick = () => void runJanitor(rt).catch((e) => console.error('[htmls] janitor failed:', (e as Error).message));
   state.timers.push(setTimeout(tick, 1000).unref(), setInterval(tick, rt.env.janitorIntervalMs).unref());
@@ -96,11 +100,12 @@ export function startJanitor(rt: Runtime): void {
  * instance holds is given back, so the instance that starts next (or another one) runs at once
  * instead of waiting out an interval of a process that is gone.
  */
-export async function stopJanitor(): Promise<void> {
+export async function stopJanitor(rt: Runtime): Promise<void> {
+  const state = stateOf(rt);
   for (const t of state.timers.splice(0)) clearTimeout(t);
   state.stopping = true;
   await state.running?.catch(() => false);
-  const { lease, rt } = state;
+  const { lease } = state;
   state.lease = null;
-  if (lease && rt) await releaseJanitorLease(rt.db, lease).catch((e) => console.error('[htmls] could not release the janitor lease:', (e as Error).message));
+  if (lease) await releaseJanitorLease(rt.db, lease).catch((e) => console.error('[htmls] could not release the janitor lease:', (e as Error).message));
 }

@@ -24,7 +24,7 @@ export const MAIL_TYPES: readonly string[] = ['share.downloaded', 'request.uploa
 export const MAX_PENDING_PER_WEBHOOK = 1000;
 
 /** Wakes this instance's delivery worker once the events are committed (set by the worker). */
-export const outboxSignal = { wake: null as null | (() => void) };
+export const outboxSignal = { wakers: new Set<() => void>() };
 
 export async function insertEvents(db: Db, list: NewEvent[]): Promise<string[]> {
   if (list.length === 0) return [];
@@ -45,7 +45,7 @@ export async function insertEvents(db: Db, list: NewEvent[]): Promise<string[]> 
     WHERE e.id IN (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})
       AND (SELECT count(*) FROM ${webhookDeliveries} p WHERE p.webhook_id = w.id AND p.status = 'pending') < ${MAX_PENDING_PER_WEBHOOK}
     RETURNING id`);
-  if (rowCount(queued) > 0 || list.some((e) => MAIL_TYPES.includes(e.type))) afterCommit(db, () => outboxSignal.wake?.());
+  if (rowCount(queued) > 0 || list.some((e) => MAIL_TYPES.includes(e.type))) afterCommit(db, () => outboxSignal.wakers.forEach((wake) => wake()));
   return ids;
 }
 

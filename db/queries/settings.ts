@@ -1,7 +1,7 @@
 import 'server-only';
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { afterCommit } from '../transaction';
+import { afterCommit, rootDb } from '../transaction';
 import { settings } from '../schema';
 
 export const SETTING = {
@@ -26,11 +26,14 @@ export type EpochKey = (typeof EPOCH)[keyof typeof EPOCH];
  * What runs on this instance when an epoch moved here: the caches of what it guards
  * (lib/epoch-cache.ts) drop their entries.
  */
-const epochListeners = new Map<EpochKey, Set<(value: string) => void>>();
+const listenersOf = new WeakMap<Db, Map<EpochKey, Set<(value: string) => void>>>();
 
-export function onEpochBump(key: EpochKey, listener: (value: string) => void): void {
-  const set = epochListeners.get(key) ?? new Set();
-  epochListeners.set(key, set.add(listener));
+/** Adds `listener` to what a move of `key` in `db` (a service's database) calls. */
+export function onEpochBump(db: Db, key: EpochKey, listener: (value: string) => void): void {
+  let byKey = listenersOf.get(db);
+  if (!byKey) listenersOf.set(db, (byKey = new Map()));
+  const set = byKey.get(key) ?? new Set();
+  byKey.set(key, set.add(listener));
 }
 
 /**
@@ -44,7 +47,7 @@ export async function bumpEpoch(db: Db, key: EpochKey): Promise<void> {
     .onConflictDoUpdate({ target: settings.key, set: { value: sql`(${settings.value}::bigint + 1)::text`, updatedAt: sql`now()` } })
     .returning({ value: settings.value });
   afterCommit(db, () => {
-    for (const listener of epochListeners.get(key) ?? []) listener(moved.value);
+    for (const listener of listenersOf.get(rootDb(db))?.get(key) ?? []) listener(moved.value);
   });
 }
 

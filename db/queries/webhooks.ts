@@ -114,7 +114,7 @@ export async function redeliver(db: Db, webhookId: string, deliveryId: string): 
       .where(and(eq(webhookDeliveries.webhookId, webhookId), eq(webhookDeliveries.status, 'pending')));
     if (Number(pending?.n ?? 0) >= MAX_PENDING_PER_WEBHOOK) return 'full';
     const [row] = await tx.insert(webhookDeliveries).values({ webhookId, eventId: old.eventId }).returning();
-    afterCommit(tx, () => outboxSignal.wake?.());
+    afterCommit(tx, () => outboxSignal.wakers.forEach((wake) => wake()));
     return { ...row, type: old.type, data: old.data, eventAt: old.eventAt };
   });
 }
@@ -137,7 +137,7 @@ export async function queueTestEvent(db: Db, webhookId: string, ownerId: string 
     const data = { webhook_id: webhookId, message: 'A test event from htmls: your receiver got it.' };
     const [event] = await tx.insert(events).values({ type: TEST_EVENT_TYPE, audience: 'owner', userId: ownerId, data }).returning();
     const [row] = await tx.insert(webhookDeliveries).values({ webhookId, eventId: event.id }).returning();
-    afterCommit(tx, () => outboxSignal.wake?.());
+    afterCommit(tx, () => outboxSignal.wakers.forEach((wake) => wake()));
     return { ...row, type: TEST_EVENT_TYPE, data, eventAt: event.createdAt };
   });
 }

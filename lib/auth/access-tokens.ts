@@ -1,7 +1,7 @@
 import 'server-only';
 import { findLiveAccessToken, recordAccessTokenUse } from '@/db/queries/access-tokens';
 import { SECRET_PREFIX } from '../contract/scopes';
-import type { Runtime } from '../runtime';
+import { perRuntime, type Runtime } from '../runtime';
 import { adminCredentialTag } from './admin-credential';
 import { sha256Hex } from './crypto';
 import type { Principal } from './principal';
@@ -41,9 +41,10 @@ export async function resolveAccessToken(rt: Runtime, secret: string, ip: string
  * in-process map keeps parallel requests from writing the same minute twice.
  */
 /** The last use written per token (parallel requests of one minute write it once). */
-const written = new Map<string, { at: number; ip: string }>();
+const writtenOf = perRuntime(() => new Map<string, { at: number; ip: string }>());
 
 async function noteUse(rt: Runtime, id: string, storedAt: Date | null, storedIp: string | null, ip: string): Promise<void> {
+  const written = writtenOf(rt);
   const now = Date.now();
   const last = written.get(id) ?? (storedAt ? { at: storedAt.getTime(), ip: storedIp ?? '' } : undefined);
   if (last && now - last.at < LAST_USE_EVERY_MS && last.ip === ip) return;

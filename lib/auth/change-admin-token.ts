@@ -26,6 +26,6 @@ export async function changeAdminToken(rt: Runtime, token: string): Promise<Issu
   // Access tokens made in Admin Token sessions end with it too (their credential tag no longer
   // matches either; deleting them keeps the list honest).
   await deleteAdminSessionTokens(rt.db);
-  forgetUnlockKey();
+  forgetUnlockKey(rt);
   return createAdminSession(rt);
 }

@@ -1,6 +1,6 @@
 import 'server-only';
 import { mirrorUnlockKey, sendUnlock } from '../front-link';
-import { getServerSecret, type Runtime } from '../runtime';
+import { getServerSecret, perRuntime, type Runtime } from '../runtime';
 import { getAdminCredentialHash } from './admin-credential';
 import { hmac, safeEqual } from './crypto';
 import { KEY_TTL_MS, keyAge, newVerifiedUnlocks, unexpired } from './unlock-rules';
@@ -14,7 +14,12 @@ export const requestUnlockCookie = (id: string) => `htmls_request_unlock_${id}`;
 /** A request's cookies by name, as its HTTP adapter parsed them (lib/http/cookies.ts); {} for none. */
 export type Cookies = Readonly<Record<string, string | undefined>>;
 
-const cache: { key?: string; at: number; reading?: Promise<string>; rt?: Runtime } = { at: 0 };
+/** Each service's key (its own server secret and admin credential), and the cookies it accepted. */
+const stateOf = perRuntime(() => ({
+  cache: { at: 0 } as { key?: string; at: number; reading?: Promise<string> },
+  /** Cookies verifyUnlock accepted, by subject key + value: the key they were checked under. */
+  verified: newVerifiedUnlocks<string>(),
+}));
 
 /**
  * The HMAC key of unlock cookies: derived from the server secret and the current admin
@@ -22,13 +27,14 @@ const cache: { key?: string; at: number; reading?: Promise<string>; rt?: Runtime
  * second (the hot path must not query per request); other instances follow within that.
  */
 export async function unlockKey(rt: Runtime): Promise<string> {
-  cache.rt = rt;
+  const { cache } = stateOf(rt);
   if (cache.key && Date.now() - cache.at < KEY_TTL_MS) return cache.key;
   return readKey(rt);
 }
 
 /** One read at a time: the requests that find the key stale together wait for the same one. */
 function readKey(rt: Runtime): Promise<string> {
+  const { cache } = stateOf(rt);
   if (cache.reading) return cache.reading;
   // Assigned before its first await resumes, so the check below sees it.
   let reading!: Promise<string>;
@@ -41,7 +47,7 @@ function readKey(rt: Runtime): Promise<string> {
       Object.assign(cache, { key, at: Date.now() });
       // On PGlite this process makes every change of the key (forgetUnlockKey moves the
       // generation): the front need not see it re-read to trust it.
-      mirrorUnlockKey(changed, rt.env.databaseUrl ? cache.at : Infinity);
+      mirrorUnlockKey(rt, changed, rt.env.databaseUrl ? cache.at : Infinity);
     }
     return key;
   })().finally(() => {
@@ -51,28 +57,27 @@ function readKey(rt: Runtime): Promise<string> {
   return reading;
 }
 
-export function forgetUnlockKey(): void {
+export function forgetUnlockKey(rt: Runtime): void {
+  const { cache } = stateOf(rt);
   cache.key = undefined;
   cache.reading = undefined;
-  mirrorUnlockKey(true, 0);
+  mirrorUnlockKey(rt, true, 0);
 }
 
 /** The hosted front found the key past half its life: read it again (once at a time). */
-export function refreshUnlockKey(): void {
-  if (cache.rt && !cache.reading) readKey(cache.rt).catch(() => {});
+export function refreshUnlockKey(rt: Runtime): void {
+  if (!stateOf(rt).cache.reading) readKey(rt).catch(() => {});
 }
 
 /** What a cookie is checked against, as one string: `verifiedUnlock` looks it up with the value. */
 export const unlockSubjectKey = (s: UnlockSubject) => `${s.kind}\n${s.id}\n${s.createdAt.getTime()}\n${s.passwordHash}\n`;
 
-/** Cookies verifyUnlock accepted, by subject key + value: the key they were checked under. */
-const verified = newVerifiedUnlocks<string>();
-
 /** Remembers a cookie verifyUnlock accepted under `key`, for verifiedUnlock. */
-export function rememberUnlock(key: string, subjectKey: string, value: string): void {
+export function rememberUnlock(rt: Runtime, key: string, subjectKey: string, value: string): void {
+  const { cache, verified } = stateOf(rt);
   verified.set(subjectKey + value, key);
   // The hosted front answers this cookie from then on too (under this key only).
-  if (key === cache.key) sendUnlock(subjectKey, value);
+  if (key === cache.key) sendUnlock(rt, subjectKey, value);
 }
 
 /**
@@ -81,11 +86,12 @@ export function rememberUnlock(key: string, subjectKey: string, value: string): 
  * Admin Token or password fails this as it fails verifyUnlock), and not expired. False means
  * "not known", not "refused": the caller takes the full path.
  */
-export function verifiedUnlock(subjectKey: string, value: string | undefined, nowMs = Date.now()): boolean {
+export function verifiedUnlock(rt: Runtime, subjectKey: string, value: string | undefined, nowMs = Date.now()): boolean {
+  const { cache, verified } = stateOf(rt);
   if (!value || !cache.key) return false;
   const age = keyAge(cache.at, nowMs);
   if (age === 'stale') return false;
-  if (age === 'due' && !cache.reading && cache.rt) readKey(cache.rt).catch(() => {});
+  if (age === 'due' && !cache.reading) readKey(rt).catch(() => {});
   if (verified.peek(subjectKey + value) !== cache.key) return false;
   return unexpired(value, nowMs);
 }

@@ -2,7 +2,7 @@ import 'server-only';
 import { deliveredData } from './payload';
 import { outboxSignal } from '@/db/queries/events';
 import { claimDueDeliveries, finishAttempt, giveBackDelivery, type ClaimedDelivery } from '@/db/queries/webhooks';
-import type { Runtime } from '../runtime';
+import { inService, perRuntime, type Runtime } from '../runtime';
 import { attemptDelivery, DELIVERY_TIMEOUT_MS, SHORT_TIMEOUT_MS } from './deliver';
 import { mailDue } from './mailer';
 
@@ -52,25 +52,29 @@ interface WorkerState {
   /** Aborted at stop: ends the attempts in flight, whose deliveries are given back. */
   abort: AbortController;
 }
-const state: WorkerState = {
+/** Each service's worker. */
+const stateOf = perRuntime<WorkerState & { wake?: () => void }>(() => ({
   timer: null,
   claims: { running: null, again: false },
   mail: { running: null, again: false },
   inFlight: new Set(),
   abort: new AbortController(),
-};
+}));
 
 export function startEventWorker(rt: Runtime): void {
+  const state = stateOf(rt);
   if (state.timer) return;
   state.abort = new AbortController();
-  outboxSignal.wake = () => fill(rt);
+  // A commit wakes every service's worker of the process: one whose outbox got nothing claims nothing.
+  state.wake = () => fill(rt);
+  outboxSignal.wakers.add(state.wake);
   state.timer = setInterval(() => {
     fill(rt);
-    run(state.mail, () => mailDue(rt), 'notification mail');
+    run(state, state.mail, () => inService(rt, () => mailDue(rt)), 'notification mail');
   }, POLL_MS);
   state.timer.unref();
   fill(rt);
-  run(state.mail, () => mailDue(rt), 'notification mail');
+  run(state, state.mail, () => inService(rt, () => mailDue(rt)), 'notification mail');
 }
 
 /**
@@ -79,10 +83,11 @@ export function startEventWorker(rt: Runtime): void {
  * recorded; one cut short is given back, due again at the next start, so no event is lost.
  * Resolves when nothing of the worker uses the database any more.
  */
-export async function stopEventWorker(): Promise<void> {
+export async function stopEventWorker(rt: Runtime): Promise<void> {
+  const state = stateOf(rt);
   if (state.timer) clearInterval(state.timer);
   state.timer = null;
-  outboxSignal.wake = null;
+  if (state.wake) outboxSignal.wakers.delete(state.wake);
   state.claims.again = false;
   state.mail.again = false;
   state.abort.abort();
@@ -91,7 +96,7 @@ export async function stopEventWorker(): Promise<void> {
 }
 
 /** Runs `step` once at a time; a call while it runs makes it run once more after. */
-function run(loop: Loop, step: () => Promise<unknown>, what: string): void {
+function run(state: WorkerState, loop: Loop, step: () => Promise<unknown>, what: string): void {
   if (loop.running) {
     loop.again = true;
     return;
@@ -112,10 +117,12 @@ function run(loop: Loop, step: () => Promise<unknown>, what: string): void {
 
 /** Claims work for the free slots; each attempt that ends asks for more. */
 function fill(rt: Runtime): void {
-  run(state.claims, () => claimForFreeSlots(rt), 'webhook delivery');
+  const state = stateOf(rt);
+  run(state, state.claims, () => inService(rt, () => claimForFreeSlots(rt)), 'webhook delivery');
 }
 
 async function claimForFreeSlots(rt: Runtime): Promise<void> {
+  const state = stateOf(rt);
   const free = SLOTS - state.inFlight.size;
   if (free <= 0 || !state.timer) return;
   const claimed = await claimDueDeliveries(rt.db, { limit: free, perWebhook: PER_WEBHOOK, perOwner: PER_OWNER, leaseSeconds: LEASE_SECONDS });
@@ -131,7 +138,7 @@ async function claimForFreeSlots(rt: Runtime): Promise<void> {
 }
 
 async function deliverOne(rt: Runtime, d: ClaimedDelivery): Promise<void> {
-  const { signal } = state.abort;
+  const { signal } = stateOf(rt).abort;
   // Claimed as the service stopped: given back unsent.
   if (signal.aborted) return giveBackDelivery(rt.db, d);
   const body = JSON.stringify({ type: d.type, timestamp: d.eventAt.toISOString(), data: deliveredData(d.data, rt.env.publicUrl) });

@@ -5,7 +5,7 @@ import { epochCache } from '../epoch-cache';
 import { AppError, badRequest } from '../errors';
 import { canonicalHostName } from './host-name';
 import { mirrorDomains } from '../front-link';
-import { getRuntime, type Runtime } from '../runtime';
+import { perRuntime, type Runtime } from '../runtime';
 
 /**
  * Custom domains (API.md "Hosted projects"): the host-name index every request consults
@@ -20,22 +20,24 @@ export type DomainIndex = ReadonlyMap<string, string>;
 
 const cache = epochCache<DomainIndex>({ name: 'domain-index', epoch: EPOCH.hosting, maxEntries: 1 });
 
-const state = { index: new Map() as DomainIndex, gen: -1, failedAt: 0, loading: null as Promise<DomainIndex> | null };
+/** Each service's index. */
+const stateOf = perRuntime(() => ({ index: new Map() as DomainIndex, gen: -1, failedAt: 0, loading: null as Promise<DomainIndex> | null }));
 
 /** The index when it is current (or the database just failed to give a newer one), else null: load it first. */
-export function domainIndexNow(): DomainIndex | null {
-  return state.gen === cache.generation() || Date.now() - state.failedAt < 1000 ? state.index : null;
+export function domainIndexNow(rt: Runtime): DomainIndex | null {
+  const state = stateOf(rt);
+  return state.gen === cache.generation(rt) || Date.now() - state.failedAt < 1000 ? state.index : null;
 }
 
 /** Loads the index (one load at a time); the last one known when the database cannot be read. */
-export function loadDomainIndex(): Promise<DomainIndex> {
+export function loadDomainIndex(rt: Runtime): Promise<DomainIndex> {
+  const state = stateOf(rt);
   state.loading ??= (async () => {
     try {
-      const rt = await getRuntime();
-      const gen = cache.generation();
+      const gen = cache.generation(rt);
       const index = await cache.get(rt, 'all', async () => new Map((await listAllDomains(rt.db)).map((d) => [d.host, d.slug])));
-      if (gen === cache.generation()) {
-        if (index !== state.index) mirrorDomains(index);
+      if (gen === cache.generation(rt)) {
+        if (index !== state.index) mirrorDomains(rt, index);
         state.index = index;
         state.gen = gen;
       }
@@ -85,9 +87,9 @@ export function normalizeDomains(rt: Runtime, inputs: string[]): string[] {
 export const domainTaken = (host: string) => new AppError('domain_taken', `The domain "${host}" already belongs to another project`);
 
 /** GET /api/tls/ask?domain=: whether a TLS proxy may get a certificate for `domain` (Caddy's on-demand `ask`). */
-export async function tlsAsk(domain: string | undefined): Promise<{ ok: true }> {
+export async function tlsAsk(rt: Runtime, domain: string | undefined): Promise<{ ok: true }> {
   const name = hostNameOf(domain);
-  const index = domainIndexNow() ?? (await loadDomainIndex());
+  const index = domainIndexNow(rt) ?? (await loadDomainIndex(rt));
   if (!name || !index.has(name)) throw new AppError('not_found', 'Not a domain of this service');
   return { ok: true };
 }

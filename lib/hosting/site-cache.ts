@@ -52,13 +52,13 @@ const cache = epochCache<Site | null>({ name: 'site-cache', epoch: EPOCH.hosting
 onEpochRead(EPOCH.hosting, mirrorSitesRead);
 
 /** When the hosting epoch was last read, for a front attached later (lib/http/hosted-front.ts). */
-export const sitesReadAt = (): number => epochReadAt(EPOCH.hosting);
+export const sitesReadAt = (rt: Runtime): number => epochReadAt(rt, EPOCH.hosting);
 
 /** Changes whenever cached sites are dropped: anything derived from them is stale then. */
-export const siteGeneration = (): number => cache.generation();
+export const siteGeneration = (rt: Runtime): number => cache.generation(rt);
 
 /** Whether what was derived from cached sites (lib/http/guest/reply-cache.ts) may still be served. */
-export const sitesFresh = (): boolean => cache.fresh();
+export const sitesFresh = (rt: Runtime): boolean => cache.fresh(rt);
 
 export const getSite = (rt: Runtime, slug: string, deployId?: string): Promise<Site | null> =>
   cache.get(rt, deployId ? `${slug}@${deployId}` : slug, () => fetchSite(rt, slug, deployId));

@@ -67,17 +67,13 @@ export function guardRequest(req: IncomingMessage, res: ServerResponse, limits: 
 export type ConnectionTable = Int32Array;
 
 const ROW = 1 << 16;
-/** Two rows of counts, then the two rows' seeds. */
+/** Two rows of counts, then the two rows' seeds: one table per service (server.ts), which its hosted front is given. */
 export function createConnectionTable(): ConnectionTable {
   const table = new Int32Array(new SharedArrayBuffer(4 * (2 * ROW + 2)));
   table[2 * ROW] = randomInt(2 ** 31);
   table[2 * ROW + 1] = randomInt(2 ** 31);
   return table;
 }
-
-/** The process's table (its main thread's listeners; the hosted front is given it). */
-const table = createConnectionTable();
-export const connectionTable = (): ConnectionTable => table;
 
 /**
  * FNV-1a of the address from the row's seed, then MurmurHash3's finalizer: a slot of `row`. The
@@ -97,7 +93,7 @@ function slot(table: ConnectionTable, row: 0 | 1, ip: string): number {
 
 /**
  * Caps open connections per peer address (`perIp`, 0: none; counted in `table`, shared by every
- * listener of the process, in any thread) and per listener (`total`, 0: none). A connection past
+ * listener of the service, in any thread) and per listener (`total`, 0: none). A connection past
  * a cap is closed before a byte is read. Behind a proxy every connection comes from the proxy, so
  * the caller passes perIp = 0 there (the proxy caps).
  */

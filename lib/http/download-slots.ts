@@ -2,11 +2,13 @@
  * Downloads in flight per client address, counted across both listeners (issue 22, item 1):
  * each holds a store read (a file, or on S3 a socket of the download pool) until its client has
  * read it, so one address must not hold them all. In-process on purpose: a slot lives exactly as
- * long as a response of this process, and each instance's store pool is its own.
+ * long as a response of this service, and each instance's store pool is its own (kept per
+ * runtime: two services of one process count apart).
  */
 import 'server-only';
 import type { ServerResponse } from 'node:http';
 import { AppError } from '../errors';
+import { perRuntime, type Runtime } from '../runtime';
 
 /**
  * Requests an address may have waiting for a slot, per slot: past that, 429. One, so an address
@@ -16,24 +18,13 @@ import { AppError } from '../errors';
  */
 const WAITING_PER_SLOT = 1;
 
-/**
- * How long a request waits for a slot before it is refused: a waiter has sent nothing yet.
- * DOWNLOAD_SLOT_WAIT_SECONDS (lib/env.ts), set by startService for the process, as the counts
- * below are the process's: both listeners' downloads (the hosted front's too) wait the same.
- */
-let slotWaitMs = 10_000;
-
-/** Sets how long a request waits for a download slot (DOWNLOAD_SLOT_WAIT_SECONDS). */
-export function setDownloadSlotWait(ms: number): void {
-  slotWaitMs = ms;
-}
-
 interface Held {
   active: number;
   waiting: (() => void)[];
 }
 
-const byAddress = new Map<string, Held>();
+/** Each service's downloads in flight, by address. */
+const slotsOf = perRuntime(() => new Map<string, Held>());
 
 /**
  * Resolves once `ip` holds fewer than `max` downloads (0: no cap), before anything is read from
@@ -41,8 +32,9 @@ const byAddress = new Map<string, Held>();
  * stalled client cut by lib/http/stalls.ts). A request past the queue is refused with 429
  * rate_limited; one whose client leaves while waiting gives its place up.
  */
-export function takeDownloadSlot(ip: string, max: number, res: ServerResponse): Promise<void> {
+export function takeDownloadSlot(rt: Runtime, ip: string, max: number, res: ServerResponse): Promise<void> {
   if (max <= 0) return Promise.resolve();
+  const byAddress = slotsOf(rt);
   let held = byAddress.get(ip);
   if (!held) byAddress.set(ip, (held = { active: 0, waiting: [] }));
   const h = held;
@@ -75,11 +67,12 @@ export function takeDownloadSlot(ip: string, max: number, res: ServerResponse): 
       if (i >= 0) h.waiting.splice(i, 1);
     };
     // A place in line is not kept for ever: the connection it holds is one of the address's.
+    // DOWNLOAD_SLOT_WAIT_SECONDS: a waiter has sent nothing yet; the hosted front's wait the same.
     const timer = setTimeout(() => {
       res.off('close', leave);
       leave();
       reject(new AppError('rate_limited', `At most ${max} downloads at once per address, and none finished in time; try again when one has finished`, { 'Retry-After': '5' }));
-    }, slotWaitMs);
+    }, rt.env.downloadSlotWaitMs);
     timer.unref();
     h.waiting.push(turn);
     res.once('close', leave);

@@ -2,7 +2,7 @@ import 'server-only';
 import type { Principal } from '../auth/principal';
 import type { Operation } from '../contract/operations';
 import { AppError } from '../errors';
-import { assertMigrated, getRuntime, type Runtime } from '../runtime';
+import { assertMigrated, type Runtime } from '../runtime';
 import type { FastReply, FastRequest } from './fast';
 import { jsonErrorReply } from './json-error-reply';
 import { admitRequest, parseWith, uploadTokenFor, type PrincipalInput, type QueryInput } from './route';
@@ -33,7 +33,7 @@ export function fastRoute<O extends Operation>(
   return async (req: FastRequest): Promise<FastReply> => {
     try {
       if (req.method !== op.method) throw new AppError('method_not_allowed', `Use ${op.method}`, { Allow: op.method });
-      const rt = await getRuntime();
+      const rt = req.rt;
       const url = `http://${req.header('host') ?? 'localhost'}${req.url}`;
       const uploadToken = uploadTokenFor(op, req);
       const principal = uploadToken ? (await assertMigrated(rt), null) : await admitRequest(rt, { ...op, ...opts }, { method: req.method, url, headers: req, ip: req.ip });

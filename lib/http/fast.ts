@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { giveChunk, isPooled } from '../storage/chunk-pool';
 import { HANDOFF_LENGTH_HEADER, HANDOFF_OBJECT_HEADER, handoffHeaderValue, handoffOf } from './handoff';
+import type { Runtime } from '../runtime';
 
 /**
  * The framework-free request/reply pair of what server.ts answers before Next: /p/*, /f/<id>/*
@@ -17,6 +18,8 @@ export interface FastRequest {
   body: Readable | null;
   /** Forwarded by the hosted front, which can stream a large object itself (lib/http/handoff.ts). */
   handoff?: boolean;
+  /** The runtime of the service whose listener took the request. */
+  rt: Runtime;
 }
 
 export interface FastReply {
@@ -35,8 +38,9 @@ export interface FastReply {
   onSettle?: (sent: number) => void;
 }
 
-export function fromNode(req: IncomingMessage, ip: string): FastRequest {
+export function fromNode(req: IncomingMessage, ip: string, rt: Runtime): FastRequest {
   return {
+    rt,
     method: req.method ?? 'GET',
     url: req.url ?? '/',
     header: (name) => {

@@ -1,5 +1,4 @@
 import 'server-only';
-import { getEnv } from '../env';
 import { AppError } from '../errors';
 import { isLocale, LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, LOCALES } from '../i18n/locales';
 import { serializeCookie } from './cookies';
@@ -34,7 +33,7 @@ export async function chooseLocale(req: FastRequest, opts: { hosted: boolean; fa
   const asked = form.get('next');
   const next = asked ? sameOriginPath(asked) : opts.fallback;
   if (!next) throw new AppError('invalid_request', 'next: expected a path of this site');
-  const env = getEnv();
+  const env = req.rt.env;
   const secure = opts.hosted ? isSecureHostedRequest(env, req) : isSecureRequest(env, req);
   return {
     status: 303,

@@ -8,6 +8,7 @@ import type { S3Settings } from '../env';
 import { refreshUnlockKey } from '../auth/unlock-cookie';
 import { attachFront, createSharedState, detachFront, type FromFront, type SharedState } from '../front-link';
 import { siteGeneration, sitesReadAt } from '../hosting/site-cache';
+import type { Runtime } from '../runtime';
 
 /** What the hosted front starts from (its workerData). */
 export interface FrontOptions {
@@ -39,7 +40,7 @@ export interface Front {
  * from then on the hosted port's finished replies are kept there. A front that dies is started
  * again on the same port; `log` tells it.
  */
-export async function startFront(file: URL, opts: Omit<FrontOptions, 'shared'>, main: { log: (line: string) => void; maxDownloadsPerIp: number }): Promise<Front> {
+export async function startFront(file: URL, opts: Omit<FrontOptions, 'shared'>, main: { log: (line: string) => void; maxDownloadsPerIp: number; rt: Runtime }): Promise<Front> {
   const { log } = main;
   const shared = createSharedState();
   /** Download slots the front holds, by its id: each stands for a response of the front (its 'close'). */
@@ -60,14 +61,14 @@ export async function startFront(file: URL, opts: Omit<FrontOptions, 'shared'>, 
       w.on('message', (m: FromFront) => {
         if (m.t === 'listening') {
           listened = true;
-          attachFront(shared, (message, transfer) => w.postMessage(message, transfer), { siteGen: siteGeneration(), sitesReadAt: sitesReadAt() });
+          attachFront(main.rt, shared, (message, transfer) => w.postMessage(message, transfer), { siteGen: siteGeneration(main.rt), sitesReadAt: sitesReadAt(main.rt) });
           resolve(m.port);
-        } else if (m.t === 'refresh-key') refreshUnlockKey();
+        } else if (m.t === 'refresh-key') refreshUnlockKey(main.rt);
         else if (m.t === 'slot') {
           // The same count per address as the main listener's downloads (lib/http/download-slots.ts).
           const holder = new EventEmitter();
           slots.set(m.id, holder);
-          takeDownloadSlot(m.ip, main.maxDownloadsPerIp, holder as unknown as ServerResponse).then(
+          takeDownloadSlot(main.rt, m.ip, main.maxDownloadsPerIp, holder as unknown as ServerResponse).then(
             () => w.postMessage({ t: 'slot', id: m.id }),
             (e: unknown) => {
               slots.delete(m.id);

@@ -37,7 +37,7 @@ export async function discardGroup(rt: Runtime, groupId: string, opts: { onlyIfI
     return gone ? scheduleDeletion(tx, [sharedGroupPrefix(gone.id, gone.addsTo)]) : null;
   });
   if (!gcIds) return false;
-  forgetPendingParts(groupId);
+  forgetPendingParts(rt, groupId);
   await runDeletions(rt, gcIds);
   return true;
 }

@@ -67,14 +67,14 @@ async function gate(rt: Runtime, group: ShareGroupRow, cookies: Cookies): Promis
   if (group.status !== 'online' || group.uploadState !== 'complete') return 'missing';
   if (group.expiresAt && group.expiresAt.getTime() <= Date.now()) return 'expired';
   if (group.passwordHash && !(await hasUnlockCookie(rt, group, cookies))) return 'locked';
-  if (downloadLimitReached(group)) return 'exhausted';
+  if (downloadLimitReached(rt, group)) return 'exhausted';
   return 'open';
 }
 
 /** max_downloads reached, counting this instance's downloads not yet written too. */
-function downloadLimitReached(group: ShareGroupRow): boolean {
+function downloadLimitReached(rt: Runtime, group: ShareGroupRow): boolean {
   if (group.maxDownloads === null) return false;
-  return Number(group.downloadCount) + unflushedDownloads(group.id) >= group.maxDownloads;
+  return Number(group.downloadCount) + unflushedDownloads(rt, group.id) >= group.maxDownloads;
 }
 
 /** The download paths' reading of a gate that is not open: 404, 410 expired or download_limit. */

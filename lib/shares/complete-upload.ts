@@ -7,7 +7,7 @@ import type { CompleteInput } from '../contract/shares';
 import { AppError, notFound } from '../errors';
 import { mapLimit } from '../map-limit';
 import { pathKey } from '../paths/relative-path';
-import type { Runtime } from '../runtime';
+import { perRuntime, type Runtime } from '../runtime';
 import { isStorageNotFound, type ObjectInfo, type PartInfo } from '../storage/types';
 import { discardGroup } from './abort-upload';
 import { publishGroup } from './publish-group';
@@ -35,8 +35,8 @@ export interface RequestChecks {
   refusal(rt: Runtime, requestId: string): Promise<AppError>;
 }
 
-/** The completes running in this process, by group. */
-const running = new Map<string, Promise<unknown>>();
+/** The completes running in each service, by group. */
+const runningOf = perRuntime(() => new Map<string, Promise<unknown>>());
 
 /**
  * POST /api/shares/upload/complete: completes every file of the group from what the store
@@ -44,10 +44,11 @@ const running = new Map<string, Promise<unknown>>();
  * transaction whose conditional update decides the race with a second complete or an abort.
  */
 export async function completeUpload(rt: Runtime, caller: Uploader, input: CompleteInput, requests: RequestChecks): Promise<ShareDto> {
-  // Completes of one group in this process run one after the other: the later ones then find
+  // Completes of one group in this service run one after the other: the later ones then find
   // it complete (409) instead of racing the first one's merges in the store, where each store
   // fails its own way (NoSuchUpload, a 500 from radosgw…). Across instances the conditional
   // publish below still decides.
+  const running = runningOf(rt);
   const before = running.get(input.groupId);
   const mine = (async () => {
     await before?.catch(() => {});
@@ -104,8 +105,8 @@ async function completeOnce(rt: Runtime, caller: Uploader, input: CompleteInput,
 
   // …and the types on the files' first bytes, now that they are whole objects.
   if (group.requestId) await requests.check(rt, group, stored.map((s) => ({ pending: s.pending, size: s.object.size })), 'bytes');
-  // The CRC rows of parts this process took are written behind their replies: wait for them.
-  await flushPartCrcs();
+  // The CRC rows of parts this service took are written behind their replies: wait for them.
+  await flushPartCrcs(rt);
   const crcs = await partCrcsOf(rt.db, pending.map((p) => p.id));
   const items = stored.map(({ pending: p, object, parts }) => ({
     relativePath: p.relativePath,
@@ -173,7 +174,7 @@ async function afterPublish(rt: Runtime, groupId: string, won: boolean, items: {
     for (const it of items) await rt.storage.delete(it.storageKey).catch(() => {});
     throw notFound('This upload was cancelled');
   }
-  forgetPendingParts(groupId);
+  forgetPendingParts(rt, groupId);
   wakePreviewWorker();
   return toShareDto((await findShare(rt.db, shareId))!);
 }

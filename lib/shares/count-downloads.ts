@@ -1,6 +1,6 @@
 import 'server-only';
 import { recordDownloads, type DownloadEntry } from '@/db/queries/activity';
-import { getRuntime } from '../runtime';
+import { perRuntime, type Runtime } from '../runtime';
 
 /**
  * Download counts and the download activity log off the byte path: countDownload() and
@@ -20,48 +20,49 @@ interface Buffered {
   flushing: Promise<void> | null;
 }
 
-const state: Buffered = { byShare: new Map(), byItem: new Map(), writing: new Map(), activity: [], timer: null, flushing: null };
+/** Each service's buffer, written to its own database. */
+const stateOf = perRuntime((): Buffered => ({ byShare: new Map(), byItem: new Map(), writing: new Map(), activity: [], timer: null, flushing: null }));
 
 const bump = (m: Map<string, number>, k: string, n: number) => m.set(k, (m.get(k) ?? 0) + n);
 
 /** A write FLUSH_MS from now, unless one is already due. */
-function scheduleFlush(s: Buffered): void {
+function scheduleFlush(rt: Runtime, s: Buffered): void {
   if (s.timer) return;
   s.timer = setTimeout(() => {
     s.timer = null;
-    void flushDownloadCounts();
+    void flushDownloadCounts(rt);
   }, FLUSH_MS);
   s.timer.unref();
 }
 
 /** One completed guest download: of an item, or of the share's ZIP when itemId is null. */
-export function countDownload(shareId: string, itemId: string | null): void {
-  const s = state;
+export function countDownload(rt: Runtime, shareId: string, itemId: string | null): void {
+  const s = stateOf(rt);
   bump(s.byShare, shareId, 1);
   if (itemId !== null) bump(s.byItem, itemId, 1);
-  scheduleFlush(s);
+  scheduleFlush(rt, s);
 }
 
 /** Activity rows held at most while the database cannot take them: past it, new ones are dropped. */
 const MAX_BUFFERED_ACTIVITY = 50_000;
 
 /** One guest response of an item or a ZIP that sent bytes, whole or not (the activity log). */
-export function recordDownload(entry: DownloadEntry): void {
-  const s = state;
+export function recordDownload(rt: Runtime, entry: DownloadEntry): void {
+  const s = stateOf(rt);
   if (s.activity.length >= MAX_BUFFERED_ACTIVITY) return;
   s.activity.push(entry);
-  scheduleFlush(s);
+  scheduleFlush(rt, s);
 }
 
 /** Downloads of this share counted here but not yet written (for the max_downloads check). */
-export function unflushedDownloads(shareId: string): number {
-  const s = state;
+export function unflushedDownloads(rt: Runtime, shareId: string): number {
+  const s = stateOf(rt);
   return (s.byShare.get(shareId) ?? 0) + (s.writing.get(shareId) ?? 0);
 }
 
 /** Writes every buffered count now (also at shutdown); never throws. */
-export async function flushDownloadCounts(): Promise<void> {
-  const s = state;
+export async function flushDownloadCounts(rt: Runtime): Promise<void> {
+  const s = stateOf(rt);
   // A loop: another caller may start a write while this one waits for the last.
   while (s.flushing) await s.flushing;
   if (s.byShare.size === 0 && s.byItem.size === 0 && s.activity.length === 0) return;
@@ -74,14 +75,13 @@ export async function flushDownloadCounts(): Promise<void> {
   s.writing = byShare;
   s.flushing = (async () => {
     try {
-      const rt = await getRuntime();
       await recordDownloads(rt.db, byShare, byItem, activity);
     } catch (e) {
       console.error('[htmls] download counts not written yet:', e);
       for (const [k, n] of byShare) bump(s.byShare, k, n);
       for (const [k, n] of byItem) bump(s.byItem, k, n);
       s.activity = activity.concat(s.activity).slice(0, MAX_BUFFERED_ACTIVITY);
-      scheduleFlush(s);
+      scheduleFlush(rt, s);
     } finally {
       s.writing = new Map();
       s.flushing = null;

@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { recordDownload } from './count-downloads';
 import { clientHash, type DownloadClient, type TicketedDownload } from './download-tickets';
+import type { Runtime } from '../runtime';
 
 /** An address kept for the activity log only to its network: IPv4 /24, IPv6 /48 (parsed by ipaddr.js). */
 export function truncateAddress(ip: string): string {
@@ -24,6 +25,7 @@ export function truncateAddress(ip: string): string {
  * cut-off response did not send.
  */
 export function downloadRecorder(
+  rt: Runtime,
   client: DownloadClient,
   shareId: string,
   path: string | null,
@@ -37,6 +39,6 @@ export function downloadRecorder(
   return (sent, _completed, covered) => {
     limited?.settle(sent);
     const key = limited?.key() ?? windowKey;
-    if (sent > 0) recordDownload({ shareId, key, path, size, covered, ip, userAgent, at: new Date() });
+    if (sent > 0) recordDownload(rt, { shareId, key, path, size, covered, ip, userAgent, at: new Date() });
   };
 }

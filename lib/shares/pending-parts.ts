@@ -1,6 +1,6 @@
 import 'server-only';
 import { recordPartCrcs, type PartCrcRow } from '@/db/queries/uploads';
-import type { Runtime } from '../runtime';
+import { perRuntime, type Runtime } from '../runtime';
 
 /**
  * What a proxy part needs of its pending upload, kept in memory from init: none of it changes
@@ -27,30 +27,29 @@ export interface PendingPart {
 
 /** Enough for every member's pending files at their cap; the oldest go first past it. */
 const MAX_KNOWN = 20_000;
-// Shared by both copies of lib/ in this process: init runs in Next's, the chunk route in server.ts's.
-const knownParts = new Map<string, PendingPart>();
-const known = () => knownParts;
+/** Each service's, shared by its listener and its Next route handlers (init runs in Next, the chunk route in the listener). */
+const known = perRuntime(() => new Map<string, PendingPart>());
 const keyOf = (uploadId: string, storageKey: string) => `${uploadId}\u0000${storageKey}`;
 
-export function rememberPendingParts(parts: PendingPart[]): void {
-  const map = known();
+export function rememberPendingParts(rt: Runtime, parts: PendingPart[]): void {
+  const map = known(rt);
   for (const p of parts) {
     if (map.size >= MAX_KNOWN) map.delete(map.keys().next().value!);
     map.set(keyOf(p.uploadId, p.storageKey), p);
   }
 }
 
-export const knownPendingPart = (uploadId: string, storageKey: string): PendingPart | undefined => known().get(keyOf(uploadId, storageKey));
+export const knownPendingPart = (rt: Runtime, uploadId: string, storageKey: string): PendingPart | undefined => known(rt).get(keyOf(uploadId, storageKey));
 
 /** The group was completed or discarded here: its entries are of no more use. */
-export function forgetPendingParts(groupId: string): void {
-  const map = known();
+export function forgetPendingParts(rt: Runtime, groupId: string): void {
+  const map = known(rt);
   for (const [k, p] of map) if (p.groupId === groupId) map.delete(k);
 }
 
 /**
  * Part CRC-32s are written behind the reply, many to a statement: a part's answer waits for its
- * bytes, not for this row. complete() waits for the rows of this process first (flushPartCrcs);
+ * bytes, not for this row. complete() waits for the rows of this service first (flushPartCrcs);
  * a row lost to a crash, or still on its way from another instance, only means the file's
  * CRC-32 is computed from its bytes the first time a ZIP needs it (share_items.crc32 is null).
  */
@@ -60,11 +59,10 @@ interface CrcQueue {
   /** Ends the gathering wait at once: a complete wants the rows now. */
   wake: (() => void) | null;
 }
-const queue: CrcQueue = { rows: [], flushing: null, wake: null };
-const crcQueue = () => queue;
+const crcQueue = perRuntime((): CrcQueue => ({ rows: [], flushing: null, wake: null }));
 
 export function recordPartCrcSoon(rt: Runtime, row: PartCrcRow): void {
-  const q = crcQueue();
+  const q = crcQueue(rt);
   q.rows.push(row);
   q.flushing ??= drain(rt, q);
 }
@@ -95,8 +93,8 @@ async function drain(rt: Runtime, q: CrcQueue): Promise<void> {
 }
 
 /** Resolves once every CRC row queued so far is written (or given up). */
-export async function flushPartCrcs(): Promise<void> {
-  const q = crcQueue();
+export async function flushPartCrcs(rt: Runtime): Promise<void> {
+  const q = crcQueue(rt);
   while (q.flushing) {
     q.wake?.();
     await q.flushing;

@@ -79,7 +79,7 @@ export async function startUploads(
     }));
     await insertPendingUploads(rt.db, rows);
     // Proxy parts come back to this server: what they need of their upload is known from here on.
-    if (caps.mode === 'proxy') rememberPendingParts(
+    if (caps.mode === 'proxy') rememberPendingParts(rt, 
       rows.map((r) => ({ id: r.id, groupId, ownerId, uploadId: r.uploadId, storeUploadId: null, storageKey: r.storageKey, contentType: r.contentType, partCount: r.partCount, declaredSize: r.declaredSize, partSize: caps.partSize })),
     );
     return {

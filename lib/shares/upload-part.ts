@@ -6,7 +6,7 @@ import { markGuestUploadStarted } from '@/db/queries/uploads';
 import type { PendingUploadRow, ShareGroupRow } from '@/db/schema';
 import type { ChunkResult, PartRef, PartUrlResult } from '../contract/upload-protocol';
 import { AppError, notFound } from '../errors';
-import type { Runtime } from '../runtime';
+import { perRuntime, type Runtime } from '../runtime';
 import { isStorageNotFound } from '../storage/types';
 import { expectedPartSize } from './capabilities';
 import { directUploadsAllowed } from './direct-uploads';
@@ -17,16 +17,15 @@ import { StorageIncompleteBodyError } from '../storage/errors';
 
 const PRESIGN_SECONDS = 15 * 60;
 
-/** Guests' uploads this process has already marked started: one write per upload, not per part. */
-const startedUploads = new Set<string>();
-const started = () => startedUploads;
+/** Guests' uploads this service has already marked started: one write per upload, not per part. */
+const started = perRuntime(() => new Set<string>());
 
 /**
  * A guest's first part (or, in direct mode, its first part URL) marks the upload started, before
  * the part is stored: from then on the janitor's short idle limit no longer applies to it.
  */
 async function guestUploadStarted(rt: Runtime, groupId: string): Promise<void> {
-  const seen = started();
+  const seen = started(rt);
   if (seen.has(groupId)) return;
   await markGuestUploadStarted(rt.db, groupId);
   if (seen.size >= 10_000) seen.clear();
@@ -70,7 +69,7 @@ export async function presignPartUrl(rt: Runtime, caller: Uploader, input: PartR
 async function pendingPartFor(rt: Runtime, caller: Uploader, ref: PartRef): Promise<PendingPart> {
   const ownerId = uploaderOwnerId(caller);
   if (isGuest(caller) && ref.groupId !== caller.groupId) throw notFound('No such pending upload');
-  const known = knownPendingPart(ref.uploadId, ref.storageKey);
+  const known = knownPendingPart(rt, ref.uploadId, ref.storageKey);
   if (known) {
     if (known.groupId !== ref.groupId || known.ownerId !== ownerId) throw notFound('No such pending upload');
     return known;
@@ -88,7 +87,7 @@ async function pendingPartFor(rt: Runtime, caller: Uploader, ref: PartRef): Prom
     declaredSize: Number(pending.declaredSize),
     partSize: group.partSize,
   };
-  rememberPendingParts([part]);
+  rememberPendingParts(rt, [part]);
   return part;
 }
 

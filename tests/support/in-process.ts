@@ -43,17 +43,14 @@ export interface InProcessServer {
  */
 const SERVER_BUNDLE = path.join(ROOT, '.next/htmls/server.mjs');
 
-let started = false;
-
 /**
  * The real service (Next and the framework-free handlers) inside this test process, on port 0
- * for both listeners. Its caches, runtime and timers are process-wide, so a process runs one:
- * vitest's forks pool gives every test file a process of its own. `env` replaces the storage
- * and database settings of this process's environment entirely, as startServer()'s does.
+ * for both listeners. Each has a runtime of its own (database, store, caches, rate limits,
+ * timers), so a test file may start several (tests/two-services.test.ts); Next is one per
+ * process, so only one of them may have `{ pages: true }`. `env` replaces the storage and
+ * database settings of this process's environment entirely, as startServer()'s does.
  */
 export async function startInProcess(env: Record<string, string | undefined> = {}, opts: ServiceShape = {}): Promise<InProcessServer> {
-  if (started) throw new Error('one in-process server per test file: start others with startServer()');
-  started = true;
   const dataDir = env.DATA_DIR ?? tempDir();
   mkdirSync(dataDir, { recursive: true });
   // Next picks its React build (and its own mode) from NODE_ENV, as `npm start` sets it.

@@ -15,6 +15,6 @@ export const POST = route(operations.uploadSite, async ({ rt, req, principal, au
 
 /** Where the uploader's link to the project leads (the console's, for the address they used). */
 function hostedPlace(rt: Runtime, req: Request): HostedPlace {
-  const template = hostedOriginFor(rt.env, getHostedPort(), req.headers.get('host') ?? undefined, isSecureRequest(rt.env, req.headers));
+  const template = hostedOriginFor(rt.env, getHostedPort(rt), req.headers.get('host') ?? undefined, isSecureRequest(rt.env, req.headers));
   return { hosted: rt.env.hosted, template, port: rt.env.port };
 }

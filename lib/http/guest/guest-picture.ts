@@ -2,7 +2,7 @@ import 'server-only';
 import { AppError } from '../../errors';
 import type { FastReply, FastRequest } from '../fast';
 import { errorReply } from '../reply-errors';
-import { assertMigrated, getRuntime, type Runtime } from '../../runtime';
+import { assertMigrated, type Runtime } from '../../runtime';
 
 /** A picture a share's guest (or an unfurler) may fetch: its headers, ETag included, and its bytes. */
 export interface GuestPicture {
@@ -25,7 +25,7 @@ export async function guestPictureReply(req: FastRequest, pick: (rt: Runtime) =>
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       throw new AppError('method_not_allowed', 'Only GET and HEAD are allowed here', { Allow: 'GET, HEAD' });
     }
-    const rt = await getRuntime();
+    const rt = req.rt;
     await assertMigrated(rt);
     const picked = await pick(rt);
     if ('status' in picked) return picked;

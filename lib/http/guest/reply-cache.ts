@@ -6,6 +6,7 @@ import { isPooled } from '../../storage/chunk-pool';
 import { frontAttached, sendKeep } from '../../front-link';
 import { answerFrom, newReplies, plainRequest, replyKey, type ReplyChecks, type ReplyLock } from './reply-answer';
 import { siteGeneration, sitesFresh } from '../../hosting/site-cache';
+import { perRuntime, type Runtime } from '../../runtime';
 
 /**
  * Finished replies of hosted files, by URL and Accept-Encoding: the steady state of a site
@@ -20,15 +21,20 @@ import { siteGeneration, sitesFresh } from '../../hosting/site-cache';
  */
 export type { ReplyLock };
 
-const state = { entries: newReplies() };
-
-const checks: ReplyChecks = { generation: siteGeneration, fresh: sitesFresh, unlocked: (subject, value) => verifiedUnlock(subject, value) };
+/** Each service's replies, and what they are checked against (its own site cache). */
+const stateOf = perRuntime((rt) => {
+  const checks: ReplyChecks = { generation: () => siteGeneration(rt), fresh: () => sitesFresh(rt), unlocked: (subject, value) => verifiedUnlock(rt, subject, value) };
+  return { entries: newReplies(), checks };
+});
 
 /**
  * Answers a request from the cache when it can, synchronously (lib/http/guest/reply-answer.ts).
  * False: not answered, the full path serves it.
  */
-export const answerCached = (req: IncomingMessage, res: ServerResponse, scope: string): boolean => answerFrom(state.entries, checks, req, res, scope);
+export const answerCached = (rt: Runtime, req: IncomingMessage, res: ServerResponse, scope: string): boolean => {
+  const state = stateOf(rt);
+  return answerFrom(state.entries, state.checks, req, res, scope);
+};
 
 /** Keeps a reply the slow path made, when it is the same for every visitor (every unlocked one, with `lock`). */
 export function keepReply(req: FastRequest, scope: string, gen: number, reply: FastReply, lock: ReplyLock | null): void {
@@ -43,5 +49,5 @@ export function keepReply(req: FastRequest, scope: string, gen: number, reply: F
   const key = replyKey(req.url, req.header('accept-encoding'), scope);
   // The hosted port's replies (what the front forwarded) are the front's to answer.
   if (req.handoff && frontAttached()) sendKeep({ key, gen, status: reply.status, raw, etag, lock }, reply.body);
-  else state.entries.set(key, { gen, status: reply.status, raw, body: reply.body, etag, lock, hits: 0 });
+  else stateOf(req.rt).entries.set(key, { gen, status: reply.status, raw, body: reply.body, etag, lock, hits: 0 });
 }

@@ -3,7 +3,7 @@ import type { FastReply, FastRequest } from '../fast';
 import { isHtmlType } from '../../mime';
 import { sendObject, type Sendable } from '../send-object';
 import { readFirstBytes } from '../../storage/read-first-bytes';
-import type { Runtime } from '../../runtime';
+import { perRuntime, type Runtime } from '../../runtime';
 import { HOSTED_SANDBOX_CSP } from '../../security/csp';
 import { compressedKey, type Encoding } from '../../storage/keys';
 import { compress, isCompressible, negotiate } from '../../hosting/compression';
@@ -70,10 +70,10 @@ export async function sendSiteFile(rt: Runtime, req: FastRequest, file: SiteFile
 /** Small objects from memory (they never change under their key), large ones streamed. */
 async function sendCached(rt: Runtime, req: FastRequest, obj: Sendable): Promise<FastReply> {
   if (obj.size > MAX_CACHED_BYTES || req.method === 'HEAD') return sendObject(req, rt.storage, obj);
-  let body = getCached(obj.storageKey);
+  let body = getCached(rt, obj.storageKey);
   if (!body) {
     body = await readFirstBytes(rt.storage, obj.storageKey, obj.size);
-    putCached(obj.storageKey, body);
+    putCached(rt, obj.storageKey, body);
   }
   return sendObject(req, rt.storage, { ...obj, buffer: body });
 }
@@ -81,21 +81,23 @@ async function sendCached(rt: Runtime, req: FastRequest, obj: Sendable): Promise
 async function sendHtml(rt: Runtime, req: FastRequest, file: SiteFile, headers: Record<string, string>, etag: string): Promise<FastReply> {
   const obj = { storageKey: file.storageKey, size: file.size, etag, lastModified: file.updatedAt, headers };
   if (file.size <= MAX_CACHED_BYTES) {
-    let body = getCached(`${file.storageKey}#html`);
+    let body = getCached(rt, `${file.storageKey}#html`);
     if (!body) {
       const raw = await readFirstBytes(rt.storage, file.storageKey, file.size);
       body = applyInjection(raw, planInjection(raw));
-      putCached(`${file.storageKey}#html`, body);
+      putCached(rt, `${file.storageKey}#html`, body);
     }
     return sendObject(req, rt.storage, { ...obj, buffer: body });
   }
   return sendLargeHtml(rt, req, file, headers, etag);
 }
 
-const plans = new BoundedCache<string, Injection | null>({ maxEntries: 1000 });
+/** Each service's, by object of its own store. */
+const plansOf = perRuntime(() => new BoundedCache<string, Injection | null>({ maxEntries: 1000 }));
 
 /** Big HTML: plan the injection once per object from its head, then stream around it. */
 async function sendLargeHtml(rt: Runtime, req: FastRequest, file: SiteFile, headers: Record<string, string>, etag: string): Promise<FastReply> {
+  const plans = plansOf(rt);
   let plan = plans.get(file.storageKey);
   if (plan === undefined) {
     plan = planInjection(await readFirstBytes(rt.storage, file.storageKey, Math.min(file.size, SCAN_BYTES)));
@@ -126,19 +128,19 @@ async function sendRewritten(
 ): Promise<FastReply> {
   if (file.size > MAX_CACHED_BYTES) return sendHtml(rt, req, file, headers, `"${base}"`);
   const key = `${file.storageKey}#base=${baseHref}`;
-  let body = getCached(key);
+  let body = getCached(rt, key);
   if (!body) {
     const raw = await readFirstBytes(rt.storage, file.storageKey, file.size);
     body = applyInjection(raw, planInjection(raw, { baseHref }));
-    putCached(key, body);
+    putCached(rt, key, body);
   }
   const tag = `${base}b${Buffer.from(baseHref).toString('base64url').slice(-12)}`;
   const encoding = negotiate(acceptEncoding, ['br', 'gzip']);
   if (encoding) {
-    let packed = getCached(`${key}#${encoding}`);
+    let packed = getCached(rt, `${key}#${encoding}`);
     if (!packed) {
       packed = await compress(body, encoding);
-      putCached(`${key}#${encoding}`, packed);
+      putCached(rt, `${key}#${encoding}`, packed);
     }
     if (packed.length < body.length) {
       const obj = { storageKey: file.storageKey, size: packed.length, etag: `"${tag}${SUFFIX[encoding]}"`, lastModified: file.updatedAt, headers: { ...headers, 'Content-Encoding': encoding } };

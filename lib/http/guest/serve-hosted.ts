@@ -8,7 +8,7 @@ import { chooseLocale } from '../locale-choice';
 import { projectLocaleChoicePath } from '../locale-picker';
 import { errorReply } from '../reply-errors';
 import { decodeUrlPath } from '../../paths/relative-path';
-import { assertMigrated, getRuntime, type Runtime } from '../../runtime';
+import { assertMigrated, type Runtime } from '../../runtime';
 import { resolvePath } from '../../hosting/resolve-path';
 import { sendSiteFile } from './send-site-file';
 import { gatePreview } from './preview-gate';
@@ -33,7 +33,7 @@ export const replyScope = (opts: HostedOptions) => (opts.sandbox ? 's' : opts.si
 /** /p/*: hosted sites, served without the framework on the hosted origin. */
 export async function serveHosted(req: FastRequest, opts: HostedOptions): Promise<FastReply> {
   try {
-    return await handle(await getRuntime(), req, opts);
+    return await handle(req.rt, req, opts);
   } catch (e) {
     // The error page's picker posts beside the project's unlock; outside a project there is none.
     const slug = opts.site ?? HOSTED_URL_PATTERN.exec(req.url.split('?')[0])?.[1];
@@ -66,7 +66,7 @@ async function handle(rt: Runtime, req: FastRequest, opts: HostedOptions): Promi
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     throw new AppError('method_not_allowed', 'Only GET and HEAD are allowed here', { Allow: 'GET, HEAD' });
   }
-  const gen = siteGeneration();
+  const gen = siteGeneration(rt);
   const site = await getSite(rt, slug, deployId);
   if (!site || (site.files.size === 0 && !deployId)) throw notFound();
   // The same gate for every path of a locked project, existing or not: nothing leaks.
@@ -122,6 +122,6 @@ async function unlocked(rt: Runtime, req: FastRequest, site: Site): Promise<bool
   const subject = subjectOf(site);
   if (!verifyUnlock(key, subject, value)) return false;
   // The reply cache may then answer this cookie without the HMAC (reply-cache.ts).
-  rememberUnlock(key, unlockSubjectKey(subject), value!);
+  rememberUnlock(rt, key, unlockSubjectKey(subject), value!);
   return true;
 }

@@ -8,7 +8,7 @@ import { isSecureRequest } from '../origin';
 import { passwordPage } from '../password-page';
 import { localeOf } from '../locale-of';
 import { errorReply } from '../reply-errors';
-import { assertMigrated, getRuntime } from '../../runtime';
+import { assertMigrated } from '../../runtime';
 import { expiredError, fullError, guestRequest, missingError, requestSubject } from '../../requests/request-gate';
 
 const URL_PATTERN = /^\/r\/([^/?]+)(?:\/([^?]*))?(?:\?.*)?$/;
@@ -32,7 +32,7 @@ function idOf(url: string): { id: string; rest: string | undefined } {
  */
 export async function gateRequestPage(req: FastRequest): Promise<FastReply | null> {
   try {
-    const rt = await getRuntime();
+    const rt = req.rt;
     await assertMigrated(rt);
     if (req.method !== 'GET' && req.method !== 'HEAD') return null;
     const { id } = idOf(req.url);
@@ -50,7 +50,7 @@ export async function gateRequestPage(req: FastRequest): Promise<FastReply | nul
 /** POST /r/<id>/unlock: as the share unlock; cookie htmls_request_unlock_<id> on Path=/r/<id>. */
 export async function serveRequestUnlock(req: FastRequest): Promise<FastReply> {
   try {
-    const rt = await getRuntime();
+    const rt = req.rt;
     await assertMigrated(rt);
     const { id, rest } = idOf(req.url);
     if (rest !== 'unlock') throw missingError();

@@ -8,7 +8,7 @@ import { isActiveType } from '../../mime';
 import { errorReply } from '../reply-errors';
 import { sendObject } from '../send-object';
 import { decodeUrlPath } from '../../paths/relative-path';
-import { assertMigrated, getRuntime, type Runtime } from '../../runtime';
+import { assertMigrated, type Runtime } from '../../runtime';
 import { isSecureRequest } from '../origin';
 import { guestGroupAccess, guestItemAccess, refusal, shareSubject } from '../../shares/access';
 import { gateReply } from './share-gate';
@@ -25,7 +25,7 @@ const URL_PATTERN = /^\/f\/([^/]+)(?:\/(.*))?$/;
 /** /f/<id>/<path> (the bytes) and POST /f/<id>/unlock, without the framework. */
 export async function serveShareItem(req: FastRequest): Promise<FastReply> {
   try {
-    return await handle(await getRuntime(), req);
+    return await handle(req.rt, req);
   } catch (e) {
     return errorReply(e, req);
   }
@@ -37,7 +37,7 @@ export async function serveShareItem(req: FastRequest): Promise<FastReply> {
  */
 export async function gateSharePage(req: FastRequest): Promise<FastReply | null> {
   try {
-    const rt = await getRuntime();
+    const rt = req.rt;
     await assertMigrated(rt);
     const { id } = parse(req.url);
     if (req.method !== 'GET' && req.method !== 'HEAD') return null;
@@ -104,10 +104,10 @@ async function handle(rt: Runtime, req: FastRequest): Promise<FastReply> {
   const etag = item.etag.startsWith('"') ? item.etag : `"${item.etag}"`;
   // With a limit a download counts when it starts (its ticket); without one when a response
   // reaches the last byte (HEAD never reaches this; a link preview never counts).
-  const count = limited || isUnfurler(req) ? null : () => countDownload(id, item.id);
+  const count = limited || isUnfurler(req) ? null : () => countDownload(rt, id, item.id);
   // The activity log and share.downloaded: every guest response but a link preview's, summed
   // per download.
-  const settle = isUnfurler(req) ? undefined : downloadRecorder(downloadClientOf(req), id, item.relativePath, itemTarget(item.id), Number(item.size), limited);
+  const settle = isUnfurler(req) ? undefined : downloadRecorder(rt, downloadClientOf(req), id, item.relativePath, itemTarget(item.id), Number(item.size), limited);
   // DOWNLOAD_MODE=redirect: the store serves the bytes (null: answered here, as relayed).
   const redirect = await redirectDownload(rt, req, item, headers, { limited, count, etag, settle });
   if (redirect) return redirect;

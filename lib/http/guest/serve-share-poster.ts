@@ -4,7 +4,7 @@ import type { FastReply, FastRequest } from '../fast';
 import { escapeHtml } from '../../escape-html';
 import { errorReply } from '../reply-errors';
 import { decodeUrlPath, encodeUrlPath } from '../../paths/relative-path';
-import { assertMigrated, getRuntime } from '../../runtime';
+import { assertMigrated } from '../../runtime';
 import { isStorageNotFound } from '../../storage/types';
 import { findShare } from '@/db/queries/shares';
 import { guestItemAccess, refusal } from '../../shares/access';
@@ -73,7 +73,7 @@ export async function serveSharePlayer(req: FastRequest): Promise<FastReply> {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       throw new AppError('method_not_allowed', 'Only GET and HEAD are allowed here', { Allow: 'GET, HEAD' });
     }
-    const rt = await getRuntime();
+    const rt = req.rt;
     await assertMigrated(rt);
     const id = PLAYER_URL.exec(req.url)?.[1];
     if (!id) throw notFound();

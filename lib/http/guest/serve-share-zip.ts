@@ -6,7 +6,7 @@ import { sendRepresentation } from '../send-object';
 import { contentDisposition } from '../content-disposition';
 import { errorReply } from '../reply-errors';
 import { decodeUrlPath } from '../../paths/relative-path';
-import { assertMigrated, getRuntime } from '../../runtime';
+import { assertMigrated } from '../../runtime';
 import { guestAccess, refusal } from '../../shares/access';
 import { gateReply } from './share-gate';
 import { parseCookies } from '../cookies';
@@ -30,7 +30,7 @@ const ZIP_URL = /^\/f\/([^/?]+)\/?\?(.*)$/;
  */
 export async function serveShareZip(req: FastRequest): Promise<FastReply> {
   try {
-    const rt = await getRuntime();
+    const rt = req.rt;
     await assertMigrated(rt);
     const m = ZIP_URL.exec(req.url);
     const id = m ? decodeUrlPath(m[1]!) : null;
@@ -71,8 +71,8 @@ export async function serveShareZip(req: FastRequest): Promise<FastReply> {
       admit: limited?.admit,
       // Without a limit a download is complete when the last byte went out (a resumed one
       // counts once, at its end); with one it counted when it started.
-      onComplete: limited || isUnfurler(req) ? undefined : () => countDownload(id, null),
-      onSettle: isUnfurler(req) ? undefined : downloadRecorder(downloadClientOf(req), id, null, zipTarget(folder), zip.plan.total, limited),
+      onComplete: limited || isUnfurler(req) ? undefined : () => countDownload(rt, id, null),
+      onSettle: isUnfurler(req) ? undefined : downloadRecorder(rt, downloadClientOf(req), id, null, zipTarget(folder), zip.plan.total, limited),
     });
   } catch (e) {
     return errorReply(e, req);

@@ -18,8 +18,9 @@ import { startPreviewWorker, stopPreviewWorker } from './worker';
 const dbh = useMigratedDb();
 const dir = mkdtempSync(path.join(tmpdir(), 'preview-worker-'));
 const storage = createFsStorage(path.join(dir, 'store'));
+const rt = { get db() { return dbh.db; }, storage, env: { ffmpegPath: undefined }, state: {} } as unknown as Runtime;
 afterAll(async () => {
-  await stopPreviewWorker();
+  await stopPreviewWorker(rt);
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -35,13 +36,12 @@ it('records a batch of thumbnails with one move of the shares epoch, made after 
     .returning({ id: shareItems.id });
   const before = Number(await readEpoch(dbh.db, EPOCH.shares));
 
-  const rt = { db: dbh.db, storage, env: { ffmpegPath: undefined } } as unknown as Runtime;
   startPreviewWorker(rt, () => {});
   const states = async () =>
     (await dbh.db.select({ state: shareItems.previewState }).from(shareItems).where(inArray(shareItems.id, rows.map((r) => r.id)))).map((r) => r.state);
   await expect.poll(states, { timeout: 30_000, interval: 50 }).toEqual(['ready', 'ready', 'ready', 'ready', 'ready']);
   // The move follows the batch's last record: poll until it lands, then check it came once.
   await expect.poll(async () => Number(await readEpoch(dbh.db, EPOCH.shares)), { timeout: 10_000, interval: 50 }).toBeGreaterThan(before);
-  await stopPreviewWorker();
+  await stopPreviewWorker(rt);
   expect(Number(await readEpoch(dbh.db, EPOCH.shares))).toBe(before + 1);
 });

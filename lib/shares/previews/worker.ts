@@ -1,6 +1,6 @@
 import 'server-only';
 import { announcePreviews, claimPendingPreviews, finishPreview, markNoPreview, retryPreviewLater, type ClaimedPreview, type PreviewResult } from '@/db/queries/previews';
-import type { Runtime } from '../../runtime';
+import { perRuntime, type Runtime } from '../../runtime';
 import { derivedKey } from '../../storage/keys';
 import { ffmpegAvailable, isThumbType, isVideoType, makePoster, makeThumbnail, type Picture } from './make';
 
@@ -27,40 +27,46 @@ interface WorkerState {
   again: boolean;
 }
 const WAKE = Symbol.for('htmls.previewWorker.wake');
-const state: WorkerState = { timer: null, abort: new AbortController(), running: null, again: false };
-type WakeHolder = { [WAKE]?: (() => void) | null };
+const stateOf = perRuntime<WorkerState & { wake?: () => void }>(() => ({ timer: null, abort: new AbortController(), running: null, again: false }));
+type WakeHolder = { [WAKE]?: Set<() => void> };
+const wakers = () => ((globalThis as WakeHolder)[WAKE] ??= new Set());
 
 /**
  * Tells this instance's worker that items were published (a share or an addition completed).
  * Through globalThis: the API's module copy and server.ts's are not always the same instance.
  */
 export function wakePreviewWorker(): void {
-  (globalThis as WakeHolder)[WAKE]?.();
+  // Every service's worker of the process: one that has nothing to make claims nothing.
+  for (const wake of wakers()) wake();
 }
 
 export function startPreviewWorker(rt: Runtime, log: (line: string) => void = console.log): void {
+  const state = stateOf(rt);
   if (state.timer) return;
   state.abort = new AbortController();
   void ffmpegAvailable(rt.env.ffmpegPath).then((ok) => {
     if (!ok) log(`[htmls] ${rt.env.ffmpegPath ? `ffmpeg (${rt.env.ffmpegPath}) is not available` : 'FFMPEG_PATH=off'}: video posters come from the uploader's browser`);
   });
-  (globalThis as WakeHolder)[WAKE] = () => tick(rt);
+  state.wake = () => tick(rt);
+  wakers().add(state.wake);
   state.timer = setInterval(() => tick(rt), POLL_MS);
   state.timer.unref();
   tick(rt);
 }
 
 /** At shutdown: no new claim; waits for the picture in progress (a claim it abandons is taken again after its lease). */
-export async function stopPreviewWorker(): Promise<void> {
+export async function stopPreviewWorker(rt: Runtime): Promise<void> {
+  const state = stateOf(rt);
   if (state.timer) clearInterval(state.timer);
   state.timer = null;
   state.again = false;
-  (globalThis as WakeHolder)[WAKE] = null;
+  if (state.wake) wakers().delete(state.wake);
   state.abort.abort();
   await state.running;
 }
 
 function tick(rt: Runtime): void {
+  const state = stateOf(rt);
   if (state.running) {
     state.again = true;
     return;
@@ -91,7 +97,7 @@ export async function runBatch(rt: Runtime): Promise<number> {
   let recorded = 0;
   try {
     for (const c of claimed) {
-      if (none.includes(c) || !state.timer) continue;
+      if (none.includes(c) || !stateOf(rt).timer) continue;
       if (await makeOne(rt, c)) recorded++;
     }
   } finally {
@@ -114,12 +120,12 @@ async function makeOne(rt: Runtime, c: ClaimedPreview): Promise<boolean> {
         await finishPreview(rt.db, c, { state: 'browser' });
         return false;
       }
-      picture = await makePoster(ffmpeg, rt.storage, c.storageKey, c.size, state.abort.signal);
+      picture = await makePoster(ffmpeg, rt.storage, c.storageKey, c.size, stateOf(rt).abort.signal);
     } else {
       picture = await makeThumbnail(rt.storage, c.storageKey, c.size);
     }
   } catch (e) {
-    if (state.abort.signal.aborted) {
+    if (stateOf(rt).abort.signal.aborted) {
       // Stopped with the service: the claim is given back (the next instance takes it at once).
       await retryPreviewLater(rt.db, c, 0).catch(() => {});
       return false;

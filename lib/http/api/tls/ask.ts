@@ -3,4 +3,4 @@ import { tlsAsk } from '@/lib/hosting/domains';
 import { json, route } from '@/lib/http/route';
 
 // GET /api/tls/ask — 200 when ?domain= is a project's custom domain, else 404 (Caddy's on-demand TLS ask)
-export const GET = route(operations.tlsAsk, async ({ query }) => json(await tlsAsk(query.domain)));
+export const GET = route(operations.tlsAsk, async ({ rt, query }) => json(await tlsAsk(rt, query.domain)));
