@@ -144,8 +144,24 @@ function bundle() {
       chunkNames: 'chunks/[name]-[hash]',
       alias: { 'server-only': './scripts/server-only-noop.mjs' },
       sourcemap: 'linked',
+      metafile: true,
     });
-    server.catch(() => process.exit(1));
+    server
+      .then((result) => {
+        // A CommonJS package reached through import() became a chunk whose only export is its
+        // default, so the importer's named imports came out undefined (@aws-sdk/lib-storage's
+        // Upload, a 500 on every S3 upload of unknown length): such a package is imported
+        // statically (its importer is a chunk of its own where it must load late).
+        for (const out of Object.keys(result.metafile.outputs)) {
+          if (out.endsWith('.mjs') && /^export default require_\\w+\\(\\);$/m.test(require('node:fs').readFileSync(out, 'utf8'))) {
+            throw new Error(out + ' is a CommonJS package imported with import(): import it statically');
+          }
+        }
+      })
+      .catch((e) => {
+        console.error(e);
+        process.exit(1);
+      });
     esbuild.buildSync({
       ...common,
       entryPoints: ['cli/main.ts'],

@@ -1,6 +1,7 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { Upload } from '@aws-sdk/lib-storage';
 import { mapLimit } from '../map-limit';
 import { bodyGone, exactLength } from './exact-length';
 import { call, createS3Clients, type S3Clients } from './s3-client';
@@ -47,7 +48,6 @@ export function createS3Storage(s: S3Settings, clients: S3Clients = createS3Clie
    * more become a multi-part upload, aborted if anything fails; one piece at a time is held.
    */
   async function putUnknownLength(key: string, body: Readable, contentType?: string): Promise<ObjectInfo> {
-    const { Upload } = await import('@aws-sdk/lib-storage');
     const upload = new Upload({ client: clients.uploads, params: { Bucket, Key: key, Body: body, ContentType: contentType }, partSize: UNKNOWN_LENGTH_PIECE, queueSize: 1, leavePartsOnError: false });
     // A body that fails (a zip entry longer than its header said, a client gone) is the
     // caller's error, not the store's: it must not turn into a 502 storage_unavailable.
