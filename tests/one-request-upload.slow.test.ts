@@ -9,7 +9,7 @@ import { createWriteStream, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { baseUrl, serverPid, useFileServer } from './support/file-server';
-import { call } from './support/http';
+import { call, downloadHash } from './support/http';
 import { createMember } from './support/members';
 import { tempDir } from './support/server';
 import { makeToken } from './support/tokens';
@@ -35,17 +35,6 @@ async function bigFile(mib: number): Promise<{ file: string; hash: string }> {
   return { file, hash: hash.digest('hex') };
 }
 
-/** The SHA-256 of a download, streamed (never held whole). */
-async function downloadHash(url: string): Promise<{ status: number; hash: string; bytes: number }> {
-  const res = await fetch(url);
-  const hash = createHash('sha256');
-  let bytes = 0;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    hash.update(chunk);
-    bytes += chunk.length;
-  }
-  return { status: res.status, hash: hash.digest('hex'), bytes };
-}
 
 function curl(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { baseUrl, useFileServer } from './support/file-server';
-import { call } from './support/http';
+import { call, downloadHash } from './support/http';
 import { createMember } from './support/members';
 import { testStore } from './support/store';
 import { makeToken } from './support/tokens';
@@ -14,17 +14,6 @@ useFileServer({}, { pages: true });
 const MiB = 1024 * 1024;
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-/** The SHA-256 of a download, streamed (never held whole). */
-async function downloadHash(url: string): Promise<{ status: number; hash: string; bytes: number }> {
-  const res = await fetch(url);
-  const hash = createHash('sha256');
-  let bytes = 0;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    hash.update(chunk);
-    bytes += chunk.length;
-  }
-  return { status: res.status, hash: hash.digest('hex'), bytes };
-}
 
 describe('PUT /api/shares/file/<name> (curl -T)', () => {
   it('takes note, expires_at, password and max_downloads from the query; the share page asks for the password', async () => {

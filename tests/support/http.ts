@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { baseUrl } from './file-server';
 import { TEST_ADMIN_TOKEN } from './server';
@@ -135,4 +135,16 @@ export function callAs(host: string, method: string, url: string, opts: { header
     req.on('error', reject);
     req.end(opts.body);
   });
+}
+
+/** The SHA-256 of a download, streamed (never held whole). */
+export async function downloadHash(url: string): Promise<{ status: number; hash: string; bytes: number }> {
+  const res = await fetch(url);
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    hash.update(chunk);
+    bytes += chunk.length;
+  }
+  return { status: res.status, hash: hash.digest('hex'), bytes };
 }
