@@ -11,6 +11,11 @@ const root = import.meta.dirname;
 const slow = process.env.HTMLS_TEST_TIER === 'slow';
 
 export default defineConfig({
+  // Test files share a process (isolate: false below), and a file's server sets NODE_ENV to
+  // production as `npm start` does: React's development JSX runtime then exports no jsxDEV for a
+  // later file's components. Components are compiled for React's production JSX runtime, as
+  // Next compiles them for `npm start`.
+  oxc: { jsx: { runtime: 'automatic', development: false } },
   resolve: {
     alias: [
       { find: /^@\/(.*)$/, replacement: `${root}/$1` },
@@ -30,14 +35,18 @@ export default defineConfig({
     reporters: ['default', './tests/support/skip-reporter.ts'],
     // The in-process server's console shows only beside a test that failed.
     silent: 'passed-only',
-    // A process per file (the forks pool isolates files): each file's server, caches and timers
-    // are its own (tests/support/file-server.ts). Two files per core: much of a file's time is
-    // spent waiting (on its child servers' boots, timeouts it proves, retries it waits out), and
-    // one file per core left the cores idle a third of the run — the same tree, back to back on
-    // a loaded 2-core machine, took 643 s with 2 files at once and 421 s with 4 (every test
-    // passed in both; neither built). With PostgreSQL and S3 (DATABASE_URL, S3_ENDPOINT) the database and the
-    // S3 server share those cores, and the slow tier's files each hash or write gigabytes: one
-    // file per core there.
+    // Test files run in worker processes (forks), two per core, and a worker runs one file after
+    // another without a fresh process for each (isolate: false): each file still has a server of
+    // its own (tests/support/file-server.ts: its own database, store, caches, rate limits and
+    // timers — createService keeps all of them per service), but a process's start-up (Node's own
+    // modules, the compiled server, vitest's runner) is paid once per worker instead of once per
+    // file. Measured on an idle 2-core VM, the same tree back to back: 363 s wall / 689 s of CPU
+    // with a process per file, 284 s / 531 s without (docs/testing.md). Nothing a file starts may
+    // outlive it, and no file may rely on being its process's first. Two files per core: much of
+    // a file's time is spent waiting (child servers' boots, timeouts it proves, retries it waits
+    // out). With PostgreSQL and S3 (DATABASE_URL, S3_ENDPOINT) the database and the S3 server
+    // share those cores, and the slow tier's files each hash or write gigabytes: one file per
+    // core there.
     pool: 'forks',
     // Each file's server runs PGlite (PostgreSQL compiled to WebAssembly) in the file's process.
     // V8 compiles WebAssembly twice: quickly (Liftoff), then again optimised (TurboFan) in the
@@ -46,6 +55,7 @@ export default defineConfig({
     // Liftoff only). The same code, compiled once: production keeps both tiers.
     execArgv: ['--liftoff-only'],
     fileParallelism: true,
+    isolate: false,
     maxWorkers: Math.max(1, os.availableParallelism() * (slow || process.env.DATABASE_URL || process.env.S3_ENDPOINT ? 1 : 2)),
     // A hang detector, not a deadline: tests that boot child servers (SIGKILL and restart, two
     // instances) took over 60 s beside two CPU hogs and a CI run on a 2-core machine.

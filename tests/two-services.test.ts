@@ -109,6 +109,11 @@ describe('two services in one process', () => {
       expect(r.status).toBe(200);
     } finally {
       for (const s of sockets) s.destroy();
+      // A counts them gone when it sees them close, which a loaded machine may take a moment to
+      // do: until then A refuses this address's next connection (the next test's first call).
+      await expect
+        .poll(() => call('GET', '/api/health', { base: a.url }).then((r) => r.status, () => 0), { timeout: 30_000 })
+        .toBe(200);
     }
   });
 
