@@ -108,6 +108,8 @@ export interface ServiceOptions {
   pages?: boolean;
   /** Where the service's own start-up lines go (default: the console). */
   log?: (line: string) => void;
+  /** Where its start-up warnings go (default: the console's stderr, console.warn). */
+  warn?: (line: string) => void;
 }
 
 /** What createService starts: the parsed settings (parseEnv) and the options. */
@@ -149,7 +151,7 @@ const inProcess: { live: { rt: Runtime; env: Env }[]; pages: boolean } = { live:
  * settings; the first one started is the process's default.
  */
 export async function createService(config: ServiceConfig): Promise<Service> {
-  const { env, dev = false, log = console.log, pages = true } = config;
+  const { env, dev = false, log = console.log, warn = console.warn, pages = true } = config;
   if (pages && inProcess.pages) {
     throw new Error('Next serves the pages of one service per process: start this one with pages: false (only /api and the byte paths)');
   }
@@ -365,14 +367,14 @@ export async function createService(config: ServiceConfig): Promise<Service> {
     setHostedPort(rt, hostedPort);
     log(`[htmls] hosted sites on http://${shown}:${hostedPort} (a second origin: nothing but /p/${front ? '' : '; served by the main thread'})`);
   } else if (env.hosted.mode === 'sandbox') {
-    console.warn('[htmls] WARNING: HOSTED_PORT=0 without HOSTED_ORIGIN: hosted sites are served on the main origin in a CSP sandbox; fetch, module scripts, localStorage and password-protected assets break. Set HOSTED_ORIGIN or leave HOSTED_PORT unset.');
+    warn('[htmls] WARNING: HOSTED_PORT=0 without HOSTED_ORIGIN: hosted sites are served on the main origin in a CSP sandbox; fetch, module scripts, localStorage and password-protected assets break. Set HOSTED_ORIGIN or leave HOSTED_PORT unset.');
   } else {
     log(`[htmls] hosted sites on ${env.hosted.origin}`);
   }
   if (env.trustProxy > 0 && (env.host === '0.0.0.0' || env.host === '::')) {
     // Anyone who reaches the port directly can then claim any address in X-Forwarded-For and
     // start every rate limit afresh (issue 22, item 12).
-    console.warn(
+    warn(
       `[htmls] WARNING: TRUST_PROXY is set and HOST=${env.host} listens on every interface: a client that reaches port ${port} without the proxy can forge X-Forwarded-For and escape the rate limits. Set HOST=127.0.0.1 (or the address only the proxy reaches), or firewall the port.`,
     );
   }

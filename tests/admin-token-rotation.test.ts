@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratedServiceEnv } from './support/file-server';
 import { call, cookieFrom } from './support/http';
-import { startServer, TEST_ADMIN_TOKEN, type RunningServer } from './support/server';
+import { startInProcess, type InProcessServer } from './support/in-process';
+import { TEST_ADMIN_TOKEN } from './support/server';
 
 // Rotation changes the server-wide credential, so it gets a server of its own.
-let server: RunningServer;
+let server: InProcessServer;
 let env: Record<string, string | undefined>;
 beforeAll(async () => {
   env = await migratedServiceEnv();
-  server = await startServer(env);
+  server = await startInProcess(env);
 });
 afterAll(() => server?.stop());
 
@@ -57,8 +58,9 @@ describe('PATCH /api/auth/token — rotation', () => {
   });
 
   it('keeps the stored token across a restart', async () => {
+    // A restart: the service stops, and a new one starts on the same data.
     await server.stop();
-    server = await startServer({ ...env, DATA_DIR: server.dataDir });
+    server = await startInProcess({ ...env, DATA_DIR: server.dataDir });
     const base = server.url;
     expect((await call('POST', '/api/auth/login', { base, body: { token: 'brand-new-admin-token' } })).status).toBe(200);
     expect((await call('POST', '/api/auth/login', { base, body: { token: TEST_ADMIN_TOKEN } })).status).toBe(401);

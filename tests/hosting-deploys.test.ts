@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratedServiceEnv, useFileServer } from './support/file-server';
 import { adminToken, previewCookie, site, uploadSite } from './support/hosting';
 import { baseUrl, call, randomIp, type CallResult } from './support/http';
-import { startServer, TEST_ADMIN_TOKEN, type RunningServer } from './support/server';
+import { startInProcess, type InProcessServer } from './support/in-process';
+import { TEST_ADMIN_TOKEN } from './support/server';
 import { listStoredKeys, openStore } from './support/store';
 
 useFileServer();
@@ -98,12 +99,13 @@ describe('atomic deploys', () => {
   });
 });
 
+// A service of its own beside the file's, for its DEPLOY_HISTORY.
 describe('DEPLOY_HISTORY', () => {
-  let server: RunningServer;
+  let server: InProcessServer;
   let env: Record<string, string | undefined>;
   beforeAll(async () => {
     env = { ...(await migratedServiceEnv()), DEPLOY_HISTORY: '2' };
-    server = await startServer(env);
+    server = await startInProcess(env);
   });
   afterAll(() => server?.stop());
 

@@ -6,10 +6,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { frontHits, migratedServiceEnv, useFileServer } from './support/file-server';
 import { uploadSite, site } from './support/hosting';
 import { adminSession, baseUrl, call, callAs, hostedUrl } from './support/http';
+import { startInProcess, type InProcessServer } from './support/in-process';
 import { freePort, ROOT, startServer, tempDir, TEST_ADMIN_TOKEN, type RunningServer } from './support/server';
 
 // Next's pages: the /htmls console.
 useFileServer({}, { pages: true });
+
+/**
+ * A HOSTED_ORIGIN service runs in this process beside the file's server, without pages (Next is
+ * one per process): its 404s on the hosted host name must be the host decision's, not the
+ * missing pages' (which would answer /htmls and / with 404 on any host name).
+ */
+const NO_PAGES = 'This service runs without pages';
+/** A 404 on `host` asked for as JSON, where the missing pages' answer names itself. */
+const json404 = async (host: string, url: string) => {
+  const r = await callAs(host, 'GET', url, { headers: { Accept: 'application/json' } });
+  expect(r.status, url).toBe(404);
+  return r.text;
+};
 
 const SANDBOX = 'sandbox allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox allow-modals allow-downloads';
 
@@ -133,13 +147,13 @@ describe('the hosted origin by default (a second listener)', () => {
 });
 
 describe('HOSTED_ORIGIN', () => {
-  let server: RunningServer;
+  let server: InProcessServer;
   let slug: string;
   let hostedHost: string;
   beforeAll(async () => {
     const port = await freePort();
     hostedHost = `usercontent.localhost:${port}`;
-    server = await startServer({ ...(await migratedServiceEnv()), PORT: String(port), HOSTED_ORIGIN: `http://${hostedHost}` });
+    server = await startInProcess({ ...(await migratedServiceEnv()), PORT: String(port), HOSTED_ORIGIN: `http://${hostedHost}` });
     slug = (await uploadSite({ 'index.html': '<p>behind a proxy</p>' }, {}, server.url)).json.project.slug;
   });
   afterAll(() => server?.stop());
@@ -158,7 +172,10 @@ describe('HOSTED_ORIGIN', () => {
     expect(r.headers.get('content-security-policy')).toBeNull();
     for (const path of ['/htmls', '/api/auth/check', '/']) {
       expect((await callAs(hostedHost, 'GET', `${server.url}${path}`)).status, path).toBe(404);
+      expect(await json404(hostedHost, `${server.url}${path}`)).not.toContain(NO_PAGES);
     }
+    // On the main host name the missing pages answer /htmls (what the hosted host name never reaches).
+    expect(await json404(new URL(server.url).host, `${server.url}/htmls`)).toContain(NO_PAGES);
     // A root path asked for by a page of the project is that project's.
     const asset = await callAs(hostedHost, 'GET', `${server.url}/favicon.svg`, { headers: { Referer: `http://${hostedHost}/p/${slug}/` } });
     expect([asset.status, asset.headers.get('location')]).toEqual([302, `/p/${slug}/favicon.svg`]);
@@ -166,13 +183,13 @@ describe('HOSTED_ORIGIN', () => {
 });
 
 describe('HOSTED_ORIGIN with {slug}: one origin per project', () => {
-  let server: RunningServer;
+  let server: InProcessServer;
   let port: number;
   let a: string;
   let b: string;
   beforeAll(async () => {
     port = await freePort();
-    server = await startServer({ ...(await migratedServiceEnv()), PORT: String(port), HOSTED_ORIGIN: `http://{slug}.localhost:${port}` });
+    server = await startInProcess({ ...(await migratedServiceEnv()), PORT: String(port), HOSTED_ORIGIN: `http://{slug}.localhost:${port}` });
     a = (await uploadSite({ 'index.html': '<p>site a</p>', 'docs/guide.html': '<p>guide of a</p>' }, {}, server.url)).json.project.slug;
     b = (await uploadSite({ 'index.html': '<p>site b</p>' }, {}, server.url)).json.project.slug;
   });
@@ -197,7 +214,10 @@ describe('HOSTED_ORIGIN with {slug}: one origin per project', () => {
     expect((await callAs(host, 'GET', `${server.url}/p/${a}//evil.example`)).headers.get('location')).toBe('/evil.example');
     expect((await callAs(host, 'GET', `${server.url}/index.html`)).headers.get('location')).toBe('/');
     // The origin is the project's alone: another project's path, the console and the API are its 404s.
-    for (const path of [`/p/${b}/`, '/api/files', '/htmls']) expect((await callAs(host, 'GET', `${server.url}${path}`)).status, path).toBe(404);
+    for (const path of [`/p/${b}/`, '/api/files', '/htmls']) {
+      expect((await callAs(host, 'GET', `${server.url}${path}`)).status, path).toBe(404);
+      expect(await json404(host, `${server.url}${path}`)).not.toContain(NO_PAGES);
+    }
     // The same URL on another project's origin is that project's file (the reply cache keeps them apart).
     expect((await callAs(`${b}.localhost:${port}`, 'GET', `${server.url}/`)).text).toContain('site b');
     expect((await callAs(host, 'GET', `${server.url}/`)).text).toContain('site a');
@@ -239,6 +259,7 @@ describe('HOSTED_ORIGIN with {slug}: one origin per project', () => {
   });
 });
 
+// A child server: its /htmls page is Next's, and this file's own server has Next already.
 describe('HOSTED_PORT=0: the sandbox opt-out', () => {
   let server: RunningServer;
   beforeAll(async () => {

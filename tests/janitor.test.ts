@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './support/http';
 import { migratedServiceEnv } from './support/file-server';
-import { startServer, tempDir, TEST_ADMIN_TOKEN, type RunningServer } from './support/server';
+import { startInProcess, type InProcessServer } from './support/in-process';
+import { tempDir, TEST_ADMIN_TOKEN } from './support/server';
 import { openStore } from './support/store';
 
 async function memberOn(base: string): Promise<string> {
@@ -13,29 +14,37 @@ async function memberOn(base: string): Promise<string> {
 }
 
 /**
- * Two child servers on one data directory for the stale uploads (the second sees them stale);
- * the first also serves the temporary-file cases when this run's store is the fs store, whose
- * own temporary area they look at. On S3 those cases have an fs server of their own.
+ * Two services on one data directory for the stale uploads (the second sees them stale), one
+ * after the other in this process; the first also serves the temporary-file cases when this run's
+ * store is the fs store, whose own temporary area they look at. On S3 those cases have an fs
+ * service of their own.
  */
 const tmp = tempDir('htmls-test-tmp-');
+/**
+ * The janitor sweeps the process's temporary folder (os.tmpdir(), as a zip's spool is made
+ * there): this file's services run in this process, so its TMPDIR is `tmp` while they run.
+ */
+const tmpdirWas = process.env.TMPDIR;
 let env: Record<string, string | undefined>;
-/** The first server: uploads live for a day on it, so nothing it holds is stale yet. */
-let first: RunningServer;
-/** Where the janitor's temporary-file work is watched: a server whose temporary folder is `tmp`, on the fs store. */
-let tmpServer: RunningServer;
+/** The first service: uploads live for a day on it, so nothing it holds is stale yet. */
+let first: InProcessServer;
+/** Where the janitor's temporary-file work is watched: a service on the fs store (the process's temporary folder is `tmp`). */
+let tmpServer: InProcessServer;
 beforeAll(async () => {
   env = await migratedServiceEnv();
-  const onFs = env.STORAGE !== 's3';
-  first = await startServer({ ...env, JANITOR_INTERVAL_SECONDS: '1', MAX_PENDING_UPLOADS: '200', ...(onFs ? { TMPDIR: tmp } : {}) });
-  if (onFs) tmpServer = first;
+  process.env.TMPDIR = tmp;
+  first = await startInProcess({ ...env, JANITOR_INTERVAL_SECONDS: '1', MAX_PENDING_UPLOADS: '200' });
+  if (env.STORAGE !== 's3') tmpServer = first;
   else {
     const fsEnv = Object.fromEntries(Object.entries(await migratedServiceEnv()).filter(([k]) => !k.startsWith('S3_') && k !== 'STORAGE'));
-    tmpServer = await startServer({ ...fsEnv, STORAGE: 'fs', TMPDIR: tmp, JANITOR_INTERVAL_SECONDS: '1' });
+    tmpServer = await startInProcess({ ...fsEnv, STORAGE: 'fs', JANITOR_INTERVAL_SECONDS: '1' });
   }
 });
 afterAll(async () => {
   await first?.stop();
-  await tmpServer?.stop();
+  if (tmpServer !== first) await tmpServer?.stop();
+  if (tmpdirWas === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = tmpdirWas;
 });
 
 // First: the stale-upload case stops the first server.
@@ -78,9 +87,9 @@ describe('the janitor', () => {
       for (const r of batch) expect(r.status).toBe(201);
     }
     await a.stop();
-    // Second server on the same data: every upload is now stale, and the janitor runs once
+    // Second service on the same data: every upload is now stale, and the janitor runs once
     // (a second after start; the next run would be an hour later).
-    const b = await startServer({ ...env, DATA_DIR: a.dataDir, PENDING_UPLOAD_TTL_HOURS: '0.0001', JANITOR_INTERVAL_SECONDS: '3600' });
+    const b = await startInProcess({ ...env, DATA_DIR: a.dataDir, PENDING_UPLOAD_TTL_HOURS: '0.0001', JANITOR_INTERVAL_SECONDS: '3600' });
     const store = openStore(env, a.dataDir);
     try {
       await expect

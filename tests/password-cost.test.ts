@@ -2,14 +2,15 @@
  * PASSWORD_SCRYPT_LOG_N (lib/auth/passwords.ts): a changed cost leaves every password working,
  * and a member's sign-in stores their hash again at the cost set now — until it does, a wrong
  * password for them takes another time than one for a name that does not exist, which tells
- * names apart. A restart is what changes the setting, so each cost is a server of its own.
+ * names apart. A restart is what changes the setting, so each cost is a service of its own, one
+ * after the other on the same data (in this process).
  */
 import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migratedServiceEnv } from './support/file-server';
 import { call } from './support/http';
-import { startServer } from './support/server';
+import { startInProcess } from './support/in-process';
 import { dropTestDatabase } from './support/services';
 
 let env: Record<string, string | undefined> = {};
@@ -45,7 +46,7 @@ describe('the scrypt cost setting', () => {
     env = await migratedServiceEnv();
     const username = `cost${Date.now().toString(36)}`;
     const password = 'a password of some length';
-    const a = await startServer({ ...env, PASSWORD_SCRYPT_LOG_N: '10' });
+    const a = await startInProcess({ ...env, PASSWORD_SCRYPT_LOG_N: '10' });
     try {
       expect((await call('POST', '/api/auth/register', { base: a.url, body: { username, password } })).status).toBe(201);
     } finally {
@@ -53,7 +54,7 @@ describe('the scrypt cost setting', () => {
     }
     expect(await storedHash(username)).toMatch(/^v3:10:/);
 
-    const b = await startServer({ ...env, PASSWORD_SCRYPT_LOG_N: '11' });
+    const b = await startInProcess({ ...env, PASSWORD_SCRYPT_LOG_N: '11' });
     try {
       // A wrong password changes nothing.
       expect((await call('POST', '/api/auth/login', { base: b.url, body: { username, password: 'wrong' } })).status).toBe(401);

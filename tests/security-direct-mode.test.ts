@@ -10,7 +10,8 @@ import { migratedServiceEnv } from './support/file-server';
 import { attemptCopyAttack, memberToken, rawPut } from './support/copy-attack';
 import { call } from './support/http';
 import { requires } from './support/requires';
-import { startServer, tempDir, type RunningServer } from './support/server';
+import { startInProcess, type InProcessServer } from './support/in-process';
+import { tempDir } from './support/server';
 import { uploadShare } from './support/shares';
 import { openStore } from './support/store';
 import { strictS3Front } from './support/strict-s3';
@@ -20,7 +21,7 @@ import { strictS3Front } from './support/strict-s3';
  * does: radosgw behind tests/support/strict-s3.ts. The server's boot probe passes there, so
  * parts go straight to the bucket, and what the presigned URL signs is what radosgw checks.
  */
-let server: RunningServer;
+let server: InProcessServer;
 let store: StorageDriver;
 let front: Awaited<ReturnType<typeof strictS3Front>>;
 let bucket: string;
@@ -44,7 +45,8 @@ requires('s3').describe('direct mode on a store that refuses unsigned headers', 
     front = await strictS3Front(env.S3_ENDPOINT!);
     // The janitor runs every second: an oversized upload is aborted on sight, long before the TTL.
     const served = { ...env, S3_ENDPOINT: front.endpoint, JANITOR_INTERVAL_SECONDS: '1' };
-    server = await startServer(served);
+    // In this process: the boot probe runs per service and logs to its output() (lib/boot.ts).
+    server = await startInProcess(served);
     store = openStore(env, server.dataDir);
     bucket = env.S3_BUCKET!;
   });

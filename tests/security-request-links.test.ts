@@ -10,7 +10,8 @@ import { migratedServiceEnv, useFileServer } from './support/file-server';
 import { call, randomIp } from './support/http';
 import { createMember, type Member } from './support/members';
 import { putPart, type InitFile } from './support/shares';
-import { startServer, TEST_ADMIN_TOKEN } from './support/server';
+import { startInProcess } from './support/in-process';
+import { TEST_ADMIN_TOKEN } from './support/server';
 import { openStore, testStore } from './support/store';
 
 useFileServer({ MAX_PENDING_UPLOADS: '12', MAX_PENDING_FILES: '40' });
@@ -175,7 +176,8 @@ describe("a guest's complete (Info)", () => {
 describe('a guest upload that stores nothing is gone within minutes (item 1)', () => {
   it('the janitor discards idle guest inits after GUEST_IDLE_UPLOAD_MINUTES and frees the request; a started one stays', { timeout: 120_000 }, async () => {
     const env = await migratedServiceEnv();
-    const server = await startServer({ ...env, GUEST_IDLE_UPLOAD_MINUTES: '0.05', JANITOR_INTERVAL_SECONDS: '1', REQUEST_MAX_PENDING: '3' });
+    // A service of its own beside the file's (its janitor runs every second, its idle limit is 3 s).
+    const server = await startInProcess({ ...env, GUEST_IDLE_UPLOAD_MINUTES: '0.05', JANITOR_INTERVAL_SECONDS: '1', REQUEST_MAX_PENDING: '3' });
     const base = server.url;
     const store = openStore(env, server.dataDir);
     try {

@@ -7,27 +7,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratedServiceEnv } from './support/file-server';
 import { call } from './support/http';
-import { startServer, type RunningServer } from './support/server';
+import { startInProcess, type InProcessServer } from './support/in-process';
 import { uploadShare } from './support/shares';
 
 const FIRST_TOKEN = 'first-admin-token-0123456789';
 const SECOND_TOKEN = 'second-admin-token-0123456789';
 
 let env: Record<string, string | undefined>;
-let first: RunningServer;
-let server: RunningServer;
+let first: InProcessServer;
+let server: InProcessServer;
 let oldSession: string;
 
 beforeAll(async () => {
   env = await migratedServiceEnv();
-  // Listening on every interface behind a trusted proxy: the boot warns.
-  first = await startServer({ ...env, HOST: '0.0.0.0', TRUST_PROXY: '1', ADMIN_TOKEN: FIRST_TOKEN });
+  // Listening on every interface behind a trusted proxy: the boot warns. (Both services run in
+  // this process, one after the other: output() has a service's start-up lines and warnings.)
+  first = await startInProcess({ ...env, HOST: '0.0.0.0', TRUST_PROXY: '1', ADMIN_TOKEN: FIRST_TOKEN });
   const login = await call('POST', '/api/auth/login', { base: first.url, body: { token: FIRST_TOKEN } });
   expect(login.status).toBe(200);
   oldSession = login.json.token;
   await first.stop();
   // The same data under a new emergency Admin Token: the old admin session is outdated.
-  server = await startServer({ ...env, HOST: '127.0.0.1', TRUST_PROXY: '1', ADMIN_TOKEN: SECOND_TOKEN });
+  server = await startInProcess({ ...env, HOST: '127.0.0.1', TRUST_PROXY: '1', ADMIN_TOKEN: SECOND_TOKEN });
 });
 afterAll(() => server?.stop());
 

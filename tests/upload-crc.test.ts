@@ -7,7 +7,8 @@ import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './support/http';
 import { migratedServiceEnv } from './support/file-server';
-import { startServer, TEST_ADMIN_TOKEN, tempDir, type RunningServer } from './support/server';
+import { startInProcess, type InProcessServer } from './support/in-process';
+import { TEST_ADMIN_TOKEN, tempDir } from './support/server';
 import { putPart } from './support/shares';
 import { openStore } from './support/store';
 
@@ -22,7 +23,7 @@ const crcsInZip = (file: string): Record<string, number> =>
  * CRC-32s: the first "Download all" ZIP need not read every file once more just for its CRC.
  */
 describe('CRC-32s of proxy uploads', () => {
-  let server: RunningServer;
+  let server: InProcessServer;
   let env: Record<string, string | undefined>;
   let dataDir: string;
   let token: string;
@@ -30,7 +31,7 @@ describe('CRC-32s of proxy uploads', () => {
   beforeAll(async () => {
     env = { ...(await migratedServiceEnv()), UPLOAD_MODE: 'proxy' };
     dataDir = env.DATA_DIR!;
-    server = await startServer({ ...env, DATA_DIR: dataDir });
+    server = await startInProcess({ ...env, DATA_DIR: dataDir });
     const username = `crc${Date.now().toString(36)}`;
     await call('POST', '/api/users', { base: server.url, token: TEST_ADMIN_TOKEN, body: { username, password: 'long enough', quota_bytes: 1024 ** 3 } });
     token = (await call('POST', '/api/auth/login', { base: server.url, body: { username, password: 'long enough' } })).json.token;

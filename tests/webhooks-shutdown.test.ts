@@ -3,8 +3,8 @@ import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { migratedServiceEnv } from './support/file-server';
 import { call } from './support/http';
-import { startInProcess } from './support/in-process';
-import { startServer, TEST_ADMIN_TOKEN, type RunningServer } from './support/server';
+import { startInProcess, type InProcessServer } from './support/in-process';
+import { TEST_ADMIN_TOKEN } from './support/server';
 import { dropTestDatabase } from './support/services';
 import { uploadShare } from './support/shares';
 import { WebhookReceiver } from './support/webhook-receiver';
@@ -23,7 +23,7 @@ async function member(base: string): Promise<string> {
 
 const receiver = new WebhookReceiver();
 let env: Record<string, string | undefined>;
-let b: RunningServer | undefined;
+let b: InProcessServer | undefined;
 afterAll(async () => {
   await b?.stop();
   await receiver.stop();
@@ -48,9 +48,10 @@ describe('stopping the service', () => {
     await a.stop();
     receiver.holding = false;
 
-    // A second start on the same database sends it again at once (not after the first claim's
-    // lease), as the same message, and counts one attempt.
-    b = await startServer(env);
+    // A second start on the same database (a new service in this process: nothing of the first
+    // is reused) sends it again at once (not after the first claim's lease), as the same message,
+    // and counts one attempt.
+    b = await startInProcess(env);
     await expect.poll(() => receiver.received.filter(ofShare).length, { timeout: 30_000, interval: 100 }).toBe(2);
     expect(receiver.received.filter(ofShare)[1].headers['webhook-id']).toBe(first.headers['webhook-id']);
     const deliveries = async () => (await call('GET', `/api/webhooks/${hook.json.webhook.id}/deliveries`, { base: b!.url, token })).json.deliveries;

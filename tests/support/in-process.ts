@@ -6,7 +6,7 @@ import { ROOT, TEST_ADMIN_TOKEN, TEST_SCRYPT_LOG_N, tempDir } from './server';
 /** What the compiled server module exports (server.ts): the service without the process around it. */
 interface ServerModule {
   parseEnv(source: Record<string, string | undefined>): unknown;
-  startService(env: unknown, opts: { log: (line: string) => void; pages?: boolean }): Promise<{ port: number; hostedPort: number | null; front: { innerPort: number; hits(): number; objects(): number } | null; close(): Promise<void> }>;
+  startService(env: unknown, opts: { log: (line: string) => void; warn: (line: string) => void; pages?: boolean }): Promise<{ port: number; hostedPort: number | null; front: { innerPort: number; hits(): number; objects(): number } | null; close(): Promise<void> }>;
 }
 
 export interface ServiceShape {
@@ -31,7 +31,7 @@ export interface InProcessServer {
   frontObjects: () => number;
   port: number;
   dataDir: string;
-  /** The service's own start-up lines. */
+  /** The service's own start-up lines and warnings (what a child server prints on stdout and stderr at boot). */
   output: () => string;
   stop: () => Promise<void>;
 }
@@ -75,7 +75,8 @@ export async function startInProcess(env: Record<string, string | undefined> = {
     ...env,
   };
   let out = '';
-  const service = await mod.startService(mod.parseEnv(source), { log: (line) => void (out += `${line}\n`), pages: opts.pages ?? false });
+  const keep = (line: string) => void (out += `${line}\n`);
+  const service = await mod.startService(mod.parseEnv(source), { log: keep, warn: keep, pages: opts.pages ?? false });
   const hostedUrl = source.HOSTED_ORIGIN ?? (service.hostedPort ? `http://127.0.0.1:${service.hostedPort}` : null);
   return {
     url: `http://127.0.0.1:${service.port}`,
