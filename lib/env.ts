@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { PROXY_PART_SIZE } from './contract/shares';
 import { LOCALES, matchLocale, type Locale } from './i18n/locales';
 
 /** The bounds of PASSWORD_SCRYPT_LOG_N: 2^18 is 256 MiB a hash (lib/auth/passwords.ts runs two at a time). */
@@ -48,6 +49,12 @@ const schema = z.object({
   S3_SET_CORS: bool.default(false),
   /** auto: direct-to-S3 parts when the bucket's CORS allows it; proxy: always through the server. */
   UPLOAD_MODE: z.enum(['auto', 'proxy']).default('auto'),
+  /**
+   * Bytes in each part of an upload through the server (proxy mode); only smaller than the
+   * default: 5 MiB at least, S3's smallest multipart part (proxy mode on S3 sends each part to
+   * the bucket's multipart upload). The test suite's files moving several parts use it.
+   */
+  PROXY_PART_SIZE: z.coerce.number().int().min(5 * 1024 * 1024).max(PROXY_PART_SIZE).default(PROXY_PART_SIZE),
   /** proxy: share items are relayed by the server; redirect (S3): 302 to a presigned GET. */
   DOWNLOAD_MODE: z.enum(['proxy', 'redirect']).default('proxy'),
   /** redirect mode: a CDN or public bucket domain that replaces the presigned URL's origin. */
@@ -274,6 +281,8 @@ export type Env = {
   pendingUploadTtlMs: number;
   janitorIntervalMs: number;
   uploadMode: 'auto' | 'proxy';
+  /** PROXY_PART_SIZE: bytes in each part of an upload through the server. */
+  proxyPartSize: number;
   /** Share item downloads: relayed, or redirected to the store (docs/downloads.md). */
   download: { mode: 'proxy' } | { mode: 'redirect'; baseUrl?: string; urlSeconds: number };
   maxPendingUploads: number;
@@ -373,6 +382,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     pendingUploadTtlMs: v.PENDING_UPLOAD_TTL_HOURS * 3_600_000,
     janitorIntervalMs: v.JANITOR_INTERVAL_SECONDS * 1000,
     uploadMode: v.UPLOAD_MODE,
+    proxyPartSize: v.PROXY_PART_SIZE,
     download:
       v.DOWNLOAD_MODE === 'redirect'
         ? { mode: 'redirect', baseUrl: v.DOWNLOAD_BASE_URL?.replace(/\/+$/, ''), urlSeconds: v.DOWNLOAD_URL_SECONDS }

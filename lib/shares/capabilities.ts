@@ -1,5 +1,5 @@
 import 'server-only';
-import { DIRECT_PART_SIZE, MAX_PART_RETRIES, MAX_SHARE_BYTES, MAX_SHARE_FILES, PROXY_PART_SIZE } from '../contract/shares';
+import { DIRECT_PART_SIZE, MAX_PART_RETRIES, MAX_SHARE_BYTES, MAX_SHARE_FILES } from '../contract/shares';
 import type { Capabilities } from '../contract/upload-protocol';
 import type { Runtime } from '../runtime';
 import { directUploadsAllowed } from './direct-uploads';
@@ -20,7 +20,7 @@ export async function capabilities(rt: Runtime, origin: string): Promise<Capabil
     (await directUploadsAllowed(rt));
   return {
     mode: direct ? 'direct' : 'proxy',
-    partSize: direct ? DIRECT_PART_SIZE : PROXY_PART_SIZE,
+    partSize: direct ? DIRECT_PART_SIZE : rt.env.proxyPartSize,
     parallel: direct ? 3 : 1,
     maxRetries: MAX_PART_RETRIES,
     maxFiles: MAX_SHARE_FILES,
