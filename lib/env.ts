@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { PROXY_PART_SIZE } from './contract/shares';
+import { PROXY_PART_SIZE, S3_MIN_PART_SIZE } from './contract/shares';
 import { LOCALES, matchLocale, type Locale } from './i18n/locales';
 
 /** The bounds of PASSWORD_SCRYPT_LOG_N: 2^18 is 256 MiB a hash (lib/auth/passwords.ts runs two at a time). */
@@ -54,7 +54,7 @@ const schema = z.object({
    * default: 5 MiB at least, S3's smallest multipart part (proxy mode on S3 sends each part to
    * the bucket's multipart upload). The test suite's files moving several parts use it.
    */
-  PROXY_PART_SIZE: z.coerce.number().int().min(5 * 1024 * 1024).max(PROXY_PART_SIZE).default(PROXY_PART_SIZE),
+  PROXY_PART_SIZE: z.coerce.number().int().min(S3_MIN_PART_SIZE).max(PROXY_PART_SIZE).default(PROXY_PART_SIZE),
   /** proxy: share items are relayed by the server; redirect (S3): 302 to a presigned GET. */
   DOWNLOAD_MODE: z.enum(['proxy', 'redirect']).default('proxy'),
   /** redirect mode: a CDN or public bucket domain that replaces the presigned URL's origin. */

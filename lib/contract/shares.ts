@@ -4,7 +4,10 @@ export const MAX_SHARE_FILES = 500;
 /** 50 GB (binary). */
 export const MAX_SHARE_BYTES = 50 * 1024 ** 3;
 export const DIRECT_PART_SIZE = 64 * 1024 * 1024;
+/** The default (and largest) part through the server; PROXY_PART_SIZE may lower it (lib/env.ts). */
 export const PROXY_PART_SIZE = 48 * 1024 * 1024;
+/** S3's smallest multipart part (all but the last): the least a part of ours may be. */
+export const S3_MIN_PART_SIZE = 5 * 1024 * 1024;
 export const MAX_PART_RETRIES = 4;
 
 const isoTime = z.iso.datetime({ offset: true, message: 'expected an ISO 8601 time such as 2026-12-01T10:00:00Z' });

@@ -2,6 +2,7 @@ import 'server-only';
 import http from 'node:http';
 import https from 'node:https';
 import { randomBytes } from 'node:crypto';
+import { S3_MIN_PART_SIZE } from '../contract/shares';
 import type { CopyProbeResult, PresignedPart, StorageDriver } from './types';
 
 const SOURCE_BYTES = Buffer.from('htmls presigned-copy probe\n');
@@ -24,7 +25,7 @@ export async function probePresignedCopy(
   const target = `${prefix}target`;
   try {
     await driver.put(source, SOURCE_BYTES, { size: SOURCE_BYTES.length });
-    const uploadId = await driver.createMultipart(target, { partSize: 5 * 1024 * 1024 });
+    const uploadId = await driver.createMultipart(target, { partSize: S3_MIN_PART_SIZE });
     const signed = await presignPart(target, uploadId, 1, 0, 60);
     const answer = await putEmpty(signed.url, {
       ...(signed.headers ?? {}),
