@@ -449,7 +449,7 @@ export async function main(opts: { dev?: boolean } = {}): Promise<void> {
   if (!opts.dev) process.setSourceMapsEnabled(false);
   // The handlers are in place before the service starts: a signal that came between its
   // "listening" line and the handlers killed the process by the signal's default action (npm
-  // then exits by that signal, not with 0: tests/process-signals.test.ts on a loaded machine).
+  // then exits by that signal, not with 0: tests/process-signals.slow.test.ts on a loaded machine).
   let service: Service | undefined;
   let stopping = false;
   const stop = () => {

@@ -4,9 +4,12 @@ import { defineConfig } from 'vitest/config';
 
 const root = import.meta.dirname;
 /**
- * Two tiers: `npm test` runs everything that needs no external service in minutes; the slow
- * tier (`npm run test:slow`: files named *.slow.test.ts, gigabytes hashed or written) runs once
- * in CI.
+ * Two tiers. `npm test` is the developers' loop: every test whose server runs inside the test's
+ * own process (tests/support/file-server.ts), in about two minutes on an idle 2-core machine. The
+ * slow tier (`npm run test:slow`: files named *.slow.test.ts) runs in CI on both configurations:
+ * tests that start our programs as processes (the server as a child or `npm start`: signals,
+ * exit codes, kills and restarts, boot, two instances; the CLI as a program) and those that
+ * hash or write gigabytes. tests/support/server.ts (inSlowTier) keeps a process out of the loop.
  */
 const slow = process.env.HTMLS_TEST_TIER === 'slow';
 
@@ -25,8 +28,8 @@ export default defineConfig({
   test: {
     include: slow ? ['lib/**/*.slow.test.ts', 'tests/**/*.slow.test.ts'] : ['tests/**/*.test.ts', 'lib/**/*.test.ts', 'db/**/*.test.ts', 'cli/**/*.test.ts'],
     exclude: slow ? ['**/node_modules/**'] : ['**/node_modules/**', '**/*.slow.test.ts'],
-    // Both tiers: the slow tier's 1 GiB curl upload (tests/one-request-upload.slow.test.ts) runs
-    // the server as every test file does, on a copy of the migrated template.
+    // Both tiers: the slow tier's child servers start, as every file's server does, on a copy of
+    // the migrated template.
     globalSetup: ['tests/support/global-setup.ts'],
     // The compiled server a test file runs in its own process (tests/support/in-process.ts) is
     // loaded by Node, as in production, not transformed by Vite.
@@ -45,8 +48,7 @@ export default defineConfig({
     // outlive it, and no file may rely on being its process's first. Two files per core: much of
     // a file's time is spent waiting (child servers' boots, timeouts it proves, retries it waits
     // out). With PostgreSQL and S3 (DATABASE_URL, S3_ENDPOINT) the database and the S3 server
-    // share those cores, and the slow tier's files each hash or write gigabytes: one file per
-    // core there.
+    // share those cores: one file per core there.
     pool: 'forks',
     // Each file's server runs PGlite (PostgreSQL compiled to WebAssembly) in the file's process.
     // V8 compiles WebAssembly twice: quickly (Liftoff), then again optimised (TurboFan) in the
@@ -56,7 +58,7 @@ export default defineConfig({
     execArgv: ['--liftoff-only'],
     fileParallelism: true,
     isolate: false,
-    maxWorkers: Math.max(1, os.availableParallelism() * (slow || process.env.DATABASE_URL || process.env.S3_ENDPOINT ? 1 : 2)),
+    maxWorkers: Math.max(1, os.availableParallelism() * (process.env.DATABASE_URL || process.env.S3_ENDPOINT ? 1 : 2)),
     // A hang detector, not a deadline: tests that boot child servers (SIGKILL and restart, two
     // instances) took over 60 s beside two CPU hogs and a CI run on a 2-core machine.
     testTimeout: 180_000,

@@ -14,7 +14,7 @@ import type { Runtime } from './runtime';
 // drops the entries once, as it commits; another instance's change drops them at the next
 // reading. CI saw a site deployed here dropped a second time by the poll's late reading of
 // the deploy's own move, so that the site was not in memory when the database went away
-// (tests/faults.test.ts "keeps serving a cached hosted site").
+// (tests/faults.slow.test.ts "keeps serving a cached hosted site").
 let dbh: DbHandle;
 let env: Record<string, string | undefined>;
 let rt: Runtime;

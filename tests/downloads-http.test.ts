@@ -248,7 +248,7 @@ describe('RFC 9110 range requests', () => {
     const fetchBytes = (name: string, headers: Record<string, string>, stallMs: number) =>
       new Promise<Buffer>((resolve, reject) => {
         // Each reader a client of its own: this is about bytes under concurrency, not about one
-        // address's download slots (MAX_DOWNLOADS_PER_IP: tests/security-stalled-readers.test.ts).
+        // address's download slots (MAX_DOWNLOADS_PER_IP: tests/security-stalled-readers.slow.test.ts).
         http.get(`${base()}/f/${share.id}/${name}`, { headers: { 'X-Forwarded-For': randomIp(), ...headers }, agent: false }, (res) => {
           const chunks: Buffer[] = [];
           res.pause();

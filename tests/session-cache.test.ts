@@ -9,7 +9,7 @@ import { putPart } from './support/shares';
 // The proxy chunk route resolves its caller's session from memory after the first part
 // (lib/auth/session-cache.ts): 500 small files are 500 parts in a row with one session. What a
 // member relies on: whatever ends the session ends its uploads at once too, on this instance
-// (tests/two-instances.test.ts: on another one, at its next reading of the sessions epoch).
+// (tests/two-instances.slow.test.ts: on another one, at its next reading of the sessions epoch).
 useFileServer({ UPLOAD_MODE: 'proxy' });
 
 /** An upload of `n` one-part files; put(i, token) sends file i's part. */

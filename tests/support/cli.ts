@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { ROOT } from './server';
+import { inSlowTier, ROOT } from './server';
 
 export interface CliRun {
   code: number | null;
@@ -14,6 +14,7 @@ export interface CliRun {
  * also its HOME), no OS keyring, secrets only from `env`. `proc` is there to kill it mid-way.
  */
 export function startCli(args: string[], env: Record<string, string>, cwd = ROOT) {
+  inSlowTier('runs the CLI as a program');
   const proc = spawn(process.execPath, [path.join(ROOT, 'bin/htmls.mjs'), ...args], {
     cwd,
     env: { PATH: process.env.PATH, HOME: env.HTMLS_CONFIG_DIR, TMPDIR: process.env.TMPDIR, HTMLS_NO_KEYRING: '1', ...env } as unknown as NodeJS.ProcessEnv,

@@ -59,6 +59,17 @@ export function migrate(env: { DATA_DIR?: string; DATABASE_URL?: string }): Spaw
   });
 }
 
+/**
+ * `npm test` is the developers' loop: every file's server runs inside the test's own process.
+ * A test that starts one of our programs as a process (the server, `npm start`, the CLI) is a
+ * slow-tier file (`*.slow.test.ts`, `npm run test:slow`, run by CI on both configurations):
+ * a process's boot is seconds of CPU that the loop's 150 s would not hold (docs/testing.md).
+ * Playwright's specs (not vitest's) start child servers as they like.
+ */
+export function inSlowTier(what: string): void {
+  if (process.env.VITEST && process.env.HTMLS_TEST_TIER !== 'slow') throw new Error(`this test ${what}: it belongs in the slow tier (name its file *.slow.test.ts; npm run test:slow)`);
+}
+
 export const tempDir = (prefix = 'htmls-test-') => mkdtempSync(path.join(os.tmpdir(), prefix));
 
 /**
@@ -71,6 +82,7 @@ export const tempDir = (prefix = 'htmls-test-') => mkdtempSync(path.join(os.tmpd
  * `viaNpm` starts it as `npm start` does, and `proc` is then npm's process.
  */
 export async function startServer(env: Record<string, string | undefined> = {}, opts: { viaNpm?: boolean } = {}): Promise<RunningServer> {
+  inSlowTier('starts the server as a process of its own');
   const dataDir = env.DATA_DIR ?? tempDir();
   const base: Record<string, string | undefined> = {
     PATH: process.env.PATH,

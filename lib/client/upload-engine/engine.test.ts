@@ -7,7 +7,7 @@ import type { PutRequest, UploadProgress, UploadSource, UploadTransport } from '
 
 /**
  * An in-memory stand-in for the server's upload protocol (a unit test of the engine alone; the
- * real server is exercised by tests/cli.test.ts and the Playwright suite). Parts are byte
+ * real server is exercised by tests/cli.slow.test.ts and the Playwright suite). Parts are byte
  * arrays; `fail` decides, per PUT, whether it fails and how.
  */
 function fakeServer(opts: { mode?: 'direct' | 'proxy'; partSize?: number; parallel?: number; fail?: (url: string, attempt: number) => ApiError | 'hang' | null } = {}) {
