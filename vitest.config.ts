@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 const root = import.meta.dirname;
 /**
  * Two tiers. `npm test` is the developers' loop: every test whose server runs inside the test's
- * own process (tests/support/file-server.ts), in about two minutes on an idle 2-core machine. The
+ * own process (tests/support/file-server.ts), in about 2.5 minutes on an idle 2-core machine. The
  * slow tier (`npm run test:slow`: files named *.slow.test.ts) runs in CI on both configurations:
  * tests that start our programs as processes (the server as a child or `npm start`: signals,
  * exit codes, kills and restarts, boot, two instances; the CLI as a program) and those that
